@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/attr.h"
+#include "core/plan.h"
+#include "core/decode.h"
+#include "core/tensor.h"
+#include "core/trace.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ss {
+
+class Executor;
+class JobContext;
+class OpCall;
+
+/// One tensor input of an op. A list input (concat's `values`) takes several tensors.
+struct InputDef {
+    std::string name;
+    bool isList = false;
+};
+
+/// One attribute. `defaultText` is shown by `slicescope-cli ops` ("" = required).
+struct AttrDef {
+    std::string name;
+    std::string defaultText;
+    std::vector<std::string> aliases; ///< older TensorFlow names accepted in its place
+};
+
+/// Everything an op produces before its elements are moved.
+struct OpPlan {
+    std::vector<OutputPlan> outputs;
+    std::vector<Step> steps;
+    std::optional<StridedSliceDecode> decode; ///< strided_slice and getitem
+    /// Results that are not tensors, written as top-level response members ("encoding",
+    /// "expr").
+    std::vector<std::pair<std::string, Attr>> extras;
+};
+
+struct OpDef {
+    std::string name;
+    std::vector<std::string> aliases;
+    std::string summary; ///< one line for `ops` and the GUI's op picker
+    std::vector<InputDef> inputs;
+    std::vector<AttrDef> attrs;
+    std::string outputs; ///< e.g. "output", "one per piece", "y, idx, count"
+    /// Validates exactly as TensorFlow does and plans every output. Throws OpError.
+    std::function<OpPlan(const OpCall&)> plan;
+};
+
+/// An op's arguments as the planner sees them, with typed attribute readers that answer a
+/// mistyped attribute with `bad_request` naming it.
+class OpCall {
+public:
+    /// `inputs` holds one list per InputDef (exactly one tensor for a non-list input).
+    /// Throws bad_request for unknown or doubly-given attributes and wrong input counts.
+    OpCall(const OpDef& def, std::vector<std::vector<Tensor>> inputs, Attrs attrs, Limits limits);
+
+    const OpDef& def() const { return *m_def; }
+    const Limits& limits() const { return m_limits; }
+
+    /// The single tensor of a non-list input.
+    const Tensor& input(std::string_view name) const;
+    const std::vector<Tensor>& inputList(std::string_view name) const;
+    /// The slot number of input `name`'s k-th tensor (list inputs expanded in place).
+    int slot(std::string_view name, int k = 0) const;
+    /// All inputs in slot order (list inputs expanded in place).
+    std::vector<Tensor> allInputs() const;
+
+    /// The attribute under its name or one of its aliases; null if not given.
+    const Attr* attr(std::string_view name) const;
+    bool has(std::string_view name) const { return attr(name) != nullptr; }
+    /// The name the caller used for `name` (an alias, or the name itself).
+    std::string spelledAs(std::string_view name) const;
+
+    std::int64_t getInt(std::string_view name, std::int64_t fallback) const;
+    std::int64_t requireInt(std::string_view name) const;
+    std::string getString(std::string_view name, const std::string& fallback) const;
+    /// An integer list (or nested lists) read as TensorFlow reads an index tensor. A missing
+    /// attribute is bad_request unless a fallback is given.
+    IntTensor intTensor(std::string_view name) const;
+    IntTensor intTensor(std::string_view name, const IntTensor& fallback) const;
+    /// A flat list of integers (a bare integer is refused).
+    std::vector<std::int64_t> intList(std::string_view name) const;
+
+private:
+    const AttrDef* findAttr(std::string_view name) const;
+
+    const OpDef* m_def;
+    std::vector<std::vector<Tensor>> m_inputs;
+    Attrs m_attrs;
+    Limits m_limits;
+};
+
+/// Reads an attribute value as an integer tensor (shape from nesting). Throws bad_request
+/// naming `what` if it is not a rectangular nest of integers.
+IntTensor toIntTensor(const Attr& value, const std::string& what);
+
+/// Every op, in the order `slicescope-cli ops` lists them.
+const std::vector<OpDef>& allOps();
+/// The op with this name or alias, or null.
+const OpDef* findOp(std::string_view name);
+
+/// Moves the elements: one tensor per output of the plan. The caller's executor splits large
+/// copies across its workers; `ctx` may cancel between chunks.
+std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& inputs,
+                                Executor& executor, JobContext* ctx = nullptr);
+/// Where every element of output `output` came from: packSource(slot, index) or kNoSource.
+/// Runs the same plan as executePlan, writing source addresses instead of values.
+std::vector<std::int64_t> planSources(const OpPlan& plan, int output, Executor& executor,
+                                      JobContext* ctx = nullptr);
+
+} // namespace ss

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// tf.slice (begin + size) and PaddlePaddle's strided_slice (axes, starts, ends, strides).
+#include "core/error.h"
+#include "core/op.h"
+#include "core/ops/ops.h"
+
+#include <algorithm>
+
+namespace ss {
+
+namespace {
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+// output[p] = input[first + p * step] per dimension.
+AffinePiece boxPiece(int slot, const Shape& inputShape, const std::vector<std::int64_t>& first,
+                     const std::vector<std::int64_t>& step, const Shape& outShape)
+{
+    AffinePiece p;
+    p.slot = slot;
+    p.extents = outShape;
+    p.outStrides = rowMajorStrides(outShape);
+    const auto strides = rowMajorStrides(inputShape);
+    for (std::size_t k = 0; k < inputShape.size(); ++k) {
+        p.inOffset += first[k] * strides[k];
+        p.inStrides.push_back(step[k] * strides[k]);
+    }
+    if (numElements(outShape) == 0)
+        p.inOffset = 0;
+    return p;
+}
+
+OpPlan slice(const OpCall& call)
+{
+    const Tensor& input = call.input("input");
+    const IntTensor begin = call.intTensor("begin");
+    const IntTensor sizeArg = call.intTensor("size");
+    const int r = input.rank();
+    if (begin.shape.size() != 1 || sizeArg.shape.size() != 1 || begin.shape[0] != r ||
+        sizeArg.shape[0] != r)
+        invalidArgument("Expected begin and size arguments to be 1-D tensors of size " + num(r) +
+                        ", but got shapes " + shapeString(begin.shape) + " and " +
+                        shapeString(sizeArg.shape) + " instead.");
+    OpPlan plan;
+    std::vector<std::int64_t> size = sizeArg.values;
+    Shape outShape;
+    for (int i = 0; i < r; ++i) {
+        const std::int64_t d = input.shape()[std::size_t(i)];
+        const std::int64_t b = begin.values[std::size_t(i)];
+        std::int64_t& s = size[std::size_t(i)];
+        Step step{"Dimension " + num(i), "", {}, {i}, {i}};
+        std::string detail = "Size " + num(d) + ", begin " + num(b) + ", size " + num(s);
+        if (s == -1) {
+            s = d - b;
+            detail += " (-1 means \"to the end\": " + num(d) + " - " + num(b) + " = " + num(s) + ")";
+        }
+        auto fail = [&](const std::string& message) {
+            step.detail = detail + ". " + message;
+            plan.steps.push_back(step);
+            invalidArgument(message);
+        };
+        if (d == 0) {
+            if (b != 0 || s != 0)
+                fail("Expected begin[" + num(i) + "] == 0 (got " + num(b) + ") and size[" + num(i) +
+                     "] == 0 (got " + num(s) + ") when input.dim_size(" + num(i) + ") == 0");
+        } else {
+            if (b < 0 || b > d)
+                fail("Expected begin[" + num(i) + "] in [0, " + num(d) + "], but got " + num(b));
+            if (s < 0 || s > d - b)
+                fail("Expected size[" + num(i) + "] in [0, " + num(d - b) + "], but got " + num(s));
+        }
+        detail += s == 0 ? ": nothing is taken." : ": takes indices " + num(b) + " to " + num(b + s - 1) + ".";
+        step.detail = detail + " No wrap-around and no clamping: tf.slice takes begin and size "
+                               "literally.";
+        plan.steps.push_back(std::move(step));
+        outShape.push_back(s);
+    }
+    call.limits().check(outShape, input.dtype(), "the output");
+    OutputPlan out;
+    out.dtype = input.dtype();
+    out.shape = outShape;
+    out.pieces.push_back(boxPiece(call.slot("input"), input.shape(), begin.values,
+                                  std::vector<std::int64_t>(std::size_t(r), 1), outShape));
+    plan.steps.push_back({"Output shape",
+                          shapeTuple(outShape) + ": output[p] = input[begin + p] in every "
+                                                 "dimension.",
+                          {}});
+    plan.outputs.push_back(std::move(out));
+    return plan;
+}
+
+OpPlan paddleStridedSlice(const OpCall& call)
+{
+    const Tensor& input = call.input("input");
+    const int r = input.rank();
+    if (r >= 7)
+        invalidArgument("The dimension of StridedSlice operator's input should be less than 7, "
+                        "but received dimension is " +
+                        num(r) + ".");
+    const auto axes = call.intList("axes");
+    const auto starts = call.intList("starts");
+    const auto ends = call.intList("ends");
+    const auto strides = call.intList("strides");
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        if (axes[i] < 0)
+            invalidArgument("The axis should be greater than or equal to 0.But received " +
+                            num(axes[i]) + " of axes[" + num(std::int64_t(i)) + "]");
+        if (axes[i] >= r)
+            invalidArgument("The axes should be less than or equal to input tensor's rank.But "
+                            "received " +
+                            num(axes[i]) + " of axes[" + num(std::int64_t(i)) +
+                            "], input tensor shape [" + num(r) + "]");
+    }
+    auto checkSize = [&](const std::vector<std::int64_t>& v, const char* name) {
+        if (v.size() != axes.size())
+            invalidArgument(std::string("The size of ") + name +
+                            " attribute in StridedSlice operator is not equal to the size of "
+                            "axes attribute. The " +
+                            name + " attribute's size is " + num(std::int64_t(v.size())) +
+                            ", axes attribute's size is " + num(std::int64_t(axes.size())) + ".");
+    };
+    checkSize(ends, "ends");
+    checkSize(starts, "starts");
+    checkSize(strides, "strides");
+
+    OpPlan plan;
+    std::vector<std::int64_t> first(std::size_t(r), 0);
+    std::vector<std::int64_t> step(std::size_t(r), 1);
+    Shape outShape = input.shape();
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        const int axis = int(axes[i]);
+        const std::int64_t d = input.shape()[std::size_t(axis)];
+        std::int64_t start = starts[i];
+        std::int64_t end = ends[i];
+        const std::int64_t s = strides[i];
+        Step st{"Axis " + num(axis), "", {}, {axis}, {axis}};
+        std::string detail = "Size " + num(d) + ", start " + num(start) + ", end " + num(end) +
+                             ", stride " + num(s) + ".";
+        if (s == 0) {
+            st.detail = detail + " A stride of 0 is refused.";
+            plan.steps.push_back(st);
+            invalidArgument("stride index in StridedSlice operator is 0.");
+        }
+        if (start < 0) {
+            start = std::max<std::int64_t>(start + d, 0);
+            detail += " Negative start counts from the end and stops at 0: " + num(start) + ".";
+        }
+        if (end < 0) {
+            if (end == -1 && s < 0) {
+                detail += " Paddle reads end -1 with a negative stride as \"run through index "
+                          "0\" (NumPy and TensorFlow would read it as the last element).";
+            } else {
+                end = std::max<std::int64_t>(end + d, 0);
+                detail += " Negative end counts from the end and stops at 0: " + num(end) + ".";
+            }
+        }
+        if (s < 0) {
+            ++start;
+            ++end;
+            detail += " With a negative stride both move up by one (start " + num(start) +
+                      ", end " + num(end) + ") to make a half-open range.";
+        }
+        if ((s < 0 && start < end) || (s > 0 && start > end)) {
+            st.detail = detail + " The range runs against the stride; Paddle refuses it where "
+                                 "TensorFlow would give an empty slice.";
+            plan.steps.push_back(st);
+            invalidArgument("The start index and end index are invalid for their corresponding "
+                            "stride.");
+        }
+        const std::int64_t left = std::max<std::int64_t>(0, std::min(start, end));
+        const std::int64_t right = std::min(d, std::max(start, end));
+        std::int64_t count = 0;
+        if (right > left) {
+            const auto span = std::uint64_t(right - left);
+            const std::uint64_t mag = s > 0 ? std::uint64_t(s) : 0 - std::uint64_t(s); // |s|
+            count = std::int64_t(span / mag + (span % mag != 0));
+        } else if (right < left) {
+            detail += " The range starts beyond the dimension: Paddle's own size here is "
+                      "undefined (its shape inference and kernel disagree); SliceScope gives an "
+                      "empty result.";
+        }
+        first[std::size_t(axis)] = count == 0 ? 0 : (s > 0 ? left : right - 1);
+        step[std::size_t(axis)] = count > 1 ? s : 1; // a long stride over one element is unused
+        outShape[std::size_t(axis)] = count;
+        if (count > 0)
+            detail += " Selects " + num(count) + (count == 1 ? " element" : " elements") +
+                      ", from index " + num(first[std::size_t(axis)]) + " by " + num(s) + ".";
+        else
+            detail += " Selects nothing.";
+        if (std::count(axes.begin(), axes.end(), axes[i]) > 1)
+            detail += " This axis is listed more than once; the last listing wins, as in Paddle.";
+        st.detail = detail;
+        plan.steps.push_back(std::move(st));
+    }
+    call.limits().check(outShape, input.dtype(), "the output");
+    OutputPlan out;
+    out.dtype = input.dtype();
+    out.shape = outShape;
+    out.pieces.push_back(boxPiece(call.slot("input"), input.shape(), first, step, outShape));
+    plan.steps.push_back({"Output shape",
+                          shapeTuple(outShape) + ": axes not listed are kept whole.", {}});
+    plan.outputs.push_back(std::move(out));
+    return plan;
+}
+
+} // namespace
+
+std::vector<OpDef> sliceOps()
+{
+    return {
+        {"slice", {}, "tf.slice: a box given by begin and size (-1: to the end)", {{"input"}},
+         {{"begin", ""}, {"size", ""}}, "output", slice},
+        {"paddle_strided_slice", {}, "paddle.strided_slice: axes, starts, ends, strides with Paddle's clamping",
+         {{"input"}}, {{"axes", ""}, {"starts", ""}, {"ends", ""}, {"strides", ""}}, "output",
+         paddleStridedSlice},
+    };
+}
+
+} // namespace ss

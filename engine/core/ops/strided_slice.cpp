@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// strided_slice and the ops that share its decode: getitem, encode, to_expr,
+// strided_slice_assign, strided_slice_grad.
+#include "core/error.h"
+#include "core/op.h"
+#include "core/ops/ops.h"
+#include "core/slice_expr.h"
+
+#include <algorithm>
+#include <bitset>
+#include <limits>
+
+namespace ss {
+
+namespace {
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+std::string maskText(std::int32_t mask, int entries)
+{
+    const int width = std::clamp(entries, 1, 32);
+    return num(mask) + " (0b" +
+           std::bitset<32>(std::uint32_t(mask)).to_string().substr(std::size_t(32 - width)) + ")";
+}
+
+std::int32_t maskAttr(const OpCall& call, const char* name)
+{
+    const std::int64_t v = call.getInt(name, 0);
+    if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::uint32_t>::max())
+        badRequest(std::string("attribute '") + name + "' must fit in 32 bits");
+    return std::int32_t(std::uint32_t(v));
+}
+
+// Reads begin/end/strides and the masks, checking the argument shapes as the kernel does.
+SparseSpec sparseFromAttrs(const OpCall& call)
+{
+    const IntTensor begin = call.intTensor("begin");
+    const IntTensor end = call.intTensor("end");
+    IntTensor strides;
+    if (call.has("strides")) {
+        strides = call.intTensor("strides");
+    } else {
+        strides.shape = begin.shape;
+        strides.values.assign(begin.values.size(), 1);
+    }
+    checkSparseArgShapes(begin.shape, end.shape, strides.shape);
+    SparseSpec s;
+    s.begin = begin.values;
+    s.end = end.values;
+    s.strides = strides.values;
+    s.beginMask = maskAttr(call, "begin_mask");
+    s.endMask = maskAttr(call, "end_mask");
+    s.ellipsisMask = maskAttr(call, "ellipsis_mask");
+    s.newAxisMask = maskAttr(call, "new_axis_mask");
+    s.shrinkAxisMask = maskAttr(call, "shrink_axis_mask");
+    return s;
+}
+
+Attr encodingAttr(const SparseSpec& s)
+{
+    return Attr::Map{{"begin", Attr::ints(s.begin)},
+                     {"end", Attr::ints(s.end)},
+                     {"strides", Attr::ints(s.strides)},
+                     {"begin_mask", std::int64_t(s.beginMask)},
+                     {"end_mask", std::int64_t(s.endMask)},
+                     {"ellipsis_mask", std::int64_t(s.ellipsisMask)},
+                     {"new_axis_mask", std::int64_t(s.newAxisMask)},
+                     {"shrink_axis_mask", std::int64_t(s.shrinkAxisMask)}};
+}
+
+Step encodingStep(const std::string& title, const SparseSpec& s, const std::string& intro)
+{
+    const int m = int(s.strides.size());
+    Step step{title,
+              intro + "begin " + listString(s.begin) + ", end " + listString(s.end) +
+                  ", strides " + listString(s.strides) + "; begin_mask " +
+                  maskText(s.beginMask, m) + ", end_mask " + maskText(s.endMask, m) +
+                  ", ellipsis_mask " + maskText(s.ellipsisMask, m) + ", new_axis_mask " +
+                  maskText(s.newAxisMask, m) + ", shrink_axis_mask " +
+                  maskText(s.shrinkAxisMask, m) + ". Bit i of a mask belongs to entry i."};
+    for (int i = 0; i < m; ++i)
+        step.specEntries.push_back(i);
+    return step;
+}
+
+// One Step per subscript entry: what it contributes to begin/end/strides and the masks.
+void addEntrySteps(const Encoding& enc, std::vector<Step>& steps)
+{
+    for (std::size_t k = 0; k < enc.entries.size(); ++k) {
+        const SpecEntry& e = enc.entries[k];
+        const int i = int(k);
+        const std::string at = "bit " + num(i) + " (" + num(std::int64_t(1) << std::min(i, 62)) + ")";
+        std::string detail;
+        switch (e.kind) {
+        case SpecEntry::Kind::Index:
+            detail = "An index: begin " + num(*e.begin) + ", end begin + 1 = " + num(*e.end) +
+                     ", stride 1, and shrink_axis_mask " + at +
+                     " so the dimension is removed rather than kept with size 1.";
+            break;
+        case SpecEntry::Kind::Slice:
+            detail = "A slice: begin " +
+                     (e.begin ? num(*e.begin) : "omitted, so 0 goes in and begin_mask " + at +
+                                                    " is set") +
+                     "; end " +
+                     (e.end ? num(*e.end) : "omitted, so 0 goes in and end_mask " + at +
+                                                " is set") +
+                     "; stride " + num(*e.stride) + ".";
+            break;
+        case SpecEntry::Kind::NewAxis:
+            detail = "None (tf.newaxis): placeholders 0, 0, 1 and new_axis_mask " + at +
+                     ": the output gets a dimension of size 1 here.";
+            break;
+        case SpecEntry::Kind::Ellipsis:
+            detail = "An ellipsis: placeholders 0, 0, 1 and ellipsis_mask " + at +
+                     ": it stands for as many whole dimensions as the others leave.";
+            break;
+        }
+        steps.push_back({"Entry " + num(i) + ": " + e.text, detail, {i}});
+    }
+}
+
+// output[p] = input[begin + p * stride], p over the processing shape.
+AffinePiece slicePiece(int slot, const Shape& inputShape, const StridedSliceDecode& d)
+{
+    AffinePiece p;
+    p.slot = slot;
+    const auto inStrides = rowMajorStrides(inputShape);
+    p.extents = d.processingShape;
+    p.outStrides = rowMajorStrides(d.processingShape);
+    for (std::size_t k = 0; k < inputShape.size(); ++k) {
+        p.inOffset += d.dims[k].begin * inStrides[k];
+        // A stride over a single element is never used (and may be as large as INT64_MIN).
+        p.inStrides.push_back((d.dims[k].length > 1 ? d.dims[k].stride : 1) * inStrides[k]);
+    }
+    if (numElements(d.processingShape) == 0)
+        p.inOffset = 0;
+    return p;
+}
+
+// The same piece seen from the other side: writes the slice positions of a full-size output.
+AffinePiece scatterPiece(int slot, const Shape& fullShape, const StridedSliceDecode& d)
+{
+    AffinePiece p = slicePiece(slot, fullShape, d);
+    std::swap(p.inOffset, p.outOffset);
+    std::swap(p.inStrides, p.outStrides);
+    return p;
+}
+
+Step readStep(const StridedSliceDecode& d, const std::string& in, const std::string& out)
+{
+    std::string index;
+    for (std::size_t k = 0; k < d.dims.size(); ++k) {
+        const DimDecode& dim = d.dims[k];
+        std::string term;
+        if (dim.shrink)
+            term = num(dim.begin);
+        else if (dim.stride == 1)
+            term = dim.begin == 0 ? "p" + num(int(k)) : num(dim.begin) + " + p" + num(int(k));
+        else
+            term = (dim.begin == 0 ? "" : num(dim.begin) + " ") +
+                   (dim.stride < 0 ? (dim.begin == 0 ? "-" : "- ") : (dim.begin == 0 ? "" : "+ ")) +
+                   (std::abs(dim.stride) == 1 ? "" : num(std::abs(dim.stride)) + "*") + "p" +
+                   num(int(k));
+        index += (k ? ", " : "") + term;
+    }
+    const std::int64_t n = numElements(d.finalShape);
+    std::string detail =
+        d.dims.empty()
+            ? "The input is a scalar; the " + out + " holds its one element."
+            : "Element p of the processing block is " + in + "[" + index + "], for p" +
+                  (d.dims.size() == 1 ? "0" : "0..p" + num(int(d.dims.size()) - 1)) +
+                  " over " + shapeTuple(d.processingShape) + "; the " + out +
+                  " is that block reshaped to " + shapeTuple(d.finalShape) + ".";
+    detail += " " + num(n) + (n == 1 ? " element is" : " elements are") + " copied.";
+    Step s{"Read the elements", detail, {}};
+    for (int k = 0; k < int(d.dims.size()); ++k)
+        s.inputDims.push_back(k);
+    for (int k = 0; k < int(d.finalShape.size()); ++k)
+        s.outputDims.push_back(k);
+    return s;
+}
+
+OpPlan planSlice(const Tensor& input, int slot, const SparseSpec& sparse,
+                 std::vector<SpecEntry> entries, std::vector<Step> steps, const Limits& limits)
+{
+    OpPlan plan;
+    plan.steps = std::move(steps);
+    StridedSliceDecode d;
+    d.spec = std::move(entries);
+    decodeStridedSlice(input.shape(), sparse, d, plan.steps);
+    limits.check(d.finalShape, input.dtype(), "the output");
+    OutputPlan out;
+    out.dtype = input.dtype();
+    out.shape = d.finalShape;
+    out.pieces.push_back(slicePiece(slot, input.shape(), d));
+    plan.steps.push_back(readStep(d, "input", "output"));
+    plan.outputs.push_back(std::move(out));
+    plan.decode = std::move(d);
+    return plan;
+}
+
+const std::vector<AttrDef> kSliceAttrs = {
+    {"begin", ""},         {"end", ""},           {"strides", "all 1"},
+    {"begin_mask", "0"},   {"end_mask", "0"},     {"ellipsis_mask", "0"},
+    {"new_axis_mask", "0"}, {"shrink_axis_mask", "0"},
+};
+
+OpPlan stridedSlice(const OpCall& call)
+{
+    const SparseSpec sparse = sparseFromAttrs(call);
+    std::vector<Step> steps{encodingStep("Read the spec", sparse, "")};
+    return planSlice(call.input("input"), call.slot("input"), sparse, describeSparseSpec(sparse),
+                     std::move(steps), call.limits());
+}
+
+Encoding encodeExprAttr(const OpCall& call)
+{
+    const Attr* expr = call.attr("expr");
+    if (!expr || !expr->isString())
+        badRequest("op '" + call.def().name + "' needs attribute 'expr', a string");
+    return encodeExpression(expr->toString());
+}
+
+OpPlan getitem(const OpCall& call)
+{
+    Encoding enc = encodeExprAttr(call);
+    std::vector<Step> steps;
+    addEntrySteps(enc, steps);
+    std::string intro;
+    for (const auto& n : enc.notes)
+        intro += n + " ";
+    steps.push_back(encodingStep("Encode the subscript", enc.sparse,
+                                 intro + "tf.Tensor.__getitem__ calls strided_slice with "));
+    return planSlice(call.input("input"), call.slot("input"), enc.sparse, std::move(enc.entries),
+                     std::move(steps), call.limits());
+}
+
+OpPlan encode(const OpCall& call)
+{
+    Encoding enc = encodeExprAttr(call);
+    OpPlan plan;
+    addEntrySteps(enc, plan.steps);
+    std::string intro;
+    for (const auto& n : enc.notes)
+        intro += n + " ";
+    plan.steps.push_back(encodingStep("Encode the subscript", enc.sparse,
+                                      intro + "tf.Tensor.__getitem__ calls strided_slice with "));
+    plan.extras.emplace_back("encoding", encodingAttr(enc.sparse));
+    return plan;
+}
+
+OpPlan toExprOp(const OpCall& call)
+{
+    const SparseSpec sparse = sparseFromAttrs(call);
+    OpPlan plan;
+    plan.steps.push_back(encodingStep("Read the spec", sparse, ""));
+    std::vector<std::string> notes;
+    const std::string expr = toExpr(sparse, &notes);
+    std::string detail;
+    for (const auto& n : notes)
+        detail += n + ". ";
+    detail += "Omitted parts are left out where TensorFlow would use the same value for every "
+              "input shape (begin 0 or a begin mask with a positive stride, -1 with a negative "
+              "one; stride 1).";
+    plan.steps.push_back({"Read each entry", detail, {}});
+    plan.steps.push_back({"Subscript", expr, {}});
+    plan.extras.emplace_back("expr", expr);
+    return plan;
+}
+
+OpPlan stridedSliceAssign(const OpCall& call)
+{
+    const Tensor& ref = call.input("ref");
+    const Tensor& value = call.input("value");
+    const SparseSpec sparse = sparseFromAttrs(call);
+    OpPlan plan;
+    plan.steps.push_back(encodingStep("Read the spec", sparse, ""));
+    StridedSliceDecode d;
+    decodeStridedSlice(ref.shape(), sparse, d, plan.steps);
+    if (ref.dtype() != value.dtype())
+        invalidArgument("l-value dtype " + std::string(dtypeName(ref.dtype())) +
+                        " does not match r-value dtype " + std::string(dtypeName(value.dtype())));
+    const bool empty = numElements(d.processingShape) == 0;
+    if (!empty && value.shape() != d.finalShape)
+        unimplemented("sliced l-value shape " + shapeString(d.finalShape) +
+                      " does not match r-value shape " + shapeString(value.shape()) +
+                      ". Automatic broadcasting not yet implemented.");
+    OutputPlan out;
+    out.dtype = ref.dtype();
+    out.shape = ref.shape();
+    out.pieces.push_back(OutputPlan::identityPiece(call.slot("ref"), ref.shape()));
+    if (!empty)
+        out.pieces.push_back(scatterPiece(call.slot("value"), ref.shape(), d));
+    plan.steps.push_back(
+        {"Write the value",
+         empty ? "The slice selects no element, so nothing is written. Quirk: TensorFlow then "
+                 "skips the check of the value's shape (" +
+                     shapeString(value.shape()) + " is accepted)."
+               : "The value " + shapeString(value.shape()) +
+                     " matches the slice's final shape exactly (no broadcasting) and is written "
+                     "into the selected positions; every other element of ref is kept.",
+         {}});
+    plan.outputs.push_back(std::move(out));
+    plan.decode = std::move(d);
+    return plan;
+}
+
+OpPlan stridedSliceGrad(const OpCall& call)
+{
+    const Tensor& dy = call.input("dy");
+    const IntTensor shapeArg = call.intTensor("shape");
+    if (shapeArg.shape.size() != 1)
+        invalidArgument("shape must be 1-D, got shape.shape = " + shapeString(shapeArg.shape));
+    for (std::int64_t v : shapeArg.values)
+        if (v < 0)
+            invalidArgument("Dimension " + num(v) + " must be >= 0");
+    if (shapeArg.values.size() > std::size_t(kMaxRank))
+        invalidArgument("shape has rank " + num(std::int64_t(shapeArg.values.size())) +
+                        "; tensors may have rank 0 to " + num(kMaxRank));
+    const Shape shape = shapeArg.values;
+    const SparseSpec sparse = sparseFromAttrs(call);
+    OpPlan plan;
+    plan.steps.push_back(encodingStep("Read the spec", sparse, ""));
+    StridedSliceDecode d;
+    decodeStridedSlice(shape, sparse, d, plan.steps);
+    call.limits().check(shape, dy.dtype(), "the output");
+    if (dy.shape() != d.finalShape)
+        invalidArgument("shape of dy was " + shapeString(dy.shape()) + " instead of " +
+                        shapeString(d.finalShape));
+    OutputPlan out;
+    out.dtype = dy.dtype();
+    out.shape = shape;
+    const std::int64_t zero = out.addConstant(Tensor::zeros(dy.dtype(), {}));
+    out.pieces.push_back(OutputPlan::fillPiece(zero, shape));
+    if (numElements(d.processingShape) > 0)
+        out.pieces.push_back(scatterPiece(call.slot("dy"), shape, d));
+    plan.steps.push_back({"Scatter dy back",
+                          "The output has shape " + shapeString(shape) +
+                              ", zero everywhere except the positions the forward slice read, "
+                              "which receive dy's elements in order.",
+                          {}});
+    plan.outputs.push_back(std::move(out));
+    plan.decode = std::move(d);
+    return plan;
+}
+
+} // namespace
+
+std::vector<OpDef> stridedSliceOps()
+{
+    std::vector<AttrDef> gradAttrs = kSliceAttrs;
+    gradAttrs.insert(gradAttrs.begin(), AttrDef{"shape", ""});
+    return {
+        {"strided_slice", {}, "tf.strided_slice: the raw op with begin/end/strides and five masks",
+         {{"input"}}, kSliceAttrs, "output", stridedSlice},
+        {"getitem", {}, "tf.Tensor.__getitem__: a Python subscript such as x[1, 2:4, None, ...]",
+         {{"input"}}, {{"expr", ""}}, "output", getitem},
+        {"encode", {}, "the strided_slice arguments a Python subscript encodes to", {},
+         {{"expr", ""}}, "none (the response has \"encoding\")", encode},
+        {"to_expr", {}, "the shortest Python subscript for raw strided_slice arguments", {},
+         kSliceAttrs, "none (the response has \"expr\")", toExprOp},
+        {"strided_slice_assign", {}, "var[spec].assign(value): writes value into the slice",
+         {{"ref"}, {"value"}}, kSliceAttrs, "the updated ref", stridedSliceAssign},
+        {"strided_slice_grad", {}, "the gradient of strided_slice: dy scattered into zeros",
+         {{"dy"}}, gradAttrs, "a tensor of shape `shape`", stridedSliceGrad},
+    };
+}
+
+} // namespace ss

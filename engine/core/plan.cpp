@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/plan.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ss {
+
+AffinePiece OutputPlan::identityPiece(int slot, const Shape& shape)
+{
+    AffinePiece p;
+    p.slot = slot;
+    p.extents = shape;
+    p.inStrides = rowMajorStrides(shape);
+    p.outStrides = p.inStrides;
+    return p;
+}
+
+AffinePiece OutputPlan::fillPiece(std::int64_t constantIndex, const Shape& shape)
+{
+    AffinePiece p;
+    p.slot = kConstantSlot;
+    p.inOffset = constantIndex;
+    p.extents = shape;
+    p.inStrides.assign(shape.size(), 0);
+    p.outStrides = rowMajorStrides(shape);
+    return p;
+}
+
+std::int64_t OutputPlan::addConstant(const Tensor& value)
+{
+    if ((dtype == DType::String) != (value.dtype() == DType::String))
+        invalidArgument("a " + std::string(dtypeName(dtype)) + " tensor cannot take a " +
+                        std::string(dtypeName(value.dtype())) + " constant");
+    const std::int64_t n = constants.isValid() ? constants.size() : 0;
+    Tensor grown = Tensor::empty(dtype, {n + 1});
+    if (dtype == DType::String) {
+        std::copy_n(constants.data<std::string>(), n, grown.data<std::string>());
+        grown.data<std::string>()[n] = value.data<std::string>()[0];
+    } else {
+        if (n > 0)
+            std::memcpy(grown.raw(), constants.raw(), std::size_t(n * dtypeSize(dtype)));
+        if (isFloat(value.dtype()))
+            grown.setFromDouble(n, value.doubleAt(0));
+        else
+            grown.setFromInt(n, value.intAt(0));
+    }
+    constants = grown;
+    return n;
+}
+
+} // namespace ss

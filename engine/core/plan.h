@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/dtype.h"
+#include "core/shape.h"
+#include "core/tensor.h"
+
+#include <cstdint>
+#include <variant>
+#include <vector>
+
+namespace ss {
+
+// Every op in the family only moves elements. Planning an op says, for every output element,
+// which input element it is copied from or which constant it takes; one copy engine then
+// executes the plan. Values, `sources` and the GUI's highlights all come from the same plan.
+
+/// The source "slot" of constants: the OutputPlan's own `constants` tensor.
+inline constexpr int kConstantSlot = (1 << 23) - 1;
+
+/// A source packed into one int64: slot in the high bits, flat element index in the low 40.
+inline constexpr std::int64_t packSource(int slot, std::int64_t index)
+{
+    return (std::int64_t(slot) << 40) | index;
+}
+inline constexpr int sourceSlot(std::int64_t packed) { return int(packed >> 40); }
+inline constexpr std::int64_t sourceIndex(std::int64_t packed)
+{
+    return packed & ((std::int64_t(1) << 40) - 1);
+}
+/// What `sources` holds for an element that no input element was copied to.
+inline constexpr std::int64_t kNoSource = -1;
+/// What `sources` holds for an element no piece wrote: a planning bug, reported as `internal`.
+inline constexpr std::int64_t kUnwritten = -2;
+
+/// A block of the output that is an affine image of one source: for every coordinate p in
+/// `extents`, output[outOffset + sum p_k * outStrides_k] = source[inOffset + sum p_k *
+/// inStrides_k]. Strides may be negative (reversal) or zero (repetition). Describing an op in a
+/// reshaped, higher-rank view (tile, space_to_batch, depth_to_space) keeps it affine.
+struct AffinePiece {
+    int slot = 0; ///< input slot, or kConstantSlot
+    std::int64_t inOffset = 0;
+    std::int64_t outOffset = 0;
+    std::vector<std::int64_t> extents;
+    std::vector<std::int64_t> inStrides;
+    std::vector<std::int64_t> outStrides;
+};
+
+/// Consecutive output rows of `rowLength` elements starting at `outOffset`; row r is copied from
+/// the contiguous run starting at the packed source `rows[r]` (a constant row repeats its one
+/// value). Index-driven ops (gather, boolean_mask, dynamic_partition, ...) use this form.
+struct RowsPiece {
+    std::int64_t outOffset = 0;
+    std::int64_t rowLength = 1;
+    std::vector<std::int64_t> rows;
+};
+
+using Piece = std::variant<AffinePiece, RowsPiece>;
+
+/// How one output tensor is made. Pieces run in order and a later piece overwrites an earlier
+/// one where they meet (strided_slice_assign, dynamic_stitch duplicates); together they must
+/// write every element. An output whose values are computed rather than moved (unique's idx and
+/// count, required_space_to_batch_paddings) is given ready-made in `computed`; none of its
+/// elements has a source.
+struct OutputPlan {
+    DType dtype = DType::Float32;
+    Shape shape;
+    std::vector<Piece> pieces;
+    Tensor constants; ///< rank 1, same dtype as the output: values that have no input source
+    Tensor computed;  ///< if valid, the output itself
+
+    /// A piece that copies the whole of `slot` (same shape) into this output.
+    static AffinePiece identityPiece(int slot, const Shape& shape);
+    /// A piece that fills the whole output with constants[constantIndex].
+    static AffinePiece fillPiece(std::int64_t constantIndex, const Shape& shape);
+    /// Appends a scalar to `constants` (converted from `value`, a rank-0 tensor of any numeric
+    /// dtype or of the output's own dtype) and returns its index.
+    std::int64_t addConstant(const Tensor& value);
+};
+
+} // namespace ss

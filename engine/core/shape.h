@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ss {
+
+/// Dimension sizes, outermost first. Row-major (C order) everywhere.
+using Shape = std::vector<std::int64_t>;
+
+/// The largest rank a tensor may have.
+inline constexpr int kMaxRank = 8;
+
+/// Product of the sizes, or std::nullopt if it overflows int64 (or a size is negative).
+std::optional<std::int64_t> checkedNumElements(const Shape& shape);
+/// Product of the sizes of a shape known to be valid.
+std::int64_t numElements(const Shape& shape);
+/// Row-major element strides: the last is 1.
+std::vector<std::int64_t> rowMajorStrides(const Shape& shape);
+/// TensorFlow's TensorShape::DebugString form: "[2,3]", "[]".
+std::string shapeString(const Shape& shape);
+/// Any integer list in the same form: "[1,-2]".
+std::string listString(const std::vector<std::int64_t>& values);
+/// Python tuple form used in explanations: "(2, 3)", "(5,)", "()".
+std::string shapeTuple(const Shape& shape);
+
+/// Splits a flat row-major index into coordinates.
+std::vector<std::int64_t> unravelIndex(std::int64_t flat, const Shape& shape);
+/// Joins coordinates into a flat row-major index.
+std::int64_t ravelIndex(const std::vector<std::int64_t>& coords, const Shape& shape);
+
+} // namespace ss

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/slice_expr.h"
+
+#include "core/error.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace ss {
+
+namespace {
+
+const char* const kTypeErrorText =
+    "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+    "tf.int32/tf.int64 tensors are valid indices, got ";
+
+// A value inside a subscript before we know whether it is an index or a slice part.
+struct Atom {
+    enum class Kind { Integer, Float, String, None, Ellipsis, Bool, List, Tuple };
+    Kind kind = Kind::Integer;
+    std::int64_t value = 0;
+    bool fits = true; ///< integer within int64
+    bool boolValue = false;
+    std::string repr; ///< Python's repr, for TensorFlow's TypeError text
+    std::size_t begin = 0;
+    std::size_t end = 0;
+};
+
+std::string pythonFloatRepr(double v)
+{
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    char buf[64];
+    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    std::string s(buf, p);
+    if (s.find_first_of(".en") == std::string::npos)
+        s += ".0";
+    return s;
+}
+
+class Parser {
+public:
+    explicit Parser(std::string_view text) : m_s(text) {}
+
+    Subscript parse()
+    {
+        skipSpace();
+        if (m_s.size() - m_pos == 0)
+            fail(m_pos, "the expression is empty: write x[()] to index with nothing");
+        const std::size_t save = m_pos;
+        if (isIdentStart(peek())) {
+            readIdentifier();
+            skipSpace();
+            if (peek() == '[') {
+                ++m_pos;
+                Subscript s = body(']');
+                expect(']', "expected ']' to close the subscript");
+                skipSpace();
+                if (m_pos != m_s.size())
+                    fail(m_pos, "unexpected text after the closing ']'");
+                return s;
+            }
+            m_pos = save; // not a name: the text is a bare subscript such as "None, 1"
+        }
+        Subscript s = body('\0');
+        if (m_pos != m_s.size())
+            fail(m_pos, std::string("unexpected '") + peek() + "'");
+        return s;
+    }
+
+private:
+    [[noreturn]] void fail(std::size_t bytePos, const std::string& message) const
+    {
+        // Positions count characters, not bytes: skip UTF-8 continuation bytes.
+        int position = 0;
+        for (std::size_t i = 0; i < bytePos && i < m_s.size(); ++i)
+            position += (static_cast<unsigned char>(m_s[i]) & 0xC0) != 0x80;
+        throw OpError(ErrorCode::ParseError,
+                      message + " (at position " + std::to_string(position) + ")", position);
+    }
+
+    char peek(std::size_t ahead = 0) const
+    {
+        return m_pos + ahead < m_s.size() ? m_s[m_pos + ahead] : '\0';
+    }
+    bool atTerminator(char term) const { return term == '\0' ? m_pos == m_s.size() : peek() == term; }
+    static bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+    static bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+    void skipSpace()
+    {
+        while (m_pos < m_s.size() && std::isspace(static_cast<unsigned char>(m_s[m_pos])))
+            ++m_pos;
+    }
+
+    void expect(char c, const std::string& message)
+    {
+        skipSpace();
+        if (peek() != c)
+            fail(m_pos, message);
+        ++m_pos;
+    }
+
+    std::string readIdentifier()
+    {
+        const std::size_t start = m_pos;
+        while (isIdentChar(peek()) || (peek() == '.' && isIdentStart(peek(1))))
+            ++m_pos;
+        return std::string(m_s.substr(start, m_pos - start));
+    }
+
+    int charPos(std::size_t bytePos) const
+    {
+        int position = 0;
+        for (std::size_t i = 0; i < bytePos && i < m_s.size(); ++i)
+            position += (static_cast<unsigned char>(m_s[i]) & 0xC0) != 0x80;
+        return position;
+    }
+
+    // The whole subscript: an empty tuple, a parenthesised tuple, a list, or items with commas.
+    Subscript body(char term)
+    {
+        Subscript s;
+        skipSpace();
+        if (atTerminator(term))
+            fail(m_pos, term == ']' ? "empty subscript: write x[()] to index with nothing"
+                                    : "the expression is empty");
+        const std::size_t save = m_pos;
+        if (peek() == '(' || peek() == '[') {
+            const char close = peek() == '(' ? ')' : ']';
+            ++m_pos;
+            std::vector<SubscriptItem> items;
+            bool comma = false;
+            itemList(close, items, comma);
+            expect(close, std::string("expected '") + close + "'");
+            skipSpace();
+            if (atTerminator(term)) {
+                if (close == ']') {
+                    s.form = Subscript::Form::List;
+                } else {
+                    s.form = items.size() == 1 && !comma ? Subscript::Form::Single
+                                                         : Subscript::Form::Tuple;
+                }
+                s.items = std::move(items);
+                return s;
+            }
+            m_pos = save; // a list or tuple followed by more items: it is one (invalid) item
+        }
+        bool comma = false;
+        itemList(term, s.items, comma);
+        s.form = s.items.size() == 1 && !comma ? Subscript::Form::Single : Subscript::Form::Tuple;
+        return s;
+    }
+
+    // item (',' item)* [','] up to `close` (not consumed). An empty list is allowed.
+    void itemList(char close, std::vector<SubscriptItem>& items, bool& sawComma)
+    {
+        skipSpace();
+        if (atTerminator(close))
+            return;
+        for (;;) {
+            items.push_back(item(close));
+            skipSpace();
+            if (peek() != ',')
+                break;
+            sawComma = true;
+            ++m_pos;
+            skipSpace();
+            if (atTerminator(close))
+                break;
+        }
+        if (!atTerminator(close)) {
+            if (m_pos == m_s.size())
+                fail(m_pos, close == '\0' ? "unexpected end"
+                                          : std::string("expected '") + close + "' before the end");
+            fail(m_pos, std::string("expected ',' or '") + (close ? std::string(1, close) : "end") +
+                            "', found '" + peek() + "'");
+        }
+    }
+
+    bool atItemEnd(char close) const
+    {
+        return peek() == ',' || peek() == ':' || atTerminator(close) || m_pos == m_s.size();
+    }
+
+    SubscriptItem item(char close)
+    {
+        skipSpace();
+        SubscriptItem it;
+        const std::size_t start = m_pos;
+        std::optional<Atom> first;
+        if (peek() != ':')
+            first = atom(close);
+        skipSpace();
+        if (peek() == ':') {
+            it.kind = SubscriptItem::Kind::Slice;
+            ++m_pos;
+            std::optional<Atom> parts[3] = {first, std::nullopt, std::nullopt};
+            skipSpace();
+            if (!atItemEnd(close))
+                parts[1] = atom(close);
+            skipSpace();
+            if (peek() == ':') {
+                ++m_pos;
+                skipSpace();
+                if (!atItemEnd(close))
+                    parts[2] = atom(close);
+            }
+            std::optional<std::int64_t>* fields[3] = {&it.start, &it.stop, &it.step};
+            for (int k = 0; k < 3; ++k) {
+                if (!parts[k] || parts[k]->kind == Atom::Kind::None)
+                    continue; // omitted, or None: both mean "not given"
+                if (parts[k]->kind == Atom::Kind::Integer && parts[k]->fits) {
+                    *fields[k] = parts[k]->value;
+                } else if (it.invalidMessage.empty()) {
+                    it.invalidMessage = invalidText(*parts[k]);
+                    it.invalidBegin = charPos(parts[k]->begin);
+                }
+            }
+        } else {
+            if (!first)
+                fail(m_pos, "expected an index, a slice, None or ...");
+            const Atom& a = *first;
+            switch (a.kind) {
+            case Atom::Kind::Integer:
+                it.kind = SubscriptItem::Kind::Integer;
+                it.start = a.value;
+                if (!a.fits) {
+                    it.kind = SubscriptItem::Kind::Other;
+                    it.invalidMessage = invalidText(a);
+                }
+                break;
+            case Atom::Kind::None: it.kind = SubscriptItem::Kind::NewAxis; break;
+            case Atom::Kind::Ellipsis: it.kind = SubscriptItem::Kind::Ellipsis; break;
+            case Atom::Kind::Bool:
+                it.kind = SubscriptItem::Kind::Bool;
+                it.boolValue = a.boolValue;
+                break;
+            default:
+                it.kind = SubscriptItem::Kind::Other;
+                it.invalidMessage = invalidText(a);
+                break;
+            }
+            it.invalidBegin = charPos(a.begin);
+        }
+        std::size_t end = m_pos;
+        while (end > start && std::isspace(static_cast<unsigned char>(m_s[end - 1])))
+            --end;
+        it.text = std::string(m_s.substr(start, end - start));
+        it.textBegin = charPos(start);
+        it.textEnd = charPos(end);
+        return it;
+    }
+
+    static std::string invalidText(const Atom& a)
+    {
+        if (a.kind == Atom::Kind::Integer)
+            return "index " + a.repr + " does not fit in a 64-bit integer, the widest index "
+                                       "TensorFlow takes";
+        return kTypeErrorText + a.repr;
+    }
+
+    Atom atom(char close)
+    {
+        skipSpace();
+        Atom a;
+        a.begin = m_pos;
+        const char c = peek();
+        if (c == '.' && peek(1) == '.' && peek(2) == '.') {
+            m_pos += 3;
+            a.kind = Atom::Kind::Ellipsis;
+            a.repr = "Ellipsis";
+        } else if (c == '-' || c == '+' || std::isdigit(static_cast<unsigned char>(c)) ||
+                   (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))))) {
+            number(a);
+        } else if (c == '\'' || c == '"') {
+            stringLiteral(a);
+        } else if (isIdentStart(c)) {
+            const std::size_t at = m_pos;
+            const std::string name = readIdentifier();
+            if (name == "None" || name == "newaxis" || name == "tf.newaxis" ||
+                name == "np.newaxis" || name == "numpy.newaxis") {
+                a.kind = Atom::Kind::None;
+                a.repr = "None";
+            } else if (name == "Ellipsis") {
+                a.kind = Atom::Kind::Ellipsis;
+                a.repr = "Ellipsis";
+            } else if (name == "True" || name == "False") {
+                a.kind = Atom::Kind::Bool;
+                a.boolValue = name == "True";
+                a.repr = name;
+            } else {
+                fail(at, "unknown name '" + name +
+                             "': an index is an integer, a slice, None (or tf.newaxis) or ...");
+            }
+        } else if (c == '[' || c == '(') {
+            const char closing = c == '[' ? ']' : ')';
+            ++m_pos;
+            std::vector<SubscriptItem> inner;
+            bool comma = false;
+            itemList(closing, inner, comma);
+            expect(closing, std::string("expected '") + closing + "'");
+            a.kind = c == '[' ? Atom::Kind::List : Atom::Kind::Tuple;
+            std::string repr(1, c);
+            for (std::size_t k = 0; k < inner.size(); ++k)
+                repr += (k ? ", " : "") + inner[k].text;
+            if (c == '(' && inner.size() == 1)
+                repr += ",";
+            a.repr = repr + closing;
+        } else if (m_pos == m_s.size() || atTerminator(close)) {
+            fail(m_pos, "expected an index, a slice, None or ... before the end");
+        } else {
+            fail(m_pos, std::string("unexpected '") + c + "'");
+        }
+        a.end = m_pos;
+        return a;
+    }
+
+    void number(Atom& a)
+    {
+        bool negative = false;
+        while (peek() == '-' || peek() == '+') {
+            negative ^= peek() == '-';
+            ++m_pos;
+            skipSpace();
+        }
+        const std::size_t start = m_pos;
+        const char c = peek();
+        if (!std::isdigit(static_cast<unsigned char>(c)) && c != '.')
+            fail(m_pos, "expected a number after the sign");
+        int base = 10;
+        if (c == '0' && (peek(1) == 'x' || peek(1) == 'X' || peek(1) == 'o' || peek(1) == 'O' ||
+                         peek(1) == 'b' || peek(1) == 'B')) {
+            const char p = char(std::tolower(static_cast<unsigned char>(peek(1))));
+            base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
+            m_pos += 2;
+        }
+        std::string digits;
+        bool isFloat = false;
+        auto digitOk = [&](char d) {
+            if (base == 16)
+                return std::isxdigit(static_cast<unsigned char>(d)) != 0;
+            return d >= '0' && d < char('0' + std::min(base, 10));
+        };
+        for (;;) {
+            const char d = peek();
+            if (digitOk(d)) {
+                digits += d;
+                ++m_pos;
+            } else if (d == '_' && !digits.empty() && digitOk(peek(1))) {
+                ++m_pos;
+            } else if (base == 10 && (d == '.' || d == 'e' || d == 'E')) {
+                isFloat = true;
+                break;
+            } else {
+                break;
+            }
+        }
+        if (isIdentChar(peek()) && !isFloat)
+            fail(m_pos, "invalid character in number");
+        if (isFloat) {
+            // Python float literal: digits [. digits] [e [+-] digits]
+            m_pos = start;
+            std::string text;
+            while (std::isdigit(static_cast<unsigned char>(peek())) || peek() == '_')
+                text += peek() == '_' ? std::string() : std::string(1, peek()), ++m_pos;
+            if (peek() == '.') {
+                text += '.';
+                ++m_pos;
+                while (std::isdigit(static_cast<unsigned char>(peek())) || peek() == '_')
+                    text += peek() == '_' ? std::string() : std::string(1, peek()), ++m_pos;
+            }
+            if (peek() == 'e' || peek() == 'E') {
+                text += 'e';
+                ++m_pos;
+                if (peek() == '+' || peek() == '-')
+                    text += peek(), ++m_pos;
+                if (!std::isdigit(static_cast<unsigned char>(peek())))
+                    fail(m_pos, "expected digits in the exponent");
+                while (std::isdigit(static_cast<unsigned char>(peek())))
+                    text += peek(), ++m_pos;
+            }
+            if (isIdentChar(peek()))
+                fail(m_pos, "invalid character in number");
+            a.kind = Atom::Kind::Float;
+            const double v = std::strtod(text.c_str(), nullptr);
+            a.repr = pythonFloatRepr(negative ? -v : v);
+            return;
+        }
+        if (digits.empty())
+            fail(m_pos, "expected digits");
+        if (base == 10 && digits.size() > 1 && digits[0] == '0' &&
+            digits.find_first_not_of('0') != std::string::npos)
+            fail(start, "leading zeros in decimal integer literals are not permitted");
+        // Accumulate as a negative number so INT64_MIN is representable.
+        std::int64_t v = 0;
+        for (char d : digits) {
+            const int digit = std::isdigit(static_cast<unsigned char>(d))
+                                  ? d - '0'
+                                  : std::tolower(static_cast<unsigned char>(d)) - 'a' + 10;
+            if (__builtin_mul_overflow(v, base, &v) || __builtin_sub_overflow(v, digit, &v))
+                a.fits = false;
+        }
+        if (a.fits && !negative) {
+            if (v == std::numeric_limits<std::int64_t>::min())
+                a.fits = false;
+            else
+                v = -v;
+        }
+        a.kind = Atom::Kind::Integer;
+        a.value = v;
+        a.repr = (negative ? "-" : "") + digits;
+    }
+
+    void stringLiteral(Atom& a)
+    {
+        const char quote = peek();
+        const std::size_t start = m_pos;
+        ++m_pos;
+        std::string content;
+        while (m_pos < m_s.size() && m_s[m_pos] != quote) {
+            if (m_s[m_pos] == '\\' && m_pos + 1 < m_s.size())
+                ++m_pos;
+            content += m_s[m_pos++];
+        }
+        if (m_pos >= m_s.size())
+            fail(start, "unterminated string");
+        ++m_pos;
+        a.kind = Atom::Kind::String;
+        a.repr = "'" + content + "'";
+    }
+
+    std::string_view m_s;
+    std::size_t m_pos = 0;
+};
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+} // namespace
+
+Subscript parseSubscript(std::string_view expression) { return Parser(expression).parse(); }
+
+Encoding encodeSubscript(const Subscript& subscript)
+{
+    Encoding enc;
+    if (subscript.form == Subscript::Form::Single && subscript.items.size() == 1 &&
+        subscript.items[0].kind == SubscriptItem::Kind::Bool)
+        invalidArgument("mask cannot be scalar.");
+    if (subscript.form == Subscript::Form::List)
+        enc.notes.push_back("TensorFlow reads a list subscript as a tuple: x[[a, b]] means "
+                            "x[a, b]. NumPy would instead pick elements a and b (advanced "
+                            "indexing).");
+    auto& s = enc.sparse;
+    for (std::size_t k = 0; k < subscript.items.size(); ++k) {
+        const SubscriptItem& it = subscript.items[k];
+        const int i = int(k);
+        const std::int32_t bitI = i < 32 ? std::int32_t(std::uint32_t(1) << i) : 0;
+        SpecEntry e;
+        e.text = it.text;
+        e.textBegin = it.textBegin;
+        e.textEnd = it.textEnd;
+        std::int64_t begin = 0, end = 0, stride = 1;
+        switch (it.kind) {
+        case SubscriptItem::Kind::Integer: {
+            const std::int64_t v = *it.start;
+            if (v == std::numeric_limits<std::int64_t>::max())
+                invalidArgument("index " + num(v) + " leaves no room for its end (index + 1) in "
+                                                    "a 64-bit integer");
+            e.kind = SpecEntry::Kind::Index;
+            begin = v;
+            end = v + 1;
+            e.begin = begin;
+            e.end = end;
+            e.stride = 1;
+            s.shrinkAxisMask |= bitI;
+            break;
+        }
+        case SubscriptItem::Kind::Slice:
+            if (!it.invalidMessage.empty())
+                invalidArgument(it.invalidMessage);
+            e.kind = SpecEntry::Kind::Slice;
+            if (it.start)
+                begin = *it.start;
+            else
+                s.beginMask |= bitI;
+            if (it.stop)
+                end = *it.stop;
+            else
+                s.endMask |= bitI;
+            stride = it.step.value_or(1);
+            e.begin = it.start;
+            e.end = it.stop;
+            e.stride = stride;
+            break;
+        case SubscriptItem::Kind::NewAxis:
+            e.kind = SpecEntry::Kind::NewAxis;
+            s.newAxisMask |= bitI;
+            break;
+        case SubscriptItem::Kind::Ellipsis:
+            e.kind = SpecEntry::Kind::Ellipsis;
+            s.ellipsisMask |= bitI;
+            break;
+        case SubscriptItem::Kind::Bool:
+            invalidArgument("a bool inside a subscript (" + it.text +
+                            ") is not a valid index: TensorFlow stacks it with the other "
+                            "begin/end/strides values and fails. Use x[mask] with a whole bool "
+                            "tensor for a boolean mask");
+        case SubscriptItem::Kind::Other:
+            invalidArgument(it.invalidMessage);
+        }
+        s.begin.push_back(begin);
+        s.end.push_back(end);
+        s.strides.push_back(stride);
+        enc.entries.push_back(std::move(e));
+    }
+    return enc;
+}
+
+Encoding encodeExpression(std::string_view expression)
+{
+    return encodeSubscript(parseSubscript(expression));
+}
+
+std::string toExpr(const SparseSpec& s, std::vector<std::string>* notes)
+{
+    const int m = int(s.strides.size());
+    if (s.begin.size() != std::size_t(m) || s.end.size() != std::size_t(m) || m >= 32)
+        checkSparseArgShapes({std::int64_t(s.begin.size())}, {std::int64_t(s.end.size())},
+                             {std::int64_t(m)});
+    const std::uint32_t ellipsisBits = std::uint32_t(s.ellipsisMask);
+    if ((ellipsisBits & (ellipsisBits - 1)) != 0)
+        invalidArgument("Multiple ellipses in slice spec not allowed");
+    auto note = [&](const std::string& text) {
+        if (notes)
+            notes->push_back(text);
+    };
+    auto bit = [](std::int32_t mask, int i) { return ((std::uint32_t(mask) >> i) & 1) != 0; };
+    constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+
+    std::vector<std::string> parts;
+    for (int i = 0; i < m; ++i) {
+        const std::int64_t b = s.begin[std::size_t(i)];
+        const std::int64_t e = s.end[std::size_t(i)];
+        const std::int64_t st = s.strides[std::size_t(i)];
+        if (bit(s.ellipsisMask, i)) {
+            parts.push_back("...");
+            note("entry " + num(i) + ": ellipsis_mask bit set: ...");
+        } else if (bit(s.newAxisMask, i)) {
+            parts.push_back("None");
+            note("entry " + num(i) + ": new_axis_mask bit set: None" +
+                 (bit(s.shrinkAxisMask, i) ? " (its shrink bit is ignored: the new axis wins)"
+                                           : ""));
+        } else if (bit(s.shrinkAxisMask, i)) {
+            if (st == 0)
+                invalidArgument("strides[" + num(i) + "] must be non-zero");
+            if (st < 0)
+                invalidArgument("entry " + num(i) + " is an index with stride " + num(st) +
+                                ", which TensorFlow always rejects (\"only stride 1 allowed on "
+                                "non-range indexing.\"); no Python subscript produces it");
+            parts.push_back(num(b));
+            std::string text = "entry " + num(i) + ": shrink_axis_mask bit set: the index " + num(b);
+            if (bit(s.beginMask, i))
+                text += " (the begin_mask bit is ignored for an index)";
+            if (st != 1)
+                text += " (stride " + num(st) + " is accepted and has no effect)";
+            note(text);
+        } else {
+            const bool omitBegin = bit(s.beginMask, i) || (st > 0 && (b == 0 || b == kMin)) ||
+                                   (st < 0 && (b == -1 || b == kMax));
+            const bool omitEnd = bit(s.endMask, i) || (st > 0 && e == kMax) || (st < 0 && e == kMin);
+            std::string part = (omitBegin ? "" : num(b)) + ":" + (omitEnd ? "" : num(e));
+            if (st != 1)
+                part += ":" + num(st);
+            parts.push_back(part);
+            note("entry " + num(i) + ": the slice " + part);
+        }
+    }
+    // A trailing ellipsis is what TensorFlow implies anyway.
+    if (!parts.empty() && parts.back() == "..." && bit(s.ellipsisMask, m - 1)) {
+        parts.pop_back();
+        note("a trailing ... is implied, so it is left out");
+    }
+    if (parts.empty())
+        return "x[()]";
+    std::string out = "x[";
+    for (std::size_t k = 0; k < parts.size(); ++k)
+        out += (k ? ", " : "") + parts[k];
+    return out + "]";
+}
+
+} // namespace ss

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/decode.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ss {
+
+/// One element of a Python subscript as written.
+struct SubscriptItem {
+    enum class Kind { Integer, Slice, NewAxis, Ellipsis, Bool, Other };
+    Kind kind = Kind::Other;
+    std::string text; ///< as written, trimmed
+    int textBegin = 0;  ///< character range in the expression
+    int textEnd = 0;
+    /// Integer: start holds the value. Slice: the given parts (absent = omitted).
+    std::optional<std::int64_t> start, stop, step;
+    bool boolValue = false;
+    /// Other, or a slice part that is not an integer: the invalid_argument message (TensorFlow's
+    /// "Only integers, ... got <repr>" text) and where the offending value starts.
+    std::string invalidMessage;
+    int invalidBegin = 0;
+};
+
+/// A parsed subscript: `x[...]`, or the same without the name and brackets.
+struct Subscript {
+    enum class Form { Single, Tuple, List };
+    Form form = Form::Single;
+    std::vector<SubscriptItem> items;
+};
+
+/// Parses a Python subscript. Throws OpError(parse_error) with the 0-based character position
+/// of the problem.
+Subscript parseSubscript(std::string_view expression);
+
+/// What tf.Tensor.__getitem__ passes to the op (semantics.md 1.11), with one SpecEntry per item
+/// and notes on readings that differ from NumPy.
+struct Encoding {
+    SparseSpec sparse;
+    std::vector<SpecEntry> entries;
+    std::vector<std::string> notes;
+};
+
+/// Encodes a parsed subscript. Throws OpError(invalid_argument) with TensorFlow's text for
+/// what TensorFlow rejects in Python (floats and strings as indices, a scalar bool mask).
+Encoding encodeSubscript(const Subscript& subscript);
+/// parseSubscript followed by encodeSubscript.
+Encoding encodeExpression(std::string_view expression);
+
+/// The shortest Python subscript that means the same as `sparse` for every input shape,
+/// written as `x[...]`. Throws OpError(invalid_argument) where no subscript can say it.
+std::string toExpr(const SparseSpec& sparse, std::vector<std::string>* notes = nullptr);
+
+} // namespace ss

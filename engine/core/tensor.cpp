@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/tensor.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace ss {
+
+Limits Limits::machineDefault()
+{
+    Limits limits;
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && pageSize > 0)
+        limits.maxBytes = std::int64_t(pages) * pageSize;
+    limits.maxElements = std::min(limits.maxElements, limits.maxBytes);
+    return limits;
+}
+
+std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& what) const
+{
+    for (std::int64_t d : shape)
+        if (d < 0)
+            invalidArgument(what + " would have a negative dimension: " + shapeString(shape));
+    const auto n = checkedNumElements(shape);
+    if (!n)
+        throw OpError(ErrorCode::ResourceExhausted,
+                      what + " of shape " + shapeString(shape) +
+                          " has more elements than a 64-bit count can hold");
+    const std::int64_t bytes = *n > maxBytes / dtypeSize(dtype) ? maxBytes + 1 : *n * dtypeSize(dtype);
+    if (*n > maxElements || bytes > maxBytes)
+        throw OpError(ErrorCode::ResourceExhausted,
+                      what + " of shape " + shapeString(shape) + " has " + std::to_string(*n) +
+                          " elements, over the limit of " + std::to_string(maxElements) +
+                          " elements (" + std::to_string(maxBytes) + " bytes)");
+    return *n;
+}
+
+Tensor Tensor::empty(DType dtype, Shape shape, const Limits& limits)
+{
+    if (shape.size() > std::size_t(kMaxRank))
+        invalidArgument("tensors may have rank 0 to " + std::to_string(kMaxRank) + ", not " +
+                        std::to_string(shape.size()));
+    Tensor t;
+    t.m_size = limits.check(shape, dtype, "a tensor");
+    t.m_dtype = dtype;
+    t.m_shape = std::move(shape);
+    t.m_valid = true;
+    if (t.m_size == 0)
+        return t;
+    if (dtype == DType::String) {
+        t.m_data = std::shared_ptr<void>(new std::string[std::size_t(t.m_size)],
+                                         [](void* p) { delete[] static_cast<std::string*>(p); });
+    } else {
+        // 64-byte alignment keeps whole elements inside cache lines and lets copies vectorise.
+        const std::size_t bytes = std::size_t(t.m_size) * std::size_t(dtypeSize(dtype));
+        void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+        if (!p)
+            throw OpError(ErrorCode::ResourceExhausted,
+                          "could not allocate " + std::to_string(bytes) + " bytes");
+        t.m_data = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+    }
+    return t;
+}
+
+Tensor Tensor::zeros(DType dtype, Shape shape, const Limits& limits)
+{
+    Tensor t = empty(dtype, std::move(shape), limits);
+    if (dtype != DType::String && t.m_size > 0)
+        std::memset(t.raw(), 0, std::size_t(t.m_size) * std::size_t(dtypeSize(dtype)));
+    return t;
+}
+
+Tensor Tensor::fromInts(DType dtype, Shape shape, const std::vector<std::int64_t>& values)
+{
+    Tensor t = empty(dtype, std::move(shape));
+    for (std::int64_t i = 0; i < t.m_size; ++i)
+        t.setFromInt(i, values[std::size_t(i)]);
+    return t;
+}
+
+Tensor Tensor::clone() const
+{
+    if (!m_valid)
+        return {};
+    Tensor t = empty(m_dtype, m_shape);
+    if (m_size == 0)
+        return t;
+    if (m_dtype == DType::String)
+        std::copy_n(data<std::string>(), m_size, t.data<std::string>());
+    else
+        std::memcpy(t.raw(), raw(), std::size_t(m_size) * std::size_t(dtypeSize(m_dtype)));
+    return t;
+}
+
+Tensor Tensor::reshaped(Shape shape) const
+{
+    Tensor t = *this;
+    t.m_shape = std::move(shape);
+    return t;
+}
+
+std::int64_t Tensor::intAt(std::int64_t i) const
+{
+    return visitDType(m_dtype, [&](auto tag) -> std::int64_t {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, std::string>)
+            return 0;
+        else
+            return static_cast<std::int64_t>(data<T>()[i]);
+    });
+}
+
+double Tensor::doubleAt(std::int64_t i) const
+{
+    return visitDType(m_dtype, [&](auto tag) -> double {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, std::string>)
+            return 0;
+        else
+            return static_cast<double>(data<T>()[i]);
+    });
+}
+
+void Tensor::setFromInt(std::int64_t i, std::int64_t value)
+{
+    visitDType(m_dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, bool>)
+            data<T>()[i] = value != 0;
+        else if constexpr (std::is_same_v<T, std::string>)
+            data<T>()[i] = std::to_string(value);
+        else if constexpr (std::is_integral_v<T>)
+            data<T>()[i] = static_cast<T>(static_cast<std::make_unsigned_t<T>>(value)); // wraps
+        else
+            data<T>()[i] = static_cast<T>(value);
+    });
+}
+
+void Tensor::setFromDouble(std::int64_t i, double value)
+{
+    visitDType(m_dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, bool>)
+            data<T>()[i] = value != 0;
+        else if constexpr (std::is_same_v<T, std::string>)
+            data<T>()[i] = std::to_string(value);
+        else
+            data<T>()[i] = static_cast<T>(value);
+    });
+}
+
+std::vector<std::int64_t> Tensor::toInt64Vector() const
+{
+    std::vector<std::int64_t> out(static_cast<std::size_t>(m_size));
+    for (std::int64_t i = 0; i < m_size; ++i)
+        out[std::size_t(i)] = intAt(i);
+    return out;
+}
+
+bool Tensor::identical(const Tensor& other) const
+{
+    if (m_valid != other.m_valid || m_dtype != other.m_dtype || m_shape != other.m_shape)
+        return false;
+    if (m_size == 0)
+        return true;
+    if (m_dtype == DType::String)
+        return std::equal(data<std::string>(), data<std::string>() + m_size,
+                          other.data<std::string>());
+    return std::memcmp(raw(), other.raw(), std::size_t(m_size) * std::size_t(dtypeSize(m_dtype))) == 0;
+}
+
+namespace {
+// splitmix64: tiny, fast, and the same sequence on every platform.
+std::uint64_t nextRandom(std::uint64_t& state)
+{
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+} // namespace
+
+Tensor makeFilled(DType dtype, const Shape& shape, Fill fill, std::uint64_t seed, const Limits& limits)
+{
+    Tensor t = Tensor::empty(dtype, shape, limits);
+    const std::int64_t n = t.size();
+    visitDType(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* out = t.data<T>();
+        std::uint64_t state = seed;
+        for (std::int64_t i = 0; i < n; ++i) {
+            if constexpr (std::is_same_v<T, std::string>) {
+                switch (fill) {
+                case Fill::Arange: out[i] = std::to_string(i); break;
+                case Fill::Zeros: out[i] = ""; break;
+                case Fill::Ones: out[i] = "1"; break;
+                case Fill::Random: out[i] = "r" + std::to_string(nextRandom(state) % 100); break;
+                }
+            } else if constexpr (std::is_same_v<T, bool>) {
+                switch (fill) {
+                case Fill::Arange: out[i] = (i % 2) != 0; break;
+                case Fill::Zeros: out[i] = false; break;
+                case Fill::Ones: out[i] = true; break;
+                case Fill::Random: out[i] = (nextRandom(state) & 1) != 0; break;
+                }
+            } else {
+                switch (fill) {
+                case Fill::Arange:
+                    if constexpr (std::is_integral_v<T>)
+                        out[i] = static_cast<T>(static_cast<std::make_unsigned_t<T>>(i));
+                    else
+                        out[i] = static_cast<T>(i);
+                    break;
+                case Fill::Zeros: out[i] = T(0); break;
+                case Fill::Ones: out[i] = T(1); break;
+                case Fill::Random:
+                    if constexpr (std::is_integral_v<T>)
+                        out[i] = static_cast<T>(nextRandom(state) % 100);
+                    else
+                        out[i] = static_cast<T>(double(nextRandom(state) >> 11) * 0x1.0p-53);
+                    break;
+                }
+            }
+        }
+    });
+    return t;
+}
+
+} // namespace ss

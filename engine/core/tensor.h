@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/dtype.h"
+#include "core/error.h"
+#include "core/shape.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace ss {
+
+/// How much a single request may allocate. Checked before any allocation, so a request that is
+/// too big is refused with `resource_exhausted` and nothing is allocated.
+struct Limits {
+    /// Default: 2^31 elements, or fewer if the machine's memory holds fewer bytes.
+    std::int64_t maxElements = std::int64_t(1) << 31;
+    /// Default: the machine's physical memory.
+    std::int64_t maxBytes = std::int64_t(1) << 62;
+
+    static Limits machineDefault();
+    /// Throws resource_exhausted if a tensor of `shape` and `dtype` is over the limit (or its
+    /// element count overflows); returns the element count otherwise. `what` names it.
+    std::int64_t check(const Shape& shape, DType dtype, const std::string& what) const;
+};
+
+/// Calls f(std::type_identity<T>{}) with T the C++ element type of `t` (bool, std::int8_t, ...,
+/// float, double, std::string).
+template <class F>
+decltype(auto) visitDType(DType t, F&& f)
+{
+    switch (t) {
+    case DType::Bool: return f(std::type_identity<bool>{});
+    case DType::Int8: return f(std::type_identity<std::int8_t>{});
+    case DType::UInt8: return f(std::type_identity<std::uint8_t>{});
+    case DType::Int16: return f(std::type_identity<std::int16_t>{});
+    case DType::Int32: return f(std::type_identity<std::int32_t>{});
+    case DType::Int64: return f(std::type_identity<std::int64_t>{});
+    case DType::Float32: return f(std::type_identity<float>{});
+    case DType::Float64: return f(std::type_identity<double>{});
+    case DType::String: break;
+    }
+    return f(std::type_identity<std::string>{});
+}
+
+/// A dense row-major tensor of rank 0 to 8. Copies share the buffer: treat a tensor as
+/// immutable once it has been handed to an op, and use clone() before editing a shared one.
+class Tensor {
+public:
+    Tensor() = default;
+
+    /// A tensor with uninitialised numeric elements (strings are empty). Checks `limits` first.
+    static Tensor empty(DType dtype, Shape shape, const Limits& limits = {});
+    /// All elements zero (false, 0, 0.0, "").
+    static Tensor zeros(DType dtype, Shape shape, const Limits& limits = {});
+    /// A rank-0 tensor.
+    template <class T>
+    static Tensor scalar(DType dtype, T value)
+    {
+        Tensor t = empty(dtype, {});
+        if constexpr (std::is_same_v<T, std::string>)
+            t.data<std::string>()[0] = value;
+        else if constexpr (std::is_floating_point_v<T>)
+            t.setFromDouble(0, value);
+        else
+            t.setFromInt(0, static_cast<std::int64_t>(value));
+        return t;
+    }
+    /// A vector of int32 or int64 values (the dtype must be one of those).
+    static Tensor fromInts(DType dtype, Shape shape, const std::vector<std::int64_t>& values);
+
+    DType dtype() const { return m_dtype; }
+    const Shape& shape() const { return m_shape; }
+    int rank() const { return int(m_shape.size()); }
+    std::int64_t size() const { return m_size; }
+    bool isValid() const { return m_valid; }
+
+    template <class T>
+    T* data()
+    {
+        return static_cast<T*>(m_data.get());
+    }
+    template <class T>
+    const T* data() const
+    {
+        return static_cast<const T*>(m_data.get());
+    }
+    void* raw() { return m_data.get(); }
+    const void* raw() const { return m_data.get(); }
+
+    /// A deep copy with its own buffer.
+    Tensor clone() const;
+    /// The same buffer under another shape with the same element count.
+    Tensor reshaped(Shape shape) const;
+
+    /// Element i as int64 (bool: 0/1; floats truncated toward zero). Not for strings.
+    std::int64_t intAt(std::int64_t i) const;
+    /// Element i as double. Not for strings.
+    double doubleAt(std::int64_t i) const;
+    /// Sets element i from an integer, with C++ conversion to the dtype. Not for strings.
+    void setFromInt(std::int64_t i, std::int64_t value);
+    /// Sets element i from a double, with C++ conversion to the dtype. Not for strings.
+    void setFromDouble(std::int64_t i, double value);
+    /// Every element as int64 (for index tensors of integer dtype).
+    std::vector<std::int64_t> toInt64Vector() const;
+
+    /// Element-wise equality of dtype, shape and bits (NaNs with equal bits are equal).
+    bool identical(const Tensor& other) const;
+
+private:
+    DType m_dtype = DType::Float32;
+    Shape m_shape;
+    std::int64_t m_size = 0;
+    bool m_valid = false;
+    std::shared_ptr<void> m_data;
+};
+
+/// Generated contents (protocol "fill"). Every fill is deterministic.
+enum class Fill { Arange, Zeros, Ones, Random };
+/// arange: element i is i converted to the dtype (integers wrap like NumPy's astype; bool is
+/// i % 2; strings are the decimal digits of i). random: a fixed generator seeded by `seed`;
+/// integers uniform in [0, 100) (bool: 0 or 1), floats uniform in [0, 1), strings "r<0..99>".
+Tensor makeFilled(DType dtype, const Shape& shape, Fill fill, std::uint64_t seed, const Limits& limits);
+
+} // namespace ss

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Sets up a Debian 12 machine for SliceScope, builds it, and then either opens the application
+# or runs every test. Used by the README's two commands and by CI (.ci/run).
+#
+#   packaging/dev.sh app    install, build, open SliceScope on its first lesson
+#   packaging/dev.sh test   install, build, run all tests
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/.." && pwd)
+cd "$top"
+
+# Everything the build, the tests and the packaging checks need, from Debian's archive.
+packages=(
+  cmake ninja-build g++ pkg-config
+  qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools libqt6svg6 qt6-qpa-plugins
+  libqcustomplot-dev libeigen3-dev
+  python3-numpy
+  xvfb xauth
+  desktop-file-utils appstream librsvg2-bin dpkg-dev file
+)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_dependencies() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing: ${missing[*]}"
+    as_root apt-get update -q
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+  fi
+}
+
+build() {
+  cmake --preset default
+  cmake --build --preset default
+}
+
+case "${1:-app}" in
+  app)
+    install_dependencies
+    build
+    shift || true
+    if [ -x build/app/slicescope ]; then
+      if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
+        echo "No display: saving a screenshot of the first lesson to slicescope.png instead."
+        echo "(QT_QPA_PLATFORM=offscreen build/app/slicescope --screenshot FILE.png does the same.)"
+        QT_QPA_PLATFORM=offscreen exec build/app/slicescope --screenshot slicescope.png "$@"
+      fi
+      exec build/app/slicescope "$@"
+    fi
+    exec build/app/slicescope-cli explain --shape 5,5,5,5,5,5 'x[1, 2:4, None, ..., :-3:-1, :]'
+    ;;
+  test)
+    install_dependencies
+    build
+    exec ctest --preset default
+    ;;
+  *)
+    echo "usage: packaging/dev.sh app|test" >&2
+    exit 2
+    ;;
+esac

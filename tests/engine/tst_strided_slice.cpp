@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// strided_slice and getitem: every worked example and error of semantics.md section 1, and the
+// seed pages' examples with their true results.
+#include "op_runner.h"
+
+#include "core/slice_expr.h"
+
+#include <QTest>
+
+using namespace ss;
+using namespace ss::testing;
+
+namespace {
+
+struct Case {
+    const char* name;
+    Shape shape;                        // input: iota(shape), or the values below
+    std::vector<std::int64_t> input;    // explicit input values (empty: iota)
+    Attrs attrs;                        // strided_slice attributes, or {"expr": ...} for getitem
+    Shape expectShape;
+    std::vector<std::int64_t> expect;   // expected values
+    ErrorCode errorCode = ErrorCode::Internal; // Internal: no error expected
+    std::string errorMessage;
+};
+
+Attrs raw(std::vector<std::int64_t> b, std::vector<std::int64_t> e, std::vector<std::int64_t> s,
+          std::int64_t bm = 0, std::int64_t em = 0, std::int64_t el = 0, std::int64_t na = 0,
+          std::int64_t sh = 0)
+{
+    return {{"begin", Attr::ints(b)},     {"end", Attr::ints(e)},       {"strides", Attr::ints(s)},
+            {"begin_mask", bm},           {"end_mask", em},             {"ellipsis_mask", el},
+            {"new_axis_mask", na},        {"shrink_axis_mask", sh}};
+}
+Attrs expr(const char* text) { return {{"expr", Attr(text)}}; }
+
+const std::vector<std::int64_t> kSeedT = {1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6};
+
+const std::vector<Case>& cases()
+{
+    static const std::vector<Case> all = {
+        // semantics.md 1.10, on iota(3,4) unless stated
+        {"S1 x[1:, ::-2]", {3, 4}, {}, raw({1, 0}, {0, 0}, {1, -2}, 2, 3), {2, 2}, {7, 5, 11, 9}},
+        {"S2 x[-1, None, 1:3]", {3, 4}, {}, raw({-1, 0, 1}, {0, 0, 3}, {1, 1, 1}, 0, 0, 0, 2, 1),
+         {1, 2}, {9, 10}},
+        {"S3 new axis wins over shrink", {3, 4}, {}, raw({1}, {2}, {1}, 0, 0, 0, 1, 1), {1, 3, 4},
+         {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}},
+        {"S4 begin mask ignored under shrink", {3}, {10, 11, 12}, raw({2}, {0}, {1}, 1, 0, 0, 0, 1),
+         {}, {12}},
+        {"S5 stride 3 accepted under shrink", {3}, {10, 11, 12}, raw({1}, {0}, {3}, 0, 0, 0, 0, 1),
+         {}, {11}},
+        {"S6 negative stride under shrink", {3}, {10, 11, 12}, raw({1}, {0}, {-1}, 0, 0, 0, 0, 1),
+         {}, {}, ErrorCode::InvalidArgument, "only stride 1 allowed on non-range indexing."},
+        {"S7 x[-4] on 3 elements", {3}, {10, 11, 12}, raw({-4}, {-3}, {1}, 0, 0, 0, 0, 1), {}, {},
+         ErrorCode::InvalidArgument, "slice index -1 of dimension 0 out of bounds."},
+        {"S8 end mask bit past the spec", {3}, {10, 11, 12}, raw({0}, {2}, {1}, 0, 2), {2},
+         {10, 11}},
+        {"S9 multiple ellipses past the spec", {3}, {10, 11, 12}, raw({1}, {2}, {1}, 0, 0, 12), {},
+         {}, ErrorCode::InvalidArgument, "Multiple ellipses in slice spec not allowed"},
+        {"S10 unequal begin/end/strides", {3, 4}, {}, raw({1, 0}, {2}, {1}), {}, {},
+         ErrorCode::InvalidArgument,
+         "Expected begin, end, and strides to be 1D equal size tensors, but got shapes [2], [1], "
+         "and [1] instead."},
+        {"S11 x[..., None, 0]", {2, 3, 4}, {}, raw({0, 0, 0}, {0, 0, 1}, {1, 1, 1}, 0, 0, 1, 2, 4),
+         {2, 3, 1}, {0, 4, 8, 12, 16, 20}},
+        {"S12 x[100:-100:-2]", {5}, {}, raw({100}, {-100}, {-2}), {3}, {4, 2, 0}},
+        {"stride zero", {3, 4}, {}, raw({0, 0}, {1, 1}, {1, 0}), {}, {}, ErrorCode::InvalidArgument,
+         "strides[1] must be non-zero"},
+        {"too many specs", {3}, {}, raw({0, 0}, {1, 1}, {1, 1}), {}, {}, ErrorCode::InvalidArgument,
+         "Index out of range using input dim 1; input has only 1 dims"},
+        {"x[3:1] is empty", {5}, {}, expr("x[3:1]"), {0}, {}},
+        {"x[0] on a zero-size dim", {0}, {}, expr("x[0]"), {}, {}, ErrorCode::InvalidArgument,
+         "slice index 0 of dimension 0 out of bounds."},
+        {"x[::-1] on a zero-size dim", {0, 2}, {}, expr("x[::-1]"), {0, 2}, {}},
+        {"x[None, None] on a scalar", {}, {7}, expr("x[None, None]"), {1, 1}, {7}},
+        {"x[0] on a scalar", {}, {7}, expr("x[0]"), {}, {}, ErrorCode::InvalidArgument,
+         "Index out of range using input dim 0; input has only 0 dims"},
+        {"INT64 extremes, full range", {5}, {},
+         raw({std::numeric_limits<std::int64_t>::min()}, {std::numeric_limits<std::int64_t>::max()}, {1}),
+         {5}, {0, 1, 2, 3, 4}},
+        {"stride INT64_MIN with both masks", {5}, {},
+         raw({0}, {0}, {std::numeric_limits<std::int64_t>::min()}, 1, 1), {1}, {4}},
+        {"shrink at INT64_MAX", {5}, {},
+         raw({std::numeric_limits<std::int64_t>::max()}, {0}, {1}, 0, 0, 0, 0, 1), {}, {},
+         ErrorCode::InvalidArgument, "slice index 9223372036854775807 of dimension 0 out of bounds."},
+        {"foo[:, ...] is the identity (erratum 1)", {3, 4}, {}, expr("foo[:, ...]"), {3, 4},
+         {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}},
+        {"foo[None, ...] gives (1, 3, 4)", {3, 4}, {}, expr("foo[None, ...]"), {1, 3, 4},
+         {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}},
+        {"foo[-2::-1] is [3,2,1] (erratum 2)", {4}, {1, 2, 3, 4}, expr("foo[-2::-1]"), {3},
+         {3, 2, 1}},
+        {"foo[::-1] reverses 8 (erratum 7)", {8}, {}, expr("foo[::-1]"), {8}, {7, 6, 5, 4, 3, 2, 1, 0}},
+        {"foo[::1] is the identity", {8}, {}, expr("foo[::1]"), {8}, {0, 1, 2, 3, 4, 5, 6, 7}},
+        {"foo[2, :] on (5,6)", {5, 6}, {}, expr("foo[2, :]"), {6}, {12, 13, 14, 15, 16, 17}},
+        {"foo[3:5,4] shrinks (erratum 11)", {10, 3, 3, 10}, {}, expr("foo[3:5, 4]"), {}, {},
+         ErrorCode::InvalidArgument, "slice index 4 of dimension 1 out of bounds."},
+        {"foo[:4, None, :2]", {5, 6}, {}, expr("foo[:4, tf.newaxis, :2]"), {4, 1, 2},
+         {0, 1, 6, 7, 12, 13, 18, 19}},
+        // tf.strided_slice page (001) on the 3x2x3 tensor, true results (erratum 8)
+        {"001 first", {3, 2, 3}, kSeedT, raw({1, 0, 0}, {2, 1, 3}, {1, 1, 1}), {1, 1, 3}, {3, 3, 3}},
+        {"001 second", {3, 2, 3}, kSeedT, raw({1, 0, 0}, {2, 2, 3}, {1, 1, 1}), {1, 2, 3},
+         {3, 3, 3, 4, 4, 4}},
+        {"001 third as printed", {3, 2, 3}, kSeedT, raw({1, 1, 0}, {2, 3, 3}, {1, 1, 1}), {1, 1, 3},
+         {4, 4, 4}},
+        {"001 third as intended", {3, 2, 3}, kSeedT, raw({1, -1, 0}, {2, -3, 3}, {1, -1, 1}),
+         {1, 2, 3}, {4, 4, 4, 3, 3, 3}},
+        {"004 third is empty (erratum 10)", {3, 2, 3}, kSeedT, raw({1, 1, 0}, {2, -1, 3}, {1, -1, 1}),
+         {1, 0, 3}, {}},
+        {"001 foo[5:,:,:3] on 7x8x9", {7, 8, 9}, {}, expr("foo[5:,:,:3]"), {2, 8, 3}, {}},
+    };
+    return all;
+}
+
+} // namespace
+
+class TestStridedSlice : public QObject {
+    Q_OBJECT
+private slots:
+    void examples_data()
+    {
+        QTest::addColumn<int>("index");
+        for (int i = 0; i < int(cases().size()); ++i)
+            QTest::newRow(cases()[std::size_t(i)].name) << i;
+    }
+
+    void examples()
+    {
+        QFETCH(int, index);
+        const Case& c = cases()[std::size_t(index)];
+        const Tensor input = c.input.empty() ? iota(c.shape) : i32(c.shape, c.input);
+        const char* op = c.attrs.count("expr") ? "getitem" : "strided_slice";
+        if (c.errorCode != ErrorCode::Internal) {
+            SS_EXPECT_ERROR(runOp(op, {{input}}, c.attrs), c.errorCode, c.errorMessage);
+            return;
+        }
+        const OpRun run = runOp(op, {{input}}, c.attrs);
+        QCOMPARE(run.outputs.size(), std::size_t(1));
+        QCOMPARE(shapeString(run.outputs[0].shape()), shapeString(c.expectShape));
+        if (!c.expect.empty() || numElements(c.expectShape) == 0)
+            QCOMPARE(values(run.outputs[0]), c.expect);
+    }
+
+    // S13, the seed walk-through: encoding, every stage and the final shape.
+    void seedWalkThrough()
+    {
+        const OpRun run = runOp("getitem", {{iota({5, 5, 5, 5, 5, 5})}},
+                                expr("x[1, 2:4, None, ..., :-3:-1, :]"));
+        const StridedSliceDecode& d = *run.plan.decode;
+        QCOMPARE(d.sparse.begin, (std::vector<std::int64_t>{1, 2, 0, 0, 0, 0}));
+        QCOMPARE(d.sparse.end, (std::vector<std::int64_t>{2, 4, 0, 0, -3, 0}));
+        QCOMPARE(d.sparse.strides, (std::vector<std::int64_t>{1, 1, 1, 1, -1, 1}));
+        QCOMPARE(d.sparse.beginMask, 48);
+        QCOMPARE(d.sparse.endMask, 32);
+        QCOMPARE(d.sparse.ellipsisMask, 8);
+        QCOMPARE(d.sparse.newAxisMask, 4);
+        QCOMPARE(d.sparse.shrinkAxisMask, 1);
+        QCOMPARE(d.finalShape, (Shape{2, 1, 5, 5, 2, 5}));
+        QCOMPARE(d.processingShape, (Shape{1, 2, 5, 5, 2, 5}));
+        QCOMPARE(d.dims[4].begin, 4);
+        QCOMPARE(d.dims[4].end, 2);
+        QCOMPARE(d.dims[4].stride, -1);
+        QCOMPARE(d.dims[0].shrink, true);
+        QCOMPARE(d.dense.beginMask, 60);
+        QCOMPARE(d.dense.endMask, 44);
+        QVERIFY(!d.isIdentity);
+        QCOMPARE(d.finalDims, (std::vector<int>{1, -3, 2, 3, 4, 5}));
+        // output[0,0,0,0,0,0] = input[1,2,0,0,4,0]
+        QCOMPARE(run.outputs[0].intAt(0), 1 * 3125 + 2 * 625 + 4 * 5);
+        QCOMPARE(sourceIndex(run.sources[0][0]), 1 * 3125 + 2 * 625 + 4 * 5);
+        QStringList titles;
+        for (const Step& s : run.plan.steps)
+            titles << QString::fromStdString(s.title);
+        QVERIFY(titles.contains("Sparse to dense"));
+        QVERIFY(titles.contains("Dimension 4"));
+        QVERIFY(titles.contains("Final shape"));
+    }
+
+    void flags()
+    {
+        // x[0] on [1,3] rewrites to begin 0, end 1 = d: an identity (semantics.md 1.7).
+        const OpRun run = runOp("getitem", {{iota({1, 3})}}, expr("x[0]"));
+        QVERIFY(run.plan.decode->isIdentity);
+        QVERIFY(run.plan.decode->sliceDim0);
+        const OpRun rev = runOp("getitem", {{iota({4, 3})}}, expr("x[1:3]"));
+        QVERIFY(!rev.plan.decode->isIdentity);
+        QVERIFY(rev.plan.decode->sliceDim0);
+        QVERIFY(rev.plan.decode->isSimpleSlice);
+        const OpRun scalar = runOp("getitem", {{iota({})}}, expr("x[...]"));
+        QVERIFY(scalar.plan.decode->isIdentity);
+    }
+
+    void notesExplainChanges()
+    {
+        const OpRun run = runOp("strided_slice", {{iota({5})}}, raw({100}, {-100}, {-2}));
+        const DimDecode& dim = run.plan.decode->dims[0];
+        QCOMPARE(dim.begin, 4);
+        QCOMPARE(dim.end, -1);
+        QCOMPARE(dim.notes.size(), std::size_t(3)); // begin clamped, end wrapped, end clamped
+    }
+
+    void stringsMove()
+    {
+        const OpRun run = runOp("getitem", {{strings({2, 2}, {"a0", "b0", "a1", "b1"})}},
+                                expr("x[::-1, 1]"));
+        QCOMPARE(run.outputs[0].data<std::string>()[0], std::string("b1"));
+        QCOMPARE(run.outputs[0].data<std::string>()[1], std::string("b0"));
+    }
+
+    void assign_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QList<qint64>>("valueShape");
+        QTest::addColumn<QList<qint64>>("value");
+        QTest::addColumn<QList<qint64>>("expect");
+        QTest::newRow("v[:, ::-2]") << "x[:, ::-2]" << QList<qint64>{2, 2}
+                                    << QList<qint64>{30, 10, 60, 40}
+                                    << QList<qint64>{10, 2, 30, 40, 5, 60};
+        QTest::newRow("v[1, 1:2]") << "x[1, 1:2]" << QList<qint64>{1} << QList<qint64>{66}
+                                   << QList<qint64>{1, 2, 3, 4, 66, 6};
+        QTest::newRow("v[None, None, 0, 0:1]") << "x[None, None, 0, 0:1]" << QList<qint64>{1, 1, 1}
+                                               << QList<qint64>{99}
+                                               << QList<qint64>{99, 2, 3, 4, 5, 6};
+        QTest::newRow("v[8:10, 0] empty, any value") << "x[8:10, 0]" << QList<qint64>{3}
+                                                     << QList<qint64>{7, 7, 7}
+                                                     << QList<qint64>{1, 2, 3, 4, 5, 6};
+    }
+
+    void assign()
+    {
+        QFETCH(QString, spec);
+        QFETCH(QList<qint64>, valueShape);
+        QFETCH(QList<qint64>, value);
+        QFETCH(QList<qint64>, expect);
+        const SparseSpec s = encodeAttrs(spec);
+        const Tensor v = i32(Shape(valueShape.begin(), valueShape.end()),
+                             std::vector<std::int64_t>(value.begin(), value.end()));
+        const OpRun run = runOp("strided_slice_assign", {{i32({2, 3}, {1, 2, 3, 4, 5, 6})}, {v}},
+                                specAttrs(s));
+        QCOMPARE(values(run.outputs[0]), std::vector<std::int64_t>(expect.begin(), expect.end()));
+    }
+
+    void assignErrors()
+    {
+        SS_EXPECT_ERROR(runOp("strided_slice_assign", {{i32({2, 3}, {1, 2, 3, 4, 5, 6})}, {i32({}, {5})}},
+                              specAttrs(encodeAttrs("x[0]"))),
+                        ErrorCode::Unimplemented,
+                        "sliced l-value shape [3] does not match r-value shape []. Automatic "
+                        "broadcasting not yet implemented.");
+        SS_EXPECT_ERROR(runOp("strided_slice_assign",
+                              {{i32({2, 3}, {1, 2, 3, 4, 5, 6})}, {iota({3}, 0, DType::Int64)}},
+                              specAttrs(encodeAttrs("x[0]"))),
+                        ErrorCode::InvalidArgument, "l-value dtype int32 does not match r-value dtype int64");
+    }
+
+    void grad()
+    {
+        Attrs a = specAttrs(encodeAttrs("x[::-2]"));
+        a["shape"] = Attr::ints({5});
+        const OpRun run = runOp("strided_slice_grad", {{i32({3}, {1, 2, 3})}}, a);
+        QCOMPARE(values(run.outputs[0]), (std::vector<std::int64_t>{3, 0, 2, 0, 1}));
+        QCOMPARE(run.sources[0][1], kNoSource);
+        Attrs b = specAttrs(encodeAttrs("x[1, 1:]"));
+        b["shape"] = Attr::ints({2, 3});
+        const OpRun run2 = runOp("strided_slice_grad", {{i32({2}, {7, 8})}}, b);
+        QCOMPARE(values(run2.outputs[0]), (std::vector<std::int64_t>{0, 0, 0, 0, 7, 8}));
+        SS_EXPECT_ERROR(runOp("strided_slice_grad", {{i32({1, 2}, {7, 8})}}, b),
+                        ErrorCode::InvalidArgument, "shape of dy was [1,2] instead of [2]");
+        Attrs c = b;
+        c["shape"] = Attr(Attr::List{Attr::ints({2, 3})});
+        SS_EXPECT_ERROR(runOp("strided_slice_grad", {{i32({2}, {7, 8})}}, c),
+                        ErrorCode::InvalidArgument, "shape must be 1-D, got shape.shape = [1,2]");
+    }
+
+private:
+    static SparseSpec encodeAttrs(const QString& spec)
+    {
+        return encodeExpression(spec.toStdString()).sparse;
+    }
+    static Attrs specAttrs(const SparseSpec& s)
+    {
+        return raw(s.begin, s.end, s.strides, s.beginMask, s.endMask, s.ellipsisMask,
+                   s.newAxisMask, s.shrinkAxisMask);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestStridedSlice)
+#include "tst_strided_slice.moc"
