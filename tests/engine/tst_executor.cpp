@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The worker pool: jobs, cancellation by a newer job, parallelFor's chunking, errors and progress.
+#include "core/error.h"
+#include "core/executor.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <chrono>
+#include <numeric>
+#include <set>
+#include <thread>
+
+using namespace ss;
+using namespace std::chrono_literals;
+
+class TestExecutor : public QObject {
+    Q_OBJECT
+private slots:
+    void parallelForCoversEveryIndexOnce_data()
+    {
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<qint64>("n");
+        QTest::addColumn<qint64>("grain");
+        QTest::newRow("1 thread") << 1 << qint64(1000) << qint64(7);
+        QTest::newRow("2 threads") << 2 << qint64(100000) << qint64(64);
+        QTest::newRow("4 threads, tiny n") << 4 << qint64(3) << qint64(1);
+        QTest::newRow("4 threads, big grain") << 4 << qint64(1000) << qint64(10000);
+        QTest::newRow("empty") << 2 << qint64(0) << qint64(1);
+    }
+
+    void parallelForCoversEveryIndexOnce()
+    {
+        QFETCH(int, threads);
+        QFETCH(qint64, n);
+        QFETCH(qint64, grain);
+        Executor ex(threads);
+        std::vector<std::atomic<int>> hits(static_cast<std::size_t>(n));
+        ex.parallelFor(n, grain, [&](std::int64_t b, std::int64_t e) {
+            for (std::int64_t i = b; i < e; ++i)
+                hits[std::size_t(i)].fetch_add(1);
+        });
+        for (const auto& h : hits)
+            QCOMPARE(h.load(), 1);
+    }
+
+    void jobRunsOnAWorker()
+    {
+        Executor ex(2);
+        std::thread::id worker;
+        auto job = ex.submit("", [&](JobContext&) { worker = std::this_thread::get_id(); });
+        QCOMPARE(job->wait(), Job::State::Finished);
+        QVERIFY(worker != std::this_thread::get_id());
+    }
+
+    void nestedParallelForInsideJobs()
+    {
+        // Two jobs that each split work across the pool must not deadlock on a 2-thread pool.
+        Executor ex(2);
+        std::atomic<std::int64_t> sum{0};
+        auto work = [&](JobContext& ctx) {
+            ex.parallelFor(
+                100000, 100,
+                [&](std::int64_t b, std::int64_t e) {
+                    std::int64_t s = 0;
+                    for (std::int64_t i = b; i < e; ++i)
+                        s += i;
+                    sum.fetch_add(s);
+                },
+                &ctx);
+        };
+        auto a = ex.submit("a", work);
+        auto b = ex.submit("b", work);
+        QCOMPARE(a->wait(), Job::State::Finished);
+        QCOMPARE(b->wait(), Job::State::Finished);
+        QCOMPARE(sum.load(), 2 * (std::int64_t(99999) * 100000 / 2));
+    }
+
+    void newerJobCancelsOlder()
+    {
+        Executor ex(1);
+        std::atomic<bool> started{false};
+        std::atomic<int> chunks{0};
+        auto slow = ex.submit("view", [&](JobContext& ctx) {
+            started = true;
+            ex.parallelFor(
+                1000, 1,
+                [&](std::int64_t, std::int64_t) {
+                    chunks.fetch_add(1);
+                    std::this_thread::sleep_for(1ms);
+                },
+                &ctx);
+        });
+        while (!started)
+            std::this_thread::sleep_for(1ms);
+        auto fresh = ex.submit("view", [](JobContext&) {});
+        QCOMPARE(slow->wait(), Job::State::Cancelled);
+        QCOMPARE(fresh->wait(), Job::State::Finished);
+        QVERIFY(chunks.load() < 1000); // stopped between chunks, long before the end
+    }
+
+    void queuedJobDroppedUnstarted()
+    {
+        Executor ex(1);
+        std::atomic<bool> release{false};
+        auto blocker = ex.submit("", [&](JobContext&) {
+            while (!release)
+                std::this_thread::sleep_for(1ms);
+        });
+        std::atomic<bool> ran{false};
+        std::atomic<int> doneCalls{0};
+        auto stale = ex.submit("view", [&](JobContext&) { ran = true; },
+                               [&](Job& j) {
+                                   QCOMPARE(j.state(), Job::State::Cancelled);
+                                   doneCalls.fetch_add(1);
+                               });
+        auto fresh = ex.submit("view", [](JobContext&) {});
+        release = true;
+        QCOMPARE(stale->wait(), Job::State::Cancelled);
+        QCOMPARE(fresh->wait(), Job::State::Finished);
+        QCOMPARE(blocker->wait(), Job::State::Finished);
+        QVERIFY(!ran);
+        QCOMPARE(doneCalls.load(), 1);
+    }
+
+    void errorsPropagate()
+    {
+        Executor ex(2);
+        bool caught = false;
+        try {
+            ex.parallelFor(1000, 1, [](std::int64_t b, std::int64_t) {
+                if (b >= 500)
+                    throw OpError(ErrorCode::InvalidArgument, "boom");
+            });
+        } catch (const OpError& e) {
+            caught = std::string(e.what()) == "boom";
+        }
+        QVERIFY(caught);
+        auto job = ex.submit("", [](JobContext&) { throw OpError(ErrorCode::OutOfRange, "bad"); });
+        QCOMPARE(job->wait(), Job::State::Failed);
+        try {
+            std::rethrow_exception(job->error());
+        } catch (const OpError& e) {
+            QCOMPARE(e.code(), ErrorCode::OutOfRange);
+        }
+    }
+
+    void progressReachesOne()
+    {
+        Executor ex(2);
+        std::atomic<double> last{0};
+        std::atomic<int> calls{0};
+        auto job = ex.submit("", [&](JobContext& ctx) {
+            ctx.setProgressSink([&](double f) {
+                last = f;
+                calls.fetch_add(1);
+            });
+            ctx.beginWork(100);
+            ex.parallelFor(
+                100, 1,
+                [&](std::int64_t b, std::int64_t e) {
+                    std::this_thread::sleep_for(2ms);
+                    ctx.addWork(e - b);
+                },
+                &ctx);
+        });
+        QCOMPARE(job->wait(), Job::State::Finished);
+        QCOMPARE(last.load(), 1.0);
+        QVERIFY(calls.load() >= 1);
+        QCOMPARE(job->context().progress(), 1.0);
+    }
+
+    void destructorCancelsQueuedJobs()
+    {
+        std::shared_ptr<Job> queued;
+        {
+            Executor ex(1);
+            ex.submit("", [](JobContext&) { std::this_thread::sleep_for(20ms); });
+            queued = ex.submit("view", [](JobContext&) {});
+        }
+        QCOMPARE(queued->state(), Job::State::Cancelled);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestExecutor)
+#include "tst_executor.moc"
