@@ -16,6 +16,12 @@ namespace {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
 
+// |v| as text; INT64_MIN has no positive int64.
+std::string magnitude(std::int64_t v)
+{
+    return std::to_string(v < 0 ? 0 - std::uint64_t(v) : std::uint64_t(v));
+}
+
 std::string maskText(std::int32_t mask, int entries)
 {
     const int width = std::clamp(entries, 1, 32);
@@ -159,8 +165,8 @@ Step readStep(const StridedSliceDecode& d, const std::string& in, const std::str
         else
             term = (dim.begin == 0 ? "" : num(dim.begin) + " ") +
                    (dim.stride < 0 ? (dim.begin == 0 ? "-" : "- ") : (dim.begin == 0 ? "" : "+ ")) +
-                   (std::abs(dim.stride) == 1 ? "" : num(std::abs(dim.stride)) + "*") + "p" +
-                   num(int(k));
+                   (dim.stride == 1 || dim.stride == -1 ? "" : magnitude(dim.stride) + "*") +
+                   "p" + num(int(k));
         index += (k ? ", " : "") + term;
     }
     const std::int64_t n = numElements(d.finalShape);
