@@ -1,9 +1,1074 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The index-driven ops: gather, gather_nd, unique_with_counts, dynamic_partition,
+// dynamic_stitch, boolean_mask, one_hot, sequence_mask. Index values pick whole rows (the
+// contiguous inner slices), so every plan here is a row list: RowsPiece.
+#include "core/error.h"
+#include "core/op.h"
 #include "core/ops/ops.h"
+
+#include <algorithm>
+#include <limits>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
 
 namespace ss {
 
-// Filled in by the op-family work (issue 3).
-std::vector<OpDef> indexOps() { return {}; }
+namespace {
+
+std::string num(std::int64_t v)
+{
+    return std::to_string(v);
+}
+
+std::string dtypeText(DType t)
+{
+    return std::string(dtypeName(t));
+}
+
+std::int64_t product(const Shape& shape, std::size_t from, std::size_t to)
+{
+    std::int64_t p = 1;
+    for (std::size_t k = from; k < to; ++k)
+        p *= shape[k];
+    return p;
+}
+
+Shape subShape(const Shape& shape, std::size_t from, std::size_t to)
+{
+    return Shape(shape.begin() + std::ptrdiff_t(from), shape.begin() + std::ptrdiff_t(to));
+}
+
+Shape joinShapes(std::initializer_list<Shape> parts)
+{
+    Shape all;
+    for (const Shape& p : parts)
+        all.insert(all.end(), p.begin(), p.end());
+    return all;
+}
+
+std::vector<int> dimRange(std::size_t from, std::size_t to)
+{
+    std::vector<int> dims;
+    for (std::size_t k = from; k < to; ++k)
+        dims.push_back(int(k));
+    return dims;
+}
+
+// TensorFlow's SliceDebugString: where flat element `flat` of `shape` sits, as "" (scalar),
+// "[i]" or "[i,j,...]".
+std::string position(const Shape& shape, std::int64_t flat)
+{
+    return shape.empty() ? std::string() : listString(unravelIndex(flat, shape));
+}
+
+std::string joinValues(const std::vector<std::int64_t>& values)
+{
+    std::string text;
+    for (std::size_t k = 0; k < values.size(); ++k)
+        text += (k ? ", " : "") + num(values[k]);
+    return text;
+}
+
+void requireDType(const Tensor& t, const std::string& what, std::initializer_list<DType> allowed)
+{
+    if (std::find(allowed.begin(), allowed.end(), t.dtype()) != allowed.end()) return;
+    std::string names;
+    for (DType d : allowed)
+        names += (names.empty() ? "" : ", ") + dtypeText(d);
+    invalidArgument(what + " has dtype " + dtypeText(t.dtype()) + "; it must be one of: " + names);
+}
+
+// Calls f(values) with an integer tensor's elements in their own C++ type, read in place.
+template <class F> void withInts(const Tensor& t, F&& f)
+{
+    visitDType(t.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) f(t.data<T>());
+    });
+}
+
+// An attribute that Python would see as given: absent and JSON null both mean None.
+const Attr* givenAttr(const OpCall& call, std::string_view name)
+{
+    const Attr* a = call.attr(name);
+    return a && !a->isNull() ? a : nullptr;
+}
+
+std::optional<DType> dtypeAttr(const OpCall& call, std::string_view name)
+{
+    const Attr* a = givenAttr(call, name);
+    if (!a) return std::nullopt;
+    const auto t = a->isString() ? dtypeFromName(a->toString()) : std::nullopt;
+    if (!t)
+        badRequest("attribute '" + call.spelledAs(name) +
+                   "' must name a dtype (bool, int8, uint8, int16, int32, int64, float32, "
+                   "float64 or string)");
+    return t;
+}
+
+// A new output, refused (before anything is allocated for it) if the engine cannot hold it.
+OutputPlan newOutput(const OpCall& call, DType dtype, Shape shape, const std::string& what)
+{
+    if (shape.size() > std::size_t(kMaxRank))
+        invalidArgument(what + " would have shape " + shapeString(shape) + ", rank " +
+                        num(std::int64_t(shape.size())) + "; tensors may have rank 0 to " +
+                        num(kMaxRank));
+    call.limits().check(shape, dtype, what);
+    OutputPlan out;
+    out.dtype = dtype;
+    out.shape = std::move(shape);
+    return out;
+}
+
+// An empty row list with room for `count` rows; the list itself is held to the limits too.
+RowsPiece rowList(const OpCall& call, std::int64_t count, std::int64_t rowLength)
+{
+    call.limits().check({count}, DType::Int64, "the row list");
+    RowsPiece p;
+    p.rowLength = rowLength;
+    p.rows.reserve(std::size_t(count));
+    return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// gather
+
+OpPlan gather(const OpCall& call)
+{
+    const Tensor& params = call.input("params");
+    const Tensor& indices = call.input("indices");
+    requireDType(indices, "indices", {DType::Int32, DType::Int64});
+    const Shape& ps = params.shape();
+    const Shape& is = indices.shape();
+    const int r = params.rank();
+    const int ri = indices.rank();
+    OpPlan plan;
+
+    // 1. params rank, then the axis (tf.gather's axis=None means axis = batch_dims).
+    if (r < 1) invalidArgument("params must be at least 1 dimensional");
+    std::int64_t batchDims = call.getInt("batch_dims", 0);
+    std::int64_t axis = batchDims;
+    const Attr* axisAttr = givenAttr(call, "axis");
+    if (axisAttr) {
+        const IntTensor a = toIntTensor(*axisAttr, call.spelledAs("axis"));
+        if (!a.shape.empty()) invalidArgument("axis must be scalar");
+        axis = a.values[0];
+    }
+    // Unsigned, so that no axis value overflows.
+    const std::uint64_t minRank = axis < 0 ? 0 - std::uint64_t(axis) : std::uint64_t(axis) + 1;
+    if (std::uint64_t(r) < minRank)
+        invalidArgument("Shape must be at least rank " + std::to_string(minRank) + " but is rank " +
+                        num(r));
+    const std::int64_t rawAxis = axis;
+    if (axis < 0) axis += r;
+
+    // 2. batch_dims.
+    if (batchDims != 0) {
+        if (batchDims < -ri || batchDims > ri)
+            invalidArgument("Expected batch_dims in the range [" + num(-ri) + ", " + num(ri) +
+                            "], but got " + num(batchDims));
+        if (batchDims < 0) batchDims += ri;
+        if (batchDims >= r)
+            invalidArgument("batch_dims (" + num(batchDims) + ") must be less than rank(params) (" +
+                            num(r) + ").");
+        if (axis < batchDims)
+            invalidArgument("batch_dims (" + num(batchDims) +
+                            ") must be less than or equal to axis (" + num(axis) + ").");
+        for (std::int64_t i = 0; i < batchDims; ++i)
+            if (ps[std::size_t(i)] != is[std::size_t(i)])
+                invalidArgument("params.shape[" + num(i) + "]: " + num(ps[std::size_t(i)]) +
+                                " should be equal to indices.shape[" + num(i) +
+                                "]: " + num(is[std::size_t(i)]));
+    }
+    const auto b = std::size_t(batchDims);
+    const auto ax = std::size_t(axis);
+    const std::int64_t gatherSize = ps[ax];
+    const std::int64_t indexMax = integerMax(indices.dtype());
+    if (gatherSize > indexMax)
+        invalidArgument("params.shape[" + num(axis) + "] too large for " +
+                        dtypeText(indices.dtype()) + " indexing: " + num(gatherSize) + " > " +
+                        num(indexMax));
+    plan.steps.push_back(
+        {"Axis",
+         "params has shape " + shapeTuple(ps) + "; gathering along axis " + num(axis) +
+             (rawAxis != axis ? " (" + num(rawAxis) + " counts from the end)" : "") +
+             (axisAttr ? "" : " (axis not given: it defaults to batch_dims)") + ", size " +
+             num(gatherSize) + ". Each index picks one position along it.",
+         {},
+         {int(axis)},
+         {}});
+    if (b > 0)
+        plan.steps.push_back(
+            {"Batch dimensions",
+             "batch_dims " + num(batchDims) + ": the first " + num(batchDims) + " dimensions " +
+                 shapeTuple(subShape(ps, 0, b)) +
+                 " are shared by params and indices; batch entry k of indices picks only from "
+                 "batch entry k of params.",
+             {},
+             dimRange(0, b),
+             dimRange(0, b)});
+
+    // 3. The output shape.
+    const Shape outShape = joinShapes(
+        {subShape(ps, 0, ax), subShape(is, b, is.size()), subShape(ps, ax + 1, ps.size())});
+    OutputPlan out = newOutput(call, params.dtype(), outShape, "the output");
+    const std::size_t indexDimsEnd = ax + is.size() - b;
+    plan.steps.push_back({"Output shape",
+                          "params.shape[:" + num(axis) + "] " + shapeTuple(subShape(ps, 0, ax)) +
+                              " + indices.shape[" + num(batchDims) + ":] " +
+                              shapeTuple(subShape(is, b, is.size())) + " + params.shape[" +
+                              num(axis + 1) + ":] " + shapeTuple(subShape(ps, ax + 1, ps.size())) +
+                              " = " + shapeTuple(outShape) + ".",
+                          {},
+                          {int(axis)},
+                          dimRange(ax, indexDimsEnd)});
+
+    // 4. Indices are checked only when something is copied (TensorFlow's kernel returns early
+    //    for an empty output), and never wrapped.
+    const std::int64_t inner = product(ps, ax + 1, ps.size());
+    if (numElements(outShape) == 0) {
+        plan.steps.push_back({"Quirk: no index checks",
+                              "The output is empty, so TensorFlow returns before it looks at any "
+                              "index value: out-of-range indices pass without an error here.",
+                              {}});
+        plan.outputs.push_back(std::move(out));
+        return plan;
+    }
+    const std::int64_t batch = product(ps, 0, b);
+    const std::int64_t outer = product(ps, b, ax);
+    const std::int64_t perBatch = indices.size() / batch;
+    RowsPiece rows = rowList(call, numElements(outShape) / inner, inner);
+    const int slot = call.slot("params");
+    withInts(indices, [&](const auto* idx) {
+        for (std::int64_t i = 0; i < indices.size(); ++i)
+            if (idx[i] < 0 || idx[i] >= gatherSize)
+                outOfRange("indices" + position(is, i) + " = " + num(idx[i]) + " is not in [0, " +
+                           num(gatherSize) + ")");
+        for (std::int64_t bb = 0; bb < batch; ++bb)
+            for (std::int64_t o = 0; o < outer; ++o)
+                for (std::int64_t j = 0; j < perBatch; ++j)
+                    rows.rows.push_back(packSource(
+                        slot, ((bb * outer + o) * gatherSize + idx[bb * perBatch + j]) * inner));
+    });
+    out.pieces.push_back(std::move(rows));
+    plan.steps.push_back(
+        {"Rule",
+         std::string(
+             b > 0
+                 ? "output[b..., p..., q..., s...] = params[b..., p..., indices[b..., q...], s...]"
+                 : "output[p..., q..., s...] = params[p..., indices[q...], s...]") +
+             ": every index copies a slice of " + num(inner) +
+             (inner == 1 ? " element" : " elements") + ". Every index must lie in [0, " +
+             num(gatherSize) + "); negative indices are not counted from the end.",
+         {},
+         {int(axis)},
+         dimRange(ax, indexDimsEnd)});
+    plan.outputs.push_back(std::move(out));
+    return plan;
+}
+
+// ---------------------------------------------------------------------------------------------
+// gather_nd
+
+OpPlan gatherNd(const OpCall& call)
+{
+    const Tensor& params = call.input("params");
+    const Tensor& indices = call.input("indices");
+    requireDType(indices, "indices", {DType::Int32, DType::Int64});
+    const Shape& ps = params.shape();
+    const Shape& is = indices.shape();
+    const int r = params.rank();
+    const int ri = indices.rank();
+    OpPlan plan;
+
+    // 1. batch_dims is Python's work (batch_gather_nd): it prepends each index tuple's batch
+    //    coordinates and hands the longer tuples to the kernel.
+    const std::int64_t batchDims = call.getInt("batch_dims", 0);
+    Shape tupleShape = ri > 0 ? subShape(is, 0, is.size() - 1) : Shape{};
+    Shape batchShape;
+    std::int64_t batchSize = 1;
+    if (batchDims != 0) {
+        if (batchDims < 0) invalidArgument("tf.gather_nd does not allow negative batch_dims.");
+        if (batchDims >= ri)
+            invalidArgument("Argument `batch_dims` = " + num(batchDims) +
+                            " must be less than rank(`indices`) = " + num(ri));
+        if (batchDims >= r)
+            invalidArgument("Argument `batch_dims` = " + num(batchDims) +
+                            " must be less than rank(`params`) = " + num(r));
+        batchShape = subShape(ps, 0, std::size_t(batchDims));
+        batchSize = numElements(batchShape);
+        // Python reshapes indices to [batch size] + indices.shape[batch_dims:].
+        const std::int64_t requested = batchSize * product(is, std::size_t(batchDims), is.size());
+        if (requested != indices.size())
+            invalidArgument("Input to reshape is a tensor with " + num(indices.size()) +
+                            " values, but the requested shape has " + num(requested));
+        tupleShape = joinShapes({{batchSize}, subShape(is, std::size_t(batchDims), is.size() - 1)});
+        plan.steps.push_back(
+            {"Batch dimensions",
+             "batch_dims " + num(batchDims) + ": params' first dimensions " +
+                 shapeTuple(batchShape) +
+                 " are batches. Every index tuple of batch entry k gets k's coordinates put in "
+                 "front of it, so the kernel sees tuples of length " +
+                 num(batchDims + is.back()) + " over the whole params.",
+             {},
+             dimRange(0, std::size_t(batchDims)),
+             dimRange(0, std::size_t(batchDims))});
+    }
+
+    // 2. The kernel's checks, on the (possibly lengthened) tuples.
+    if (r < 1) invalidArgument("params must be at least a vector");
+    if (ri < 1) invalidArgument("indices must be at least a vector");
+    const std::int64_t tupleLength = is.back();
+    const std::int64_t depth = batchDims + tupleLength;
+    if (depth > r)
+        invalidArgument("index innermost dimension length must be <= params rank; saw: " +
+                        num(depth) + " vs. " + num(r));
+    const auto d = std::size_t(depth);
+    const Shape sliceShape = subShape(ps, d, ps.size());
+    const Shape outShape =
+        joinShapes({batchShape, subShape(is, std::size_t(batchDims), is.size() - 1), sliceShape});
+    OutputPlan out = newOutput(call, params.dtype(), outShape, "the output");
+    plan.steps.push_back({"Index depth",
+                          "indices.shape[-1] = " + num(tupleLength) +
+                              (batchDims ? " (+ " + num(batchDims) + " batch coordinates)" : "") +
+                              ": each index tuple addresses the first " + num(depth) +
+                              " of params' " + num(r) + " dimensions and picks a slice of shape " +
+                              shapeTuple(sliceShape) + ".",
+                          {},
+                          dimRange(0, d),
+                          {}});
+    const std::string tupleText = batchDims ? "params.shape[:" + num(batchDims) + "] " +
+                                                  shapeTuple(batchShape) + " + indices.shape[" +
+                                                  num(batchDims) + ":-1] "
+                                            : "indices.shape[:-1] ";
+    plan.steps.push_back({"Output shape",
+                          tupleText +
+                              shapeTuple(subShape(is, std::size_t(batchDims), is.size() - 1)) +
+                              " + params.shape[" + num(depth) + ":] " + shapeTuple(sliceShape) +
+                              " = " + shapeTuple(outShape) + ".",
+                          {},
+                          dimRange(d, ps.size()),
+                          dimRange(0, outShape.size() - sliceShape.size())});
+
+    const std::int64_t tuples = numElements(tupleShape);
+    if (tuples == 0) {
+        plan.outputs.push_back(std::move(out));
+        return plan;
+    }
+    if (params.size() == 0)
+        invalidArgument("Requested more than 0 entries, but params is empty.  Params shape: " +
+                        shapeString(ps));
+    if (depth > 7)
+        unimplemented("Only indices.shape[-1] values between 1 and 7 are currently supported.  "
+                      "Requested rank: " +
+                      num(depth));
+
+    // 3. Every tuple must address an existing slice (no wrapping of negative values).
+    const auto strides = rowMajorStrides(ps);
+    const std::int64_t perBatch = tuples / batchSize;
+    const std::int64_t batchStride = batchDims ? strides[std::size_t(batchDims) - 1] : 0;
+    const std::int64_t sliceSize = numElements(sliceShape);
+    RowsPiece rows = rowList(call, tuples, sliceSize);
+    const int slot = call.slot("params");
+    withInts(indices, [&](const auto* idx) {
+        for (std::int64_t t = 0; t < tuples; ++t) {
+            std::int64_t offset = (t / perBatch) * batchStride;
+            for (std::int64_t k = 0; k < tupleLength; ++k) {
+                const std::int64_t v = idx[t * tupleLength + k];
+                const auto dim = std::size_t(batchDims + k);
+                if (v < 0 || v >= ps[dim]) {
+                    std::vector<std::int64_t> tuple = batchDims
+                                                          ? unravelIndex(t / perBatch, batchShape)
+                                                          : std::vector<std::int64_t>{};
+                    tuple.insert(tuple.end(), idx + t * tupleLength, idx + (t + 1) * tupleLength);
+                    outOfRange("indices" + position(tupleShape, t) + " = [" + joinValues(tuple) +
+                               "] does not index into param shape " + shapeString(ps));
+                }
+                offset += v * strides[dim];
+            }
+            rows.rows.push_back(packSource(slot, offset));
+        }
+    });
+    out.pieces.push_back(std::move(rows));
+    plan.steps.push_back({"Rule",
+                          "output[i..., s...] = params[indices[i...][0], ..., indices[i...][" +
+                              num(depth - 1) + "], s...]. Each of the " + num(tuples) +
+                              " tuples copies " + num(sliceSize) +
+                              (sliceSize == 1 ? " element" : " elements") +
+                              "; a component outside its dimension is an error, negative values "
+                              "are not counted from the end.",
+                          {}});
+    plan.outputs.push_back(std::move(out));
+    return plan;
+}
+
+// ---------------------------------------------------------------------------------------------
+// unique_with_counts
+
+// For each element, the number of its distinct value in order of first occurrence; and where
+// each distinct value first occurs. Equality is C++ ==, as in TensorFlow's hash map: every NaN
+// is new, -0.0 and +0.0 are one value.
+template <class T>
+void findDistinct(const T* x, std::int64_t n, std::vector<std::int64_t>& firstAt,
+                  std::vector<std::int64_t>& idx)
+{
+    using Key = std::conditional_t<std::is_same_v<T, std::string>, std::string_view, T>;
+    std::unordered_map<Key, std::int64_t> seen;
+    for (std::int64_t i = 0; i < n; ++i) {
+        if constexpr (std::is_floating_point_v<T>) {
+            // NaN is never equal to anything; kept out of the map, where they would all collide.
+            if (x[i] != x[i]) {
+                idx[std::size_t(i)] = std::int64_t(firstAt.size());
+                firstAt.push_back(i);
+                continue;
+            }
+        }
+        const auto [it, inserted] = seen.try_emplace(Key(x[i]), std::int64_t(firstAt.size()));
+        if (inserted) firstAt.push_back(i);
+        idx[std::size_t(i)] = it->second;
+    }
+}
+
+OpPlan uniqueWithCounts(const OpCall& call)
+{
+    const Tensor& x = call.input("x");
+    const std::optional<DType> outIdx = dtypeAttr(call, "out_idx");
+    const DType idxType = outIdx.value_or(DType::Int32);
+    if (idxType != DType::Int32 && idxType != DType::Int64)
+        invalidArgument("out_idx must be int32 or int64, not " + dtypeText(idxType));
+    if (x.size() > std::numeric_limits<std::int32_t>::max())
+        invalidArgument("unique does not support input tensors larger than 2147483647 elements");
+    if (x.rank() != 1) invalidArgument("unique expects a 1D vector.");
+    const std::int64_t n = x.size();
+    call.limits().check({n}, idxType, "idx");
+
+    std::vector<std::int64_t> firstAt;
+    std::vector<std::int64_t> idx(static_cast<std::size_t>(n));
+    visitDType(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        findDistinct(x.data<T>(), n, firstAt, idx);
+    });
+    const auto distinct = std::int64_t(firstAt.size());
+    std::vector<std::int64_t> count(firstAt.size(), 0);
+    for (std::int64_t k : idx)
+        ++count[std::size_t(k)];
+
+    OpPlan plan;
+    OutputPlan y = newOutput(call, x.dtype(), {distinct}, "y");
+    RowsPiece rows = rowList(call, distinct, 1);
+    const int slot = call.slot("x");
+    for (std::int64_t i : firstAt)
+        rows.rows.push_back(packSource(slot, i));
+    y.pieces.push_back(std::move(rows));
+    OutputPlan idxOut = newOutput(call, idxType, {n}, "idx");
+    idxOut.computed = Tensor::fromInts(idxType, {n}, idx);
+    OutputPlan countOut = newOutput(call, idxType, {distinct}, "count");
+    countOut.computed = Tensor::fromInts(idxType, {distinct}, count);
+    plan.outputs = {std::move(y), std::move(idxOut), std::move(countOut)};
+
+    plan.steps.push_back({"Distinct values",
+                          "x has " + num(n) + " elements and " + num(distinct) +
+                              " distinct values. y lists them in the order they first occur "
+                              "(not sorted); each is copied from its first occurrence.",
+                          {},
+                          {0},
+                          {0}});
+    plan.steps.push_back({"idx and count",
+                          "idx[i] is the position in y of x[i], so y[idx[i]] == x[i]; count[k] is "
+                          "how often y[k] occurs in x. Both have dtype " +
+                              dtypeText(idxType) + " (out_idx).",
+                          {}});
+    if (isFloat(x.dtype()))
+        plan.steps.push_back({"Float equality",
+                              "Values are compared with ==: every NaN is a distinct value of its "
+                              "own, and -0.0 and +0.0 are the same value (the first one seen is "
+                              "kept).",
+                              {}});
+    return plan;
+}
+
+// ---------------------------------------------------------------------------------------------
+// dynamic_partition
+
+// More outputs than this would only describe an unreadable response; refused up front.
+constexpr std::int64_t kMaxPartitions = std::int64_t(1) << 16;
+
+OpPlan dynamicPartition(const OpCall& call)
+{
+    const Tensor& data = call.input("data");
+    const Tensor& partitions = call.input("partitions");
+    requireDType(partitions, "partitions", {DType::Int32});
+    const std::int64_t n = call.requireInt("num_partitions");
+    if (n < 1)
+        invalidArgument("Value for attr 'num_partitions' of " + num(n) +
+                        " must be at least minimum 1");
+    if (n > kMaxPartitions)
+        throw OpError(ErrorCode::ResourceExhausted, "num_partitions " + num(n) +
+                                                        " would make more outputs than SliceScope "
+                                                        "handles (" +
+                                                        num(kMaxPartitions) + ")");
+    const Shape& ds = data.shape();
+    const Shape& pshape = partitions.shape();
+    if (pshape.size() > ds.size() || !std::equal(pshape.begin(), pshape.end(), ds.begin()))
+        invalidArgument("data.shape must start with partitions.shape, got data.shape = " +
+                        shapeString(ds) + ", partitions.shape = " + shapeString(pshape));
+    const std::int32_t* part = partitions.data<std::int32_t>();
+    std::vector<std::int64_t> counts(std::size_t(n), 0);
+    for (std::int64_t i = 0; i < partitions.size(); ++i) {
+        if (part[i] < 0 || part[i] >= n)
+            invalidArgument("partitions" + position(pshape, i) + " = " + num(part[i]) +
+                            " is not in [0, " + num(n) + ")");
+        ++counts[std::size_t(part[i])];
+    }
+
+    OpPlan plan;
+    const Shape sliceShape = subShape(ds, pshape.size(), ds.size());
+    const std::int64_t inner = numElements(sliceShape);
+    std::vector<RowsPiece> rows;
+    for (std::int64_t k = 0; k < n; ++k) {
+        plan.outputs.push_back(newOutput(call, data.dtype(),
+                                         joinShapes({{counts[std::size_t(k)]}, sliceShape}),
+                                         "output " + num(k)));
+        rows.push_back(rowList(call, inner ? counts[std::size_t(k)] : 0, inner));
+    }
+    const int slot = call.slot("data");
+    if (inner > 0)
+        for (std::int64_t j = 0; j < partitions.size(); ++j)
+            rows[std::size_t(part[j])].rows.push_back(packSource(slot, j * inner));
+    for (std::int64_t k = 0; k < n; ++k)
+        plan.outputs[std::size_t(k)].pieces.push_back(std::move(rows[std::size_t(k)]));
+
+    const auto pr = pshape.size();
+    plan.steps.push_back({"Slices",
+                          "partitions has shape " + shapeTuple(pshape) + ", the start of data's " +
+                              shapeTuple(ds) +
+                              ": each partition number sends one slice data[js, ...] of shape " +
+                              shapeTuple(sliceShape) + " to output partitions[js].",
+                          {},
+                          dimRange(0, pr),
+                          {}});
+    std::string sizes;
+    for (std::int64_t k = 0; k < n; ++k)
+        sizes += (k ? ", " : "") + num(counts[std::size_t(k)]);
+    plan.steps.push_back({"Output shapes",
+                          "Output k has shape [count of k in partitions] + " +
+                              shapeTuple(sliceShape) + "; the counts for k = 0.." + num(n - 1) +
+                              " are " + sizes +
+                              ". Slices keep their row-major order within each output; a "
+                              "partition number that never occurs gives a 0-row output.",
+                          {},
+                          {},
+                          {0}});
+    return plan;
+}
+
+// ---------------------------------------------------------------------------------------------
+// dynamic_stitch
+
+OpPlan dynamicStitch(const OpCall& call)
+{
+    const std::vector<Tensor>& indices = call.inputList("indices");
+    const std::vector<Tensor>& data = call.inputList("data");
+    if (indices.empty()) invalidArgument("dynamic_stitch needs at least one indices tensor");
+    if (indices.size() != data.size())
+        invalidArgument("dynamic_stitch needs one data tensor per indices tensor, got " +
+                        num(std::int64_t(indices.size())) + " indices and " +
+                        num(std::int64_t(data.size())) + " data tensors");
+    for (std::size_t m = 0; m < indices.size(); ++m) {
+        requireDType(indices[m], "indices[" + num(std::int64_t(m)) + "]", {DType::Int32});
+        if (data[m].dtype() != data[0].dtype())
+            invalidArgument("data[" + num(std::int64_t(m)) + "] has dtype " +
+                            dtypeText(data[m].dtype()) + " but data[0] has " +
+                            dtypeText(data[0].dtype()) +
+                            "; every data tensor must have the same dtype");
+    }
+
+    // 1. The first dimension is max index + 1; then every index must lie in [0, that).
+    std::int64_t maxIndex = -1;
+    for (const Tensor& t : indices)
+        for (std::int64_t i = 0; i < t.size(); ++i)
+            maxIndex = std::max<std::int64_t>(maxIndex, t.data<std::int32_t>()[i]);
+    const std::int64_t first = maxIndex + 1;
+    for (const Tensor& t : indices)
+        for (std::int64_t i = 0; i < t.size(); ++i)
+            if (t.data<std::int32_t>()[i] < 0 || t.data<std::int32_t>()[i] >= first)
+                outOfRange("indices[" + num(i) + "] is out of range");
+
+    // 2. Every data[m] is indices[m].shape + one common slice shape.
+    const Shape& i0 = indices[0].shape();
+    const Shape& d0 = data[0].shape();
+    for (std::size_t m = 0; m < indices.size(); ++m) {
+        const Shape& is = indices[m].shape();
+        const Shape& ds = data[m].shape();
+        const std::string mm = num(std::int64_t(m));
+        if (is.size() > ds.size() || !std::equal(is.begin(), is.end(), ds.begin()))
+            invalidArgument("data[" + mm + "].shape = " + shapeString(ds) +
+                            " does not start with indices[" + mm + "].shape = " + shapeString(is));
+        if (m > 0 && (ds.size() - is.size() != d0.size() - i0.size() ||
+                      !std::equal(ds.begin() + std::ptrdiff_t(is.size()), ds.end(),
+                                  d0.begin() + std::ptrdiff_t(i0.size()))))
+            invalidArgument("Need data[0].shape[" + num(std::int64_t(i0.size())) + ":] = data[" +
+                            mm + "].shape[" + num(std::int64_t(is.size())) +
+                            ":], got data[0].shape = " + shapeString(d0) + ", data[" + mm +
+                            "].shape = " + shapeString(ds) + ", indices[0].shape = " +
+                            shapeString(i0) + ", indices[" + mm + "].shape = " + shapeString(is));
+    }
+    const Shape sliceShape = subShape(d0, i0.size(), d0.size());
+    const Shape outShape = joinShapes({{first}, sliceShape});
+    OutputPlan out = newOutput(call, data[0].dtype(), outShape, "the output");
+
+    // 3. The last writer of each row wins, so each row is copied once, from its winner.
+    OpPlan plan;
+    const std::int64_t inner = numElements(sliceShape);
+    std::int64_t duplicates = 0;
+    std::int64_t unwritten = 0;
+    if (numElements(outShape) > 0) {
+        RowsPiece rows = rowList(call, first, inner);
+        rows.rows.assign(std::size_t(first), kNoSource);
+        for (std::size_t m = 0; m < indices.size(); ++m) {
+            const int slot = call.slot("data", int(m));
+            for (std::int64_t i = 0; i < indices[m].size(); ++i) {
+                std::int64_t& row = rows.rows[std::size_t(indices[m].data<std::int32_t>()[i])];
+                duplicates += row != kNoSource;
+                row = packSource(slot, i * inner);
+            }
+        }
+        unwritten = std::count(rows.rows.begin(), rows.rows.end(), kNoSource);
+        if (unwritten > 0) {
+            const std::int64_t zero = out.addConstant(Tensor::zeros(out.dtype, {}));
+            std::replace(rows.rows.begin(), rows.rows.end(), kNoSource,
+                         packSource(kConstantSlot, zero));
+        }
+        out.pieces.push_back(std::move(rows));
+    }
+    plan.outputs.push_back(std::move(out));
+
+    plan.steps.push_back({"First dimension",
+                          "The largest index is " + num(maxIndex) + ", so merged has " +
+                              num(first) + " rows (max + 1). Every index must lie in [0, " +
+                              num(first) + "): only a negative one can fail.",
+                          {},
+                          {},
+                          {0}});
+    plan.steps.push_back({"Output shape",
+                          "Each data[m] has shape indices[m].shape + " + shapeTuple(sliceShape) +
+                              ", so merged has shape (" + num(first) + ",) + " +
+                              shapeTuple(sliceShape) + " = " + shapeTuple(outShape) + ".",
+                          {}});
+    plan.steps.push_back({"Rule",
+                          "merged[indices[m][i...], ...] = data[m][i..., ...], taken in order of "
+                          "m, then i: where an index repeats, the later slice wins (" +
+                              num(duplicates) + (duplicates == 1 ? " row" : " rows") +
+                              " overwritten here).",
+                          {}});
+    if (unwritten > 0)
+        plan.steps.push_back({"Rows never written",
+                              num(unwritten) + (unwritten == 1 ? " row is" : " rows are") +
+                                  " named by no index. TensorFlow leaves them uninitialised; "
+                                  "SliceScope fills them with zeros.",
+                              {}});
+    return plan;
+}
+
+// ---------------------------------------------------------------------------------------------
+// boolean_mask
+
+// Python's shape[start:stop] for a slice with step 1.
+Shape pythonSlice(const Shape& shape, std::int64_t start, std::int64_t stop)
+{
+    const auto n = std::int64_t(shape.size());
+    auto clampIndex = [n](std::int64_t i) {
+        return i < 0 ? std::max<std::int64_t>(i + n, 0) : std::min(i, n);
+    };
+    start = clampIndex(start);
+    stop = clampIndex(stop);
+    return stop > start ? subShape(shape, std::size_t(start), std::size_t(stop)) : Shape{};
+}
+
+OpPlan booleanMask(const OpCall& call)
+{
+    const Tensor& tensor = call.input("tensor");
+    const Tensor& mask = call.input("mask");
+    const Shape& ts = tensor.shape();
+    const Shape& ms = mask.shape();
+    requireDType(mask, "mask", {DType::Bool});
+    if (mask.rank() == 0) invalidArgument("mask cannot be scalar.");
+    const std::int64_t axis = call.getInt("axis", 0);
+    const auto k = std::int64_t(ms.size());
+    // The static shape check on tensor.shape[axis:axis+K], with Python's slice rules: a negative
+    // axis only passes when the slice still has K dimensions before the end.
+    const std::int64_t stop = axis > std::numeric_limits<std::int64_t>::max() - k
+                                  ? std::numeric_limits<std::int64_t>::max()
+                                  : axis + k;
+    const Shape covered = pythonSlice(ts, axis, stop);
+    if (covered != ms)
+        invalidArgument("Shapes " + shapeTuple(covered) + " and " + shapeTuple(ms) +
+                        " are incompatible");
+    const auto ax = std::size_t(axis < 0 ? axis + tensor.rank() : axis);
+    const auto end = ax + ms.size();
+
+    // Read as bytes, so that counting and choosing agree on any nonzero byte.
+    const auto* m = static_cast<const std::uint8_t*>(mask.raw());
+    const auto count = mask.size() - std::int64_t(std::count(m, m + mask.size(), 0));
+    const Shape outShape = joinShapes({subShape(ts, 0, ax), {count}, subShape(ts, end, ts.size())});
+    OutputPlan out = newOutput(call, tensor.dtype(), outShape, "the output");
+    const std::int64_t outer = product(ts, 0, ax);
+    const std::int64_t span = mask.size();
+    const std::int64_t inner = product(ts, end, ts.size());
+    if (numElements(outShape) > 0) {
+        // Branch-free (a random mask mispredicts every other branch): each position is written
+        // to the next free row, which only advances past a true one; +1 for the last write.
+        RowsPiece rows = rowList(call, outer * count + 1, inner);
+        const int slot = call.slot("tensor");
+        rows.rows.resize(std::size_t(count) + 1);
+        std::int64_t n = 0;
+        for (std::int64_t i = 0; i < span; ++i) {
+            rows.rows[std::size_t(n)] = packSource(slot, i * inner);
+            n += m[i] != 0;
+        }
+        rows.rows.pop_back();
+        // Every outer block picks the same rows, one block further on.
+        for (std::int64_t o = 1; o < outer; ++o)
+            for (std::int64_t j = 0; j < count; ++j)
+                rows.rows.push_back(
+                    packSource(slot, sourceIndex(rows.rows[std::size_t(j)]) + o * span * inner));
+        out.pieces.push_back(std::move(rows));
+    }
+
+    OpPlan plan;
+    plan.outputs.push_back(std::move(out));
+    plan.steps.push_back({"Mask placement",
+                          "mask has shape " + shapeTuple(ms) + "; from axis " + num(axis) +
+                              (axis < 0 ? " (" + num(std::int64_t(ax)) + ")" : "") +
+                              " it covers tensor dimensions " + num(std::int64_t(ax)) + " to " +
+                              num(std::int64_t(end) - 1) + " of " + shapeTuple(ts) +
+                              ", which must match it exactly.",
+                          {},
+                          dimRange(ax, end),
+                          {}});
+    plan.steps.push_back({"Flatten",
+                          "Those dimensions are flattened into one of size " + num(span) +
+                              ", and so is the mask: it has " + num(count) + " true " +
+                              (count == 1 ? "entry" : "entries") + " in row-major order.",
+                          {},
+                          dimRange(ax, end),
+                          {int(ax)}});
+    plan.steps.push_back({"Output shape",
+                          shapeTuple(subShape(ts, 0, ax)) + " + (" + num(count) + ",) + " +
+                              shapeTuple(subShape(ts, end, ts.size())) + " = " +
+                              shapeTuple(outShape) +
+                              ": output[..., i, ...] is the slice at the i-th true mask entry "
+                              "(a gather of where(mask) along axis " +
+                              num(std::int64_t(ax)) + ").",
+                          {},
+                          {},
+                          {int(ax)}});
+    return plan;
+}
+
+// ---------------------------------------------------------------------------------------------
+// one_hot and sequence_mask: every output element is one of two constants
+
+// Constant 0 is on_value (true), constant 1 off_value (false).
+constexpr std::int64_t kOnRow = packSource(kConstantSlot, 0);
+constexpr std::int64_t kOffRow = packSource(kConstantSlot, 1);
+
+// These ops switch between their two constants inside a line, and a RowsPiece repeats one
+// constant along a row, so every element is a row of its own; all start off.
+RowsPiece constantRows(const OpCall& call, std::int64_t count)
+{
+    RowsPiece rows = rowList(call, count, 1);
+    rows.rows.assign(std::size_t(count), kOffRow);
+    return rows;
+}
+
+// The shape of an attribute read as a Python literal (from its list nesting) and its first
+// scalar, which decides the dtype Python would infer.
+std::pair<Shape, const Attr*> literalShape(const Attr& a)
+{
+    Shape shape;
+    const Attr* leaf = &a;
+    while (leaf->isList()) {
+        shape.push_back(std::int64_t(leaf->toList().size()));
+        if (leaf->toList().empty()) return {shape, nullptr};
+        leaf = &leaf->toList().front();
+    }
+    return {shape, leaf};
+}
+
+// The dtype tf.convert_to_tensor gives a Python scalar, trying `hint` first as TensorFlow does.
+DType pythonDType(const Attr* leaf, std::optional<DType> hint, const std::string& what)
+{
+    if (!leaf) // an empty list
+        return hint.value_or(DType::Float32);
+    if (leaf->isBool()) return DType::Bool;
+    if (leaf->isString()) return DType::String;
+    if (leaf->isFloat()) return hint && isFloat(*hint) ? *hint : DType::Float32;
+    if (!leaf->isInt()) badRequest("attribute '" + what + "' must be a number, bool or string");
+    const std::int64_t v = leaf->toInt();
+    if (hint &&
+        (isFloat(*hint) || (isInteger(*hint) && v >= integerMin(*hint) && v <= integerMax(*hint))))
+        return *hint;
+    return v >= integerMin(DType::Int32) && v <= integerMax(DType::Int32) ? DType::Int32
+                                                                          : DType::Int64;
+}
+
+Tensor scalarOf(DType dtype, const Attr& value)
+{
+    if (value.isString()) return Tensor::scalar(dtype, value.toString());
+    if (value.isFloat()) return Tensor::scalar(dtype, value.toDouble());
+    return Tensor::scalar(dtype, value.isBool() ? std::int64_t(value.toBool()) : value.toInt());
+}
+
+OpPlan oneHot(const OpCall& call)
+{
+    const Tensor& indices = call.input("indices");
+    OpPlan plan;
+
+    // 1. Python's dtype rules for on_value, off_value and dtype, before the op is built.
+    const Attr* on = givenAttr(call, "on_value");
+    const Attr* off = givenAttr(call, "off_value");
+    const std::optional<DType> requested = dtypeAttr(call, "dtype");
+    const auto onLiteral = on ? literalShape(*on) : std::pair<Shape, const Attr*>{};
+    const auto offLiteral = off ? literalShape(*off) : std::pair<Shape, const Attr*>{};
+    // What each given value converts to (the dtype argument is tried first); unused when absent.
+    const DType onType =
+        on ? pythonDType(onLiteral.second, requested, call.spelledAs("on_value")) : DType::Float32;
+    const DType offType =
+        off ? pythonDType(offLiteral.second, requested, call.spelledAs("off_value"))
+            : DType::Float32;
+    if (requested && on && onType != *requested)
+        invalidArgument("dtype " + dtypeText(onType) +
+                        " of on_value does not match dtype parameter " + dtypeText(*requested));
+    if (requested && off && offType != *requested)
+        invalidArgument("dtype " + dtypeText(offType) +
+                        " of off_value does not match dtype parameter " + dtypeText(*requested));
+    const DType dtype = requested ? *requested : on ? onType : offType;
+    // The defaults are the Python ints 1 and 0, which convert to numbers only.
+    const bool numeric = dtype != DType::Bool && dtype != DType::String;
+    if (!on && !numeric)
+        invalidArgument("Cannot convert 1 to EagerTensor of dtype " + dtypeText(dtype));
+    if (!off && !numeric)
+        invalidArgument("Cannot convert 0 to EagerTensor of dtype " + dtypeText(dtype));
+    if (on && off && onType != offType)
+        invalidArgument("dtype " + dtypeText(onType) + " of on_value does not match dtype " +
+                        dtypeText(offType) + " of off_value");
+    requireDType(indices, "indices", {DType::UInt8, DType::Int8, DType::Int32, DType::Int64});
+    plan.steps.push_back({"Output dtype",
+                          dtypeText(dtype) +
+                              (requested ? " (the dtype argument)"
+                               : on      ? " (from on_value)"
+                               : off     ? " (from off_value)"
+                                         : " (the default when no value or dtype is given)") +
+                              ". on_value " + (on ? "is given" : "defaults to 1") + ", off_value " +
+                              (off ? "is given" : "defaults to 0") + ".",
+                          {}});
+
+    // 2. The kernel's checks.
+    const std::int64_t axis = call.getInt("axis", -1);
+    const int outRank = indices.rank() + 1;
+    if (axis != -1 && (axis < 0 || axis >= outRank))
+        invalidArgument("Expected axis to be -1 or between [0, " + num(outRank) +
+                        ").  But received: " + num(axis));
+    const IntTensor depthArg = call.intTensor("depth");
+    if (!depthArg.shape.empty())
+        invalidArgument("depth must be a scalar, but got: " + shapeString(depthArg.shape));
+    if (!onLiteral.first.empty())
+        invalidArgument("on_value must be a scalar, but got: " + shapeString(onLiteral.first));
+    if (!offLiteral.first.empty())
+        invalidArgument("off_value must be a scalar, but got: " + shapeString(offLiteral.first));
+    const std::int64_t depth = depthArg.values[0];
+    if (depth > integerMax(DType::Int32) || depth < integerMin(DType::Int32))
+        invalidArgument("Cannot convert " + num(depth) + " to EagerTensor of dtype int32");
+    if (depth < 0) invalidArgument("depth must be non-negative, got: " + num(depth));
+
+    const auto ax = std::size_t(axis == -1 ? indices.rank() : axis);
+    const Shape& is = indices.shape();
+    const Shape outShape = joinShapes({subShape(is, 0, ax), {depth}, subShape(is, ax, is.size())});
+    OutputPlan out = newOutput(call, dtype, outShape, "the output");
+    out.addConstant(on ? scalarOf(dtype, *on) : Tensor::scalar(dtype, 1));
+    out.addConstant(off ? scalarOf(dtype, *off) : Tensor::scalar(dtype, 0));
+
+    // out[p, d, s] is on exactly where indices[p, s] == d.
+    const std::int64_t suffix = product(is, ax, is.size());
+    RowsPiece rows = constantRows(call, numElements(outShape));
+    std::int64_t allOff = 0;
+    withInts(indices, [&](const auto* idx) {
+        for (std::int64_t i = 0; i < indices.size(); ++i) {
+            const std::int64_t v = idx[i];
+            if (v < 0 || v >= depth) {
+                ++allOff;
+                continue;
+            }
+            rows.rows[std::size_t(((i / suffix) * depth + v) * suffix + i % suffix)] = kOnRow;
+        }
+    });
+    out.pieces.push_back(std::move(rows));
+    plan.outputs.push_back(std::move(out));
+
+    plan.steps.push_back({"Output shape",
+                          "indices " + shapeTuple(is) + " with a new dimension of size depth " +
+                              num(depth) + " at position " + num(std::int64_t(ax)) +
+                              (axis == -1 ? " (axis -1: after the last)" : "") + ": " +
+                              shapeTuple(outShape) + ".",
+                          {},
+                          {},
+                          {int(ax)}});
+    plan.steps.push_back(
+        {"Rule",
+         "Along the new dimension, the element at position d is on_value where the "
+         "index equals d and off_value elsewhere." +
+             (allOff > 0 ? " " + num(allOff) + (allOff == 1 ? " index lies" : " indices lie") +
+                               " outside [0, " + num(depth) +
+                               "): TensorFlow gives all-off lines for them, with no error."
+                         : std::string()),
+         {},
+         {},
+         {int(ax)}});
+    return plan;
+}
+
+OpPlan sequenceMask(const OpCall& call)
+{
+    const Tensor& lengths = call.input("lengths");
+    requireDType(lengths, "lengths",
+                 {DType::Int8, DType::UInt8, DType::Int16, DType::Int32, DType::Int64});
+    const std::vector<std::int64_t> len = lengths.toInt64Vector();
+    OpPlan plan;
+
+    // maxlen: given (a Python int: int32 when it fits), or max(0, max(lengths)) in lengths' dtype.
+    std::int64_t maxlen = 0;
+    DType compareType = lengths.dtype();
+    if (const Attr* a = givenAttr(call, "maxlen")) {
+        const auto [shape, leaf] = literalShape(*a);
+        const IntTensor m = toIntTensor(*a, call.spelledAs("maxlen"));
+        if (!shape.empty())
+            invalidArgument(
+                "Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = " +
+                listString(m.values) + " with shape '" + shapeTuple(shape) + "' instead");
+        maxlen = m.values[0];
+        compareType = pythonDType(leaf, std::nullopt, call.spelledAs("maxlen"));
+        plan.steps.push_back({"maxlen", "maxlen " + num(maxlen) + " is given.", {}});
+    } else {
+        for (std::int64_t v : len)
+            maxlen = std::max(maxlen, v);
+        plan.steps.push_back(
+            {"maxlen",
+             "maxlen is not given: it is max(0, max(lengths)) = " + num(maxlen) + ".",
+             {}});
+    }
+    if (maxlen < 0) invalidArgument("Requires start <= limit when delta > 0: 0/" + num(maxlen));
+    const DType dtype = dtypeAttr(call, "dtype").value_or(DType::Bool);
+    if (dtype == DType::String) unimplemented("Cast bool to string is not supported");
+
+    const Shape outShape = joinShapes({lengths.shape(), {maxlen}});
+    OutputPlan out = newOutput(call, dtype, outShape, "the output");
+    out.addConstant(Tensor::scalar(dtype, 1));
+    out.addConstant(Tensor::scalar(dtype, 0));
+    // Lengths are cast to maxlen's dtype before the comparison: an int64 length compared with an
+    // int32 maxlen wraps, as in TensorFlow.
+    bool wrapped = false;
+    RowsPiece rows = constantRows(call, numElements(outShape));
+    for (std::size_t i = 0; i < len.size(); ++i) {
+        const std::int64_t cast =
+            compareType == DType::Int32 ? std::int64_t(std::int32_t(len[i])) : len[i];
+        wrapped |= cast != len[i];
+        const std::int64_t take = std::clamp<std::int64_t>(cast, 0, maxlen);
+        std::fill_n(rows.rows.begin() + std::ptrdiff_t(std::int64_t(i) * maxlen), take, kOnRow);
+    }
+    out.pieces.push_back(std::move(rows));
+    plan.outputs.push_back(std::move(out));
+
+    plan.steps.push_back({"Output shape",
+                          "lengths.shape " + shapeTuple(lengths.shape()) +
+                              " + (maxlen,) = " + shapeTuple(outShape) + ".",
+                          {},
+                          {},
+                          {int(outShape.size()) - 1}});
+    plan.steps.push_back(
+        {"Rule",
+         "output[..., j] = j < lengths[...]: each line starts with as many "
+         "trues as its length (all of them when the length is at least maxlen, "
+         "none when it is 0 or negative)" +
+             std::string(dtype == DType::Bool
+                             ? "."
+                             : ", then cast to " + dtypeText(dtype) + " (1 and 0).") +
+             (wrapped ? " Quirk: some int64 lengths do not fit the int32 maxlen and "
+                        "wrap when TensorFlow casts them."
+                      : ""),
+         {},
+         {},
+         {int(outShape.size()) - 1}});
+    return plan;
+}
+
+} // namespace
+
+std::vector<OpDef> indexOps()
+{
+    return {
+        {"gather",
+         {},
+         "tf.gather: slices of params picked by integer indices along an axis",
+         {{"params"}, {"indices"}},
+         {{"axis", "0"}, {"batch_dims", "0"}},
+         "output",
+         gather},
+        {"gather_nd",
+         {},
+         "tf.gather_nd: elements or slices of params addressed by index tuples",
+         {{"params"}, {"indices"}},
+         {{"batch_dims", "0"}},
+         "output",
+         gatherNd},
+        {"unique_with_counts",
+         {},
+         "tf.unique_with_counts: distinct values in order of first occurrence",
+         {{"x"}},
+         {{"out_idx", "int32"}},
+         "y, idx, count",
+         uniqueWithCounts},
+        {"dynamic_partition",
+         {},
+         "tf.dynamic_partition: slices of data sent to the outputs named by partitions",
+         {{"data"}, {"partitions"}},
+         {{"num_partitions", ""}},
+         "one per partition",
+         dynamicPartition},
+        {"dynamic_stitch",
+         {},
+         "tf.dynamic_stitch: slices of data interleaved into the rows named by indices",
+         {{"indices", true}, {"data", true}},
+         {},
+         "merged",
+         dynamicStitch},
+        {"boolean_mask",
+         {},
+         "tf.boolean_mask: the slices where a bool mask is true",
+         {{"tensor"}, {"mask"}},
+         {{"axis", "0"}},
+         "output",
+         booleanMask},
+        {"one_hot",
+         {},
+         "tf.one_hot: on_value where the index matches the position, off_value elsewhere",
+         {{"indices"}},
+         {{"depth", ""},
+          {"on_value", "1"},
+          {"off_value", "0"},
+          {"axis", "-1"},
+          {"dtype", "float32"}},
+         "output",
+         oneHot},
+        {"sequence_mask",
+         {},
+         "tf.sequence_mask: true for the first lengths[i] positions of each line",
+         {{"lengths"}},
+         {{"maxlen", "max of lengths"}, {"dtype", "bool"}},
+         "output",
+         sequenceMask},
+    };
+}
 
 } // namespace ss

@@ -1,0 +1,1445 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The index ops (semantics.md sections 17-24): gather, gather_nd, unique_with_counts,
+// dynamic_partition, dynamic_stitch, boolean_mask, one_hot, sequence_mask. Every worked example,
+// the seed page's examples with their true results, the errata, every validation error, the
+// sources, every dtype, and differential tests against NumPy.
+#include "numpy_oracle.h"
+#include "op_runner.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <cmath>
+#include <random>
+
+using namespace ss;
+using namespace ss::testing;
+
+namespace {
+
+// A tensor of a numeric dtype from values written as doubles.
+Tensor numbers(DType dtype, const Shape& shape, const std::vector<double>& values)
+{
+    Tensor t = Tensor::empty(dtype, shape);
+    for (std::int64_t i = 0; i < t.size(); ++i)
+        t.setFromDouble(i, values[std::size_t(i)]);
+    return t;
+}
+Tensor f32(const Shape& s, const std::vector<double>& v)
+{
+    return numbers(DType::Float32, s, v);
+}
+Tensor bools(const Shape& s, const std::vector<double>& v)
+{
+    return numbers(DType::Bool, s, v);
+}
+Tensor i64(const Shape& s, const std::vector<std::int64_t>& v)
+{
+    return ints(DType::Int64, s, v);
+}
+
+Attr nested(const std::vector<std::vector<std::int64_t>>& rows)
+{
+    Attr::List list;
+    for (const auto& r : rows)
+        list.push_back(Attr::ints(r));
+    return list;
+}
+
+std::string show(const Tensor& t)
+{
+    std::string text = std::string(dtypeName(t.dtype())) + " " + shapeString(t.shape()) + " {";
+    for (std::int64_t i = 0; i < t.size(); ++i) {
+        if (i) text += ", ";
+        text += t.dtype() == DType::String ? t.data<std::string>()[i]
+                : isFloat(t.dtype())       ? std::to_string(t.doubleAt(i))
+                                           : std::to_string(t.intAt(i));
+    }
+    return text + "}";
+}
+
+const Tensor kP = i32({2, 3}, {1, 2, 3, 4, 5, 6}); // semantics.md 17's params
+const Tensor kP2 = strings({2, 2}, {"a", "b", "c", "d"});
+const Tensor kP3 = strings({2, 2, 2}, {"a0", "b0", "c0", "d0", "a1", "b1", "c1", "d1"});
+
+struct Case
+{
+    const char* name;
+    const char* op;
+    std::vector<std::vector<Tensor>> inputs;
+    Attrs attrs;
+    std::vector<Tensor> expect;           // dtype, shape and bits of every output
+    ErrorCode code = ErrorCode::Internal; // Internal: no error expected
+    std::string message;                  // empty: any message
+};
+
+const std::vector<Case>& exampleCases()
+{
+    static const std::vector<Case> all = {
+        // gather (semantics.md 17)
+        {"gather [1,0]",
+         "gather",
+         {{kP}, {i32({2}, {1, 0})}},
+         {},
+         {i32({2, 3}, {4, 5, 6, 1, 2, 3})}},
+        {"gather [2,0,2] axis 1",
+         "gather",
+         {{kP}, {i32({3}, {2, 0, 2})}},
+         {{"axis", 1}},
+         {i32({2, 3}, {3, 1, 3, 6, 4, 6})}},
+        {"gather [[1],[0]]",
+         "gather",
+         {{kP}, {i32({2, 1}, {1, 0})}},
+         {},
+         {i32({2, 1, 3}, {4, 5, 6, 1, 2, 3})}},
+        {"gather batch_dims 1 axis 1",
+         "gather",
+         {{kP}, {i32({2, 2}, {2, 0, 1, 1})}},
+         {{"axis", 1}, {"batch_dims", 1}},
+         {i32({2, 2}, {3, 1, 5, 5})}},
+        {"gather batch_dims 1, axis defaults to it",
+         "gather",
+         {{kP}, {i64({2, 2}, {2, 0, 1, 1})}},
+         {{"batch_dims", 1}},
+         {i32({2, 2}, {3, 1, 5, 5})}},
+        {"gather batch_dims -1",
+         "gather",
+         {{kP}, {i32({2, 2}, {2, 0, 1, 1})}},
+         {{"batch_dims", -1}},
+         {i32({2, 2}, {3, 1, 5, 5})}},
+        {"gather axis -1",
+         "gather",
+         {{kP}, {i32({1}, {0})}},
+         {{"axis", -1}},
+         {i32({2, 1}, {1, 4})}},
+        {"gather scalar index", "gather", {{kP}, {i32({}, {1})}}, {}, {i32({3}, {4, 5, 6})}},
+        {"gather empty slice skips index checks (quirk)",
+         "gather",
+         {{Tensor::zeros(DType::Int32, {3, 0})}, {i32({1}, {10})}},
+         {},
+         {i32({1, 0}, {})}},
+        {"gather empty indices", "gather", {{kP}, {i32({0}, {})}}, {}, {i32({0, 3}, {})}},
+        {"gather from a zero-size dimension with no indices",
+         "gather",
+         {{Tensor::zeros(DType::Int32, {0, 2})}, {i32({0}, {})}},
+         {},
+         {i32({0, 2}, {})}},
+        {"gather strings",
+         "gather",
+         {{kP2}, {i32({3}, {1, 1, 0})}},
+         {{"axis", 1}},
+         {strings({2, 3}, {"b", "b", "a", "d", "d", "c"})}},
+
+        // gather_nd: the ten examples of seed page 004 (all correct, erratum 22) and section 18
+        {"gather_nd seed: simple indexing (erratum 22: all correct)",
+         "gather_nd",
+         {{kP2}, {i32({2, 2}, {0, 0, 1, 1})}},
+         {},
+         {strings({2}, {"a", "d"})}},
+        {"gather_nd slice indexing",
+         "gather_nd",
+         {{kP2}, {i32({2, 1}, {1, 0})}},
+         {},
+         {strings({2, 2}, {"c", "d", "a", "b"})}},
+        {"gather_nd 3-tensor [[1]]",
+         "gather_nd",
+         {{kP3}, {i32({1, 1}, {1})}},
+         {},
+         {strings({1, 2, 2}, {"a1", "b1", "c1", "d1"})}},
+        {"gather_nd 3-tensor [[0,1],[1,0]]",
+         "gather_nd",
+         {{kP3}, {i32({2, 2}, {0, 1, 1, 0})}},
+         {},
+         {strings({2, 2}, {"c0", "d0", "a1", "b1"})}},
+        {"gather_nd 3-tensor [[0,0,1],[1,0,1]]",
+         "gather_nd",
+         {{kP3}, {i32({2, 3}, {0, 0, 1, 1, 0, 1})}},
+         {},
+         {strings({2}, {"b0", "b1"})}},
+        {"gather_nd batched matrix",
+         "gather_nd",
+         {{kP2}, {i32({2, 1, 2}, {0, 0, 0, 1})}},
+         {},
+         {strings({2, 1}, {"a", "b"})}},
+        {"gather_nd batched slices of a matrix",
+         "gather_nd",
+         {{kP2}, {i32({2, 1, 1}, {1, 0})}},
+         {},
+         {strings({2, 1, 2}, {"c", "d", "a", "b"})}},
+        {"gather_nd batched 3-tensor [[[1]],[[0]]]",
+         "gather_nd",
+         {{kP3}, {i32({2, 1, 1}, {1, 0})}},
+         {},
+         {strings({2, 1, 2, 2}, {"a1", "b1", "c1", "d1", "a0", "b0", "c0", "d0"})}},
+        {"gather_nd batched 3-tensor pairs",
+         "gather_nd",
+         {{kP3}, {i32({2, 2, 2}, {0, 1, 1, 0, 0, 0, 1, 1})}},
+         {},
+         {strings({2, 2, 2}, {"c0", "d0", "a1", "b1", "a0", "b0", "c1", "d1"})}},
+        {"gather_nd batched 3-tensor triples",
+         "gather_nd",
+         {{kP3}, {i32({2, 2, 3}, {0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0})}},
+         {},
+         {strings({2, 2}, {"b0", "b1", "d0", "c1"})}},
+        {"gather_nd batch_dims 1",
+         "gather_nd",
+         {{kP}, {i32({2, 2, 1}, {2, 0, 1, 1})}},
+         {{"batch_dims", 1}},
+         {i32({2, 2}, {3, 1, 5, 5})}},
+        {"gather_nd batch_dims 1, whole rows",
+         "gather_nd",
+         {{kP3}, {i64({2, 1}, {1, 0})}},
+         {{"batch_dims", 1}},
+         {strings({2, 2}, {"c0", "d0", "a1", "b1"})}},
+        {"gather_nd batch_dims 2 pairs batches in flat order",
+         "gather_nd",
+         {{iota({2, 3, 4})}, {i32({3, 2, 1}, {0, 1, 2, 3, 0, 1})}},
+         {{"batch_dims", 2}},
+         {i32({2, 3}, {0, 5, 10, 15, 16, 21})}},
+        {"gather_nd no tuples, empty params",
+         "gather_nd",
+         {{Tensor::zeros(DType::Int32, {0, 3})}, {i32({0, 2}, {})}},
+         {},
+         {i32({0}, {})}},
+        {"gather_nd depth 0 copies params per tuple",
+         "gather_nd",
+         {{kP}, {i32({2, 0}, {})}},
+         {},
+         {i32({2, 2, 3}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6})}},
+
+        // unique_with_counts (section 19, seed 004, erratum 23)
+        {"unique seed example",
+         "unique_with_counts",
+         {{i32({9}, {1, 1, 2, 4, 4, 4, 7, 8, 8})}},
+         {},
+         {i32({5}, {1, 2, 4, 7, 8}), i32({9}, {0, 0, 1, 2, 2, 2, 3, 4, 4}),
+          i32({5}, {2, 1, 3, 1, 2})}},
+        {"unique keeps first-occurrence order",
+         "unique_with_counts",
+         {{i32({6}, {4, 1, 4, 0, 1, 4})}},
+         {},
+         {i32({3}, {4, 1, 0}), i32({6}, {0, 1, 0, 2, 1, 0}), i32({3}, {3, 2, 1})}},
+        {"unique out_idx int64",
+         "unique_with_counts",
+         {{i32({3}, {7, 7, 5})}},
+         {{"out_idx", "int64"}},
+         {i32({2}, {7, 5}), i64({3}, {0, 0, 1}), i64({2}, {2, 1})}},
+        {"unique empty",
+         "unique_with_counts",
+         {{f32({0}, {})}},
+         {},
+         {f32({0}, {}), i32({0}, {}), i32({0}, {})}},
+        {"unique NaN never equal, -0 equals +0",
+         "unique_with_counts",
+         {{f32({6}, {NAN, -0.0, 0.0, NAN, 1.0, 0.0})}},
+         {},
+         {f32({4}, {NAN, -0.0, NAN, 1.0}), i32({6}, {0, 1, 1, 2, 3, 1}), i32({4}, {1, 3, 1, 1})}},
+        {"unique strings",
+         "unique_with_counts",
+         {{strings({4}, {"b", "a", "b", "c"})}},
+         {},
+         {strings({3}, {"b", "a", "c"}), i32({4}, {0, 1, 0, 2}), i32({3}, {2, 1, 1})}},
+        {"unique bools",
+         "unique_with_counts",
+         {{bools({3}, {1, 1, 0})}},
+         {},
+         {bools({2}, {1, 0}), i32({3}, {0, 0, 1}), i32({2}, {2, 1})}},
+
+        // dynamic_partition (section 20, seed 004)
+        {"dynamic_partition vector",
+         "dynamic_partition",
+         {{i32({5}, {10, 20, 30, 40, 50})}, {i32({5}, {0, 0, 1, 1, 0})}},
+         {{"num_partitions", 2}},
+         {i32({3}, {10, 20, 50}), i32({2}, {30, 40})}},
+        {"dynamic_partition scalar partitions",
+         "dynamic_partition",
+         {{i32({2}, {10, 20})}, {i32({}, {1})}},
+         {{"num_partitions", 2}},
+         {i32({0, 2}, {}), i32({1, 2}, {10, 20})}},
+        {"dynamic_partition rows, unused partition",
+         "dynamic_partition",
+         {{i32({4, 2}, {1, 2, 3, 4, 5, 6, 7, 8})}, {i32({4}, {1, 0, 1, 1})}},
+         {{"num_partitions", 3}},
+         {i32({1, 2}, {3, 4}), i32({3, 2}, {1, 2, 5, 6, 7, 8}), i32({0, 2}, {})}},
+        {"dynamic_partition 2-D partitions",
+         "dynamic_partition",
+         {{strings({2, 2}, {"a", "b", "c", "d"})}, {i32({2, 2}, {1, 0, 0, 1})}},
+         {{"num_partitions", 2}},
+         {strings({2}, {"b", "c"}), strings({2}, {"a", "d"})}},
+
+        // dynamic_stitch (section 21, seed 004, erratum 24: max + 1 rows)
+        {"dynamic_stitch seed example has max + 1 = 7 rows (erratum 24)",
+         "dynamic_stitch",
+         {{i32({}, {6}), i32({2}, {4, 1}), i32({2, 2}, {5, 2, 0, 3})},
+          {i32({2}, {61, 62}), i32({2, 2}, {41, 42, 11, 12}),
+           i32({2, 2, 2}, {51, 52, 21, 22, 1, 2, 31, 32})}},
+         {},
+         {i32({7, 2}, {1, 2, 11, 12, 21, 22, 31, 32, 41, 42, 51, 52, 61, 62})}},
+        {"dynamic_stitch later duplicate wins",
+         "dynamic_stitch",
+         {{i32({2}, {0, 2}), i32({2}, {1, 2})},
+          {i32({2, 2}, {1, 1, 2, 2}), i32({2, 2}, {3, 3, 4, 4})}},
+         {},
+         {i32({3, 2}, {1, 1, 3, 3, 4, 4})}},
+        {"dynamic_stitch duplicate inside one input",
+         "dynamic_stitch",
+         {{i32({3}, {1, 0, 1})}, {f32({3}, {1.5, 2.5, 3.5})}},
+         {},
+         {f32({2}, {2.5, 3.5})}},
+        {"dynamic_stitch all empty",
+         "dynamic_stitch",
+         {{i32({0}, {})}, {i32({0, 3}, {})}},
+         {},
+         {i32({0, 3}, {})}},
+
+        // boolean_mask (section 22, seed 004)
+        {"boolean_mask 1-D",
+         "boolean_mask",
+         {{i32({4}, {0, 1, 2, 3})}, {bools({4}, {1, 0, 1, 0})}},
+         {},
+         {i32({2}, {0, 2})}},
+        {"boolean_mask 2-D tensor",
+         "boolean_mask",
+         {{i32({3, 2}, {1, 2, 3, 4, 5, 6})}, {bools({3}, {1, 0, 1})}},
+         {},
+         {i32({2, 2}, {1, 2, 5, 6})}},
+        {"boolean_mask 2-D mask",
+         "boolean_mask",
+         {{iota({2, 3, 4})}, {bools({2, 3}, {1, 0, 1, 0, 1, 0})}},
+         {},
+         {i32({3, 4}, {0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19})}},
+        {"boolean_mask axis 1",
+         "boolean_mask",
+         {{iota({2, 3})}, {bools({3}, {1, 0, 1})}},
+         {{"axis", 1}},
+         {i32({2, 2}, {0, 2, 3, 5})}},
+        {"boolean_mask axis -2 passes the static check",
+         "boolean_mask",
+         {{iota({2, 3, 2})}, {bools({3}, {0, 1, 1})}},
+         {{"axis", -2}},
+         {i32({2, 2, 2}, {2, 3, 4, 5, 8, 9, 10, 11})}},
+        {"boolean_mask all false",
+         "boolean_mask",
+         {{iota({3, 2})}, {bools({3}, {0, 0, 0})}},
+         {},
+         {i32({0, 2}, {})}},
+
+        // one_hot (section 23, seed 004)
+        {"one_hot on 5.0 off 0.0",
+         "one_hot",
+         {{i32({4}, {0, 2, -1, 1})}},
+         {{"depth", 3}, {"on_value", 5.0}, {"off_value", 0.0}},
+         {f32({4, 3}, {5, 0, 0, 0, 0, 5, 0, 0, 0, 0, 5, 0})}},
+        {"one_hot 2-D indices",
+         "one_hot",
+         {{i32({2, 2}, {0, 2, 1, -1})}},
+         {{"depth", 3}, {"on_value", 1.0}, {"off_value", 0.0}},
+         {f32({2, 2, 3}, {1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0})}},
+        {"one_hot axis 0",
+         "one_hot",
+         {{i32({2, 2}, {0, 2, 1, -1})}},
+         {{"depth", 3}, {"axis", 0}},
+         {f32({3, 2, 2}, {1, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0})}},
+        {"one_hot defaults: float32 identity",
+         "one_hot",
+         {{i32({3}, {0, 1, 2})}},
+         {{"depth", 3}},
+         {f32({3, 3}, {1, 0, 0, 0, 1, 0, 0, 0, 1})}},
+        {"one_hot scalar index",
+         "one_hot",
+         {{i64({}, {1})}},
+         {{"depth", 3}},
+         {f32({3}, {0, 1, 0})}},
+        {"one_hot depth 0", "one_hot", {{i32({2}, {0, 1})}}, {{"depth", 0}}, {f32({2, 0}, {})}},
+        {"one_hot int on_value gives int32",
+         "one_hot",
+         {{i32({2}, {1, 0})}},
+         {{"depth", 2}, {"on_value", 7}},
+         {i32({2, 2}, {0, 7, 7, 0})}},
+        {"one_hot int on_value with dtype float64",
+         "one_hot",
+         {{ints(DType::UInt8, {1}, {1})}},
+         {{"depth", 2}, {"on_value", 7}, {"dtype", "float64"}},
+         {numbers(DType::Float64, {1, 2}, {0, 7})}},
+        {"one_hot strings",
+         "one_hot",
+         {{ints(DType::Int8, {2}, {1, 5})}},
+         {{"depth", 2}, {"on_value", "yes"}, {"off_value", "no"}},
+         {strings({2, 2}, {"no", "yes", "no", "no"})}},
+        {"one_hot bools",
+         "one_hot",
+         {{i32({2}, {1, 0})}},
+         {{"depth", 2}, {"on_value", true}, {"off_value", false}},
+         {bools({2, 2}, {0, 1, 1, 0})}},
+
+        // sequence_mask (section 24, seed 004, erratum 25)
+        {"sequence_mask seed example",
+         "sequence_mask",
+         {{i32({3}, {1, 3, 2})}},
+         {{"maxlen", 5}},
+         {bools({3, 5}, {1, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0})}},
+        {"sequence_mask 2-D lengths, maxlen from max (erratum 25)",
+         "sequence_mask",
+         {{i32({2, 2}, {1, 3, 2, 0})}},
+         {},
+         {bools({2, 2, 3}, {1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0})}},
+        {"sequence_mask lengths beyond maxlen and negative (erratum 25)",
+         "sequence_mask",
+         {{i32({2}, {-1, 7})}},
+         {{"maxlen", 3}},
+         {bools({2, 3}, {0, 0, 0, 1, 1, 1})}},
+        {"sequence_mask float32",
+         "sequence_mask",
+         {{i32({2}, {1, 2})}},
+         {{"dtype", "float32"}},
+         {f32({2, 2}, {1, 0, 1, 1})}},
+        {"sequence_mask empty lengths", "sequence_mask", {{i32({0}, {})}}, {}, {bools({0, 0}, {})}},
+        {"sequence_mask scalar length",
+         "sequence_mask",
+         {{i64({}, {2})}},
+         {{"maxlen", 4}},
+         {bools({4}, {1, 1, 0, 0})}},
+        {"sequence_mask int64 length wraps to int32 (quirk)",
+         "sequence_mask",
+         {{i64({2}, {(std::int64_t(1) << 32) + 1, 2})}},
+         {{"maxlen", 3}},
+         {bools({2, 3}, {1, 0, 0, 1, 1, 0})}},
+    };
+    return all;
+}
+
+const std::vector<Case>& errorCases()
+{
+    const ErrorCode bad = ErrorCode::InvalidArgument;
+    const ErrorCode range = ErrorCode::OutOfRange;
+    const ErrorCode big = ErrorCode::ResourceExhausted;
+    static const std::vector<Case> all = {
+        // gather
+        {"gather index 2 of 2",
+         "gather",
+         {{kP}, {i32({1}, {2})}},
+         {},
+         {},
+         range,
+         "indices[0] = 2 is not in [0, 2)"},
+        {"gather scalar index 7",
+         "gather",
+         {{i32({3}, {1, 2, 3})}, {i32({}, {7})}},
+         {},
+         {},
+         range,
+         "indices = 7 is not in [0, 3)"},
+        {"gather negative index is not wrapped",
+         "gather",
+         {{kP}, {i32({2, 2}, {0, 1, -1, 0})}},
+         {},
+         {},
+         range,
+         "indices[1,0] = -1 is not in [0, 2)"},
+        {"gather scalar params",
+         "gather",
+         {{i32({}, {1})}, {i32({}, {0})}},
+         {},
+         {},
+         bad,
+         "params must be at least 1 dimensional"},
+        {"gather axis list",
+         "gather",
+         {{kP}, {i32({1}, {0})}},
+         {{"axis", Attr::ints({0})}},
+         {},
+         bad,
+         "axis must be scalar"},
+        {"gather axis 5 on rank 2",
+         "gather",
+         {{kP}, {i32({1}, {0})}},
+         {{"axis", 5}},
+         {},
+         bad,
+         "Shape must be at least rank 6 but is rank 2"},
+        {"gather axis -3 on rank 2",
+         "gather",
+         {{kP}, {i32({1}, {0})}},
+         {{"axis", -3}},
+         {},
+         bad,
+         "Shape must be at least rank 3 but is rank 2"},
+        {"gather batch_dims out of range",
+         "gather",
+         {{kP}, {i32({2, 1}, {0, 0})}},
+         {{"axis", 1}, {"batch_dims", 3}},
+         {},
+         bad,
+         "Expected batch_dims in the range [-2, 2], but got 3"},
+        {"gather batch_dims not below rank(params)",
+         "gather",
+         {{kP}, {i32({2, 3}, {0, 0, 0, 0, 0, 0})}},
+         {{"axis", 1}, {"batch_dims", 2}},
+         {},
+         bad,
+         "batch_dims (2) must be less than rank(params) (2)."},
+        {"gather batch_dims above axis",
+         "gather",
+         {{kP}, {i32({2, 1}, {0, 0})}},
+         {{"axis", 0}, {"batch_dims", 1}},
+         {},
+         bad,
+         "batch_dims (1) must be less than or equal to axis (0)."},
+        {"gather batch shapes differ",
+         "gather",
+         {{kP}, {i32({3, 1}, {0, 0, 0})}},
+         {{"axis", 1}, {"batch_dims", 1}},
+         {},
+         bad,
+         "params.shape[0]: 2 should be equal to indices.shape[0]: 3"},
+        {"gather float indices",
+         "gather",
+         {{kP}, {f32({1}, {0})}},
+         {},
+         {},
+         bad,
+         "indices has dtype float32; it must be one of: int32, int64"},
+        {"gather output above rank 8",
+         "gather",
+         {{Tensor::zeros(DType::Int8, {1, 1, 1, 1, 1, 1, 1, 1})},
+          {Tensor::zeros(DType::Int32, {1, 1, 1})}},
+         {},
+         {},
+         bad,
+         ""},
+        {"gather mistyped axis",
+         "gather",
+         {{kP}, {i32({1}, {0})}},
+         {{"axis", "one"}},
+         {},
+         ErrorCode::BadRequest,
+         ""},
+
+        // gather_nd
+        {"gather_nd bad tuple",
+         "gather_nd",
+         {{i32({3}, {0, 1, 2})}, {i32({1, 2, 1}, {0, 7})}},
+         {},
+         {},
+         range,
+         "indices[0,1] = [7] does not index into param shape [3]"},
+        {"gather_nd negative component",
+         "gather_nd",
+         {{kP}, {i32({2}, {-1, 0})}},
+         {},
+         {},
+         range,
+         "indices = [-1, 0] does not index into param shape [2,3]"},
+        {"gather_nd batched bad tuple names the batch coordinate",
+         "gather_nd",
+         {{kP}, {i32({2, 1, 1}, {0, 7})}},
+         {{"batch_dims", 1}},
+         {},
+         range,
+         "indices[1,0] = [1, 7] does not index into param shape [2,3]"},
+        {"gather_nd scalar params",
+         "gather_nd",
+         {{i32({}, {1})}, {i32({1}, {0})}},
+         {},
+         {},
+         bad,
+         "params must be at least a vector"},
+        {"gather_nd scalar indices",
+         "gather_nd",
+         {{kP}, {i32({}, {0})}},
+         {},
+         {},
+         bad,
+         "indices must be at least a vector"},
+        {"gather_nd index depth above rank",
+         "gather_nd",
+         {{kP}, {i32({1, 3}, {0, 0, 0})}},
+         {},
+         {},
+         bad,
+         "index innermost dimension length must be <= params rank; saw: 3 vs. 2"},
+        {"gather_nd empty params",
+         "gather_nd",
+         {{Tensor::zeros(DType::Int32, {0, 3})}, {i32({1, 2}, {0, 0})}},
+         {},
+         {},
+         bad,
+         "Requested more than 0 entries, but params is empty.  Params shape: [0,3]"},
+        {"gather_nd index depth 8",
+         "gather_nd",
+         {{Tensor::zeros(DType::Int32, {1, 1, 1, 1, 1, 1, 1, 1})},
+          {Tensor::zeros(DType::Int32, {1, 8})}},
+         {},
+         {},
+         ErrorCode::Unimplemented,
+         "Only indices.shape[-1] values between 1 and 7 are currently supported.  Requested rank: "
+         "8"},
+        {"gather_nd negative batch_dims",
+         "gather_nd",
+         {{kP}, {i32({2, 1}, {0, 0})}},
+         {{"batch_dims", -1}},
+         {},
+         bad,
+         "tf.gather_nd does not allow negative batch_dims."},
+        {"gather_nd batch_dims not below rank(indices)",
+         "gather_nd",
+         {{iota({2, 3, 2})}, {i32({2, 1}, {0, 0})}},
+         {{"batch_dims", 2}},
+         {},
+         bad,
+         "Argument `batch_dims` = 2 must be less than rank(`indices`) = 2"},
+        {"gather_nd batch_dims not below rank(params)",
+         "gather_nd",
+         {{kP}, {i32({2, 3, 1}, {0, 0, 0, 0, 0, 0})}},
+         {{"batch_dims", 2}},
+         {},
+         bad,
+         "Argument `batch_dims` = 2 must be less than rank(`params`) = 2"},
+        {"gather_nd batch sizes differ",
+         "gather_nd",
+         {{kP}, {i32({3, 1}, {0, 0, 0})}},
+         {{"batch_dims", 1}},
+         {},
+         bad,
+         "Input to reshape is a tensor with 3 values, but the requested shape has 2"},
+        {"gather_nd int8 indices",
+         "gather_nd",
+         {{kP}, {ints(DType::Int8, {1}, {0})}},
+         {},
+         {},
+         bad,
+         "indices has dtype int8; it must be one of: int32, int64"},
+
+        // unique_with_counts
+        {"unique of a matrix",
+         "unique_with_counts",
+         {{iota({2, 2})}},
+         {},
+         {},
+         bad,
+         "unique expects a 1D vector."},
+        {"unique of a scalar",
+         "unique_with_counts",
+         {{i32({}, {1})}},
+         {},
+         {},
+         bad,
+         "unique expects a 1D vector."},
+        {"unique out_idx float32",
+         "unique_with_counts",
+         {{iota({2})}},
+         {{"out_idx", "float32"}},
+         {},
+         bad,
+         "out_idx must be int32 or int64, not float32"},
+        {"unique out_idx not a dtype",
+         "unique_with_counts",
+         {{iota({2})}},
+         {{"out_idx", "int99"}},
+         {},
+         ErrorCode::BadRequest,
+         ""},
+
+        // dynamic_partition
+        {"dynamic_partition partition 2 of 2",
+         "dynamic_partition",
+         {{iota({2})}, {i32({2}, {0, 2})}},
+         {{"num_partitions", 2}},
+         {},
+         bad,
+         "partitions[1] = 2 is not in [0, 2)"},
+        {"dynamic_partition 2-D position",
+         "dynamic_partition",
+         {{iota({2, 2})}, {i32({2, 2}, {0, 0, -1, 0})}},
+         {{"num_partitions", 2}},
+         {},
+         bad,
+         "partitions[1,0] = -1 is not in [0, 2)"},
+        {"dynamic_partition shape prefix",
+         "dynamic_partition",
+         {{iota({5})}, {i32({4}, {0, 0, 0, 0})}},
+         {{"num_partitions", 2}},
+         {},
+         bad,
+         "data.shape must start with partitions.shape, got data.shape = [5], partitions.shape = "
+         "[4]"},
+        {"dynamic_partition zero partitions",
+         "dynamic_partition",
+         {{iota({1})}, {i32({1}, {0})}},
+         {{"num_partitions", 0}},
+         {},
+         bad,
+         "Value for attr 'num_partitions' of 0 must be at least minimum 1"},
+        {"dynamic_partition int64 partitions",
+         "dynamic_partition",
+         {{iota({1})}, {i64({1}, {0})}},
+         {{"num_partitions", 1}},
+         {},
+         bad,
+         "partitions has dtype int64; it must be one of: int32"},
+        {"dynamic_partition a billion outputs",
+         "dynamic_partition",
+         {{iota({1})}, {i32({1}, {0})}},
+         {{"num_partitions", 1000000000}},
+         {},
+         big,
+         ""},
+        {"dynamic_partition missing num_partitions",
+         "dynamic_partition",
+         {{iota({1})}, {i32({1}, {0})}},
+         {},
+         {},
+         ErrorCode::BadRequest,
+         ""},
+
+        // dynamic_stitch
+        {"dynamic_stitch negative index",
+         "dynamic_stitch",
+         {{i32({2}, {-1, 0})}, {iota({2})}},
+         {},
+         {},
+         range,
+         "indices[0] is out of range"},
+        {"dynamic_stitch only a negative index",
+         "dynamic_stitch",
+         {{i32({1}, {-1})}, {iota({1})}},
+         {},
+         {},
+         range,
+         "indices[0] is out of range"},
+        {"dynamic_stitch index check comes before shape checks",
+         "dynamic_stitch",
+         {{i32({2}, {0, -5})}, {iota({3})}},
+         {},
+         {},
+         range,
+         "indices[1] is out of range"},
+        {"dynamic_stitch data shape prefix",
+         "dynamic_stitch",
+         {{i32({2}, {0, 1}), i32({2}, {2, 3})}, {iota({2}), iota({3})}},
+         {},
+         {},
+         bad,
+         "data[1].shape = [3] does not start with indices[1].shape = [2]"},
+        {"dynamic_stitch slice shapes differ",
+         "dynamic_stitch",
+         {{i32({2}, {0, 1}), i32({2}, {2, 3})}, {iota({2, 2}), iota({2, 3})}},
+         {},
+         {},
+         bad,
+         "Need data[0].shape[1:] = data[1].shape[1:], got data[0].shape = [2,2], data[1].shape = "
+         "[2,3], "
+         "indices[0].shape = [2], indices[1].shape = [2]"},
+        {"dynamic_stitch int64 indices",
+         "dynamic_stitch",
+         {{i64({1}, {0})}, {iota({1})}},
+         {},
+         {},
+         bad,
+         "indices[0] has dtype int64; it must be one of: int32"},
+        {"dynamic_stitch data dtypes differ",
+         "dynamic_stitch",
+         {{i32({1}, {0}), i32({1}, {1})}, {iota({1}), f32({1}, {0})}},
+         {},
+         {},
+         bad,
+         "data[1] has dtype float32 but data[0] has int32; every data tensor must have the same "
+         "dtype"},
+        {"dynamic_stitch unpaired lists",
+         "dynamic_stitch",
+         {{i32({1}, {0})}, {iota({1}), iota({1})}},
+         {},
+         {},
+         bad,
+         "dynamic_stitch needs one data tensor per indices tensor, got 1 indices and 2 data "
+         "tensors"},
+        {"dynamic_stitch no inputs",
+         "dynamic_stitch",
+         {{}, {}},
+         {},
+         {},
+         bad,
+         "dynamic_stitch needs at least one indices tensor"},
+
+        // boolean_mask
+        {"boolean_mask scalar mask",
+         "boolean_mask",
+         {{iota({2})}, {bools({}, {1})}},
+         {},
+         {},
+         bad,
+         "mask cannot be scalar."},
+        {"boolean_mask shapes differ",
+         "boolean_mask",
+         {{iota({3})}, {bools({4}, {1, 0, 1, 0})}},
+         {},
+         {},
+         bad,
+         "Shapes (3,) and (4,) are incompatible"},
+        {"boolean_mask axis -1 is refused by the static check",
+         "boolean_mask",
+         {{iota({2, 3})}, {bools({3}, {1, 0, 1})}},
+         {{"axis", -1}},
+         {},
+         bad,
+         "Shapes () and (3,) are incompatible"},
+        {"boolean_mask mask longer than the tensor",
+         "boolean_mask",
+         {{iota({2})}, {bools({2, 1}, {1, 0})}},
+         {},
+         {},
+         bad,
+         "Shapes (2,) and (2, 1) are incompatible"},
+        {"boolean_mask int mask",
+         "boolean_mask",
+         {{iota({2})}, {i32({2}, {1, 0})}},
+         {},
+         {},
+         bad,
+         "mask has dtype int32; it must be one of: bool"},
+
+        // one_hot
+        {"one_hot depth -1",
+         "one_hot",
+         {{i32({2}, {0, 1})}},
+         {{"depth", -1}},
+         {},
+         bad,
+         "depth must be non-negative, got: -1"},
+        {"one_hot axis -2",
+         "one_hot",
+         {{i32({2}, {0, 1})}},
+         {{"depth", 2}, {"axis", -2}},
+         {},
+         bad,
+         "Expected axis to be -1 or between [0, 2).  But received: -2"},
+        {"one_hot axis 3 on a vector",
+         "one_hot",
+         {{i32({2}, {0, 1})}},
+         {{"depth", 2}, {"axis", 3}},
+         {},
+         bad,
+         "Expected axis to be -1 or between [0, 2).  But received: 3"},
+        {"one_hot depth list",
+         "one_hot",
+         {{i32({2}, {0, 1})}},
+         {{"depth", Attr::ints({2})}},
+         {},
+         bad,
+         "depth must be a scalar, but got: [1]"},
+        {"one_hot on_value list",
+         "one_hot",
+         {{i32({2}, {0, 1})}},
+         {{"depth", 2}, {"on_value", Attr::ints({1, 2})}},
+         {},
+         bad,
+         "on_value must be a scalar, but got: [2]"},
+        {"one_hot off_value list",
+         "one_hot",
+         {{i32({2}, {0, 1})}},
+         {{"depth", 2}, {"off_value", nested({{0}, {0}})}},
+         {},
+         bad,
+         "off_value must be a scalar, but got: [2,1]"},
+        {"one_hot on int, off float",
+         "one_hot",
+         {{i32({1}, {0})}},
+         {{"depth", 2}, {"on_value", 5}, {"off_value", 0.0}},
+         {},
+         bad,
+         "dtype int32 of on_value does not match dtype float32 of off_value"},
+        {"one_hot float on_value, int32 dtype",
+         "one_hot",
+         {{i32({1}, {0})}},
+         {{"depth", 2}, {"on_value", 5.0}, {"dtype", "int32"}},
+         {},
+         bad,
+         "dtype float32 of on_value does not match dtype parameter int32"},
+        {"one_hot 300 does not fit int8",
+         "one_hot",
+         {{i32({1}, {0})}},
+         {{"depth", 2}, {"off_value", 300}, {"dtype", "int8"}},
+         {},
+         bad,
+         "dtype int32 of off_value does not match dtype parameter int8"},
+        {"one_hot bool dtype needs on and off",
+         "one_hot",
+         {{i32({1}, {0})}},
+         {{"depth", 2}, {"dtype", "bool"}},
+         {},
+         bad,
+         "Cannot convert 1 to EagerTensor of dtype bool"},
+        {"one_hot string off_value alone",
+         "one_hot",
+         {{i32({1}, {0})}},
+         {{"depth", 2}, {"off_value", "x"}},
+         {},
+         bad,
+         "Cannot convert 1 to EagerTensor of dtype string"},
+        {"one_hot int16 indices",
+         "one_hot",
+         {{ints(DType::Int16, {1}, {0})}},
+         {{"depth", 2}},
+         {},
+         bad,
+         "indices has dtype int16; it must be one of: uint8, int8, int32, int64"},
+        {"one_hot depth beyond int32",
+         "one_hot",
+         {{i32({1}, {0})}},
+         {{"depth", std::int64_t(1) << 32}},
+         {},
+         bad,
+         "Cannot convert 4294967296 to EagerTensor of dtype int32"},
+        {"one_hot output over the limit",
+         "one_hot",
+         {{iota({100})}},
+         {{"depth", std::int64_t(1) << 30}},
+         {},
+         big,
+         ""},
+        {"one_hot missing depth", "one_hot", {{iota({1})}}, {}, {}, ErrorCode::BadRequest, ""},
+
+        // sequence_mask
+        {"sequence_mask negative maxlen",
+         "sequence_mask",
+         {{i32({1}, {1})}},
+         {{"maxlen", -1}},
+         {},
+         bad,
+         "Requires start <= limit when delta > 0: 0/-1"},
+        {"sequence_mask maxlen list",
+         "sequence_mask",
+         {{i32({1}, {1})}},
+         {{"maxlen", Attr::ints({2, 3})}},
+         {},
+         bad,
+         "Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = [2,3] with shape "
+         "'(2,)' "
+         "instead"},
+        {"sequence_mask string dtype",
+         "sequence_mask",
+         {{i32({1}, {1})}},
+         {{"dtype", "string"}},
+         {},
+         ErrorCode::Unimplemented,
+         "Cast bool to string is not supported"},
+        {"sequence_mask float lengths",
+         "sequence_mask",
+         {{f32({1}, {1})}},
+         {},
+         {},
+         bad,
+         "lengths has dtype float32; it must be one of: int8, uint8, int16, int32, int64"},
+        {"sequence_mask output over the limit",
+         "sequence_mask",
+         {{i32({4}, {1, 2, 3, 4})}},
+         {{"maxlen", std::int64_t(1) << 40}},
+         {},
+         big,
+         ""},
+        {"sequence_mask lengths rank 8",
+         "sequence_mask",
+         {{Tensor::zeros(DType::Int32, {1, 1, 1, 1, 1, 1, 1, 1})}},
+         {},
+         {},
+         bad,
+         ""},
+    };
+    return all;
+}
+
+// sources: inputs hold slot * 1000 + i, so the expected source of an element is its value; -1 is
+// null (a constant or a computed output).
+struct SourceCase
+{
+    const char* name;
+    const char* op;
+    std::vector<std::vector<Tensor>> inputs;
+    Attrs attrs;
+    std::vector<std::vector<std::int64_t>> expect;
+};
+
+const std::vector<SourceCase>& sourceCases()
+{
+    static const std::vector<SourceCase> all = {
+        {"gather", "gather", {{iota({3, 2})}, {i32({2}, {2, 0})}}, {}, {{4, 5, 0, 1}}},
+        {"gather_nd", "gather_nd", {{iota({2, 2})}, {i32({2, 2}, {1, 0, 0, 1})}}, {}, {{2, 1}}},
+        {"unique_with_counts",
+         "unique_with_counts",
+         {{i32({4}, {5, 7, 5, 9})}},
+         {},
+         {{0, 1, 3}, {-1, -1, -1, -1}, {-1, -1, -1}}},
+        {"dynamic_partition",
+         "dynamic_partition",
+         {{iota({3})}, {i32({3}, {1, 0, 1})}},
+         {{"num_partitions", 2}},
+         {{1}, {0, 2}}},
+        {"dynamic_stitch: data[m] is slot k + m, unwritten rows are null",
+         "dynamic_stitch",
+         {{i32({1}, {3}), i32({2}, {0, 3})}, {iota({1}, 2000), iota({2}, 3000)}},
+         {},
+         {{3000, -1, -1, 3001}}},
+        {"boolean_mask", "boolean_mask", {{iota({2, 2})}, {bools({2}, {0, 1})}}, {}, {{2, 3}}},
+        {"one_hot", "one_hot", {{i32({2}, {1, 0})}}, {{"depth", 2}}, {{-1, -1, -1, -1}}},
+        {"sequence_mask", "sequence_mask", {{i32({2}, {1, 0})}}, {}, {{-1, -1}}},
+    };
+    return all;
+}
+
+std::int64_t sourceCode(std::int64_t s, std::int64_t slotScale)
+{
+    return s == kNoSource ? -1 : sourceSlot(s) * slotScale + sourceIndex(s);
+}
+
+// ---- differential tests against NumPy -----------------------------------------------------------
+
+constexpr std::int64_t kSlotScale = 1000000; // tst_index_ops.py numbers input slot s from s * 1e6
+
+using Rng = std::mt19937;
+
+std::int64_t pick(Rng& g, std::int64_t lo, std::int64_t hi)
+{
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(g);
+}
+
+Shape randomShape(Rng& g, std::int64_t rank, std::int64_t minDim, std::int64_t maxDim)
+{
+    Shape s;
+    for (std::int64_t k = 0; k < rank; ++k)
+        s.push_back(pick(g, minDim, maxDim));
+    return s;
+}
+
+QJsonArray jsonInts(const std::vector<std::int64_t>& values)
+{
+    QJsonArray a;
+    for (std::int64_t v : values)
+        a.append(qint64(v));
+    return a;
+}
+
+const DType kAllDTypes[] = {DType::Bool,    DType::Int8,    DType::UInt8,
+                            DType::Int16,   DType::Int32,   DType::Int64,
+                            DType::Float32, DType::Float64, DType::String};
+
+Tensor randomData(Rng& g, const Shape& shape)
+{
+    return makeFilled(kAllDTypes[pick(g, 0, 8)], shape, Fill::Arange, 0, Limits::machineDefault());
+}
+
+Tensor randomIndexTensor(Rng& g, const Shape& shape, const std::vector<std::int64_t>& values,
+                         std::initializer_list<DType> dtypes)
+{
+    return ints(*(dtypes.begin() + pick(g, 0, std::int64_t(dtypes.size()) - 1)), shape, values);
+}
+
+struct DiffCase
+{
+    std::vector<std::vector<Tensor>> inputs;
+    Attrs attrs;
+    QJsonObject json;
+};
+
+DiffCase gatherCase(Rng& g)
+{
+    const std::int64_t r = pick(g, 1, 4);
+    Shape ps = randomShape(g, r, 0, 4);
+    const std::int64_t axis = pick(g, 0, r - 1);
+    ps[std::size_t(axis)] = std::max<std::int64_t>(1, ps[std::size_t(axis)]);
+    const std::int64_t ri = pick(g, 0, 3);
+    const std::int64_t b = pick(g, 0, 1) ? pick(g, 0, std::min(axis, ri)) : 0;
+    Shape is(ps.begin(), ps.begin() + b);
+    const Shape rest = randomShape(g, ri - b, 0, 3);
+    is.insert(is.end(), rest.begin(), rest.end());
+    std::vector<std::int64_t> idx;
+    for (std::int64_t i = 0; i < numElements(is); ++i)
+        idx.push_back(pick(g, 0, ps[std::size_t(axis)] - 1));
+    DiffCase c;
+    c.inputs = {{randomData(g, ps)}, {randomIndexTensor(g, is, idx, {DType::Int32, DType::Int64})}};
+    c.attrs = {{"axis", pick(g, 0, 2) ? axis : axis - r}, {"batch_dims", b}};
+    c.json = {{"pshape", jsonInts(ps)},
+              {"ishape", jsonInts(is)},
+              {"idx", jsonInts(idx)},
+              {"axis", qint64(axis)},
+              {"bd", qint64(b)}};
+    return c;
+}
+
+DiffCase gatherNdCase(Rng& g)
+{
+    const std::int64_t r = pick(g, 1, 4);
+    const Shape ps = randomShape(g, r, 1, 4);
+    const std::int64_t b = pick(g, 0, 2) ? 0 : pick(g, 0, r - 1);
+    const std::int64_t k = pick(g, 1, r - b);
+    Shape is(ps.begin(), ps.begin() + b);
+    const Shape outer = randomShape(g, pick(g, 0, 2), 0, 3);
+    is.insert(is.end(), outer.begin(), outer.end());
+    is.push_back(k);
+    std::vector<std::int64_t> idx;
+    for (std::int64_t i = 0; i < numElements(is); ++i)
+        idx.push_back(pick(g, 0, ps[std::size_t(b + i % k)] - 1));
+    DiffCase c;
+    c.inputs = {{randomData(g, ps)}, {randomIndexTensor(g, is, idx, {DType::Int32, DType::Int64})}};
+    c.attrs = {{"batch_dims", b}};
+    c.json = {{"pshape", jsonInts(ps)},
+              {"ishape", jsonInts(is)},
+              {"idx", jsonInts(idx)},
+              {"bd", qint64(b)}};
+    return c;
+}
+
+DiffCase uniqueCase(Rng& g)
+{
+    const std::int64_t n = pick(g, 0, 30);
+    const bool floats = pick(g, 0, 1);
+    const double pool[] = {0.0, -0.0, 1.5, 2.0, -3.0, 7.25};
+    std::vector<double> x;
+    for (std::int64_t i = 0; i < n; ++i)
+        x.push_back(floats ? pool[pick(g, 0, 5)] : double(pick(g, 0, 5)));
+    const DType dtype =
+        floats ? (pick(g, 0, 1) ? DType::Float32 : DType::Float64) : kAllDTypes[pick(g, 1, 5)];
+    QJsonArray values;
+    for (double v : x)
+        values.append(v);
+    DiffCase c;
+    c.inputs = {{numbers(dtype, {n}, x)}};
+    c.attrs = {{"out_idx", pick(g, 0, 1) ? "int32" : "int64"}};
+    c.json = {{"x", values}, {"float", floats}};
+    return c;
+}
+
+DiffCase booleanMaskCase(Rng& g)
+{
+    const std::int64_t r = pick(g, 1, 4);
+    const Shape ts = randomShape(g, r, 0, 4);
+    const std::int64_t k = pick(g, 1, r);
+    const std::int64_t axis = pick(g, 0, r - k);
+    const Shape ms(ts.begin() + axis, ts.begin() + axis + k);
+    std::vector<std::int64_t> mask;
+    for (std::int64_t i = 0; i < numElements(ms); ++i)
+        mask.push_back(pick(g, 0, 1));
+    // A negative axis passes TensorFlow's static check only if the mask ends before the last
+    // dimension.
+    const bool negative = axis + k < r && pick(g, 0, 1);
+    DiffCase c;
+    c.inputs = {{randomData(g, ts)}, {ints(DType::Bool, ms, mask)}};
+    c.attrs = {{"axis", negative ? axis - r : axis}};
+    c.json = {{"tshape", jsonInts(ts)},
+              {"mshape", jsonInts(ms)},
+              {"mask", jsonInts(mask)},
+              {"axis", qint64(axis)}};
+    return c;
+}
+
+DiffCase dynamicPartitionCase(Rng& g)
+{
+    const Shape ds = randomShape(g, pick(g, 0, 4), 0, 3);
+    const Shape pshape(ds.begin(), ds.begin() + pick(g, 0, std::int64_t(ds.size())));
+    const std::int64_t n = pick(g, 1, 4);
+    std::vector<std::int64_t> part;
+    for (std::int64_t i = 0; i < numElements(pshape); ++i)
+        part.push_back(pick(g, 0, n - 1));
+    DiffCase c;
+    c.inputs = {{randomData(g, ds)}, {i32(pshape, part)}};
+    c.attrs = {{"num_partitions", n}};
+    c.json = {{"dshape", jsonInts(ds)},
+              {"pshape", jsonInts(pshape)},
+              {"part", jsonInts(part)},
+              {"n", qint64(n)}};
+    return c;
+}
+
+DiffCase dynamicStitchCase(Rng& g)
+{
+    const std::int64_t k = pick(g, 1, 3);
+    const Shape slice = randomShape(g, pick(g, 0, 2), 0, 3);
+    const DType dtype = kAllDTypes[pick(g, 0, 8)];
+    DiffCase c;
+    c.inputs.resize(2);
+    QJsonArray ishapes, dshapes, idx;
+    for (std::int64_t m = 0; m < k; ++m) {
+        const Shape is = randomShape(g, pick(g, 0, 2), 0, 3);
+        std::vector<std::int64_t> values;
+        for (std::int64_t i = 0; i < numElements(is); ++i)
+            values.push_back(pick(g, 0, 7));
+        Shape ds = is;
+        ds.insert(ds.end(), slice.begin(), slice.end());
+        c.inputs[0].push_back(i32(is, values));
+        c.inputs[1].push_back(makeFilled(dtype, ds, Fill::Arange, 0, Limits::machineDefault()));
+        ishapes.append(jsonInts(is));
+        dshapes.append(jsonInts(ds));
+        idx.append(jsonInts(values));
+    }
+    c.json = {{"ishapes", ishapes}, {"dshapes", dshapes}, {"idx", idx}};
+    return c;
+}
+
+DiffCase oneHotCase(Rng& g)
+{
+    const Shape is = randomShape(g, pick(g, 0, 3), 0, 3);
+    const std::int64_t depth = pick(g, 0, 4);
+    std::vector<std::int64_t> idx;
+    for (std::int64_t i = 0; i < numElements(is); ++i)
+        idx.push_back(pick(g, -1, depth));
+    const std::int64_t axis = pick(g, 0, 1) ? -1 : pick(g, 0, std::int64_t(is.size()));
+    DiffCase c;
+    c.inputs = {{randomIndexTensor(g, is, idx, {DType::Int8, DType::Int32, DType::Int64})}};
+    c.attrs = {{"depth", depth}, {"axis", axis}, {"on_value", 1}, {"off_value", 0}};
+    c.json = {{"ishape", jsonInts(is)},
+              {"idx", jsonInts(idx)},
+              {"depth", qint64(depth)},
+              {"axis", qint64(axis)}};
+    return c;
+}
+
+DiffCase sequenceMaskCase(Rng& g)
+{
+    const Shape ls = randomShape(g, pick(g, 0, 3), 0, 3);
+    std::vector<std::int64_t> len;
+    for (std::int64_t i = 0; i < numElements(ls); ++i)
+        len.push_back(pick(g, -2, 6));
+    DiffCase c;
+    c.inputs = {
+        {randomIndexTensor(g, ls, len, {DType::Int8, DType::Int16, DType::Int32, DType::Int64})}};
+    c.json = {{"lshape", jsonInts(ls)}, {"len", jsonInts(len)}, {"maxlen", QJsonValue()}};
+    if (pick(g, 0, 1)) {
+        const std::int64_t maxlen = pick(g, 0, 6);
+        c.attrs = {{"maxlen", maxlen}};
+        c.json["maxlen"] = qint64(maxlen);
+    }
+    return c;
+}
+
+struct DiffOp
+{
+    const char* op;     // the engine's op name
+    const char* script; // the function in tst_index_ops.py
+    DiffCase (*generate)(Rng&);
+    int sourceOutputs; // outputs compared by their sources; the rest by their values
+};
+
+const DiffOp kDiffOps[] = {
+    {"gather", "gather", gatherCase, 1},
+    {"gather_nd", "gather_nd", gatherNdCase, 1},
+    {"unique_with_counts", "unique", uniqueCase, 1},
+    {"boolean_mask", "boolean_mask", booleanMaskCase, 1},
+    {"dynamic_partition", "dynamic_partition", dynamicPartitionCase, 4},
+    {"dynamic_stitch", "dynamic_stitch", dynamicStitchCase, 1},
+    {"one_hot", "one_hot", oneHotCase, 0},
+    {"sequence_mask", "sequence_mask", sequenceMaskCase, 0},
+};
+
+} // namespace
+
+class TestIndexOps : public QObject
+{
+    Q_OBJECT
+private slots:
+    void examples_data()
+    {
+        QTest::addColumn<int>("index");
+        for (int i = 0; i < int(exampleCases().size()); ++i)
+            QTest::newRow(exampleCases()[std::size_t(i)].name) << i;
+    }
+
+    void examples()
+    {
+        QFETCH(int, index);
+        const Case& c = exampleCases()[std::size_t(index)];
+        const OpRun run = runOp(c.op, c.inputs, c.attrs);
+        QCOMPARE(run.outputs.size(), c.expect.size());
+        for (std::size_t k = 0; k < c.expect.size(); ++k)
+            QVERIFY2(run.outputs[k].identical(c.expect[k]),
+                     ("output " + std::to_string(k) + " is " + show(run.outputs[k]) +
+                      ", expected " + show(c.expect[k]))
+                         .c_str());
+        QVERIFY(!run.plan.steps.empty());
+        for (const Step& s : run.plan.steps)
+            QVERIFY(!s.title.empty() && !s.detail.empty());
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<int>("index");
+        for (int i = 0; i < int(errorCases().size()); ++i)
+            QTest::newRow(errorCases()[std::size_t(i)].name) << i;
+    }
+
+    void errors()
+    {
+        QFETCH(int, index);
+        const Case& c = errorCases()[std::size_t(index)];
+        SS_EXPECT_ERROR(runOp(c.op, c.inputs, c.attrs), c.code, c.message);
+    }
+
+    void sources_data()
+    {
+        QTest::addColumn<int>("index");
+        for (int i = 0; i < int(sourceCases().size()); ++i)
+            QTest::newRow(sourceCases()[std::size_t(i)].name) << i;
+    }
+
+    void sources()
+    {
+        QFETCH(int, index);
+        const SourceCase& c = sourceCases()[std::size_t(index)];
+        const OpRun run = runOp(c.op, c.inputs, c.attrs);
+        QCOMPARE(run.sources.size(), c.expect.size());
+        for (std::size_t k = 0; k < c.expect.size(); ++k) {
+            std::vector<std::int64_t> got;
+            for (std::int64_t s : run.sources[k])
+                got.push_back(sourceCode(s, 1000));
+            QCOMPARE(got, c.expect[k]);
+        }
+    }
+
+    // The trace names TensorFlow's quirks where they decide the answer.
+    void quirksInTrace()
+    {
+        auto titles = [](const OpRun& run) {
+            QStringList list;
+            for (const Step& s : run.plan.steps)
+                list << QString::fromStdString(s.title + ": " + s.detail);
+            return list.join('\n');
+        };
+        const OpRun empty =
+            runOp("gather", {{Tensor::zeros(DType::Int32, {3, 0})}, {i32({1}, {10})}});
+        QVERIFY(titles(empty).contains("Quirk: no index checks"));
+        const OpRun allOff = runOp("one_hot", {{i32({3}, {0, 5, -1})}}, {{"depth", 3}});
+        QVERIFY(titles(allOff).contains("2 indices lie outside [0, 3)"));
+        const OpRun stitch = runOp("dynamic_stitch", {{i32({2}, {0, 3})}, {iota({2})}});
+        QVERIFY(titles(stitch).contains("2 rows are named by no index"));
+        const OpRun wrap =
+            runOp("sequence_mask", {{i64({1}, {(std::int64_t(1) << 32) + 1})}}, {{"maxlen", 3}});
+        QVERIFY(titles(wrap).contains("Quirk: some int64 lengths"));
+    }
+
+    // The pure data-movement ops take every dtype; one_hot and sequence_mask produce every dtype.
+    void everyDType_data()
+    {
+        QTest::addColumn<int>("dtype");
+        for (DType t : kAllDTypes)
+            QTest::newRow(std::string(dtypeName(t)).c_str()) << int(t);
+    }
+
+    void everyDType()
+    {
+        QFETCH(int, dtype);
+        const DType t = DType(dtype);
+        const Limits limits = Limits::machineDefault();
+        const Tensor data = makeFilled(t, {4, 3}, Fill::Arange, 0, limits);
+        auto check = [](const OpRun& run, std::size_t outputs) {
+            QCOMPARE(run.outputs.size(), outputs);
+            for (std::size_t k = 0; k < outputs; ++k)
+                for (std::int64_t s : run.sources[k])
+                    QVERIFY(s != kUnwritten);
+        };
+        check(runOp("gather", {{data}, {i32({2}, {3, 0})}}), 1);
+        check(runOp("gather_nd", {{data}, {i32({2, 2}, {3, 2, 0, 1})}}), 1);
+        check(runOp("unique_with_counts", {{makeFilled(t, {6}, Fill::Random, 7, limits)}}), 3);
+        check(
+            runOp("dynamic_partition", {{data}, {i32({4}, {1, 0, 1, 1})}}, {{"num_partitions", 2}}),
+            2);
+        check(runOp("dynamic_stitch",
+                    {{i32({2}, {2, 0})}, {makeFilled(t, {2, 3}, Fill::Arange, 0, limits)}}),
+              1);
+        check(runOp("boolean_mask", {{data}, {bools({4}, {1, 0, 0, 1})}}), 1);
+        const Attr on = t == DType::String ? Attr("on") : t == DType::Bool ? Attr(true) : Attr(1);
+        const Attr off = t == DType::String ? Attr("off")
+                         : t == DType::Bool ? Attr(false)
+                                            : Attr(0);
+        const OpRun hot = runOp("one_hot", {{i32({2}, {1, 0})}},
+                                {{"depth", 2},
+                                 {"on_value", on},
+                                 {"off_value", off},
+                                 {"dtype", std::string(dtypeName(t))}});
+        QCOMPARE(hot.outputs[0].dtype(), t);
+        QVERIFY(sameElement(hot.outputs[0], 1, hot.plan.outputs[0].constants, 0));
+        QVERIFY(sameElement(hot.outputs[0], 0, hot.plan.outputs[0].constants, 1));
+        if (t != DType::String) {
+            const OpRun mask = runOp("sequence_mask", {{i32({1}, {1})}},
+                                     {{"maxlen", 2}, {"dtype", std::string(dtypeName(t))}});
+            QCOMPARE(mask.outputs[0].dtype(), t);
+            QCOMPARE(values(mask.outputs[0]), (std::vector<std::int64_t>{1, 0}));
+        }
+    }
+
+    // Erratum 23: y[idx[i]] == x[i] for every i < len(x) (not rank(x)).
+    void uniqueRebuildsX()
+    {
+        const Tensor x = i32({9}, {1, 1, 2, 4, 4, 4, 7, 8, 8});
+        const OpRun run = runOp("unique_with_counts", {{x}});
+        for (std::int64_t i = 0; i < x.size(); ++i)
+            QCOMPARE(run.outputs[0].intAt(run.outputs[1].intAt(i)), x.intAt(i));
+    }
+
+    void differential_data()
+    {
+        QTest::addColumn<int>("index");
+        for (int i = 0; i < int(std::size(kDiffOps)); ++i)
+            QTest::newRow(kDiffOps[i].op) << i;
+    }
+
+    // A few hundred random cases per op, zero-size dimensions and rank 0 included; NumPy answers a
+    // whole batch in one process.
+    void differential()
+    {
+        QFETCH(int, index);
+        const DiffOp& op = kDiffOps[index];
+        QFile file(sourceDir() + "/tests/engine/tst_index_ops.py");
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+        const QString script = QString::fromUtf8(file.readAll());
+
+        Rng g(20240611u + unsigned(index));
+        constexpr int kCases = 300;
+        std::vector<OpRun> runs;
+        std::vector<QByteArray> requests;
+        QByteArray input;
+        for (int i = 0; i < kCases; ++i) {
+            DiffCase c = op.generate(g);
+            c.json["op"] = op.script;
+            requests.push_back(QJsonDocument(c.json).toJson(QJsonDocument::Compact));
+            input += requests.back() + '\n';
+            runs.push_back(runOp(op.op, c.inputs, c.attrs));
+        }
+        QList<QByteArray> answers;
+        try {
+            answers = runNumpy(script, input).split('\n');
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        for (int i = 0; i < kCases; ++i) {
+            const QJsonArray outputs =
+                QJsonDocument::fromJson(answers[i]).object().value("outputs").toArray();
+            const OpRun& run = runs[std::size_t(i)];
+            QVERIFY2(std::size_t(outputs.size()) == run.outputs.size(),
+                     requests[std::size_t(i)].constData());
+            for (int k = 0; k < outputs.size(); ++k) {
+                const QJsonObject expect = outputs[k].toObject();
+                Shape shape;
+                for (const QJsonValue v : expect.value("shape").toArray())
+                    shape.push_back(v.toInteger());
+                std::vector<std::int64_t> want;
+                for (const QJsonValue v : expect.value("data").toArray())
+                    want.push_back(v.toInteger());
+                std::vector<std::int64_t> got;
+                if (k < op.sourceOutputs)
+                    for (std::int64_t s : run.sources[std::size_t(k)])
+                        got.push_back(sourceCode(s, kSlotScale));
+                else
+                    got = values(run.outputs[std::size_t(k)]);
+                const std::string where = "case " +
+                                          std::string(requests[std::size_t(i)].constData()) +
+                                          ", output " + std::to_string(k);
+                QVERIFY2(run.outputs[std::size_t(k)].shape() == shape, where.c_str());
+                QVERIFY2(got == want, where.c_str());
+            }
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestIndexOps)
+#include "tst_index_ops.moc"
