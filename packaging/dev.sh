@@ -18,7 +18,7 @@ packages=(
   libqcustomplot-dev libeigen3-dev
   python3-numpy
   xvfb xauth
-  desktop-file-utils appstream librsvg2-bin dpkg-dev file
+  desktop-file-utils appstream librsvg2-bin dpkg-dev file shellcheck groff-base python3-yaml
 )
 
 as_root() {

@@ -1,0 +1,339 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Checks on what SliceScope installs and packages, run by ctest (tests/packaging/CMakeLists.txt).
+
+Each subcommand prints what it checked and exits non-zero with the reasons when a check fails:
+
+  contents SOURCE ...   the exact file list of an install tree, a .deb or a .tar.gz
+  control DEB ...       the .deb's control fields (dependencies, section, homepage, ...)
+  binaries DIR ...      installed executables carry no search path and no build-tree path
+  man PAGE EXE          a man page formats cleanly and documents exactly EXE's --help options
+  mime SHARE ...        the MIME types register, and files get them as a file manager asks
+  screenshots META DIR  every screenshot the metainfo names is in the repository
+  flatpak MANIFEST ...  the Flatpak recipe names the right id, command, modules and sources
+"""
+import argparse
+import gzip
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import xml.etree.ElementTree as ET
+
+
+class Failures:
+    def __init__(self):
+        self.messages = []
+
+    def check(self, condition, message):
+        if not condition:
+            self.messages.append(message)
+
+    def finish(self, what):
+        if self.messages:
+            sys.exit(f"{what}: FAILED\n  " + "\n  ".join(self.messages))
+        print(f"{what}: ok")
+
+
+def comma_list(text):
+    return [item for item in text.split(",") if item]
+
+
+def semicolon_list(text):
+    return [item for item in text.split(";") if item]
+
+
+def expected_files(args, prefix):
+    """Every file the install rules put under prefix (e.g. 'usr'), nothing else."""
+    share = f"{prefix}/share" if prefix else "share"
+    bindir = f"{prefix}/bin" if prefix else "bin"
+    files = {f"{share}/doc/{args.package}/copyright"}
+    for exe in args.executables:
+        files.add(f"{bindir}/{exe}")
+        files.add(f"{share}/man/man1/{exe}.1.gz")
+    if "slicescope" in args.executables:
+        app_id = args.app_id
+        files |= {
+            f"{share}/applications/{app_id}.desktop",
+            f"{share}/metainfo/{app_id}.metainfo.xml",
+            f"{share}/mime/packages/{app_id}.xml",
+            f"{share}/icons/hicolor/scalable/apps/{app_id}.svg",
+        }
+        files |= {f"{share}/icons/hicolor/{s}x{s}/apps/{app_id}.png" for s in args.icon_sizes}
+    return files
+
+
+def listing(source):
+    """Files (not directories) in a directory tree, a .deb or a .tar.gz, relative to its root."""
+    if os.path.isdir(source):
+        return {
+            os.path.relpath(os.path.join(root, name), source)
+            for root, _, names in os.walk(source)
+            for name in names
+        }
+    if source.endswith(".deb"):
+        out = subprocess.run(
+            ["dpkg-deb", "-c", source], check=True, capture_output=True, text=True
+        )
+        # Columns: mode owner size date time path; directories end with '/'.
+        paths = [line.split(None, 5)[5] for line in out.stdout.splitlines()]
+        return {p.removeprefix("./") for p in paths if not p.endswith("/")}
+    with tarfile.open(source) as archive:
+        names = [m.name for m in archive.getmembers() if not m.isdir()]
+    # CPack's archives hold one top directory, <package>-<version>-<system>/.
+    return {name.split("/", 1)[1] for name in names}
+
+
+def cmd_contents(args):
+    failures = Failures()
+    actual = listing(args.source)
+    expected = expected_files(args, args.prefix)
+    for missing in sorted(expected - actual):
+        failures.check(False, f"missing: {missing}")
+    for extra in sorted(actual - expected):
+        failures.check(False, f"not expected: {extra}")
+    failures.finish(f"contents of {args.source} ({len(actual)} files)")
+
+
+def cmd_control(args):
+    failures = Failures()
+    out = subprocess.run(["dpkg-deb", "-f", args.deb], check=True, capture_output=True, text=True)
+    fields = {}
+    for line in out.stdout.splitlines():
+        if line.startswith(" "):
+            fields[key] += "\n" + line
+        else:
+            key, _, value = line.partition(":")
+            fields[key] = value.strip()
+    failures.check(fields.get("Package") == args.package, f"Package: {fields.get('Package')}")
+    failures.check(fields.get("Version") == args.version, f"Version: {fields.get('Version')}")
+    failures.check(fields.get("Section") == "science", f"Section: {fields.get('Section')}")
+    failures.check(fields.get("Homepage") == args.homepage, f"Homepage: {fields.get('Homepage')}")
+    failures.check(
+        re.fullmatch(r"[^<>]+ <[^@<>\s]+@[^@<>\s]+>", fields.get("Maintainer", "")),
+        f"Maintainer: {fields.get('Maintainer')}",
+    )
+    description = fields.get("Description", "").splitlines()
+    failures.check(
+        len(description) > 2 and description[0] == args.summary,
+        "Description: expected the summary line and a long description",
+    )
+    depends = {d.split()[0] for d in fields.get("Depends", "").split(", ") if d}
+    needed = {"libc6", "libstdc++6", "libqt6core6"}
+    if "slicescope" in args.executables:
+        # Linked (found by dpkg-shlibdeps) and loaded as plugins (declared by hand).
+        needed |= {"libqt6gui6", "libqt6widgets6", "libqt6svg6"}
+        failures.check(
+            any(d.startswith("libqcustomplot") for d in depends), "Depends: no QCustomPlot library"
+        )
+    for package in sorted(needed - depends):
+        failures.check(False, f"Depends: {package} missing from {fields.get('Depends')}")
+    failures.finish(f"control fields of {os.path.basename(args.deb)}")
+
+
+def cmd_binaries(args):
+    failures = Failures()
+    names = sorted(os.listdir(args.dir))
+    failures.check(names, f"{args.dir} is empty")
+    for name in names:
+        path = os.path.join(args.dir, name)
+        dynamic = subprocess.run(
+            ["readelf", "-d", path], check=True, capture_output=True, text=True
+        )
+        failures.check(
+            "RPATH" not in dynamic.stdout and "RUNPATH" not in dynamic.stdout,
+            f"{name} carries a library search path",
+        )
+        with open(path, "rb") as f:
+            content = f.read()
+        for forbidden in args.forbid:
+            failures.check(
+                forbidden.encode() not in content, f"{name} contains the path {forbidden}"
+            )
+    failures.finish(f"executables in {args.dir} ({', '.join(names)})")
+
+
+LONG_OPTION = r"--[a-z][a-z0-9-]*"
+
+
+def cmd_man(args):
+    failures = Failures()
+    opener = gzip.open if args.page.endswith(".gz") else open
+    with opener(args.page, "rt", encoding="utf-8") as f:
+        source = f.read()
+    lint = subprocess.run(
+        ["groff", "-man", "-Tutf8", "-ww", "-z"], input=source, capture_output=True, text=True
+    )
+    failures.check(lint.returncode == 0 and not lint.stderr, f"groff: {lint.stderr.strip()}")
+    # Options are written \-\-name in roff.
+    documented = set(re.findall(LONG_OPTION, source.replace("\\-", "-")))
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}  # the GUI needs no display for --help
+    helped = subprocess.run([args.executable, "--help"], capture_output=True, text=True, env=env)
+    failures.check(helped.returncode == 0, f"{args.executable} --help exited {helped.returncode}")
+    offered = set(re.findall(LONG_OPTION, helped.stdout))
+    for option in sorted(offered - documented):
+        failures.check(False, f"{option} is in --help but not in the man page")
+    for option in sorted(documented - offered):
+        failures.check(False, f"{option} is in the man page but not in --help")
+    failures.finish(f"man page {os.path.basename(args.page)} ({len(documented)} options)")
+
+
+def cmd_mime(args):
+    import numpy  # python3-numpy, as NumPy itself writes the .npy files users open
+
+    failures = Failures()
+    xml = f"{args.share}/mime/packages/{args.app_id}.xml"
+    namespace = {"m": "http://www.freedesktop.org/standards/shared-mime-info"}
+    defined = {
+        t.get("type"): [g.get("pattern") for g in t.findall("m:glob", namespace)]
+        for t in ET.parse(xml).getroot().findall("m:mime-type", namespace)
+    }
+    with open(f"{args.share}/applications/{args.app_id}.desktop", encoding="utf-8") as f:
+        claimed = re.search(r"^MimeType=(.*)$", f.read(), re.MULTILINE)
+    claimed = set(semicolon_list(claimed.group(1))) if claimed else set()
+    failures.check(
+        claimed == set(defined),
+        f"the desktop file claims {claimed}, the MIME package defines {set(defined)}",
+    )
+    npy_globs = defined.get(args.npy_type)
+    failures.check(npy_globs == ["*.npy"], f"{args.npy_type}: globs {npy_globs}")
+    workspace_globs = defined.get(args.workspace_type, [])
+    failures.check(len(workspace_globs) == 1, f"{args.workspace_type}: globs {workspace_globs}")
+
+    # A private database holding only this package, beside the system's (which is not touched).
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(f"{args.work}/mime/packages")
+    shutil.copy(xml, f"{args.work}/mime/packages/")
+    subprocess.run(["update-mime-database", f"{args.work}/mime"], check=True)
+    numpy.save(f"{args.work}/tensor.npy", numpy.arange(6, dtype=numpy.int32).reshape(2, 3))
+    shutil.copy(f"{args.work}/tensor.npy", f"{args.work}/tensor-renamed")
+    samples = {"tensor.npy": args.npy_type, "tensor-renamed": args.npy_type}
+    if workspace_globs:
+        workspace = workspace_globs[0].replace("*", "lesson")
+        with open(f"{args.work}/{workspace}", "w", encoding="utf-8") as f:
+            f.write("{}\n")
+        samples[workspace] = args.workspace_type
+    env = {**os.environ, "XDG_DATA_DIRS": f"{args.work}:/usr/share"}
+    for name, expected in samples.items():
+        probe = subprocess.run(
+            [args.probe, "mime", f"{args.work}/{name}", expected],
+            env=env, capture_output=True, text=True,
+        )
+        failures.check(probe.returncode == 0, probe.stderr.strip())
+    failures.finish(f"MIME types {', '.join(sorted(defined))}")
+
+
+def cmd_screenshots(args):
+    failures = Failures()
+    images = [i.text.strip() for i in ET.parse(args.metainfo).getroot().iter("image")]
+    failures.check(images, "the metainfo names no screenshot")
+    for url in images:
+        # Software centres fetch the raw file from the repository's default branch.
+        name = os.path.basename(url)
+        under = url.endswith(f"/packaging/screenshots/{name}")
+        failures.check(under, f"{url} is not under packaging/screenshots/")
+        failures.check(os.path.isfile(os.path.join(args.dir, name)), f"{name} is not in {args.dir}")
+    failures.finish(f"screenshots ({', '.join(os.path.basename(u) for u in images)})")
+
+
+def cmd_flatpak(args):
+    import yaml  # python3-yaml; only this check needs it
+
+    failures = Failures()
+    with open(args.manifest, encoding="utf-8") as f:
+        manifest = yaml.safe_load(f)
+    failures.check(manifest.get("id") == args.app_id, f"id: {manifest.get('id')}")
+    failures.check(manifest.get("command") == "slicescope", f"command: {manifest.get('command')}")
+    failures.check(manifest.get("runtime") == "org.kde.Platform", "runtime: not the KDE runtime")
+    failures.check(manifest.get("sdk") == "org.kde.Sdk", "sdk: not the KDE SDK")
+    finish_args = manifest.get("finish-args", [])
+    for needed in ("--socket=wayland", "--socket=fallback-x11", "--share=ipc"):
+        failures.check(needed in finish_args, f"finish-args: {needed} missing")
+    modules = manifest.get("modules", [])
+    names = [m.get("name") for m in modules]
+    failures.check(names[:-1] == ["eigen", "qcustomplot"], f"modules: {names}")
+    for module in modules:
+        for source in module.get("sources", []):
+            kind = source.get("type")
+            where = f"module {module.get('name')}: {kind} source"
+            if kind == "archive":
+                url, sha256 = source.get("url", ""), source.get("sha256", "")
+                failures.check(url.startswith("https://"), f"{where}: url not https")
+                failures.check(re.fullmatch(r"[0-9a-f]{64}", sha256), f"{where}: no sha256")
+            elif kind in ("file", "git", "patch"):
+                path = source.get("path", "")
+                failures.check(os.path.exists(path), f"{where}: {path} missing")
+            else:
+                failures.check(False, f"{where}: unexpected type")
+    project = modules[-1] if modules else {}
+    failures.check(
+        [s.get("path") for s in project.get("sources", [])] == [args.source_dir],
+        "the last module does not build this checkout",
+    )
+    failures.finish(f"Flatpak manifest {os.path.basename(args.manifest)}")
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def package_options(p):
+        p.add_argument("--app-id", required=True)
+        p.add_argument("--package", required=True)
+        p.add_argument("--executables", type=comma_list, required=True)
+        p.add_argument("--icon-sizes", type=comma_list, default=[])
+
+    p = sub.add_parser("contents")
+    p.add_argument("source")
+    p.add_argument("--prefix", default="", help="where the install prefix sits in SOURCE, e.g. usr")
+    package_options(p)
+    p.set_defaults(run=cmd_contents)
+
+    p = sub.add_parser("control")
+    p.add_argument("deb")
+    p.add_argument("--version", required=True)
+    p.add_argument("--homepage", required=True)
+    p.add_argument("--summary", required=True)
+    package_options(p)
+    p.set_defaults(run=cmd_control)
+
+    p = sub.add_parser("binaries")
+    p.add_argument("dir")
+    p.add_argument("--forbid", action="append", default=[], help="a path no executable may contain")
+    p.set_defaults(run=cmd_binaries)
+
+    p = sub.add_parser("man")
+    p.add_argument("page")
+    p.add_argument("executable")
+    p.set_defaults(run=cmd_man)
+
+    p = sub.add_parser("mime")
+    p.add_argument("share", help="the installed share/ directory")
+    p.add_argument("--app-id", required=True)
+    p.add_argument("--npy-type", required=True)
+    p.add_argument("--workspace-type", required=True)
+    p.add_argument("--probe", required=True, help="the built packaging_probe")
+    p.add_argument("--work", required=True, help="a scratch directory")
+    p.set_defaults(run=cmd_mime)
+
+    p = sub.add_parser("screenshots")
+    p.add_argument("metainfo")
+    p.add_argument("dir", help="packaging/screenshots in the source tree")
+    p.set_defaults(run=cmd_screenshots)
+
+    p = sub.add_parser("flatpak")
+    p.add_argument("manifest")
+    p.add_argument("--app-id", required=True)
+    p.add_argument("--source-dir", required=True)
+    p.set_defaults(run=cmd_flatpak)
+
+    args = parser.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()
