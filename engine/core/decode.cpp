@@ -135,11 +135,18 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
                              "): dimensions the spec does not mention are kept whole.",
                          {}});
     } else {
+        int at = 0;
+        while (!bit(sparse.ellipsisMask, at))
+            ++at;
         steps.push_back({"Ellipsis",
-                         "The spec has its own ellipsis; " + num(newAxesAfterEllipsis) +
-                             " new ax" + (newAxesAfterEllipsis == 1 ? "is follows" : "es follow") +
-                             " it, so the ellipsis leaves room for them.",
-                         {}});
+                         "Entry " + num(at) + " is the spec's ellipsis. " +
+                             (newAxesAfterEllipsis == 0
+                                  ? std::string("No new axis follows it.")
+                                  : num(newAxesAfterEllipsis) + " new ax" +
+                                        (newAxesAfterEllipsis == 1 ? "is follows" : "es follow") +
+                                        " it; new axes use no input dimension, so the ellipsis "
+                                        "covers that many more dimensions."),
+                         {at}});
     }
 
     // Stage 2: sparse to dense, one entry per input dimension.

@@ -296,12 +296,17 @@ private:
                              "': an index is an integer, a slice, None (or tf.newaxis) or ...");
             }
         } else if (c == '[' || c == '(') {
+            // Nested brackets recurse; refuse absurd depths rather than overflow the stack.
+            if (++m_depth > kMaxNesting)
+                fail(m_pos, "too many nested brackets (more than " + std::to_string(kMaxNesting) +
+                                ", as in Python)");
             const char closing = c == '[' ? ']' : ')';
             ++m_pos;
             std::vector<SubscriptItem> inner;
             bool comma = false;
             itemList(closing, inner, comma);
             expect(closing, std::string("expected '") + closing + "'");
+            --m_depth;
             a.kind = c == '[' ? Atom::Kind::List : Atom::Kind::Tuple;
             std::string repr(1, c);
             for (std::size_t k = 0; k < inner.size(); ++k)
@@ -432,8 +437,10 @@ private:
         a.repr = "'" + content + "'";
     }
 
+    static constexpr int kMaxNesting = 200;
     std::string_view m_s;
     std::size_t m_pos = 0;
+    int m_depth = 0;
 };
 
 std::string num(std::int64_t v) { return std::to_string(v); }

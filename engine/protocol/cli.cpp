@@ -1,0 +1,688 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "protocol/cli.h"
+
+#include "core/decode.h"
+#include "core/error.h"
+#include "core/executor.h"
+#include "core/op.h"
+#include "core/slice_expr.h"
+#include "protocol/npy.h"
+#include "protocol/request.h"
+#include "protocol/text_format.h"
+
+#include <algorithm>
+#include <bitset>
+#include <charconv>
+#include <fstream>
+#include <istream>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <stdexcept>
+
+namespace ss {
+
+namespace {
+
+struct UsageError : std::runtime_error
+{
+    using std::runtime_error::runtime_error;
+};
+
+struct Options
+{
+    std::string command;
+    std::vector<std::string> positional;
+    std::set<std::string> given; ///< the options used, to check they apply to the command
+    int threads = 0;
+    std::optional<std::int64_t> maxElements;
+    std::optional<Shape> shape;
+    DType dtype = DType::Int32;
+    Fill fill = Fill::Arange;
+    std::uint64_t seed = 0;
+    bool json = false;
+    std::string save;
+    bool help = false;
+    bool version = false;
+};
+
+std::optional<std::int64_t> parseInteger(std::string_view text)
+{
+    std::int64_t v = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
+    return v;
+}
+
+std::int64_t parseCount(const std::string& text, const std::string& option, std::int64_t min,
+                        std::int64_t max = std::numeric_limits<std::int64_t>::max())
+{
+    const auto v = parseInteger(text);
+    if (!v || *v < min || *v > max)
+        throw UsageError(option + " takes an integer " +
+                         (max == std::numeric_limits<std::int64_t>::max()
+                              ? "of at least " + std::to_string(min)
+                              : "from " + std::to_string(min) + " to " + std::to_string(max)) +
+                         ", not '" + text + "'");
+    return *v;
+}
+
+// "5,6", "5x6", "(5, 6)", "[5,6]"; "" or "()" for a scalar.
+Shape parseShape(const std::string& text)
+{
+    std::string s;
+    for (const char c : text)
+        if (c != ' ' && c != '(' && c != ')' && c != '[' && c != ']') s += c == 'x' ? ',' : c;
+    Shape shape;
+    if (!s.empty() && s.back() == ',' && s.find(',') == s.size() - 1) s.pop_back(); // "(5,)"
+    if (s.empty()) return shape;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = s.find(',', start);
+        const std::string part =
+            s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        const auto v = parseInteger(part);
+        if (!v || *v < 0)
+            throw UsageError("--shape takes non-negative sizes such as 5,6 (got '" + text + "')");
+        shape.push_back(*v);
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    if (shape.size() > std::size_t(kMaxRank))
+        throw UsageError("--shape: tensors have rank 0 to " + std::to_string(kMaxRank));
+    return shape;
+}
+
+Options parseArgs(const std::vector<std::string>& args)
+{
+    Options o;
+    bool onlyPositional = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        // "-1:" and the like are subscripts, not options.
+        const bool option = !onlyPositional && a.size() > 1 && a[0] == '-' &&
+                            !(a[1] >= '0' && a[1] <= '9') && a[1] != ':' && a[1] != '.';
+        if (!option) {
+            o.positional.push_back(a);
+            continue;
+        }
+        if (a == "--") {
+            onlyPositional = true;
+            continue;
+        }
+        std::string name = a;
+        std::optional<std::string> inlineValue;
+        if (const std::size_t eq = a.find('='); a.starts_with("--") && eq != std::string::npos) {
+            name = a.substr(0, eq);
+            inlineValue = a.substr(eq + 1);
+        }
+        auto value = [&]() -> std::string {
+            if (inlineValue) return *inlineValue;
+            if (i + 1 >= args.size()) throw UsageError("option " + name + " needs a value");
+            return args[++i];
+        };
+        auto flag = [&]() {
+            if (inlineValue) throw UsageError("option " + name + " takes no value");
+            return true;
+        };
+        if (name == "-h" || name == "--help") {
+            o.help = flag();
+        } else if (name == "--version") {
+            o.version = flag();
+        } else if (name == "--json") {
+            o.json = flag();
+        } else if (name == "--threads") {
+            o.threads = int(parseCount(value(), name, 0, 1024));
+        } else if (name == "--max-elements") {
+            o.maxElements = parseCount(value(), name, 1);
+        } else if (name == "--shape") {
+            o.shape = parseShape(value());
+        } else if (name == "--dtype") {
+            const std::string v = value();
+            const auto t = dtypeFromName(v);
+            if (!t)
+                throw UsageError("--dtype takes bool, int8, uint8, int16, int32, int64, float32, "
+                                 "float64 or string, not '" +
+                                 v + "'");
+            o.dtype = *t;
+        } else if (name == "--fill") {
+            const std::string v = value();
+            if (v == "arange")
+                o.fill = Fill::Arange;
+            else if (v == "zeros")
+                o.fill = Fill::Zeros;
+            else if (v == "ones")
+                o.fill = Fill::Ones;
+            else if (v == "random")
+                o.fill = Fill::Random;
+            else
+                throw UsageError("--fill takes arange, zeros, ones or random, not '" + v + "'");
+        } else if (name == "--seed") {
+            o.seed = std::uint64_t(parseCount(value(), name, 0));
+        } else if (name == "--save") {
+            o.save = value();
+            if (o.save.empty()) throw UsageError("--save needs a file name");
+        } else {
+            throw UsageError("unknown option '" + a + "'");
+        }
+        o.given.insert(name == "-h" ? "--help" : name);
+    }
+    if (!o.positional.empty()) {
+        o.command = o.positional.front();
+        o.positional.erase(o.positional.begin());
+    }
+    return o;
+}
+
+// Checks the options and arguments against what the command takes.
+void checkCommand(const Options& o, const std::set<std::string>& takes, std::size_t minArgs,
+                  std::size_t maxArgs, const std::string& argName)
+{
+    for (const std::string& name : o.given)
+        if (name != "--threads" && name != "--max-elements" && !takes.count(name))
+            throw UsageError(name + " does not apply to '" + o.command + "'");
+    if (o.positional.size() < minArgs) throw UsageError("'" + o.command + "' needs " + argName);
+    if (o.positional.size() > maxArgs)
+        throw UsageError("'" + o.command + "' takes " +
+                         (maxArgs == 0 ? "no arguments" : "only " + argName) + "; '" +
+                         o.positional[maxArgs] + "' is one too many");
+    if (takes.count("--shape") && !o.shape)
+        throw UsageError("'" + o.command + "' needs --shape, e.g. --shape 5,6");
+    if (o.given.count("--seed") && o.fill != Fill::Random)
+        throw UsageError("--seed goes with --fill random");
+}
+
+class Printer
+{
+public:
+    Printer(std::ostream& out, const CliEnvironment& env) : m_out(out), m_env(env) {}
+
+    std::ostream& out() { return m_out; }
+    int width() const { return m_env.width; }
+    bool color() const { return m_env.color; }
+
+    void heading(const std::string& text)
+    {
+        m_out << (m_env.color ? "\x1b[1m" + text + "\x1b[0m" : text) << "\n";
+    }
+    /// Wrapped text; lines after the first start with `hanging` more spaces.
+    void paragraph(const std::string& text, const std::string& indent, int hanging = 0)
+    {
+        const auto lines = wrapText(text, std::max(30, m_env.width - int(indent.size()) - hanging));
+        for (std::size_t k = 0; k < lines.size(); ++k)
+            m_out << indent << std::string(k ? std::size_t(hanging) : 0, ' ') << lines[k] << "\n";
+    }
+    void table(const TextTable& t, const std::string& indent)
+    {
+        m_out << t.render(indent, m_env.width);
+    }
+
+private:
+    std::ostream& m_out;
+    const CliEnvironment& m_env;
+};
+
+std::string optionalText(const std::optional<std::int64_t>& v)
+{
+    return v ? std::to_string(*v) : "-";
+}
+
+// "entries 4, 5": the entries whose bit is set in a mask.
+std::string entryList(std::int32_t mask)
+{
+    std::string list;
+    int count = 0;
+    for (int i = 0; i < 32; ++i)
+        if ((std::uint32_t(mask) >> i) & 1) list += (count++ ? ", " : "") + std::to_string(i);
+    if (count == 0) return "-";
+    return (count == 1 ? "entry " : "entries ") + list;
+}
+
+std::string binary(std::int32_t mask, int entries)
+{
+    int width = std::max(entries, 1);
+    while (width < 32 && (std::uint32_t(mask) >> width) != 0)
+        ++width;
+    return "0b" + std::bitset<32>(std::uint32_t(mask)).to_string().substr(std::size_t(32 - width));
+}
+
+void printEntries(Printer& p, const std::vector<SpecEntry>& entries)
+{
+    TextTable t;
+    t.addColumn("#", TextTable::Align::Right);
+    t.addColumn("entry");
+    t.addColumn("kind");
+    t.addColumn("begin", TextTable::Align::Right);
+    t.addColumn("end", TextTable::Align::Right);
+    t.addColumn("stride", TextTable::Align::Right);
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const SpecEntry& e = entries[i];
+        t.addRow({std::to_string(i), e.text, std::string(specKindName(e.kind)),
+                  optionalText(e.begin), optionalText(e.end), optionalText(e.stride)});
+    }
+    p.table(t, "   ");
+}
+
+void printSparse(Printer& p, const SparseSpec& s)
+{
+    const int m = int(s.strides.size());
+    p.out() << "   begin    " << listString(s.begin) << "\n"
+            << "   end      " << listString(s.end) << "\n"
+            << "   strides  " << listString(s.strides) << "\n\n";
+    TextTable t;
+    t.addColumn("mask");
+    t.addColumn("decimal", TextTable::Align::Right);
+    t.addColumn("binary");
+    t.addColumn("set for");
+    const std::pair<const char*, std::int32_t> masks[] = {{"begin_mask", s.beginMask},
+                                                          {"end_mask", s.endMask},
+                                                          {"ellipsis_mask", s.ellipsisMask},
+                                                          {"new_axis_mask", s.newAxisMask},
+                                                          {"shrink_axis_mask", s.shrinkAxisMask}};
+    for (const auto& [name, mask] : masks)
+        t.addRow({name, std::to_string(mask), binary(mask, m), entryList(mask)});
+    p.table(t, "   ");
+    p.out()
+        << "   (bit i of a mask belongs to entry i; binary is written with entry 0 on the right)\n";
+}
+
+void printError(std::ostream& err, const OpError& e, const std::string& expression)
+{
+    err << "slicescope-cli: " << errorCodeName(e.code()) << ": " << e.what() << "\n";
+    if (e.code() == ErrorCode::ParseError && e.position() && !expression.empty())
+        err << "  " << expression << "\n  " << std::string(std::size_t(*e.position()), ' ')
+            << "^\n";
+}
+
+// Runs `work` as a job on the executor, as every engine call from a front end does, and
+// rethrows what it threw.
+template <class F> void runJob(Executor& executor, const F& work)
+{
+    auto job = executor.submit({}, [&](JobContext& context) { work(context); });
+    if (job->wait() != Job::State::Finished)
+        throw job->error() ? errorFromException(job->error())
+                           : OpError(ErrorCode::Internal, "the job was cancelled");
+}
+
+// What a decoded dimension's spec column says.
+std::string dimSource(const StridedSliceDecode& d, const DimDecode& dim)
+{
+    if (dim.specEntry < 0) return "(implicit ...)";
+    const SpecEntry& e = d.spec[std::size_t(dim.specEntry)];
+    const std::string text = e.text.empty() ? std::string(specKindName(e.kind)) : e.text;
+    return "#" + std::to_string(dim.specEntry) + " " + text;
+}
+
+std::string newAxesLine(const StridedSliceDecode& d)
+{
+    std::string list;
+    for (std::size_t i = 0; i < d.spec.size(); ++i)
+        if (d.spec[i].kind == SpecEntry::Kind::NewAxis)
+            list += (list.empty() ? "" : ", ") + std::to_string(i);
+    return list;
+}
+
+// One row per input dimension: where it came from (eval) or its raw dense values (explain,
+// whose previous stage already shows where each came from), then the canonical values and why.
+void printCanonical(Printer& p, const StridedSliceDecode& d, bool withRaw)
+{
+    TextTable t;
+    t.addColumn("dim", TextTable::Align::Right);
+    t.addColumn("size", TextTable::Align::Right);
+    t.addColumn(withRaw ? "raw b:e:s" : "spec");
+    t.addColumn("begin", TextTable::Align::Right);
+    t.addColumn("end", TextTable::Align::Right);
+    t.addColumn("stride", TextTable::Align::Right);
+    t.addColumn("length", TextTable::Align::Right);
+    t.addColumn("why");
+    for (const DimDecode& dim : d.dims) {
+        std::string notes;
+        for (const auto& n : dim.notes)
+            notes += (notes.empty() ? "" : "\n") + n;
+        std::vector<std::string> row{std::to_string(dim.dim), std::to_string(dim.size)};
+        if (!withRaw) {
+            row.push_back(dimSource(d, dim));
+        } else {
+            const auto k = std::size_t(dim.dim);
+            const bool bm = (d.dense.beginMask >> dim.dim) & 1;
+            const bool em = (d.dense.endMask >> dim.dim) & 1;
+            row.push_back((bm ? std::string("*") : std::to_string(d.dense.begin[k])) + ":" +
+                          (em ? std::string("*") : std::to_string(d.dense.end[k])) + ":" +
+                          std::to_string(d.dense.strides[k]));
+        }
+        for (const std::int64_t v : {dim.begin, dim.end, dim.stride, dim.length})
+            row.push_back(std::to_string(v));
+        row.push_back(notes.empty() ? "unchanged" : notes);
+        t.addRow(std::move(row));
+    }
+    p.table(t, "   ");
+}
+
+int runCommand(const Options& o, std::istream& in, std::ostream& out, std::ostream& err,
+               const Limits& limits)
+{
+    std::ifstream file;
+    if (!o.positional.empty()) {
+        file.open(o.positional[0], std::ios::binary);
+        if (!file) {
+            err << "slicescope-cli: cannot read " << o.positional[0] << "\n";
+            return 1;
+        }
+    }
+    Executor executor(o.threads);
+    RequestHandler handler(executor, limits);
+    if (runJsonLines(o.positional.empty() ? in : file, out, handler) != 0) {
+        err << "slicescope-cli: "
+            << (out ? "reading the requests failed" : "writing the responses failed") << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
+{
+    const std::string& expr = o.positional[0];
+    Executor executor(o.threads);
+    Request request;
+    request.op = findOp("getitem");
+    request.attrs.emplace("expr", Attr(expr));
+    request.trace = true;
+    request.sources = !o.json;
+    const auto start = std::chrono::steady_clock::now();
+    RequestResult result;
+    runJob(executor, [&](JobContext& context) {
+        request.inputs = {{makeFilled(o.dtype, *o.shape, o.fill, o.seed, limits)}};
+        result = runRequest(request, limits, executor, &context);
+    });
+    if (!o.save.empty()) {
+        writeNpyFile(o.save, result.outputs[0]);
+        (o.json ? err : p.out()) << "saved the result to " << o.save << "\n";
+    }
+    if (o.json) {
+        std::string text;
+        JsonWriter writer(text);
+        writeResponse(writer, request, result, start);
+        p.out() << text << "\n";
+        return 0;
+    }
+
+    const Tensor& input = result.inputs[0];
+    const Tensor& output = result.outputs[0];
+    std::vector<bool> read(std::size_t(input.size()), false);
+    for (const std::int64_t s : result.sources[0])
+        if (s != kNoSource) read[std::size_t(sourceIndex(s))] = true;
+    const auto readCount = std::count(read.begin(), read.end(), true);
+    const char* fills[] = {"arange", "zeros", "ones", "random"};
+
+    PrintOptions printOptions;
+    printOptions.lineWidth = std::max(40, p.width());
+    if (p.color())
+        printOptions.highlight = [&](std::int64_t i) { return bool(read[std::size_t(i)]); };
+    p.heading("x: " + std::string(dtypeName(input.dtype())) + " " + compactShape(input.shape()) +
+              ", " + fills[int(o.fill)] +
+              (o.fill == Fill::Random ? " (seed " + std::to_string(o.seed) + ")" : ""));
+    p.out() << formatTensor(input, printOptions) << "\n\n";
+    printOptions.highlight = nullptr;
+    p.heading(expr + ": " + std::string(dtypeName(output.dtype())) + " " +
+              compactShape(output.shape()));
+    p.out() << formatTensor(output, printOptions) << "\n\n";
+    p.out() << readCount << " of " << input.size() << " input element"
+            << (input.size() == 1 ? " is" : "s are") << " read"
+            << (p.color() && readCount ? " (highlighted in x)" : "") << ".\n";
+    // Where the first elements come from, in output order: the order the slice walks.
+    std::string order;
+    const auto& sources = result.sources[0];
+    for (std::size_t i = 0; i < sources.size() && i < 8; ++i) {
+        std::string coords;
+        for (const std::int64_t c : unravelIndex(sourceIndex(sources[i]), input.shape()))
+            coords += (coords.empty() ? "" : ",") + std::to_string(c);
+        order += (i ? ", " : "") + (coords.empty() ? "x" : "x[" + coords + "]");
+    }
+    if (!order.empty())
+        p.paragraph("Read in this order: " + order + (sources.size() > 8 ? ", ..." : "."), "", 2);
+    p.out() << "\n";
+
+    const StridedSliceDecode& d = *result.plan.decode;
+    p.heading("Decode (TensorFlow's canonical begin, end and stride per input dimension)");
+    if (!d.dims.empty()) printCanonical(p, d, false);
+    if (const std::string axes = newAxesLine(d); !axes.empty())
+        p.out() << "   new axes from entr" << (axes.find(',') == std::string::npos ? "y " : "ies ")
+                << axes << "\n";
+    p.out() << "   processing shape " << compactShape(d.processingShape) << ", final shape "
+            << compactShape(d.finalShape) << "\n";
+    return 0;
+}
+
+int encodeCommand(const Options& o, Printer& p)
+{
+    const std::string& expr = o.positional[0];
+    const Encoding enc = encodeExpression(expr);
+    p.heading(expr);
+    p.out() << "\n";
+    p.heading("Entries");
+    printEntries(p, enc.entries);
+    p.out() << "\n";
+    p.heading("What tf.Tensor.__getitem__ passes to tf.strided_slice");
+    printSparse(p, enc.sparse);
+    for (const auto& note : enc.notes) {
+        p.out() << "\n";
+        p.paragraph("Note: " + note, "   ");
+    }
+    return 0;
+}
+
+int explainCommand(const Options& o, Printer& p)
+{
+    const std::string& expr = o.positional[0];
+    const Shape& shape = *o.shape;
+    p.heading(expr + " on an input of shape " + compactShape(shape));
+    p.out() << "\n";
+    Encoding enc = encodeExpression(expr);
+    p.heading("1. Parse the subscript: " + std::to_string(enc.entries.size()) + " entr" +
+              (enc.entries.size() == 1 ? "y" : "ies"));
+    printEntries(p, enc.entries);
+    p.out() << "\n";
+    p.heading("2. Encode it as tf.Tensor.__getitem__ does (the sparse spec)");
+    printSparse(p, enc.sparse);
+    for (const auto& note : enc.notes)
+        p.paragraph("Note: " + note, "   ");
+    p.out() << "\n";
+
+    StridedSliceDecode d;
+    d.spec = enc.entries;
+    std::vector<Step> steps;
+    try {
+        decodeStridedSlice(shape, enc.sparse, d, steps);
+    } catch (const OpError&) {
+        // Show how far the decode got before TensorFlow would refuse it.
+        int stage = 3;
+        for (const Step& step : steps) {
+            p.heading(std::to_string(stage++) + ". " + step.title);
+            p.paragraph(step.detail, "   ");
+            p.out() << "\n";
+        }
+        throw;
+    }
+    auto stepDetail = [&](const std::string& title) {
+        for (const Step& s : steps)
+            if (s.title == title) return s.detail;
+        return std::string();
+    };
+    p.heading("3. Check the arguments");
+    p.paragraph(stepDetail("Check the arguments"), "   ");
+    p.out() << "\n";
+    const bool implicit = !stepDetail("Implicit ellipsis").empty();
+    p.heading(implicit ? "4. Implicit ellipsis" : "4. Ellipsis");
+    p.paragraph(stepDetail(implicit ? "Implicit ellipsis" : "Ellipsis"), "   ");
+    p.out() << "\n";
+
+    p.heading("5. Sparse to dense: one entry per input dimension");
+    TextTable dense;
+    dense.addColumn("dim", TextTable::Align::Right);
+    dense.addColumn("from");
+    dense.addColumn("begin", TextTable::Align::Right);
+    dense.addColumn("end", TextTable::Align::Right);
+    dense.addColumn("stride", TextTable::Align::Right);
+    dense.addColumn("begin_mask");
+    dense.addColumn("end_mask");
+    dense.addColumn("shrink");
+    for (const DimDecode& dim : d.dims) {
+        const auto k = std::size_t(dim.dim);
+        auto bit = [&](std::int64_t mask) {
+            return (mask >> dim.dim) & 1 ? std::string("set") : std::string();
+        };
+        dense.addRow({std::to_string(dim.dim), dimSource(d, dim), std::to_string(d.dense.begin[k]),
+                      std::to_string(d.dense.end[k]), std::to_string(d.dense.strides[k]),
+                      bit(d.dense.beginMask), bit(d.dense.endMask), dim.shrink ? "yes" : ""});
+    }
+    if (!d.dims.empty()) p.table(dense, "   ");
+    if (const std::string axes = newAxesLine(d); !axes.empty())
+        p.paragraph("New axes (entr" +
+                        std::string(axes.find(',') == std::string::npos ? "y " : "ies ") + axes +
+                        ") use no input dimension; each puts a dimension of size 1 in the output.",
+                    "   ");
+    p.paragraph("Dense masks: begin " + std::to_string(d.dense.beginMask) + ", end " +
+                    std::to_string(d.dense.endMask) + ", shrink " +
+                    std::to_string(d.dense.shrinkAxisMask) + ".",
+                "   ");
+    p.out() << "\n";
+
+    p.heading("6. Canonicalise each dimension (masks, negative indices, clamping)");
+    if (d.dims.empty()) {
+        p.paragraph("The input is a scalar: there are no dimensions to canonicalise.", "   ");
+    } else {
+        printCanonical(p, d, true);
+        p.out() << "   (raw b:e:s are the dense begin:end:stride; * marks a masked value)\n";
+    }
+    p.out() << "\n";
+
+    p.heading("7. Shapes");
+    std::string finalWhy = stepDetail("Final shape");
+    finalWhy = finalWhy.substr(std::min(finalWhy.size(), finalWhy.find(": ") + 2));
+    const std::string processing = compactShape(d.processingShape);
+    const std::string final = compactShape(d.finalShape);
+    const std::size_t w = std::max(processing.size(), final.size());
+    p.out() << "   processing shape  " << processing << std::string(w - processing.size(), ' ')
+            << "  one length per input dimension\n";
+    const std::string indent(3 + 18 + w + 2, ' ');
+    const auto why = wrapText(finalWhy, std::max(30, p.width() - int(indent.size())));
+    p.out() << "   final shape       " << final << std::string(w - final.size(), ' ') << "  "
+            << why[0] << "\n";
+    for (std::size_t k = 1; k < why.size(); ++k)
+        p.out() << indent << why[k] << "\n";
+    p.out() << "   is_identity " << (d.isIdentity ? "true" : "false") << ", is_simple_slice "
+            << (d.isSimpleSlice ? "true" : "false") << ", slice_dim0 "
+            << (d.sliceDim0 ? "true" : "false") << "\n";
+    return 0;
+}
+
+int opsCommand(Printer& p)
+{
+    for (const OpDef& op : allOps()) {
+        std::string title = op.name;
+        for (const auto& alias : op.aliases)
+            title += " [" + alias + "]";
+        std::string inputs;
+        for (const InputDef& in : op.inputs)
+            inputs += (inputs.empty() ? "" : ", ") + in.name + (in.isList ? "[]" : "");
+        p.heading(title + "(" + inputs + ") -> " + op.outputs);
+        if (!op.summary.empty()) p.paragraph(op.summary, "    ");
+        std::string attrs;
+        for (const AttrDef& a : op.attrs) {
+            std::string text = a.name;
+            for (const auto& alias : a.aliases)
+                text += " [" + alias + "]";
+            text += a.defaultText.empty() ? " (required)" : " = " + a.defaultText;
+            attrs += (attrs.empty() ? "" : ", ") + text;
+        }
+        p.paragraph("attrs: " + (attrs.empty() ? std::string("none") : attrs), "    ", 7);
+    }
+    p.out() << "\nNames in [brackets] are older TensorFlow names accepted in their place; "
+               "inputs marked [] take a list of tensors.\n";
+    return 0;
+}
+
+} // namespace
+
+std::string cliUsage()
+{
+    return R"(usage: slicescope-cli [--threads N] [--max-elements N] COMMAND [ARGUMENTS]
+
+Commands:
+  run [FILE]               answer JSON Lines requests from FILE (or stdin): one response
+                           line per request, in order
+  eval --shape S EXPR      slice a generated tensor and show the input, the result and
+                           the decode  [--dtype T] [--fill F] [--seed N] [--json]
+                           [--save FILE.npy]
+  encode EXPR              the begin/end/strides and the five masks of a subscript
+  explain --shape S EXPR   every stage of TensorFlow's strided-slice decode, with reasons
+  ops                      every op with its inputs, attributes and defaults
+
+Options:
+  --shape S          input shape: 5,6 or 5x6 ('' or '()' for a scalar)
+  --dtype T          bool, int8, uint8, int16, int32 (default), int64, float32, float64, string
+  --fill F           arange (default), zeros, ones or random
+  --seed N           seed for --fill random (default 0)
+  --json             eval: print the protocol response instead
+  --save FILE.npy    eval: also write the result to FILE.npy (atomically)
+  --threads N        engine worker threads (default 0: one per CPU)
+  --max-elements N   largest tensor allowed (default: 2^31 elements, or what memory holds)
+  -h, --help         show this help
+  --version          show the version
+
+EXPR is a Python subscript such as 'x[1, 2:4, None, ..., :-3:-1, :]' (quote it for the
+shell). Exit status: 0 on success, 1 if the work failed, 2 for a usage error.
+)";
+}
+
+int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream& out,
+           std::ostream& err, const CliEnvironment& environment)
+{
+    Options o;
+    try {
+        o = parseArgs(args);
+        if (o.help) {
+            out << cliUsage();
+            return 0;
+        }
+        if (o.version) {
+            out << "slicescope-cli " << environment.version << "\n";
+            return 0;
+        }
+        if (o.command.empty()) throw UsageError("no command given");
+        if (o.command == "run")
+            checkCommand(o, {}, 0, 1, "a file");
+        else if (o.command == "eval")
+            checkCommand(o, {"--shape", "--dtype", "--fill", "--seed", "--json", "--save"}, 1, 1,
+                         "an expression");
+        else if (o.command == "encode")
+            checkCommand(o, {}, 1, 1, "an expression");
+        else if (o.command == "explain")
+            checkCommand(o, {"--shape"}, 1, 1, "an expression");
+        else if (o.command == "ops")
+            checkCommand(o, {}, 0, 0, "");
+        else
+            throw UsageError("unknown command '" + o.command + "'");
+    } catch (const UsageError& e) {
+        err << "slicescope-cli: " << e.what() << "\nTry 'slicescope-cli --help'.\n";
+        return 2;
+    }
+
+    Limits limits = Limits::machineDefault();
+    if (o.maxElements) limits.maxElements = *o.maxElements;
+    Printer printer(out, environment);
+    try {
+        if (o.command == "run") return runCommand(o, in, out, err, limits);
+        if (o.command == "eval") return evalCommand(o, printer, err, limits);
+        if (o.command == "encode") return encodeCommand(o, printer);
+        if (o.command == "explain") return explainCommand(o, printer);
+        return opsCommand(printer);
+    } catch (...) {
+        printError(err, errorFromException(std::current_exception()),
+                   o.positional.empty() ? "" : o.positional[0]);
+        return 1;
+    }
+}
+
+} // namespace ss

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/tensor.h"
+
+#include <string>
+#include <string_view>
+
+namespace ss {
+
+// NumPy .npy files (format versions 1.0, 2.0 and 3.0).
+//
+// Reading: little or big endian, C or Fortran order (Fortran data is transposed into row-major).
+// dtypes: b1 -> bool, i1 -> int8, u1 -> uint8, i2 -> int16, i4 -> int32, i8 -> int64,
+// f4 -> float32, f8 -> float64, and both string kinds -> string: 'U' (UCS-4) is converted to
+// UTF-8; 'S' (bytes) is kept byte for byte and must be UTF-8 text. NumPy's trailing NUL padding
+// is removed, as NumPy does. Everything else (object 'O', structured/record dtypes, float16,
+// complex, unsigned integers wider than a byte, datetimes) is refused, as are truncated files,
+// bad magic bytes and header garbage: all bad_request, naming the problem.
+//
+// Writing: format 1.0 (2.0 if the header would not fit, which no rank-8 shape reaches),
+// little-endian, C order; strings as '<U' with the length of the longest string (at least 1).
+
+/// Reads a .npy file. Throws OpError: bad_request for an unreadable or unsupported file,
+/// resource_exhausted if the array is over `limits` (checked on the header, before allocating).
+Tensor readNpyFile(const std::string& path, const Limits& limits);
+/// The same from the bytes of a file.
+Tensor readNpyBytes(std::string_view bytes, const Limits& limits);
+
+/// Writes `tensor` to `path` atomically (the file appears complete or not at all). Throws
+/// OpError(bad_request) naming the path if it cannot be written.
+void writeNpyFile(const std::string& path, const Tensor& tensor);
+/// The bytes writeNpyFile would write.
+std::string encodeNpy(const Tensor& tensor);
+
+} // namespace ss

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "protocol/request.h"
+
+#include "core/decode.h"
+#include "protocol/tensor_json.h"
+
+#include <algorithm>
+#include <charconv>
+#include <istream>
+#include <new>
+#include <ostream>
+
+namespace ss {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::int64_t kJsonBytesPerTextByte = 40;
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+bool readFlag(const Json& v, const std::string& name)
+{
+    if (!v.isBool()) badRequest(name + " must be true or false, got " + std::string(v.typeName()));
+    return v.toBool();
+}
+
+Emit readEmit(const Json& v)
+{
+    const std::string text = v.isString() ? v.toString() : "";
+    if (text == "data") return Emit::Data;
+    if (text == "summary") return Emit::Summary;
+    if (text == "none") return Emit::None;
+    badRequest("emit must be \"data\", \"summary\" or \"none\"");
+}
+
+// A tensor error, prefixed with the input it belongs to.
+template <class F> Tensor readInput(const std::string& where, const F& read)
+{
+    try {
+        return read();
+    } catch (const OpError& e) {
+        throw OpError(e.code(), where + ": " + e.what());
+    }
+}
+
+std::string inputNames(const OpDef& op)
+{
+    if (op.inputs.empty()) return "it takes no inputs";
+    std::string names = "its inputs: ";
+    for (std::size_t k = 0; k < op.inputs.size(); ++k)
+        names += (k ? ", " : "") + op.inputs[k].name;
+    return names;
+}
+
+std::vector<std::vector<Tensor>> readInputs(const OpDef& op, const Json* inputs,
+                                            const Limits& limits)
+{
+    if (inputs && !inputs->isObject())
+        badRequest("inputs must be an object (input name -> tensor), got " +
+                   std::string(inputs->typeName()));
+    if (inputs)
+        for (const Json::Member& member : inputs->toObject()) {
+            const std::string& name = member.first;
+            const bool known = std::any_of(op.inputs.begin(), op.inputs.end(),
+                                           [&](const InputDef& d) { return d.name == name; });
+            if (!known)
+                badRequest("op '" + op.name + "' has no input '" + name + "' (" + inputNames(op) +
+                           ")");
+        }
+    std::vector<std::vector<Tensor>> result;
+    for (const InputDef& def : op.inputs) {
+        const Json* value = inputs ? inputs->find(def.name) : nullptr;
+        if (!value) badRequest("op '" + op.name + "' needs input '" + def.name + "'");
+        const std::string where = "input '" + def.name + "'";
+        std::vector<Tensor> tensors;
+        if (def.isList) {
+            if (!value->isArray())
+                badRequest(where + " of op '" + op.name + "' takes a list of tensors, got " +
+                           std::string(value->typeName()));
+            const auto& items = value->toArray();
+            for (std::size_t k = 0; k < items.size(); ++k)
+                tensors.push_back(readInput(where + "[" + std::to_string(k) + "]",
+                                            [&] { return tensorFromJson(items[k], limits); }));
+        } else {
+            if (value->isArray())
+                badRequest(where + " of op '" + op.name + "' takes one tensor, not a list");
+            tensors.push_back(readInput(where, [&] { return tensorFromJson(*value, limits); }));
+        }
+        result.push_back(std::move(tensors));
+    }
+    return result;
+}
+
+void writeInts(JsonWriter& w, const std::vector<std::int64_t>& values)
+{
+    w.array(values.data(), std::int64_t(values.size()));
+}
+
+void writeOptional(JsonWriter& w, const std::optional<std::int64_t>& v)
+{
+    if (v)
+        w.value(*v);
+    else
+        w.null();
+}
+
+void writeDecode(JsonWriter& w, const StridedSliceDecode& d, bool withText)
+{
+    w.beginObject();
+    w.key("spec");
+    w.beginArray();
+    for (const SpecEntry& e : d.spec) {
+        w.beginObject();
+        w.key("kind");
+        w.value(specKindName(e.kind));
+        if (withText) {
+            w.key("text");
+            w.value(e.text);
+        }
+        w.key("begin");
+        writeOptional(w, e.begin);
+        w.key("end");
+        writeOptional(w, e.end);
+        w.key("stride");
+        writeOptional(w, e.stride);
+        w.endObject();
+    }
+    w.endArray();
+
+    const SparseSpec& s = d.sparse;
+    w.key("sparse");
+    w.beginObject();
+    w.key("begin");
+    writeInts(w, s.begin);
+    w.key("end");
+    writeInts(w, s.end);
+    w.key("strides");
+    writeInts(w, s.strides);
+    for (const auto& [name, mask] : {std::pair{"begin_mask", s.beginMask},
+                                     {"end_mask", s.endMask},
+                                     {"ellipsis_mask", s.ellipsisMask},
+                                     {"new_axis_mask", s.newAxisMask},
+                                     {"shrink_axis_mask", s.shrinkAxisMask}}) {
+        w.key(name);
+        w.value(std::int64_t(mask));
+    }
+    w.endObject();
+
+    w.key("dense");
+    w.beginObject();
+    w.key("begin");
+    writeInts(w, d.dense.begin);
+    w.key("end");
+    writeInts(w, d.dense.end);
+    w.key("strides");
+    writeInts(w, d.dense.strides);
+    w.key("begin_mask");
+    w.value(d.dense.beginMask);
+    w.key("end_mask");
+    w.value(d.dense.endMask);
+    w.key("shrink_axis_mask");
+    w.value(d.dense.shrinkAxisMask);
+    w.endObject();
+
+    w.key("dims");
+    w.beginArray();
+    for (const DimDecode& dim : d.dims) {
+        w.beginObject();
+        for (const auto& [name, v] : {std::pair{"dim", std::int64_t(dim.dim)},
+                                      {"size", dim.size},
+                                      {"begin", dim.begin},
+                                      {"end", dim.end},
+                                      {"stride", dim.stride},
+                                      {"length", dim.length}}) {
+            w.key(name);
+            w.value(v);
+        }
+        w.key("shrink");
+        w.value(dim.shrink);
+        w.key("notes");
+        w.beginArray();
+        for (const std::string& note : dim.notes)
+            w.value(note);
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+
+    w.key("processing_shape");
+    writeInts(w, d.processingShape);
+    w.key("final_shape");
+    writeInts(w, d.finalShape);
+    w.key("is_identity");
+    w.value(d.isIdentity);
+    w.key("is_simple_slice");
+    w.value(d.isSimpleSlice);
+    w.key("slice_dim0");
+    w.value(d.sliceDim0);
+    w.endObject();
+}
+
+void writeSources(JsonWriter& w, const std::vector<std::int64_t>& sources)
+{
+    w.beginArray();
+    char buf[48];
+    for (const std::int64_t s : sources) {
+        if (s == kNoSource) {
+            w.null();
+            continue;
+        }
+        char* p = buf;
+        *p++ = '[';
+        p = std::to_chars(p, buf + sizeof buf, sourceSlot(s)).ptr;
+        *p++ = ',';
+        p = std::to_chars(p, buf + sizeof buf, sourceIndex(s)).ptr;
+        *p++ = ']';
+        w.raw(std::string_view(buf, std::size_t(p - buf)));
+    }
+    w.endArray();
+}
+
+// The most characters one element takes in a response, comma included ("-2147483648,").
+std::int64_t maxElementChars(DType dtype)
+{
+    switch (dtype) {
+    case DType::Bool:
+        return 6;
+    case DType::Int8:
+        return 5;
+    case DType::UInt8:
+        return 4;
+    case DType::Int16:
+        return 7;
+    case DType::Int32:
+        return 12;
+    case DType::Int64:
+        return 21;
+    case DType::Float32:
+        return 16;
+    case DType::Float64:
+        return 25;
+    case DType::String:
+        break;
+    }
+    return 3; // at least `"",`; strings are copies of input strings, already in memory
+}
+
+// Refuses, before anything is executed, a response whose text could not fit in memory.
+void checkResponseSize(const Request& request, const OpPlan& plan, const Limits& limits)
+{
+    constexpr std::int64_t kSourceChars = 24; // "[slot,index],"
+    double bytes = 0;
+    for (const OutputPlan& out : plan.outputs) {
+        const double n = double(checkedNumElements(out.shape).value_or(0));
+        if (request.emitMode == Emit::Data) bytes += n * double(maxElementChars(out.dtype));
+        if (request.sources) bytes += n * kSourceChars;
+    }
+    if (bytes > double(limits.maxBytes))
+        throw OpError(ErrorCode::ResourceExhausted,
+                      "the response would take up to " + std::to_string(std::int64_t(bytes)) +
+                          " bytes of JSON, over the limit of " + std::to_string(limits.maxBytes) +
+                          " bytes; ask for \"emit\": \"summary\" (and no sources)");
+}
+
+} // namespace
+
+Attr attrFromJson(const Json& json, const std::string& name)
+{
+    switch (json.type()) {
+    case Json::Type::Null:
+        return Attr();
+    case Json::Type::Bool:
+        return Attr(json.toBool());
+    case Json::Type::Number: {
+        const JsonNumber& n = json.number();
+        if (n.fitsInt64) return Attr(n.integer);
+        if (n.isInteger) badRequest("attribute '" + name + "': an integer beyond the int64 range");
+        return Attr(n.value);
+    }
+    case Json::Type::String:
+        return Attr(json.toString());
+    case Json::Type::Array: {
+        Attr::List list;
+        for (const Json& item : json.toArray())
+            list.push_back(attrFromJson(item, name));
+        return Attr(std::move(list));
+    }
+    case Json::Type::Object:
+        break;
+    }
+    Attr::Map map;
+    for (const auto& [key, item] : json.toObject())
+        map.emplace_back(key, attrFromJson(item, name));
+    return Attr(std::move(map));
+}
+
+void writeAttr(JsonWriter& w, const Attr& a)
+{
+    if (a.isNull()) {
+        w.null();
+    } else if (a.isBool()) {
+        w.value(a.toBool());
+    } else if (a.isInt()) {
+        w.value(a.toInt());
+    } else if (a.isFloat()) {
+        w.value(a.toDouble());
+    } else if (a.isString()) {
+        w.value(a.toString());
+    } else if (a.isList()) {
+        w.beginArray();
+        for (const Attr& item : a.toList())
+            writeAttr(w, item);
+        w.endArray();
+    } else {
+        w.beginObject();
+        for (const auto& [key, item] : a.toMap()) {
+            w.key(key);
+            writeAttr(w, item);
+        }
+        w.endObject();
+    }
+}
+
+Request requestFromJson(const Json& json, const Limits& limits)
+{
+    if (!json.isObject())
+        badRequest("a request must be a JSON object, got " + std::string(json.typeName()));
+    Request r;
+    const Json *op = nullptr, *inputs = nullptr, *attrs = nullptr;
+    for (const auto& [name, value] : json.toObject()) {
+        if (name == "id")
+            r.id = value;
+        else if (name == "op")
+            op = &value;
+        else if (name == "inputs")
+            inputs = &value;
+        else if (name == "attrs")
+            attrs = &value;
+        else if (name == "emit")
+            r.emitMode = readEmit(value);
+        else if (name == "trace")
+            r.trace = readFlag(value, name);
+        else if (name == "sources")
+            r.sources = readFlag(value, name);
+        else if (name == "timing")
+            r.timing = readFlag(value, name);
+        else
+            badRequest("unknown request field \"" + name +
+                       "\" (a request has id, op, inputs, attrs, emit, trace, sources, timing)");
+    }
+    if (!op) badRequest("the request has no \"op\"");
+    if (!op->isString()) badRequest("op must be a string, got " + std::string(op->typeName()));
+    r.op = findOp(op->toString());
+    if (!r.op) badRequest("unknown op '" + op->toString() + "' (slicescope-cli ops lists them)");
+    if (attrs) {
+        if (!attrs->isObject())
+            badRequest("attrs must be an object (attribute name -> value), got " +
+                       std::string(attrs->typeName()));
+        for (const auto& [name, value] : attrs->toObject())
+            r.attrs.emplace(name, attrFromJson(value, name));
+    }
+    r.inputs = readInputs(*r.op, inputs, limits);
+    return r;
+}
+
+void writeRequest(JsonWriter& w, const Request& r)
+{
+    w.beginObject();
+    if (!r.id.isNull()) {
+        w.key("id");
+        w.value(r.id);
+    }
+    w.key("op");
+    w.value(r.op ? r.op->name : std::string());
+    w.key("inputs");
+    w.beginObject();
+    for (std::size_t k = 0; r.op && k < r.op->inputs.size() && k < r.inputs.size(); ++k) {
+        w.key(r.op->inputs[k].name);
+        if (r.op->inputs[k].isList) w.beginArray();
+        for (const Tensor& t : r.inputs[k])
+            writeTensor(w, t);
+        if (r.op->inputs[k].isList) w.endArray();
+    }
+    w.endObject();
+    w.key("attrs");
+    w.beginObject();
+    for (const auto& [name, value] : r.attrs) {
+        w.key(name);
+        writeAttr(w, value);
+    }
+    w.endObject();
+    if (r.emitMode != Emit::Data) {
+        w.key("emit");
+        w.value(r.emitMode == Emit::Summary ? "summary" : "none");
+    }
+    for (const auto& [name, on] :
+         {std::pair{"trace", r.trace}, {"sources", r.sources}, {"timing", r.timing}})
+        if (on) {
+            w.key(name);
+            w.value(true);
+        }
+    w.endObject();
+}
+
+RequestResult runRequest(const Request& request, const Limits& limits, Executor& executor,
+                         JobContext* context)
+{
+    OpCall call(*request.op, request.inputs, request.attrs, limits);
+    RequestResult result;
+    const auto start = Clock::now();
+    result.plan = request.op->plan(call);
+    checkResponseSize(request, result.plan, limits);
+    result.inputs = call.allInputs();
+    result.outputs = executePlan(result.plan, result.inputs, executor, context);
+    result.opMs = msSince(start);
+    if (request.sources) {
+        for (int k = 0; k < int(result.plan.outputs.size()); ++k) {
+            const Shape& shape = result.plan.outputs[std::size_t(k)].shape;
+            limits.check(shape, DType::Int64, "the sources of output " + std::to_string(k));
+            auto sources = planSources(result.plan, k, executor, context);
+            const auto unwritten = std::find(sources.begin(), sources.end(), kUnwritten);
+            if (unwritten != sources.end())
+                throw OpError(ErrorCode::Internal, "op '" + request.op->name + "' left element " +
+                                                       std::to_string(unwritten - sources.begin()) +
+                                                       " of output " + std::to_string(k) +
+                                                       " unwritten");
+            result.sources.push_back(std::move(sources));
+        }
+    }
+    return result;
+}
+
+void writeResponse(JsonWriter& w, const Request& request, const RequestResult& result,
+                   Clock::time_point start)
+{
+    w.beginObject();
+    w.key("id");
+    w.value(request.id);
+    w.key("ok");
+    w.value(true);
+    if (request.emitMode != Emit::None) {
+        w.key("outputs");
+        w.beginArray();
+        for (const Tensor& t : result.outputs) {
+            if (request.emitMode == Emit::Data)
+                writeTensor(w, t);
+            else
+                writeTensorSummary(w, t);
+        }
+        w.endArray();
+    }
+    if (request.sources) {
+        w.key("sources");
+        w.beginArray();
+        for (const auto& sources : result.sources)
+            writeSources(w, sources);
+        w.endArray();
+    }
+    for (const auto& [name, value] : result.plan.extras) {
+        w.key(name);
+        writeAttr(w, value);
+    }
+    if (request.trace) {
+        w.key("trace");
+        w.beginObject();
+        w.key("steps");
+        w.beginArray();
+        for (const Step& step : result.plan.steps) {
+            w.beginObject();
+            w.key("title");
+            w.value(step.title);
+            w.key("detail");
+            w.value(step.detail);
+            w.endObject();
+        }
+        w.endArray();
+        if (result.plan.decode) {
+            w.key("decode");
+            writeDecode(w, *result.plan.decode, request.op->name == "getitem");
+        }
+        w.endObject();
+    }
+    if (request.timing) {
+        w.key("timing");
+        w.beginObject();
+        w.key("op_ms");
+        w.value(result.opMs);
+        w.key("total_ms");
+        w.value(msSince(start));
+        w.endObject();
+    }
+    w.endObject();
+}
+
+void writeErrorResponse(JsonWriter& w, const Json& id, const OpError& error)
+{
+    w.beginObject();
+    w.key("id");
+    w.value(id);
+    w.key("ok");
+    w.value(false);
+    w.key("error");
+    w.beginObject();
+    w.key("code");
+    w.value(errorCodeName(error.code()));
+    w.key("message");
+    w.value(error.what());
+    if (error.code() == ErrorCode::ParseError && error.position()) {
+        w.key("position");
+        w.value(*error.position());
+    }
+    w.endObject();
+    w.endObject();
+}
+
+OpError errorFromException(std::exception_ptr error)
+{
+    try {
+        std::rethrow_exception(error);
+    } catch (const OpError& e) {
+        return e;
+    } catch (const std::bad_alloc&) {
+        return OpError(ErrorCode::ResourceExhausted, "out of memory");
+    } catch (const std::exception& e) {
+        return OpError(ErrorCode::Internal, std::string("unexpected error: ") + e.what());
+    } catch (...) {
+        return OpError(ErrorCode::Internal, "unexpected error");
+    }
+}
+
+std::string RequestHandler::handleLine(std::string_view line)
+{
+    const auto start = Clock::now();
+    Json id; // stays null until the line has been read as JSON
+    std::string response;
+    auto job = m_executor.submit({}, [&](JobContext& context) {
+        // A parsed value takes up to about 40 bytes for each byte of its text.
+        if (std::int64_t(line.size()) > m_limits.maxBytes / kJsonBytesPerTextByte)
+            throw OpError(ErrorCode::ResourceExhausted,
+                          "the request line of " + std::to_string(line.size()) +
+                              " bytes would take more memory to read than the limit of " +
+                              std::to_string(m_limits.maxBytes) + " bytes");
+        const Json json = parseJson(line);
+        if (const Json* given = json.find("id")) id = *given;
+        const Request request = requestFromJson(json, m_limits);
+        const RequestResult result = runRequest(request, m_limits, m_executor, &context);
+        std::string text;
+        JsonWriter writer(text);
+        writeResponse(writer, request, result, start);
+        response = std::move(text);
+    });
+    const Job::State state = job->wait();
+    if (state != Job::State::Finished) {
+        const OpError error = job->error()
+                                  ? errorFromException(job->error())
+                                  : OpError(ErrorCode::Internal, "the request was cancelled");
+        response.clear();
+        JsonWriter writer(response);
+        writeErrorResponse(writer, id, error);
+    }
+    return response;
+}
+
+int runJsonLines(std::istream& in, std::ostream& out, RequestHandler& handler)
+{
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.find_first_not_of(" \t\r\n") == std::string::npos) continue;
+        out << handler.handleLine(line) << '\n';
+        out.flush();
+        if (!out) return 1;
+    }
+    return in.bad() ? 1 : 0;
+}
+
+} // namespace ss

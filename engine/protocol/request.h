@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/attr.h"
+#include "core/error.h"
+#include "core/executor.h"
+#include "core/op.h"
+#include "core/tensor.h"
+#include "protocol/json.h"
+
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <iosfwd>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ss {
+
+/// What a response carries for each output (protocol.md, "emit").
+enum class Emit {
+    Data,    ///< every element
+    Summary, ///< dtype, shape, size and checksum
+    None,    ///< no `outputs` member at all
+};
+
+/// A request with its tensors read (protocol.md, "Requests and responses").
+struct Request
+{
+    Json id; ///< echoed back unchanged
+    const OpDef* op = nullptr;
+    /// One list per op input, in the op's InputDef order (one tensor for a non-list input).
+    std::vector<std::vector<Tensor>> inputs;
+    Attrs attrs;
+    Emit emitMode = Emit::Data; ///< not `emit`, which Qt defines as a macro
+    bool trace = false;
+    bool sources = false;
+    bool timing = false;
+};
+
+/// Reads a request object: `id`, `op` (a name or alias), `inputs`, `attrs`, `emit`, `trace`,
+/// `sources`, `timing`; any other member is refused. Throws OpError: bad_request for a missing
+/// or mistyped field, an unknown op or input, a bad tensor; resource_exhausted for a tensor over
+/// `limits`. Tensor errors name the input: "input 'input': data[3]: ...".
+Request requestFromJson(const Json& json, const Limits& limits);
+
+/// Writes `request` so that requestFromJson reads it back (tensors in the `data` form, the op
+/// under its own name). This is the GUI's "copy as request".
+void writeRequest(JsonWriter& writer, const Request& request);
+
+/// An attribute from JSON: integers stay integers, numbers with a fraction or exponent become
+/// floats, lists become Attr::List, objects Attr::Map. Throws bad_request naming `name` for an
+/// integer beyond int64.
+Attr attrFromJson(const Json& json, const std::string& name);
+/// Writes an attribute (or an op's extra result) as JSON.
+void writeAttr(JsonWriter& writer, const Attr& attr);
+
+/// What running a request produced.
+struct RequestResult
+{
+    OpPlan plan;
+    std::vector<Tensor> inputs;  ///< in slot order (list inputs expanded in place)
+    std::vector<Tensor> outputs; ///< one per plan output
+    /// Per output, when the request asked for sources: packSource(slot, index) or kNoSource.
+    std::vector<std::vector<std::int64_t>> sources;
+    double opMs = 0; ///< decode, plan and execution, inputs already in memory
+};
+
+/// Plans and executes the request's op on the calling thread (large copies are split across
+/// `executor`), then works out the sources if asked. Throws OpError as the op does;
+/// resource_exhausted, before executing, if the response's text could exceed limits.maxBytes;
+/// internal if the plan leaves an output element unwritten.
+RequestResult runRequest(const Request& request, const Limits& limits, Executor& executor,
+                         JobContext* context = nullptr);
+
+/// Writes the success response: id, ok, outputs (per `emit`), sources, the op's extras (such as
+/// "encoding" or "expr"), trace, and timing (total_ms measured from `start` to this moment).
+void writeResponse(JsonWriter& writer, const Request& request, const RequestResult& result,
+                   std::chrono::steady_clock::time_point start);
+/// Writes {"id", "ok": false, "error": {"code", "message"}}, plus "position" for parse_error.
+void writeErrorResponse(JsonWriter& writer, const Json& id, const OpError& error);
+/// The protocol error for an exception: an OpError as it is, std::bad_alloc as
+/// resource_exhausted, anything else as internal.
+OpError errorFromException(std::exception_ptr error);
+
+/// Answers JSON Lines requests. Every request runs as a job on the executor, as the GUI's do.
+class RequestHandler
+{
+public:
+    RequestHandler(Executor& executor, Limits limits) : m_executor(executor), m_limits(limits) {}
+
+    /// One request line in, one response line out (without the newline). Never throws: a line
+    /// that is not JSON is answered with `"id": null` and bad_request, a line too long to parse
+    /// within limits.maxBytes with resource_exhausted.
+    std::string handleLine(std::string_view line);
+
+private:
+    Executor& m_executor;
+    Limits m_limits;
+};
+
+/// The `run` loop: reads request lines from `in` (blank lines are skipped) and writes one
+/// response line each to `out`, in order, flushing after each. Returns 0, or 1 if reading or
+/// writing failed.
+int runJsonLines(std::istream& in, std::ostream& out, RequestHandler& handler);
+
+} // namespace ss

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "protocol/tensor_json.h"
+
+#include "core/error.h"
+#include "protocol/npy.h"
+
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace ss {
+
+namespace {
+
+std::string num(std::int64_t v)
+{
+    return std::to_string(v);
+}
+
+// A JSON value as it appears in a message, cut short if long.
+std::string snippet(const Json& v)
+{
+    std::string s;
+    JsonWriter(s).value(v);
+    if (s.size() > 40) {
+        std::size_t cut = 37;
+        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
+            --cut; // not inside a UTF-8 sequence
+        s = s.substr(0, cut) + "...";
+    }
+    return s;
+}
+
+DType readDType(const Json& v)
+{
+    if (!v.isString()) badRequest("dtype must be a string, got " + std::string(v.typeName()));
+    const auto t = dtypeFromName(v.toString());
+    if (!t)
+        badRequest("unknown dtype " + snippet(v) +
+                   " (the dtypes are bool, int8, uint8, int16, int32, int64, float32, float64 and "
+                   "string)");
+    return *t;
+}
+
+Shape readShape(const Json& v)
+{
+    if (!v.isArray())
+        badRequest("shape must be a list of non-negative integers, got " +
+                   std::string(v.typeName()));
+    const auto& items = v.toArray();
+    if (items.size() > std::size_t(kMaxRank))
+        badRequest("shape " + snippet(v) + " has rank " + num(std::int64_t(items.size())) +
+                   "; tensors have rank 0 to " + num(kMaxRank));
+    Shape shape;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+        if (!items[k].isInt64())
+            badRequest("shape[" + num(std::int64_t(k)) + "] must be a non-negative integer, got " +
+                       snippet(items[k]));
+        if (items[k].toInt64() < 0)
+            badRequest("shape[" + num(std::int64_t(k)) + "] is " + num(items[k].toInt64()) +
+                       "; a dimension cannot be negative");
+        shape.push_back(items[k].toInt64());
+    }
+    return shape;
+}
+
+// One element, converted to T with the dtype's own checks. `where` names it for messages.
+template <class T, class Where> T readElement(const Json& v, DType dtype, const Where& where)
+{
+    const auto name = [dtype] { return std::string(dtypeName(dtype)); }; // only built on errors
+    auto refuse = [&](const std::string& what) { badRequest(where() + ": " + what); };
+    if constexpr (std::is_same_v<T, bool>) {
+        if (!v.isBool()) refuse("the bool tensor takes true or false, got " + snippet(v));
+        return v.toBool();
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        if (!v.isString()) refuse("the string tensor takes strings, got " + snippet(v));
+        return v.toString();
+    } else if constexpr (std::is_integral_v<T>) {
+        if (!v.isNumber()) refuse("the " + name() + " tensor takes integers, got " + snippet(v));
+        const JsonNumber& n = v.number();
+        if (!n.isInteger) refuse(snippet(v) + " is not an integer (the tensor is " + name() + ")");
+        if (!n.fitsInt64 || n.integer < integerMin(dtype) || n.integer > integerMax(dtype))
+            refuse(snippet(v) + " is out of range for " + name() + " [" + num(integerMin(dtype)) +
+                   ", " + num(integerMax(dtype)) + "]");
+        return static_cast<T>(n.integer);
+    } else {
+        if (v.isString()) {
+            const std::string& s = v.toString();
+            if (s == "nan") return std::numeric_limits<T>::quiet_NaN();
+            if (s == "inf" || s == "-inf")
+                return s[0] == '-' ? -std::numeric_limits<T>::infinity()
+                                   : std::numeric_limits<T>::infinity();
+            refuse("the " + name() +
+                   " tensor takes numbers or the strings \"nan\", \"inf\", \"-inf\", got " +
+                   snippet(v));
+        }
+        if (!v.isNumber()) refuse("the " + name() + " tensor takes numbers, got " + snippet(v));
+        if constexpr (std::is_same_v<T, float>) {
+            if (v.number().overflows32)
+                refuse(snippet(v) + " is out of range for float32 (largest 3.4028235e+38); write "
+                                    "\"inf\" for infinity, or use float64");
+            return v.number().value32;
+        } else {
+            return v.number().value;
+        }
+    }
+}
+
+// Fills `t` from leaf(i) for every element i.
+template <class Leaf, class Where>
+void readElements(Tensor& t, const Leaf& leaf, const Where& where)
+{
+    visitDType(t.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        T* out = t.data<T>();
+        for (std::int64_t i = 0; i < t.size(); ++i)
+            out[i] = readElement<T>(leaf(i), t.dtype(), [&] { return where(i); });
+    });
+}
+
+std::string indexPath(const std::string& name, const std::vector<std::int64_t>& index)
+{
+    std::string s = name;
+    for (std::int64_t i : index)
+        s += "[" + num(i) + "]";
+    return s;
+}
+
+// Collects the leaves of a nested list, checking that it is rectangular with `shape`.
+void flattenValue(const Json& v, const Shape& shape, std::vector<std::int64_t>& index,
+                  std::vector<const Json*>& leaves)
+{
+    const std::size_t depth = index.size();
+    if (depth == shape.size()) {
+        if (v.isArray())
+            badRequest("ragged value: " + indexPath("value", index) +
+                       " is a list where a single element was expected");
+        leaves.push_back(&v);
+        return;
+    }
+    if (!v.isArray())
+        badRequest("ragged value: " + indexPath("value", index) + " is " +
+                   std::string(v.typeName()) + " where a list of " + num(shape[depth]) +
+                   " was expected");
+    const auto& items = v.toArray();
+    if (std::int64_t(items.size()) != shape[depth])
+        badRequest("ragged value: " + indexPath("value", index) + " has " +
+                   num(std::int64_t(items.size())) + " elements where " + num(shape[depth]) +
+                   " were expected");
+    index.push_back(0);
+    for (const Json& item : items) {
+        flattenValue(item, shape, index, leaves);
+        ++index.back();
+    }
+    index.pop_back();
+}
+
+// TensorFlow's inference for a Python literal.
+DType inferDType(const std::vector<const Json*>& leaves)
+{
+    bool anyString = false, anyBool = false, anyNumber = false, anyFloat = false;
+    bool allInt32 = true;
+    for (const Json* leaf : leaves) {
+        anyString = anyString || leaf->isString();
+        anyBool = anyBool || leaf->isBool();
+        if (leaf->isNumber()) {
+            const JsonNumber& n = leaf->number();
+            anyNumber = true;
+            anyFloat = anyFloat || !n.isInteger;
+            allInt32 = allInt32 && n.fitsInt64 &&
+                       n.integer >= std::numeric_limits<std::int32_t>::min() &&
+                       n.integer <= std::numeric_limits<std::int32_t>::max();
+        }
+    }
+    if (anyString && (anyNumber || anyBool))
+        badRequest("the value mixes strings with numbers or booleans; give a dtype (a float dtype "
+                   "reads \"nan\", \"inf\" and \"-inf\" as numbers)");
+    if (anyBool && anyNumber) badRequest("the value mixes booleans and numbers; give a dtype");
+    if (anyString) return DType::String;
+    if (anyBool) return DType::Bool;
+    if (anyFloat || !anyNumber) return DType::Float32;
+    return allInt32 ? DType::Int32 : DType::Int64;
+}
+
+std::uint64_t readSeed(const Json& v)
+{
+    if (!v.isInt64() || v.toInt64() < 0)
+        badRequest("seed must be a non-negative integer, got " + snippet(v));
+    return std::uint64_t(v.toInt64());
+}
+
+Fill readFill(const Json& v)
+{
+    const std::string text = v.isString() ? v.toString() : "";
+    if (text == "arange") return Fill::Arange;
+    if (text == "zeros") return Fill::Zeros;
+    if (text == "ones") return Fill::Ones;
+    if (text == "random") return Fill::Random;
+    badRequest("fill must be \"arange\", \"zeros\", \"ones\" or \"random\", got " + snippet(v));
+}
+
+} // namespace
+
+Tensor tensorFromValue(const Json& value, std::optional<DType> dtype, const Limits& limits)
+{
+    Shape shape;
+    for (const Json* level = &value; level->isArray(); level = &level->toArray().front()) {
+        if (shape.size() == std::size_t(kMaxRank))
+            badRequest("the value nests lists more than " + num(kMaxRank) +
+                       " deep; tensors have rank 0 to " + num(kMaxRank));
+        shape.push_back(std::int64_t(level->toArray().size()));
+        if (level->toArray().empty()) break;
+    }
+    limits.check(shape, dtype.value_or(DType::Float32), "the value");
+    std::vector<const Json*> leaves;
+    std::vector<std::int64_t> index;
+    flattenValue(value, shape, index, leaves);
+    Tensor t = Tensor::empty(dtype ? *dtype : inferDType(leaves), shape, limits);
+    readElements(
+        t, [&](std::int64_t i) -> const Json& { return *leaves[std::size_t(i)]; },
+        [&](std::int64_t i) { return indexPath("value", unravelIndex(i, shape)); });
+    return t;
+}
+
+Tensor parseTensorLiteral(std::string_view text, std::optional<DType> dtype, const Limits& limits)
+{
+    return tensorFromValue(parseJson(text), dtype, limits);
+}
+
+Tensor tensorFromJson(const Json& json, const Limits& limits)
+{
+    if (!json.isObject())
+        badRequest("a tensor must be an object with dtype, shape and one of data, value, fill or "
+                   "npy; got " +
+                   std::string(json.typeName()));
+    const Json *dtypeField = nullptr, *shapeField = nullptr, *seed = nullptr;
+    const Json* content = nullptr;
+    std::string contentName;
+    for (const auto& [name, v] : json.toObject()) {
+        if (name == "dtype") {
+            dtypeField = &v;
+        } else if (name == "shape") {
+            shapeField = &v;
+        } else if (name == "seed") {
+            seed = &v;
+        } else if (name == "data" || name == "value" || name == "fill" || name == "npy") {
+            if (content)
+                badRequest("a tensor takes only one of data, value, fill and npy; got " +
+                           contentName + " and " + name);
+            content = &v;
+            contentName = name;
+        } else {
+            badRequest("unknown tensor field \"" + name +
+                       "\" (a tensor has dtype, shape, and one of data, value, fill or npy)");
+        }
+    }
+    if (!content) badRequest("a tensor needs one of data, value, fill or npy");
+    if (seed && contentName != "fill")
+        badRequest("seed goes with fill \"random\", not with " + contentName);
+    const std::optional<DType> dtype =
+        dtypeField ? std::optional(readDType(*dtypeField)) : std::nullopt;
+    const std::optional<Shape> shape =
+        shapeField ? std::optional(readShape(*shapeField)) : std::nullopt;
+
+    if (contentName == "data" || contentName == "fill") {
+        if (!dtype || !shape) badRequest(contentName + " needs dtype and shape");
+        limits.check(*shape, *dtype, "the tensor");
+    }
+    if (contentName == "fill") {
+        const Fill fill = readFill(*content);
+        if (seed && fill != Fill::Random)
+            badRequest("seed goes with fill \"random\", not \"" + content->toString() + "\"");
+        return makeFilled(*dtype, *shape, fill, seed ? readSeed(*seed) : 0, limits);
+    }
+    if (contentName == "data") {
+        if (!content->isArray())
+            badRequest("data must be a flat list of elements, got " +
+                       std::string(content->typeName()));
+        const auto& items = content->toArray();
+        const std::int64_t n = numElements(*shape);
+        if (std::int64_t(items.size()) != n)
+            badRequest("data has " + num(std::int64_t(items.size())) + " elements but shape " +
+                       shapeString(*shape) + " has " + num(n));
+        Tensor t = Tensor::empty(*dtype, *shape, limits);
+        readElements(
+            t, [&](std::int64_t i) -> const Json& { return items[std::size_t(i)]; },
+            [&](std::int64_t i) { return "data[" + num(i) + "]"; });
+        return t;
+    }
+    Tensor t;
+    if (contentName == "value") {
+        t = tensorFromValue(*content, dtype, limits);
+    } else {
+        if (!content->isString())
+            badRequest("npy must be a file path, got " + std::string(content->typeName()));
+        t = readNpyFile(content->toString(), limits);
+        if (dtype && *dtype != t.dtype())
+            badRequest("dtype is " + std::string(dtypeName(*dtype)) + " but " +
+                       content->toString() + " holds " + std::string(dtypeName(t.dtype())));
+    }
+    if (shape && *shape != t.shape())
+        badRequest("shape " + shapeString(*shape) + " does not match the " + contentName +
+                   "'s shape " + shapeString(t.shape()));
+    return t;
+}
+
+void writeTensor(JsonWriter& writer, const Tensor& tensor)
+{
+    writer.beginObject();
+    writer.key("dtype");
+    writer.value(dtypeName(tensor.dtype()));
+    writer.key("shape");
+    writer.array(tensor.shape().data(), tensor.rank());
+    writer.key("data");
+    visitDType(tensor.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        writer.array(tensor.data<T>(), tensor.size());
+    });
+    writer.endObject();
+}
+
+void writeTensorSummary(JsonWriter& writer, const Tensor& tensor)
+{
+    writer.beginObject();
+    writer.key("dtype");
+    writer.value(dtypeName(tensor.dtype()));
+    writer.key("shape");
+    writer.array(tensor.shape().data(), tensor.rank());
+    writer.key("size");
+    writer.value(tensor.size());
+    if (const auto sum = tensorChecksum(tensor)) {
+        writer.key("checksum");
+        writer.value(checksumHex(*sum));
+    }
+    writer.endObject();
+}
+
+std::optional<std::uint64_t> tensorChecksum(const Tensor& tensor)
+{
+    if (tensor.dtype() == DType::String) return std::nullopt;
+    return visitDType(tensor.dtype(), [&](auto tag) -> std::uint64_t {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, std::string>) {
+            return 0;
+        } else {
+            // The unsigned integer of the element's own width.
+            using Bits = std::conditional_t<
+                sizeof(T) == 1, std::uint8_t,
+                std::conditional_t<
+                    sizeof(T) == 2, std::uint16_t,
+                    std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+            const T* data = tensor.data<T>();
+            std::uint64_t sum = 0;
+            for (std::int64_t i = 0; i < tensor.size(); ++i) {
+                Bits bits;
+                std::memcpy(&bits, &data[i], sizeof bits);
+                sum += std::uint64_t(bits) * (2 * std::uint64_t(i) + 1);
+            }
+            return sum;
+        }
+    });
+}
+
+std::string checksumHex(std::uint64_t checksum)
+{
+    static const char* hex = "0123456789abcdef";
+    std::string s(16, '0');
+    for (int k = 15; k >= 0; --k, checksum >>= 4)
+        s[std::size_t(k)] = hex[checksum & 15];
+    return s;
+}
+
+} // namespace ss

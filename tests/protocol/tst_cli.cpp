@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// slicescope-cli: every command in process (runCli), usage errors, and the real executable's
+// `run` loop through QProcess (one flushed response per line, bad lines never stop it).
+#include "core/op.h"
+#include "protocol/cli.h"
+#include "protocol/npy.h"
+#include "protocol/text_format.h"
+#include "protocol_test.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sstream>
+
+using namespace ss;
+using namespace ss::testing;
+
+namespace {
+
+struct CliRun
+{
+    int exit = -1;
+    std::string out;
+    std::string err;
+};
+
+CliRun cli(const std::vector<std::string>& args, const std::string& input = "")
+{
+    std::istringstream in(input);
+    std::ostringstream out, err;
+    CliEnvironment environment;
+    environment.version = "1.2.3";
+    CliRun run;
+    run.exit = runCli(args, in, out, err, environment);
+    run.out = out.str();
+    run.err = err.str();
+    return run;
+}
+
+bool contains(const std::string& text, const std::string& part)
+{
+    return text.find(part) != std::string::npos;
+}
+
+std::vector<std::string> lines(const std::string& text)
+{
+    std::vector<std::string> result;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        result.push_back(line);
+    return result;
+}
+
+const char* kSeedExpr = "x[1, 2:4, None, ..., :-3:-1, :]";
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void versionAndHelp();
+    void usageErrors_data();
+    void usageErrors();
+    void explainShowsEveryStage();
+    void explainShowsHowFarTheDecodeGot();
+    void encodePrintsMasksInDecimalAndBinary();
+    void evalPrintsInputResultAndDecode();
+    void evalJsonIsTheResponseObject();
+    void evalSavesTheResult();
+    void evalErrors();
+    void opsListsEveryOp();
+    void runAnswersEveryLineInOrder();
+    void runReportsWriteFailures();
+    void runReadsFiles();
+    void executableRunsInteractively();
+    void executableAnswersMixedInput();
+};
+
+void TestCli::versionAndHelp()
+{
+    const CliRun version = cli({"--version"});
+    QCOMPARE(version.exit, 0);
+    QCOMPARE(version.out, std::string("slicescope-cli 1.2.3\n"));
+    for (const char* flag : {"--help", "-h"}) {
+        const CliRun help = cli({flag});
+        QCOMPARE(help.exit, 0);
+        QCOMPARE(help.out, cliUsage());
+    }
+    QVERIFY(contains(cliUsage(), "explain --shape S EXPR"));
+}
+
+void TestCli::usageErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no command") << QStringList{} << "no command given";
+    QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command 'frobnicate'";
+    QTest::newRow("unknown option") << QStringList{"ops", "--bogus"} << "unknown option '--bogus'";
+    QTest::newRow("eval without shape")
+        << QStringList{"eval", "x[1]"} << "'eval' needs --shape, e.g. --shape 5,6";
+    QTest::newRow("eval without expression")
+        << QStringList{"eval", "--shape", "5"} << "'eval' needs an expression";
+    QTest::newRow("bad shape") << QStringList{"eval", "--shape", "5,a", "x[1]"}
+                               << "--shape takes non-negative sizes such as 5,6 (got '5,a')";
+    QTest::newRow("negative shape") << QStringList{"explain", "--shape", "5,-1", "x[1]"}
+                                    << "--shape takes non-negative sizes such as 5,6 (got '5,-1')";
+    QTest::newRow("rank 9 shape") << QStringList{"explain", "--shape", "1,1,1,1,1,1,1,1,1", "x[1]"}
+                                  << "--shape: tensors have rank 0 to 8";
+    QTest::newRow("bad dtype") << QStringList{"eval", "--shape", "5", "--dtype", "float16", "x[0]"}
+                               << "--dtype takes bool, int8, uint8, int16, int32, int64, float32, "
+                                  "float64 or string, not 'float16'";
+    QTest::newRow("bad fill") << QStringList{"eval", "--shape", "5", "--fill", "linspace", "x[0]"}
+                              << "--fill takes arange, zeros, ones or random, not 'linspace'";
+    QTest::newRow("negative threads") << QStringList{"--threads", "-1", "ops"}
+                                      << "--threads takes an integer from 0 to 1024, not '-1'";
+    QTest::newRow("zero max elements") << QStringList{"--max-elements=0", "ops"}
+                                       << "--max-elements takes an integer of at least 1, not '0'";
+    QTest::newRow("option of another command")
+        << QStringList{"explain", "--dtype", "int8", "--shape", "3", "x[1]"}
+        << "--dtype does not apply to 'explain'";
+    QTest::newRow("seed without random")
+        << QStringList{"eval", "--shape", "5", "--seed", "3", "x[1]"}
+        << "--seed goes with --fill random";
+    QTest::newRow("two expressions") << QStringList{"encode", "x[1]", "x[2]"}
+                                     << "'encode' takes only an expression; 'x[2]' is one too many";
+    QTest::newRow("arguments for ops")
+        << QStringList{"ops", "x"} << "'ops' takes no arguments; 'x' is one too many";
+    QTest::newRow("flag with a value")
+        << QStringList{"--version=3"} << "option --version takes no value";
+    QTest::newRow("option without its value")
+        << QStringList{"eval", "--shape"} << "option --shape needs a value";
+    QTest::newRow("empty save path")
+        << QStringList{"eval", "--shape", "3", "--save", "", "x[1]"} << "--save needs a file name";
+}
+
+void TestCli::usageErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    std::vector<std::string> argv;
+    for (const QString& a : args)
+        argv.push_back(a.toStdString());
+    const CliRun run = cli(argv);
+    QCOMPARE(run.exit, 2);
+    QCOMPARE(run.out, std::string());
+    QCOMPARE(run.err,
+             "slicescope-cli: " + message.toStdString() + "\nTry 'slicescope-cli --help'.\n");
+}
+
+// The acceptance example: every stage, begin/end/strides, the masks and the final shape.
+void TestCli::explainShowsEveryStage()
+{
+    const CliRun run = cli({"explain", "--shape", "5,5,5,5,5,5", kSeedExpr});
+    QCOMPARE(run.exit, 0);
+    QCOMPARE(run.err, std::string());
+    for (const char* part : {"1. Parse the subscript: 6 entries",
+                             "2. Encode it as tf.Tensor.__getitem__ does",
+                             "3. Check the arguments",
+                             "4. Ellipsis",
+                             "5. Sparse to dense",
+                             "6. Canonicalise each dimension",
+                             "7. Shapes",
+                             "begin    [1,2,0,0,0,0]",
+                             "end      [2,4,0,0,-3,0]",
+                             "strides  [1,1,1,1,-1,1]",
+                             "begin_mask             48  0b110000",
+                             "end_mask               32  0b100000",
+                             "ellipsis_mask           8  0b001000",
+                             "new_axis_mask           4  0b000100",
+                             "shrink_axis_mask        1  0b000001",
+                             "processing shape  (1,2,5,5,2,5)",
+                             "final shape       (2,1,5,5,2,5)",
+                             "is_identity false, is_simple_slice false, slice_dim0 false",
+                             "begin_mask set: begin becomes 4 (the last",
+                             "index 1 selects one element; the"})
+        QVERIFY2(contains(run.out, part), part);
+    // Every line fits the terminal width the environment gives (100 by default).
+    for (const std::string& line : lines(run.out))
+        QVERIFY2(displayWidth(line) <= 100, line.c_str());
+}
+
+void TestCli::explainShowsHowFarTheDecodeGot()
+{
+    const CliRun run = cli({"explain", "--shape", "3", "x[5]"});
+    QCOMPARE(run.exit, 1);
+    QVERIFY(contains(run.out, "6. Dimension 0"));
+    QVERIFY(contains(run.out, "Size 3, stride 1: slice index 5 of dimension 0 out of bounds."));
+    QCOMPARE(
+        run.err,
+        std::string(
+            "slicescope-cli: invalid_argument: slice index 5 of dimension 0 out of bounds.\n"));
+}
+
+void TestCli::encodePrintsMasksInDecimalAndBinary()
+{
+    const CliRun run = cli({"encode", kSeedExpr});
+    QCOMPARE(run.exit, 0);
+    for (const char* part :
+         {"begin    [1,2,0,0,0,0]", "begin_mask             48  0b110000  entries 4, 5",
+          "shrink_axis_mask        1  0b000001  entry 0",
+          "4  :-3:-1  slice         -   -3      -1"})
+        QVERIFY2(contains(run.out, part), part);
+    const CliRun list = cli({"encode", "x[[1, 2]]"});
+    QCOMPARE(list.exit, 0);
+    QVERIFY2(contains(list.out, "Note: "),
+             list.out.c_str()); // TensorFlow reads the list as a tuple
+}
+
+void TestCli::evalPrintsInputResultAndDecode()
+{
+    const CliRun run = cli({"eval", "--shape", "5,6", "x[2, ::-1]"});
+    QCOMPARE(run.exit, 0);
+    for (const char* part :
+         {"x: int32 (5,6), arange\n[[ 0  1  2  3  4  5]\n [ 6  7  8  9 10 11]",
+          "x[2, ::-1]: int32 (6,)\n[17 16 15 14 13 12]",
+          "6 of 30 input elements are read.\nRead in this order: x[2,5], x[2,4], x[2,3], x[2,2], "
+          "x[2,1], x[2,0].",
+          "dim  size  spec     begin  end  stride  length",
+          "processing shape (1,6), final shape (6,)"})
+        QVERIFY2(contains(run.out, part), run.out.c_str());
+    const CliRun floats = cli({"eval", "--shape", "4", "--dtype", "float64", "--fill", "random",
+                               "--seed", "9", "x[None, ::2]"});
+    QCOMPARE(floats.exit, 0);
+    QVERIFY2(contains(floats.out, "x: float64 (4,), random (seed 9)"), floats.out.c_str());
+    QVERIFY2(contains(floats.out, "new axes from entry 0"), floats.out.c_str());
+}
+
+void TestCli::evalJsonIsTheResponseObject()
+{
+    const CliRun run = cli({"eval", "--json", "--shape", "3,4", "x[1:, ::-2]"});
+    QCOMPARE(run.exit, 0);
+    QCOMPARE(lines(run.out).size(), std::size_t(1));
+    const Json r = parseJson(run.out);
+    QVERIFY(r.find("id")->isNull());
+    QVERIFY(r.find("ok")->toBool());
+    QCOMPARE(compact(*r.find("outputs")),
+             std::string(R"([{"dtype":"int32","shape":[2,2],"data":[7,5,11,9]}])"));
+    QCOMPARE(compact(*r.find("trace")->find("decode")->find("final_shape")), std::string("[2,2]"));
+}
+
+void TestCli::evalSavesTheResult()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("r.npy").toStdString();
+    const CliRun run =
+        cli({"eval", "--shape", "3,4", "--dtype", "int16", "--save", path, "x[::-1, 1]"});
+    QCOMPARE(run.exit, 0);
+    QVERIFY(contains(run.out, "saved the result to " + path));
+    const Tensor saved = readNpyFile(path, Limits::machineDefault());
+    QCOMPARE(saved.dtype(), DType::Int16);
+    QCOMPARE(saved.toInt64Vector(), std::vector<std::int64_t>({9, 5, 1}));
+
+    const CliRun bad = cli(
+        {"eval", "--shape", "3", "--save", dir.filePath("no/dir/r.npy").toStdString(), "x[1:]"});
+    QCOMPARE(bad.exit, 1);
+    QVERIFY2(contains(bad.err, "slicescope-cli: bad_request: cannot write"), bad.err.c_str());
+}
+
+void TestCli::evalErrors()
+{
+    const CliRun outOfBounds = cli({"eval", "--shape", "5", "x[7]"});
+    QCOMPARE(outOfBounds.exit, 1);
+    QCOMPARE(
+        outOfBounds.err,
+        std::string(
+            "slicescope-cli: invalid_argument: slice index 7 of dimension 0 out of bounds.\n"));
+    const CliRun parse = cli({"eval", "--shape", "5", "x[1, 2:"});
+    QCOMPARE(parse.exit, 1);
+    QVERIFY2(contains(parse.err, "slicescope-cli: parse_error: "), parse.err.c_str());
+    QVERIFY2(contains(parse.err, "\n  x[1, 2:\n         ^\n"), parse.err.c_str());
+    const CliRun big = cli({"--max-elements", "10", "eval", "--shape", "5,5", "x[0]"});
+    QCOMPARE(big.exit, 1);
+    QVERIFY2(contains(big.err, "slicescope-cli: resource_exhausted: "), big.err.c_str());
+}
+
+void TestCli::opsListsEveryOp()
+{
+    const CliRun run = cli({"ops"});
+    QCOMPARE(run.exit, 0);
+    for (const OpDef& op : allOps())
+        QVERIFY2(contains(run.out, "\n" + op.name) || run.out.starts_with(op.name),
+                 op.name.c_str());
+    QVERIFY(contains(run.out, "stack [pack](values[]) -> output"));
+    QVERIFY(contains(run.out, "attrs: begin (required), end (required), strides = all 1"));
+}
+
+void TestCli::runAnswersEveryLineInOrder()
+{
+    const std::string input =
+        "not json\n"
+        "\n"
+        "   \r\n"
+        R"({"id":2,"op":"getitem","inputs":{"input":{"value":[1,2,3]}},"attrs":{"expr":"x[::-1]"}})"
+        "\n"
+        R"({"id":3,"op":"getitem","inputs":{"input":{"value":[1,2,3]}},"attrs":{"expr":"x[9]"}})"
+        "\r\n"
+        R"({"id":4,"op":"encode","attrs":{"expr":"x[0]"}})"; // no final newline
+    const CliRun run = cli({"run"}, input);
+    QCOMPARE(run.exit, 0);
+    QCOMPARE(run.err, std::string());
+    const auto responses = lines(run.out);
+    QCOMPARE(responses.size(), std::size_t(4));
+    QCOMPARE(errorCode(parseJson(responses[0])), std::string("bad_request"));
+    QVERIFY(parseJson(responses[0]).find("id")->isNull());
+    QCOMPARE(responses[1],
+             std::string(
+                 R"({"id":2,"ok":true,"outputs":[{"dtype":"int32","shape":[3],"data":[3,2,1]}]})"));
+    QCOMPARE(errorCode(parseJson(responses[2])), std::string("invalid_argument"));
+    QCOMPARE(parseJson(responses[3]).find("id")->toInt64(), 4);
+}
+
+void TestCli::runReportsWriteFailures()
+{
+    std::istringstream in(R"({"op":"encode","attrs":{"expr":"x[0]"}})"
+                          "\n");
+    std::ostringstream out, err;
+    out.setstate(std::ios::badbit);
+    QCOMPARE(runCli({"run"}, in, out, err, CliEnvironment{}), 1);
+    QCOMPARE(err.str(), std::string("slicescope-cli: writing the responses failed\n"));
+}
+
+void TestCli::runReadsFiles()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("requests.jsonl");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"id":"a","op":"encode","attrs":{"expr":"x[0]"}})"
+               "\n"
+               "[]\n");
+    file.close();
+    const CliRun run = cli({"run", path.toStdString()});
+    QCOMPARE(run.exit, 0);
+    QCOMPARE(lines(run.out).size(), std::size_t(2));
+    const CliRun missing = cli({"run", dir.filePath("nope.jsonl").toStdString()});
+    QCOMPARE(missing.exit, 1);
+    QVERIFY(contains(missing.err, "slicescope-cli: cannot read "));
+}
+
+// Each response arrives before the next request is written: the loop flushes every line.
+void TestCli::executableRunsInteractively()
+{
+    QProcess process;
+    process.start(SLICESCOPE_CLI_PATH, {"--threads", "2", "run"});
+    QVERIFY(process.waitForStarted(10000));
+    const QList<QByteArray> requests = {
+        R"({"id":1,"op":"getitem","inputs":{"input":{"dtype":"int32","shape":[4],"fill":"arange"}},"attrs":{"expr":"x[::2]"}})",
+        "{\"id\": 2, \"op\": ",
+        R"({"id":3,"op":"getitem","inputs":{"input":{"dtype":"int32","shape":[4],"fill":"arange"}},"attrs":{"expr":"x[1]"}})"};
+    QList<QByteArray> responses;
+    for (const QByteArray& request : requests) {
+        process.write(request + "\n");
+        while (!process.canReadLine())
+            QVERIFY2(process.waitForReadyRead(10000), "no response to a request");
+        responses.append(process.readLine().trimmed());
+    }
+    process.closeWriteChannel();
+    QVERIFY(process.waitForFinished(10000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 0);
+    QCOMPARE(
+        responses[0],
+        QByteArray(R"({"id":1,"ok":true,"outputs":[{"dtype":"int32","shape":[2],"data":[0,2]}]})"));
+    QCOMPARE(errorCode(parseJson(responses[1].toStdString())), std::string("bad_request"));
+    QCOMPARE(
+        responses[2],
+        QByteArray(R"({"id":3,"ok":true,"outputs":[{"dtype":"int32","shape":[],"data":[1]}]})"));
+}
+
+void TestCli::executableAnswersMixedInput()
+{
+    QByteArray input;
+    int expected = 0;
+    for (int k = 0; k < 200; ++k) {
+        switch (k % 4) {
+        case 0:
+            input += "{\"id\":" + QByteArray::number(k) +
+                     ",\"op\":\"encode\",\"attrs\":{\"expr\":\"x[1:]\"}}\n";
+            break;
+        case 1:
+            input += "\x01\x02\xff garbage " + QByteArray::number(k) + "\n";
+            break;
+        case 2:
+            input += "\n";
+            --expected;
+            break;
+        case 3:
+            input += "{\"id\":" + QByteArray::number(k) + ",\"op\":\"getitem\"}\n";
+            break;
+        }
+        ++expected;
+    }
+    QProcess process;
+    process.start(SLICESCOPE_CLI_PATH, {"run"});
+    QVERIFY(process.waitForStarted(10000));
+    process.write(input);
+    process.closeWriteChannel();
+    QVERIFY(process.waitForFinished(30000));
+    QCOMPARE(process.exitCode(), 0);
+    const QList<QByteArray> out = process.readAllStandardOutput().trimmed().split('\n');
+    QCOMPARE(out.size(), qsizetype(expected));
+    for (qsizetype i = 0; i < out.size(); ++i) {
+        const Json r = parseJson(out[i].toStdString());
+        const int k = int(i / 3 * 4 + (i % 3 == 0 ? 0 : i % 3 == 1 ? 1 : 3));
+        QCOMPARE(r.find("ok")->toBool(), k % 4 == 0);
+        if (k % 4 != 1) QCOMPARE(r.find("id")->toInt64(), std::int64_t(k));
+    }
+    QProcess version;
+    version.start(SLICESCOPE_CLI_PATH, {"--version"});
+    QVERIFY(version.waitForFinished(10000));
+    QVERIFY(version.readAllStandardOutput().startsWith("slicescope-cli "));
+}
+
+QTEST_APPLESS_MAIN(TestCli)
+#include "tst_cli.moc"

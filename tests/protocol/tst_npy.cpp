@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// .npy files: everything NumPy writes (every format version, byte order, memory order and
+// supported dtype) reads back exactly; everything we write NumPy reads exactly; broken and
+// unsupported files are refused with a clear message.
+#include "core/error.h"
+#include "numpy_oracle.h"
+#include "protocol/npy.h"
+#include "protocol/tensor_json.h"
+#include "protocol_test.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <limits>
+
+using namespace ss;
+using namespace ss::testing;
+
+namespace {
+
+const Limits kLimits = Limits::machineDefault();
+
+// Element i of the arrays the NumPy script below writes, per descr kind.
+Tensor expected(const std::string& kind, const Shape& shape)
+{
+    const std::map<std::string, DType> dtypes = {
+        {"b1", DType::Bool},  {"i1", DType::Int8},  {"u1", DType::UInt8},   {"i2", DType::Int16},
+        {"i4", DType::Int32}, {"i8", DType::Int64}, {"f4", DType::Float32}, {"f8", DType::Float64},
+        {"U", DType::String}, {"S", DType::String}};
+    Tensor t = Tensor::empty(dtypes.at(kind), shape, kLimits);
+    for (std::int64_t i = 0; i < t.size(); ++i) {
+        if (kind == "b1")
+            t.data<bool>()[i] = i % 3 == 0;
+        else if (kind == "i1")
+            t.setFromInt(i, (i * 7) % 256 - 128);
+        else if (kind == "u1")
+            t.setFromInt(i, (i * 37) % 256);
+        else if (kind == "i2")
+            t.setFromInt(i, i * 1000 - 12000);
+        else if (kind == "i4")
+            t.setFromInt(i, i * 100000 - 1000000);
+        else if (kind == "i8")
+            t.setFromInt(i, (i - 12) * 384307168202282325);
+        else if (kind == "f4")
+            t.data<float>()[i] = float(double(i - 12) * 0.3);
+        else if (kind == "f8")
+            t.data<double>()[i] = double(i - 12) * 0.3;
+        else if (kind == "U") {
+            std::string s = "\xc3\xa9" + std::to_string(i);
+            for (std::int64_t k = 0; k < i % 3; ++k)
+                s += "\xf0\x9f\x98\x80";
+            t.data<std::string>()[i] = s;
+        } else
+            t.data<std::string>()[i] = "b" + std::to_string(i);
+    }
+    return t;
+}
+
+std::string npyFile(int major, const std::string& header, const std::string& data)
+{
+    std::string head = header;
+    std::string out = std::string("\x93NUMPY", 6) + char(major) + '\0';
+    const std::size_t n = head.size();
+    out += char(n & 0xFF);
+    out += char((n >> 8) & 0xFF);
+    if (major > 1) {
+        out += char((n >> 16) & 0xFF);
+        out += char((n >> 24) & 0xFF);
+    }
+    return out + head + data;
+}
+
+std::string header(const std::string& descr, const std::string& shape, bool fortran = false)
+{
+    return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+           ", 'shape': " + shape + ", }\n";
+}
+
+} // namespace
+
+class TestNpy : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void readsWhatNumpyWrites();
+    void numpyReadsWhatWeWrite();
+    void roundTripsInMemory_data();
+    void roundTripsInMemory();
+    void writesVersionOneAlignedHeaders();
+    void refusesBadFiles_data();
+    void refusesBadFiles();
+    void writesAtomically();
+};
+
+void TestNpy::readsWhatNumpyWrites()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString script = QStringLiteral(R"(
+import sys, numpy as np
+d = sys.stdin.readline().strip()
+shapes = {'s234': (2, 3, 4), 's5': (5,), 'scalar': (), 'empty': (0, 3)}
+def values(kind, n):
+    i = np.arange(n, dtype=np.int64)
+    if kind == 'b1': return i % 3 == 0
+    if kind == 'i1': return ((i * 7) % 256 - 128).astype(np.int8)
+    if kind == 'u1': return ((i * 37) % 256).astype(np.uint8)
+    if kind == 'i2': return (i * 1000 - 12000).astype(np.int16)
+    if kind == 'i4': return (i * 100000 - 1000000).astype(np.int32)
+    if kind == 'i8': return (i - 12) * 384307168202282325
+    if kind == 'f4': return ((i - 12) * 0.3).astype(np.float32)
+    if kind == 'f8': return (i - 12) * 0.3
+    if kind == 'U': return np.array(['\u00e9%d%s' % (k, '\U0001F600' * (k % 3)) for k in i], dtype='U8')
+    return np.array([b'b%d' % k for k in i], dtype='S4')
+for kind in ['b1', 'i1', 'u1', 'i2', 'i4', 'i8', 'f4', 'f8', 'U', 'S']:
+    for order in '<>':
+        for memory in 'CF':
+            for version in (1, 2, 3):
+                for tag, shape in shapes.items():
+                    a = values(kind, int(np.prod(shape))).reshape(shape)
+                    a = a.astype(a.dtype.newbyteorder(order))
+                    if memory == 'F' and a.ndim > 0:  # asfortranarray makes a scalar 1-D
+                        a = np.asfortranarray(a)
+                    with open('%s/%s_%s_%s_%d_%s.npy' % (d, kind, 'le' if order == '<' else 'be', memory, version, tag), 'wb') as f:
+                        np.lib.format.write_array(f, a, version=(version, 0))
+)");
+    runNumpy(script, dir.path().toUtf8() + "\n");
+    const std::map<std::string, Shape> shapes = {
+        {"s234", {2, 3, 4}}, {"s5", {5}}, {"scalar", {}}, {"empty", {0, 3}}};
+    int files = 0;
+    for (const QString& name : QDir(dir.path()).entryList({"*.npy"})) {
+        const QStringList parts = name.chopped(4).split('_');
+        const Tensor read = readNpyFile(dir.filePath(name).toStdString(), kLimits);
+        const Tensor want = expected(parts[0].toStdString(), shapes.at(parts[4].toStdString()));
+        QVERIFY2(read.identical(want), qPrintable(name));
+        ++files;
+    }
+    QCOMPARE(files, 10 * 2 * 2 * 3 * 4);
+}
+
+void TestNpy::numpyReadsWhatWeWrite()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QByteArray lines;
+    int k = 0;
+    for (const char* kind : {"b1", "i1", "u1", "i2", "i4", "i8", "f4", "f8", "U", "S"}) {
+        for (const Shape& shape : {Shape{2, 3, 4}, Shape{}, Shape{0, 3}, Shape{5}}) {
+            Tensor t = expected(kind, shape);
+            if (std::string(kind) == "f8" && t.size() > 2) {
+                t.data<double>()[0] = std::numeric_limits<double>::quiet_NaN();
+                t.data<double>()[1] = -std::numeric_limits<double>::infinity();
+                t.data<double>()[2] = -0.0;
+            }
+            const QString path = dir.filePath(QString("t%1.npy").arg(k++));
+            writeNpyFile(path.toStdString(), t);
+            std::string json;
+            JsonWriter w(json);
+            writeTensor(w, t);
+            lines += path.toUtf8() + "\t" + QByteArray::fromStdString(json) + "\n";
+        }
+    }
+    const QString script = QStringLiteral(R"(
+import sys, json, numpy as np
+descrs = {'bool': '|b1', 'int8': '|i1', 'uint8': '|u1', 'int16': '<i2', 'int32': '<i4',
+          'int64': '<i8', 'float32': '<f4', 'float64': '<f8'}
+for line in sys.stdin:
+    path, text = line.rstrip('\n').split('\t')
+    e = json.loads(text, parse_int=lambda s: -0.0 if s == '-0' else int(s))
+    with open(path, 'rb') as f:
+        version = np.lib.format.read_magic(f)
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
+        aligned = f.tell() % 64 == 0
+    a = np.load(path)
+    if e['dtype'] == 'string':
+        want_descr = '<U%d' % max([1] + [len(s) for s in e['data']])
+        want = np.array(e['data'], dtype=want_descr).reshape(e['shape'])
+    else:
+        want_descr = descrs[e['dtype']]
+        data = [float(v) if isinstance(v, str) else v for v in e['data']]
+        want = np.array(data, dtype=want_descr).reshape(e['shape'])
+    ok = (version == (1, 0) and not fortran and aligned and a.dtype.str == want_descr
+          and list(a.shape) == e['shape']
+          and np.array_equal(a, want, equal_nan=a.dtype.kind == 'f')
+          and (a.dtype.kind != 'f' or np.array_equal(np.signbit(a), np.signbit(want))))
+    if not ok:
+        print(path, version, fortran, aligned, a.dtype.str, a.shape, a.ravel().tolist()[:5])
+)");
+    const QByteArray problems = runNumpy(script, lines);
+    QVERIFY2(problems.isEmpty(), problems.left(2000).constData());
+}
+
+void TestNpy::roundTripsInMemory_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("shape");
+    for (const char* kind : {"b1", "i1", "u1", "i2", "i4", "i8", "f4", "f8", "U", "S"})
+        for (const char* shape : {"2,3,4", "", "0,3", "1,1,1,1,1,1,1,5"})
+            QTest::addRow("%s (%s)", kind, shape) << QString(kind) << QString(shape);
+}
+
+void TestNpy::roundTripsInMemory()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, shape);
+    Shape s;
+    for (const QString& d : shape.split(',', Qt::SkipEmptyParts))
+        s.push_back(d.toLongLong());
+    const Tensor t = expected(kind.toStdString(), s);
+    QVERIFY(readNpyBytes(encodeNpy(t), kLimits).identical(t));
+}
+
+void TestNpy::writesVersionOneAlignedHeaders()
+{
+    const std::string bytes = encodeNpy(Tensor::fromInts(DType::Int32, {2, 2}, {1, 2, 3, 4}));
+    QCOMPARE(bytes.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
+    const std::size_t headerLength = std::uint8_t(bytes[8]) | std::size_t(std::uint8_t(bytes[9]))
+                                                                  << 8;
+    QCOMPARE((10 + headerLength) % 64, std::size_t(0));
+    QCOMPARE(bytes.substr(10, 59),
+             std::string("{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }"));
+    QCOMPARE(bytes[10 + headerLength - 1], '\n');
+    QCOMPARE(bytes.size(), 10 + headerLength + 16);
+
+    Tensor s = Tensor::empty(DType::String, {2}, kLimits);
+    s.data<std::string>()[0] = "";
+    s.data<std::string>()[1] = "\xe2\x82\xac"
+                               "ab";
+    QVERIFY(encodeNpy(s).find("'descr': '<U3'") != std::string::npos);
+}
+
+void TestNpy::refusesBadFiles_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("code");
+    const std::string eight(8, '\0');
+    auto row = [](const char* name, const std::string& bytes, const char* message,
+                  const char* code = "bad_request") {
+        QTest::newRow(name) << QByteArray::fromStdString(bytes) << QString(message)
+                            << QString(code);
+    };
+    row("empty", "", ".npy data: not a .npy file: shorter than the preamble");
+    row("bad magic", std::string("\x93NUMPZ\x01\x00\x00\x00", 10),
+        ".npy data: not a .npy file (it does not start with \\x93NUMPY)");
+    row("text file", "hello world, not numpy",
+        ".npy data: not a .npy file (it does not start with \\x93NUMPY)");
+    row("version 4.0", npyFile(4, header("<i4", "(1,)"), "\1\0\0\0"),
+        ".npy data: unsupported .npy format version 4.0 (1.0, 2.0 and 3.0 are supported)");
+    row("version 1.1", std::string("\x93NUMPY\x01\x01\x00\x00", 10),
+        ".npy data: unsupported .npy format version 1.1 (1.0, 2.0 and 3.0 are supported)");
+    row("header length missing", std::string("\x93NUMPY\x02\x00\x10", 9),
+        ".npy data: truncated: the header length is missing");
+    row("header cut short", npyFile(1, header("<i4", "(1,)"), "").substr(0, 30),
+        ".npy data: truncated: the header is cut short");
+    row("header garbage", npyFile(1, "not a dict at all\n", ""),
+        ".npy data: header garbage: expected '{' at byte 0 of the header");
+    row("header without shape", npyFile(1, "{'descr': '<i4', 'fortran_order': False}\n", ""),
+        ".npy data: the header lacks 'shape'");
+    row("header with an extra key",
+        npyFile(1, "{'descr': '<i4', 'fortran_order': False, 'shape': (1,), 'x': 1}\n", "\1\0\0\0"),
+        ".npy data: unexpected key 'x' in the header");
+    row("fortran_order not a bool",
+        npyFile(1, "{'descr': '<i4', 'fortran_order': 0, 'shape': (1,)}\n", "\1\0\0\0"),
+        ".npy data: header garbage: expected True or False at byte 34 of the header");
+    row("text after the dict", npyFile(1, header("<i4", "(1,)") + "x", "\1\0\0\0"),
+        ".npy data: header garbage: expected the end of the header at byte 58 of the header");
+    row("negative dimension", npyFile(1, header("<i4", "(-1,)"), ""),
+        ".npy data: header garbage: expected a non-negative integer at byte 51 of the header");
+    row("rank 9", npyFile(1, header("<i4", "(1, 1, 1, 1, 1, 1, 1, 1, 1)"), "\1\0\0\0"),
+        ".npy data: the array has rank 9; tensors have rank 0 to 8");
+    row("object array", npyFile(1, header("|O", "(1,)"), eight),
+        ".npy data: the dtype '|O' (Python objects) is not supported (supported: b1, i1, u1, i2, "
+        "i4, i8, f4, f8, U and S strings)");
+    row("structured dtype",
+        npyFile(1,
+                "{'descr': [('a', '<i4'), ('b', '<f8')], 'fortran_order': False, 'shape': (1,)}\n",
+                std::string(12, '\0')),
+        ".npy data: structured (record) dtypes are not supported");
+    row("float16", npyFile(1, header("<f2", "(1,)"), "\0\0"),
+        ".npy data: the dtype '<f2' (float16) is not supported (supported: b1, i1, u1, i2, i4, i8, "
+        "f4, f8, U and S strings)");
+    row("complex", npyFile(1, header("<c8", "(1,)"), eight),
+        ".npy data: the dtype '<c8' (complex) is not supported (supported: b1, i1, u1, i2, i4, i8, "
+        "f4, f8, U and S strings)");
+    row("uint32", npyFile(1, header("<u4", "(1,)"), "\0\0\0\0"),
+        ".npy data: the dtype '<u4' (uint32) has no SliceScope dtype (supported: b1, i1, u1, i2, "
+        "i4, i8, f4, f8, U and S strings)");
+    row("datetime", npyFile(1, header("<M8[s]", "(1,)"), eight),
+        ".npy data: the dtype '<M8[s]' (datetime) is not supported (supported: b1, i1, u1, i2, i4, "
+        "i8, f4, f8, U and S strings)");
+    row("truncated data", npyFile(1, header("<f8", "(2, 3)"), std::string(40, '\0')),
+        ".npy data: truncated: the header promises 48 bytes of data but only 40 follow");
+    row("huge shape", npyFile(1, header("<f8", "(1000000, 1000000)"), ""), "",
+        "resource_exhausted");
+    row("bytes that are not UTF-8", npyFile(1, header("|S2", "(2,)"), "ab\xff\xfe"),
+        ".npy data: string element 1 holds bytes that are not UTF-8 text");
+    row("code point beyond Unicode",
+        npyFile(1, header("<U1", "(1,)"), std::string("\0\0\x11\0", 4)),
+        ".npy data: string element 0 holds code point 0x110000, which is not a Unicode character");
+}
+
+void TestNpy::refusesBadFiles()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, message);
+    QFETCH(QString, code);
+    try {
+        readNpyBytes(std::string_view(bytes.constData(), std::size_t(bytes.size())), kLimits);
+        QFAIL("no error");
+    } catch (const OpError& e) {
+        QCOMPARE(QString::fromUtf8(errorCodeName(e.code()).data()), code);
+        if (!message.isEmpty()) QCOMPARE(QString::fromStdString(e.what()), message);
+    }
+}
+
+void TestNpy::writesAtomically()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("x.npy").toStdString();
+    const Tensor a = Tensor::fromInts(DType::Int64, {3}, {1, 2, 3});
+    const Tensor b = Tensor::fromInts(DType::Int32, {2}, {4, 5});
+    writeNpyFile(path, a);
+    writeNpyFile(path, b); // replaces the file
+    QVERIFY(readNpyFile(path, kLimits).identical(b));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"x.npy"}); // no temporary left
+
+    const std::string missing = dir.filePath("no/such/dir/y.npy").toStdString();
+    try {
+        writeNpyFile(missing, a);
+        QFAIL("no error");
+    } catch (const OpError& e) {
+        QCOMPARE(e.code(), ErrorCode::BadRequest);
+        QVERIFY2(std::string(e.what()).starts_with("cannot write '" + missing + "': "), e.what());
+    }
+    try {
+        readNpyFile(dir.path().toStdString(), kLimits);
+        QFAIL("no error");
+    } catch (const OpError& e) {
+        QCOMPARE(std::string(e.what()),
+                 "cannot read '" + dir.path().toStdString() + "': it is a directory");
+    }
+}
+
+QTEST_APPLESS_MAIN(TestNpy)
+#include "tst_npy.moc"
