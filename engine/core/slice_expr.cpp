@@ -26,18 +26,97 @@ struct Atom {
     std::string repr; ///< Python's repr, for TensorFlow's TypeError text
     std::size_t begin = 0;
     std::size_t end = 0;
+    std::vector<Atom> elements; ///< of a List or Tuple
 };
 
+// Python's repr(float): the shortest digits that read back, written positionally when the
+// decimal exponent is in [-4, 16) and in scientific form (two-digit exponent) otherwise.
 std::string pythonFloatRepr(double v)
 {
     if (std::isinf(v))
         return v > 0 ? "inf" : "-inf";
     char buf[64];
-    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    std::string s(buf, p);
-    if (s.find_first_of(".en") == std::string::npos)
-        s += ".0";
-    return s;
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    const std::string sci(buf, end);
+    const std::size_t e = sci.find('e');
+    std::string digits;
+    for (char c : sci.substr(0, e))
+        if (std::isdigit(static_cast<unsigned char>(c)))
+            digits += c;
+    const bool negative = sci[0] == '-';
+    const int exponent = std::stoi(sci.substr(e + 1));
+    std::string out = negative ? "-" : "";
+    if (exponent >= -4 && exponent < 16) {
+        if (exponent < 0) {
+            out += "0." + std::string(std::size_t(-exponent - 1), '0') + digits;
+        } else {
+            const std::size_t whole = std::size_t(exponent) + 1;
+            if (digits.size() <= whole)
+                out += digits + std::string(whole - digits.size(), '0') + ".0";
+            else
+                out += digits.substr(0, whole) + "." + digits.substr(whole);
+        }
+        return out;
+    }
+    out += digits.substr(0, 1);
+    if (digits.size() > 1)
+        out += "." + digits.substr(1);
+    const int magnitude = std::abs(exponent);
+    return out + (exponent < 0 ? "e-" : "e+") + (magnitude < 10 ? "0" : "") +
+           std::to_string(magnitude);
+}
+
+// Python's repr(str): single quotes unless the text holds a single quote and no double quote;
+// backslash escapes for the quote, backslash and control characters.
+std::string pythonStringRepr(const std::string& text)
+{
+    const bool useDouble =
+        text.find('\'') != std::string::npos && text.find('"') == std::string::npos;
+    const char quote = useDouble ? '"' : '\'';
+    std::string out(1, quote);
+    for (unsigned char c : text) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c == quote) {
+                out += '\\';
+                out += char(c);
+            } else if (c < 0x20 || c == 0x7f) {
+                const char* hex = "0123456789abcdef";
+                out += "\\x";
+                out += hex[c >> 4];
+                out += hex[c & 15];
+            } else {
+                out += char(c);
+            }
+        }
+    }
+    return out + quote;
+}
+
+// The decimal digits of a non-negative integer written in `base` (any length).
+std::string decimalDigits(const std::string& digits, int base)
+{
+    std::vector<int> dec{0}; // least significant first
+    for (char d : digits) {
+        int carry = std::isdigit(static_cast<unsigned char>(d))
+                        ? d - '0'
+                        : std::tolower(static_cast<unsigned char>(d)) - 'a' + 10;
+        for (int& x : dec) {
+            const int v = x * base + carry;
+            x = v % 10;
+            carry = v / 10;
+        }
+        for (; carry; carry /= 10)
+            dec.push_back(carry % 10);
+    }
+    std::string out;
+    for (auto it = dec.rbegin(); it != dec.rend(); ++it)
+        out += char('0' + *it);
+    return out;
 }
 
 class Parser {
@@ -66,7 +145,7 @@ public:
         }
         Subscript s = body('\0');
         if (m_pos != m_s.size())
-            fail(m_pos, std::string("unexpected '") + peek() + "'");
+            fail(m_pos, "unexpected '" + charAt(m_pos) + "'");
         return s;
     }
 
@@ -84,6 +163,14 @@ private:
     char peek(std::size_t ahead = 0) const
     {
         return m_pos + ahead < m_s.size() ? m_s[m_pos + ahead] : '\0';
+    }
+    // The whole UTF-8 character starting at `at`, for messages.
+    std::string charAt(std::size_t at) const
+    {
+        std::size_t end = at + 1;
+        while (end < m_s.size() && (static_cast<unsigned char>(m_s[end]) & 0xC0) == 0x80)
+            ++end;
+        return std::string(m_s.substr(at, end - at));
     }
     bool atTerminator(char term) const { return term == '\0' ? m_pos == m_s.size() : peek() == term; }
     static bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
@@ -129,21 +216,17 @@ private:
                                     : "the expression is empty");
         const std::size_t save = m_pos;
         if (peek() == '(' || peek() == '[') {
-            const char close = peek() == '(' ? ')' : ']';
-            ++m_pos;
-            std::vector<SubscriptItem> items;
-            bool comma = false;
-            itemList(close, items, comma);
-            expect(close, std::string("expected '") + close + "'");
+            const Atom whole = atom(term);
             skipSpace();
             if (atTerminator(term)) {
-                if (close == ']') {
-                    s.form = Subscript::Form::List;
-                } else {
-                    s.form = items.size() == 1 && !comma ? Subscript::Form::Single
-                                                         : Subscript::Form::Tuple;
+                if (whole.kind == Atom::Kind::Tuple || whole.kind == Atom::Kind::List) {
+                    s.form = whole.kind == Atom::Kind::List ? Subscript::Form::List
+                                                            : Subscript::Form::Tuple;
+                    for (const Atom& e : whole.elements)
+                        s.items.push_back(itemFromAtom(e, e.begin, e.end));
+                } else { // (x) is x
+                    s.items.push_back(itemFromAtom(whole, whole.begin, whole.end));
                 }
-                s.items = std::move(items);
                 return s;
             }
             m_pos = save; // a list or tuple followed by more items: it is one (invalid) item
@@ -176,7 +259,7 @@ private:
                 fail(m_pos, close == '\0' ? "unexpected end"
                                           : std::string("expected '") + close + "' before the end");
             fail(m_pos, std::string("expected ',' or '") + (close ? std::string(1, close) : "end") +
-                            "', found '" + peek() + "'");
+                            "', found '" + charAt(m_pos) + "'");
         }
     }
 
@@ -222,36 +305,43 @@ private:
         } else {
             if (!first)
                 fail(m_pos, "expected an index, a slice, None or ...");
-            const Atom& a = *first;
-            switch (a.kind) {
-            case Atom::Kind::Integer:
-                it.kind = SubscriptItem::Kind::Integer;
-                it.start = a.value;
-                if (!a.fits) {
-                    it.kind = SubscriptItem::Kind::Other;
-                    it.invalidMessage = invalidText(a);
-                }
-                break;
-            case Atom::Kind::None: it.kind = SubscriptItem::Kind::NewAxis; break;
-            case Atom::Kind::Ellipsis: it.kind = SubscriptItem::Kind::Ellipsis; break;
-            case Atom::Kind::Bool:
-                it.kind = SubscriptItem::Kind::Bool;
-                it.boolValue = a.boolValue;
-                break;
-            default:
-                it.kind = SubscriptItem::Kind::Other;
-                it.invalidMessage = invalidText(a);
-                break;
-            }
-            it.invalidBegin = charPos(a.begin);
+            return itemFromAtom(*first, start, m_pos);
         }
-        std::size_t end = m_pos;
-        while (end > start && std::isspace(static_cast<unsigned char>(m_s[end - 1])))
-            --end;
-        it.text = std::string(m_s.substr(start, end - start));
-        it.textBegin = charPos(start);
-        it.textEnd = charPos(end);
+        setText(it, start, m_pos);
         return it;
+    }
+
+    // An item that is a single value (not a slice), written between bytes [from, to).
+    SubscriptItem itemFromAtom(const Atom& a, std::size_t from, std::size_t to) const
+    {
+        SubscriptItem it;
+        switch (a.kind) {
+        case Atom::Kind::Integer:
+            it.kind = a.fits ? SubscriptItem::Kind::Integer : SubscriptItem::Kind::Other;
+            it.start = a.value;
+            break;
+        case Atom::Kind::None: it.kind = SubscriptItem::Kind::NewAxis; break;
+        case Atom::Kind::Ellipsis: it.kind = SubscriptItem::Kind::Ellipsis; break;
+        case Atom::Kind::Bool:
+            it.kind = SubscriptItem::Kind::Bool;
+            it.boolValue = a.boolValue;
+            break;
+        default: it.kind = SubscriptItem::Kind::Other; break;
+        }
+        if (it.kind == SubscriptItem::Kind::Other)
+            it.invalidMessage = invalidText(a);
+        it.invalidBegin = charPos(a.begin);
+        setText(it, from, to);
+        return it;
+    }
+
+    void setText(SubscriptItem& it, std::size_t from, std::size_t to) const
+    {
+        while (to > from && std::isspace(static_cast<unsigned char>(m_s[to - 1])))
+            --to;
+        it.text = std::string(m_s.substr(from, to - from));
+        it.textBegin = charPos(from);
+        it.textEnd = charPos(to);
     }
 
     static std::string invalidText(const Atom& a)
@@ -302,22 +392,39 @@ private:
                                 ", as in Python)");
             const char closing = c == '[' ? ']' : ')';
             ++m_pos;
-            std::vector<SubscriptItem> inner;
+            skipSpace();
             bool comma = false;
-            itemList(closing, inner, comma);
-            expect(closing, std::string("expected '") + closing + "'");
+            while (peek() != closing) {
+                a.elements.push_back(atom(closing));
+                skipSpace();
+                if (peek() == ':')
+                    fail(m_pos, "a slice can only stand directly in the subscript, not inside a "
+                                "list or tuple");
+                if (peek() != ',')
+                    break;
+                comma = true;
+                ++m_pos;
+                skipSpace();
+            }
+            if (peek() != closing)
+                fail(m_pos, std::string("expected ',' or '") + closing + "'" +
+                                (m_pos == m_s.size() ? " before the end"
+                                                     : ", found '" + charAt(m_pos) + "'"));
+            ++m_pos;
             --m_depth;
+            if (c == '(' && a.elements.size() == 1 && !comma)
+                return a.elements.front(); // (x) is just x
             a.kind = c == '[' ? Atom::Kind::List : Atom::Kind::Tuple;
             std::string repr(1, c);
-            for (std::size_t k = 0; k < inner.size(); ++k)
-                repr += (k ? ", " : "") + inner[k].text;
-            if (c == '(' && inner.size() == 1)
+            for (std::size_t k = 0; k < a.elements.size(); ++k)
+                repr += (k ? ", " : "") + a.elements[k].repr;
+            if (c == '(' && a.elements.size() == 1)
                 repr += ",";
             a.repr = repr + closing;
         } else if (m_pos == m_s.size() || atTerminator(close)) {
             fail(m_pos, "expected an index, a slice, None or ... before the end");
         } else {
-            fail(m_pos, std::string("unexpected '") + c + "'");
+            fail(m_pos, "unexpected '" + charAt(m_pos) + "'");
         }
         a.end = m_pos;
         return a;
@@ -416,7 +523,7 @@ private:
         }
         a.kind = Atom::Kind::Integer;
         a.value = v;
-        a.repr = (negative ? "-" : "") + digits;
+        a.repr = (negative ? "-" : "") + (base == 10 ? digits : decimalDigits(digits, base));
     }
 
     void stringLiteral(Atom& a)
@@ -426,15 +533,24 @@ private:
         ++m_pos;
         std::string content;
         while (m_pos < m_s.size() && m_s[m_pos] != quote) {
-            if (m_s[m_pos] == '\\' && m_pos + 1 < m_s.size())
-                ++m_pos;
-            content += m_s[m_pos++];
+            char c = m_s[m_pos++];
+            if (c == '\\' && m_pos < m_s.size()) {
+                c = m_s[m_pos++];
+                switch (c) {
+                case 'n': c = '\n'; break;
+                case 't': c = '\t'; break;
+                case 'r': c = '\r'; break;
+                case '0': c = '\0'; break;
+                default: break; // \\, \', \" and others stand for themselves
+                }
+            }
+            content += c;
         }
         if (m_pos >= m_s.size())
             fail(start, "unterminated string");
         ++m_pos;
         a.kind = Atom::Kind::String;
-        a.repr = "'" + content + "'";
+        a.repr = pythonStringRepr(content);
     }
 
     static constexpr int kMaxNesting = 200;

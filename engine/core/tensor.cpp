@@ -1,13 +1,94 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/tensor.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 namespace ss {
+
+namespace {
+
+// Large buffers are expensive to get from the kernel: every fresh page faults and is zeroed on
+// its first write, which costs about half a memcpy of the same bytes. The GUI re-runs the same
+// op on every edit and scripts repeat requests, so the last few large buffers freed are kept and
+// handed out again for the same size.
+class BufferPool {
+public:
+    static BufferPool& instance()
+    {
+        static BufferPool pool;
+        return pool;
+    }
+
+    void* acquire(std::size_t bytes)
+    {
+        if (bytes >= kMinPooled) {
+            std::lock_guard lock(m_mutex);
+            for (auto it = m_free.begin(); it != m_free.end(); ++it) {
+                if (it->bytes == bytes) {
+                    void* p = it->data;
+                    m_pooledBytes -= bytes;
+                    m_free.erase(it);
+                    return p;
+                }
+            }
+        }
+        // Huge pages need 2 MiB alignment; they cut page faults 512-fold for big tensors.
+        const std::size_t alignment = bytes >= kHugePageAdvice ? kHugePage : 64;
+        void* p = std::aligned_alloc(alignment, bytes);
+#if defined(MADV_HUGEPAGE)
+        if (p && bytes >= kHugePageAdvice)
+            madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+        return p;
+    }
+
+    void release(void* p, std::size_t bytes)
+    {
+        if (bytes >= kMinPooled && bytes <= kMaxPooledBytes) {
+            std::lock_guard lock(m_mutex);
+            while (!m_free.empty() &&
+                   (m_free.size() >= kSlots || m_pooledBytes + bytes > kMaxPooledBytes)) {
+                std::free(m_free.front().data);
+                m_pooledBytes -= m_free.front().bytes;
+                m_free.erase(m_free.begin());
+            }
+            m_free.push_back({p, bytes});
+            m_pooledBytes += bytes;
+            return;
+        }
+        std::free(p);
+    }
+
+    /// Rounds a request so that tensors of nearly the same size share pooled buffers.
+    static std::size_t roundedSize(std::size_t bytes)
+    {
+        const std::size_t unit = bytes >= kMinPooled ? kHugePage : 64;
+        return (bytes + unit - 1) / unit * unit;
+    }
+
+private:
+    static constexpr std::size_t kHugePage = std::size_t(2) << 20;
+    static constexpr std::size_t kHugePageAdvice = std::size_t(4) << 20;
+    static constexpr std::size_t kMinPooled = std::size_t(8) << 20;
+    static constexpr std::size_t kMaxPooledBytes = std::size_t(512) << 20;
+    static constexpr std::size_t kSlots = 2;
+
+    struct Buffer {
+        void* data;
+        std::size_t bytes;
+    };
+    std::mutex m_mutex;
+    std::vector<Buffer> m_free;
+    std::size_t m_pooledBytes = 0;
+};
+
+} // namespace
 
 Limits Limits::machineDefault()
 {
@@ -22,6 +103,10 @@ Limits Limits::machineDefault()
 
 std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& what) const
 {
+    if (shape.size() > std::size_t(kMaxRank))
+        invalidArgument(what + " would have rank " + std::to_string(shape.size()) + " (shape " +
+                        shapeString(shape) + "); tensors may have rank 0 to " +
+                        std::to_string(kMaxRank));
     for (std::int64_t d : shape)
         if (d < 0)
             invalidArgument(what + " would have a negative dimension: " + shapeString(shape));
@@ -55,13 +140,14 @@ Tensor Tensor::empty(DType dtype, Shape shape, const Limits& limits)
         t.m_data = std::shared_ptr<void>(new std::string[std::size_t(t.m_size)],
                                          [](void* p) { delete[] static_cast<std::string*>(p); });
     } else {
-        // 64-byte alignment keeps whole elements inside cache lines and lets copies vectorise.
-        const std::size_t bytes = std::size_t(t.m_size) * std::size_t(dtypeSize(dtype));
-        void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+        // At least 64-byte alignment keeps elements inside cache lines and lets copies vectorise.
+        const std::size_t bytes =
+            BufferPool::roundedSize(std::size_t(t.m_size) * std::size_t(dtypeSize(dtype)));
+        void* p = BufferPool::instance().acquire(bytes);
         if (!p)
             throw OpError(ErrorCode::ResourceExhausted,
                           "could not allocate " + std::to_string(bytes) + " bytes");
-        t.m_data = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+        t.m_data = std::shared_ptr<void>(p, [bytes](void* q) { BufferPool::instance().release(q, bytes); });
     }
     return t;
 }

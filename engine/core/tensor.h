@@ -24,7 +24,8 @@ struct Limits {
 
     static Limits machineDefault();
     /// Throws resource_exhausted if a tensor of `shape` and `dtype` is over the limit (or its
-    /// element count overflows); returns the element count otherwise. `what` names it.
+    /// element count overflows), invalid_argument if its rank is over 8; returns the element
+    /// count otherwise. `what` names it ("the output").
     std::int64_t check(const Shape& shape, DType dtype, const std::string& what) const;
 };
 
