@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The one copy engine: executes OutputPlans. The same traversal either moves values or writes
 // packed source addresses, so `sources` can never disagree with the values.
+//
+// Speed (tests/bench/bench_slicing measures it): large copies are bound by memory, so the
+// traversal is chosen for memory: whole cache lines on both sides, few page faults on the fresh
+// output, and no per-element work the compiler cannot turn into plain moves.
 #include "core/error.h"
 #include "core/executor.h"
 #include "core/op.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
-#include <numeric>
 #include <type_traits>
 
 namespace ss {
@@ -50,11 +59,93 @@ std::vector<Dim> normalise(const AffinePiece& p)
     return merged;
 }
 
+// Outputs from this size on do not fit in the caches.
+constexpr std::int64_t kLargeOutputBytes = std::int64_t(8) << 20;
+
+// A tile of a transpose-like piece: for x < na, the run of nb elements along b.
+template <class Mover>
+void tileByRows(const Mover& mv, std::int64_t o, std::int64_t i, std::int64_t na, std::int64_t nb,
+                const Dim& a, const Dim& b)
+{
+    for (std::int64_t x = 0; x < na; ++x)
+        mv.run(o + x * a.out, i + x * a.in, nb, b.in, b.out);
+}
+
+// `count` runs of n elements, run r starting at o + r * row.out and i + r * row.in.
+template <class Mover>
+void runByRuns(const Mover& mv, std::int64_t o, std::int64_t i, std::int64_t count, const Dim& row,
+               std::int64_t n, std::int64_t inStride, std::int64_t outStride)
+{
+    for (std::int64_t r = 0; r < count; ++r)
+        mv.run(o + r * row.out, i + r * row.in, n, inStride, outStride);
+}
+
+// `count` contiguous runs of Bytes each: a constant size lets the compiler inline the moves,
+// where a memcpy call per 64-byte run would cost more than the move itself.
+template <std::size_t Bytes, class T>
+void copyRuns(T* dst, const T* src, std::int64_t count, std::int64_t dstStep, std::int64_t srcStep)
+{
+    for (std::int64_t r = 0; r < count; ++r)
+        std::memcpy(dst + r * dstStep, src + r * srcStep, Bytes);
+}
+
+#if defined(__SSE2__)
+// Square blocks transposed in registers, one 16-byte row at a time. Integer unpacks move bits
+// only, so every value (NaN payloads included) arrives unchanged. Streaming stores bypass the
+// cache for outputs written a line at a time and not read back soon.
+template <bool Stream>
+inline void store16(void* dst, __m128i v)
+{
+    if constexpr (Stream)
+        _mm_stream_si128(static_cast<__m128i*>(dst), v);
+    else
+        _mm_storeu_si128(static_cast<__m128i*>(dst), v);
+}
+
+template <bool Stream>
+inline void transposeBlock(std::uint32_t* dst, const std::uint32_t* src, std::int64_t dstStride,
+                           std::int64_t srcStride)
+{
+    auto load = [&](int k) {
+        return _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k * srcStride));
+    };
+    const __m128i r0 = load(0), r1 = load(1), r2 = load(2), r3 = load(3);
+    const __m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpacklo_epi32(r2, r3);
+    const __m128i t2 = _mm_unpackhi_epi32(r0, r1), t3 = _mm_unpackhi_epi32(r2, r3);
+    store16<Stream>(dst, _mm_unpacklo_epi64(t0, t1));
+    store16<Stream>(dst + dstStride, _mm_unpackhi_epi64(t0, t1));
+    store16<Stream>(dst + 2 * dstStride, _mm_unpacklo_epi64(t2, t3));
+    store16<Stream>(dst + 3 * dstStride, _mm_unpackhi_epi64(t2, t3));
+}
+
+template <bool Stream>
+inline void transposeBlock(std::uint64_t* dst, const std::uint64_t* src, std::int64_t dstStride,
+                           std::int64_t srcStride)
+{
+    const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+    const __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + srcStride));
+    store16<Stream>(dst, _mm_unpacklo_epi64(r0, r1));
+    store16<Stream>(dst + dstStride, _mm_unpackhi_epi64(r0, r1));
+}
+#endif
+
 // Moves elements of type T from one source into the output.
 template <class T>
 struct ValueMover {
+#if defined(__SSE2__)
+    static constexpr bool kBlocks =
+        std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>;
+#else
+    static constexpr bool kBlocks = false;
+#endif
+    // Transposes in register blocks use tall, thin tiles: each tile row reads a 4 KiB run of the
+    // source and writes exactly one 64-byte line of the output, so both sides move whole lines.
+    static constexpr std::int64_t kTileA = kBlocks ? 4096 / std::int64_t(sizeof(T)) : 32;
+    static constexpr std::int64_t kTileB = kBlocks ? 64 / std::int64_t(sizeof(T)) : 32;
+
     T* out;
     const T* in;
+    bool largeOutput = false;
 
     void run(std::int64_t o, std::int64_t i, std::int64_t n, std::int64_t inStride,
              std::int64_t outStride) const
@@ -81,10 +172,83 @@ struct ValueMover {
         for (std::int64_t k = 0; k < n; ++k)
             dst[k * outStride] = src[k * inStride];
     }
+
+    void runs(std::int64_t o, std::int64_t i, std::int64_t count, const Dim& row, std::int64_t n,
+              std::int64_t inStride, std::int64_t outStride) const
+    {
+        if constexpr (std::is_trivially_copyable_v<T>) {
+            if (inStride == 1 && outStride == 1) {
+                T* dst = out + o;
+                const T* src = in + i;
+                switch (std::size_t(n) * sizeof(T)) {
+                case 8: return copyRuns<8>(dst, src, count, row.out, row.in);
+                case 16: return copyRuns<16>(dst, src, count, row.out, row.in);
+                case 32: return copyRuns<32>(dst, src, count, row.out, row.in);
+                case 64: return copyRuns<64>(dst, src, count, row.out, row.in);
+                case 128: return copyRuns<128>(dst, src, count, row.out, row.in);
+                case 256: return copyRuns<256>(dst, src, count, row.out, row.in);
+                default: break;
+                }
+            }
+        }
+        runByRuns(*this, o, i, count, row, n, inStride, outStride);
+    }
+
+    void tile(std::int64_t o, std::int64_t i, std::int64_t na, std::int64_t nb, const Dim& a,
+              const Dim& b) const
+    {
+#if defined(__SSE2__)
+        if constexpr (kBlocks) {
+            if (a.in == 1 && b.out == 1) {
+                // Streaming stores need 16-byte alignment, which every row then keeps.
+                const bool aligned = reinterpret_cast<std::uintptr_t>(out + o) % 16 == 0 &&
+                                     (a.out * std::int64_t(sizeof(T))) % 16 == 0;
+                if (largeOutput && aligned)
+                    blocks<true>(o, i, na, nb, a, b);
+                else
+                    blocks<false>(o, i, na, nb, a, b);
+                return;
+            }
+        }
+#endif
+        tileByRows(*this, o, i, na, nb, a, b);
+    }
+
+    // Streaming stores are weakly ordered: make them visible before the chunk counts as done.
+    void finish() const
+    {
+#if defined(__SSE2__)
+        if constexpr (kBlocks)
+            if (largeOutput)
+                _mm_sfence();
+#endif
+    }
+
+private:
+#if defined(__SSE2__)
+    template <bool Stream>
+    void blocks(std::int64_t o, std::int64_t i, std::int64_t na, std::int64_t nb, const Dim& a,
+                const Dim& b) const
+    {
+        constexpr std::int64_t kBlock = 16 / sizeof(T);
+        const std::int64_t ma = na / kBlock * kBlock;
+        const std::int64_t mb = nb / kBlock * kBlock;
+        for (std::int64_t x = 0; x < ma; x += kBlock) {
+            for (std::int64_t y = 0; y < mb; y += kBlock)
+                transposeBlock<Stream>(out + o + x * a.out + y, in + i + x + y * b.in, a.out, b.in);
+            for (std::int64_t r = x; r < x + kBlock && mb < nb; ++r)
+                run(o + r * a.out + mb, i + r + mb * b.in, nb - mb, b.in, 1);
+        }
+        tileByRows(*this, o + ma * a.out, i + ma, na - ma, nb, a, b);
+    }
+#endif
 };
 
 // Writes where each element would come from instead of moving it.
 struct SourceMover {
+    static constexpr std::int64_t kTileA = 32;
+    static constexpr std::int64_t kTileB = 32;
+
     std::int64_t* out;
     int slot;
 
@@ -99,6 +263,20 @@ struct SourceMover {
         for (std::int64_t k = 0; k < n; ++k)
             out[o + k * outStride] = packSource(slot, i + k * inStride);
     }
+
+    void runs(std::int64_t o, std::int64_t i, std::int64_t count, const Dim& row, std::int64_t n,
+              std::int64_t inStride, std::int64_t outStride) const
+    {
+        runByRuns(*this, o, i, count, row, n, inStride, outStride);
+    }
+
+    void tile(std::int64_t o, std::int64_t i, std::int64_t na, std::int64_t nb, const Dim& a,
+              const Dim& b) const
+    {
+        tileByRows(*this, o, i, na, nb, a, b);
+    }
+
+    void finish() const {}
 };
 
 template <class Mover>
@@ -121,18 +299,20 @@ void runAffine(const AffinePiece& p, const Mover& mv, Executor& ex, JobContext* 
             }
 
     if (contiguous >= 0) {
-        constexpr std::int64_t kTile = 32;
         const Dim a = dims[std::size_t(contiguous)];
         dims.erase(dims.begin() + contiguous);
-        const std::int64_t tilesA = (a.extent + kTile - 1) / kTile;
-        const std::int64_t tilesB = (inner.extent + kTile - 1) / kTile;
+        const std::int64_t tilesA = (a.extent + Mover::kTileA - 1) / Mover::kTileA;
+        const std::int64_t tilesB = (inner.extent + Mover::kTileB - 1) / Mover::kTileB;
         std::int64_t outer = 1;
         for (const Dim& d : dims)
             outer *= d.extent;
-        const std::int64_t total = outer * tilesA * tilesB;
+        // Tiles along b come first, so consecutive tiles complete the same output rows. A chunk
+        // holds at least one such band: two threads filling one band would fault on the same
+        // fresh output pages.
         ex.parallelFor(
-            total, std::max<std::int64_t>(1, 16384 / (kTile * kTile)),
+            outer * tilesA * tilesB, tilesB,
             [&](std::int64_t begin, std::int64_t end) {
+                std::int64_t elements = 0;
                 for (std::int64_t t = begin; t < end; ++t) {
                     std::int64_t rest = t;
                     const std::int64_t tb = rest % tilesB;
@@ -147,29 +327,41 @@ void runAffine(const AffinePiece& p, const Mover& mv, Executor& ex, JobContext* 
                         o += c * dims[k].out;
                         i += c * dims[k].in;
                     }
-                    // Within the tile: rows along the output's contiguous axis (b = inner).
-                    const std::int64_t a0 = ta * kTile;
-                    const std::int64_t na = std::min(kTile, a.extent - a0);
-                    const std::int64_t b0 = tb * kTile;
-                    const std::int64_t nb = std::min(kTile, inner.extent - b0);
-                    for (std::int64_t x = a0; x < a0 + na; ++x)
-                        mv.run(o + x * a.out + b0 * inner.out, i + x * a.in + b0 * inner.in, nb,
-                               inner.in, inner.out);
+                    const std::int64_t a0 = ta * Mover::kTileA;
+                    const std::int64_t na = std::min(Mover::kTileA, a.extent - a0);
+                    const std::int64_t b0 = tb * Mover::kTileB;
+                    const std::int64_t nb = std::min(Mover::kTileB, inner.extent - b0);
+                    mv.tile(o + a0 * a.out + b0 * inner.out, i + a0 * a.in + b0 * inner.in, na, nb,
+                            a, inner);
+                    elements += na * nb;
                 }
+                mv.finish();
                 if (ctx)
-                    ctx->addWork((end - begin) * kTile * kTile);
+                    ctx->addWork(elements);
             },
             ctx);
         return;
     }
 
+    // Outer dimensions with a small stride on either side go inward, so that neighbouring runs
+    // touch neighbouring memory on at least one side (space_to_batch then reads each source row
+    // once, instead of once per block column).
+    std::stable_sort(dims.begin(), dims.end(), [](const Dim& a, const Dim& b) {
+        return std::min(std::abs(a.in), std::abs(a.out)) >
+               std::min(std::abs(b.in), std::abs(b.out));
+    });
+    if (dims.empty())
+        dims.push_back({1, 0, 0});
     std::int64_t outer = 1;
     for (const Dim& d : dims)
         outer *= d.extent;
+    const std::size_t last = dims.size() - 1;
+    const Dim row = dims[last];
     ex.parallelFor(
         outer, std::max<std::int64_t>(1, 32768 / inner.extent),
         [&](std::int64_t begin, std::int64_t end) {
-            // Odometer over the outer dimensions, started at `begin`.
+            // Odometer over the outer dimensions, started at `begin`; the runs along the last one
+            // go to the mover together.
             std::vector<std::int64_t> coord(dims.size());
             std::int64_t o = p.outOffset;
             std::int64_t i = p.inOffset;
@@ -180,9 +372,19 @@ void runAffine(const AffinePiece& p, const Mover& mv, Executor& ex, JobContext* 
                 o += coord[k] * dims[k].out;
                 i += coord[k] * dims[k].in;
             }
-            for (std::int64_t t = begin; t < end; ++t) {
-                mv.run(o, i, inner.extent, inner.in, inner.out);
-                for (std::size_t k = dims.size(); k-- > 0;) {
+            for (std::int64_t t = begin; t < end;) {
+                const std::int64_t count = std::min(end - t, row.extent - coord[last]);
+                mv.runs(o, i, count, row, inner.extent, inner.in, inner.out);
+                t += count;
+                coord[last] += count;
+                o += count * row.out;
+                i += count * row.in;
+                if (coord[last] < row.extent)
+                    break; // the chunk ends inside this row of runs
+                o -= row.out * row.extent;
+                i -= row.in * row.extent;
+                coord[last] = 0;
+                for (std::size_t k = last; k-- > 0;) {
                     o += dims[k].out;
                     i += dims[k].in;
                     if (++coord[k] < dims[k].extent)
@@ -278,9 +480,12 @@ std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& i
         Tensor result = Tensor::empty(out.dtype, out.shape);
         visitStorage(out.dtype, [&](auto tag) {
             using T = typename decltype(tag)::type;
+            // Huge-page advice for large outputs is given where they are allocated (tensor.cpp).
+            const std::int64_t bytes = result.size() * std::int64_t(sizeof(T));
+            const bool large = !std::is_same_v<T, std::string> && bytes >= kLargeOutputBytes;
             auto makeMover = [&](int slot) {
                 const Tensor& src = slot == kConstantSlot ? out.constants : inputs[std::size_t(slot)];
-                return ValueMover<T>{result.data<T>(), src.data<T>()};
+                return ValueMover<T>{result.data<T>(), src.data<T>(), large};
             };
             runPieces(out, makeMover, executor, ctx);
         });

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// bench_slicing: the copy engine on 16M-64M-element float32 tensors, against NumPy doing the
+// same work (materialised) and against the streaming bound, the time memcpy on this machine
+// needs to move the bytes that must move. Everything is measured in one run; see README.md.
+#include "core/executor.h"
+#include "core/op.h"
+#include "core/plan.h"
+#include "core/tensor.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using namespace ss;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// User + system time of every thread of this process, in ms.
+double cpuMs()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return (double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 +
+            double(u.ru_utime.tv_usec + u.ru_stime.tv_usec)) /
+           1e3;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+struct IndexArray {
+    std::string name;
+    std::int64_t count = 0;
+    std::int64_t rows = 0; // values are (i * 7919) % rows
+};
+
+struct Workload {
+    std::string name;
+    std::string op;
+    std::vector<std::pair<std::string, Shape>> floats; // float32 arrays, in fill order
+    std::vector<IndexArray> indices;
+    std::vector<std::vector<std::string>> inputs; // the arrays each op input takes
+    Attrs attrs;
+    std::string numpy; // materialising NumPy expression over the same arrays
+};
+
+Attr pairs(std::vector<std::vector<std::int64_t>> rows)
+{
+    Attr::List list;
+    for (const auto& r : rows)
+        list.push_back(Attr::ints(r));
+    return Attr(list);
+}
+
+// A workload on one float32 input, x.
+Workload unary(std::string name, std::string op, const Shape& shape, Attrs attrs, std::string numpy)
+{
+    return {std::move(name), std::move(op), {{"x", shape}}, {}, {{"x"}}, std::move(attrs),
+            std::move(numpy)};
+}
+
+Workload slicing(const std::string& expr, const Shape& shape)
+{
+    std::string dims;
+    for (std::int64_t d : shape)
+        dims += (dims.empty() ? "" : "x") + std::to_string(d);
+    return unary(expr + " on " + dims, "getitem", shape, {{"expr", Attr(expr)}}, expr + ".copy()");
+}
+
+std::vector<Workload> workloads()
+{
+    return {
+        slicing("x[::2, ::-1]", {8192, 8192}),
+        slicing("x[1:-1, 1:-1]", {8192, 8192}),
+        slicing("x[..., None, ::3]", {4096, 4096}),
+        slicing("x[:, :, ::-1, :]", {16, 64, 256, 256}),
+        slicing("x[1024:7168, 2048:6144]", {8192, 8192}),
+        unary("transpose 8192x8192", "transpose", {8192, 8192}, {{"perm", Attr::ints({1, 0})}},
+              "np.ascontiguousarray(x.T)"),
+        unary("transpose 16x64x256x256 (0,2,3,1)", "transpose", {16, 64, 256, 256},
+              {{"perm", Attr::ints({0, 2, 3, 1})}},
+              "np.ascontiguousarray(x.transpose(0, 2, 3, 1))"),
+        unary("pad REFLECT 8064x8064 by 64", "pad", {8064, 8064},
+              {{"paddings", pairs({{64, 64}, {64, 64}})}, {"mode", Attr("REFLECT")}},
+              "np.pad(x, ((64, 64), (64, 64)), mode='reflect')"),
+        unary("tile 4096x4096 by (2,2)", "tile", {4096, 4096},
+              {{"multiples", Attr::ints({2, 2})}}, "np.tile(x, (2, 2))"),
+        {"concat 2x 8192x4096 on axis 1", "concat", {{"x", {8192, 4096}}, {"y", {8192, 4096}}}, {},
+         {{"x", "y"}}, {{"axis", Attr(1)}}, "np.concatenate([x, y], axis=1)"},
+        {"gather 32768 of 65536x1024 rows", "gather", {{"x", {65536, 1024}}},
+         {{"idx", 32768, 65536}}, {{"x"}, {"idx"}}, {{"axis", Attr(0)}},
+         "np.take(x, idx, axis=0)"},
+        unary("space_to_batch_nd 16x512x512x16 by 2x2", "space_to_batch_nd", {16, 512, 512, 16},
+              {{"block_shape", Attr::ints({2, 2})}, {"paddings", pairs({{0, 0}, {0, 0}})}},
+              "np.ascontiguousarray(x.reshape(16, 256, 2, 256, 2, 16)"
+              ".transpose(2, 4, 0, 1, 3, 5)).reshape(64, 256, 256, 16)"),
+        unary("depth_to_space 16x256x256x64 by 2", "depth_to_space", {16, 256, 256, 64},
+              {{"block_size", Attr(2)}},
+              "np.ascontiguousarray(x.reshape(16, 256, 256, 2, 2, 16)"
+              ".transpose(0, 1, 3, 2, 4, 5)).reshape(16, 512, 512, 16)"),
+    };
+}
+
+// The same arrays numpy_bench.py makes: distinct bit patterns, so a checksum catches any element
+// taken from the wrong place.
+Tensor floatArray(const Shape& shape, int k)
+{
+    Tensor t = Tensor::empty(DType::Float32, shape);
+    auto* bits = t.data<std::uint32_t>();
+    const std::uint32_t base = std::uint32_t(k) << 28;
+    for (std::int64_t i = 0; i < t.size(); ++i)
+        bits[i] = base + std::uint32_t(i);
+    return t;
+}
+
+Tensor indexArray(const IndexArray& a)
+{
+    Tensor t = Tensor::empty(DType::Int32, {a.count});
+    for (std::int64_t i = 0; i < a.count; ++i)
+        t.data<std::int32_t>()[i] = std::int32_t(i * 7919 % a.rows);
+    return t;
+}
+
+// The protocol's checksum: sum of bits(y_i) * (2i + 1) modulo 2^64.
+std::uint64_t checksum(const Tensor& t)
+{
+    const auto* bits = t.data<std::uint32_t>();
+    std::uint64_t sum = 0;
+    for (std::int64_t i = 0; i < t.size(); ++i)
+        sum += std::uint64_t(bits[i]) * (2 * std::uint64_t(i) + 1);
+    return sum;
+}
+
+std::string shapeText(const Shape& s)
+{
+    std::string text;
+    for (std::int64_t d : s)
+        text += (text.empty() ? "" : ",") + std::to_string(d);
+    return text;
+}
+
+struct EngineResult {
+    double ms = 0;  // median wall time
+    double cpu = 0; // median CPU time, all threads
+    Shape shape;
+    std::uint64_t checksum = 0;
+    double bytesToMove = 0; // 64 x input lines holding a selected element + output bytes
+};
+
+EngineResult runEngine(const OpDef& def, const Workload& w, Executor& executor, int runs)
+{
+    std::map<std::string, Tensor> arrays;
+    for (std::size_t k = 0; k < w.floats.size(); ++k)
+        arrays[w.floats[k].first] = floatArray(w.floats[k].second, int(k));
+    for (const IndexArray& a : w.indices)
+        arrays[a.name] = indexArray(a);
+    std::vector<std::vector<Tensor>> inputs;
+    for (const auto& names : w.inputs) {
+        inputs.emplace_back();
+        for (const auto& n : names)
+            inputs.back().push_back(arrays.at(n));
+    }
+    const Limits limits = Limits::machineDefault();
+
+    EngineResult result;
+    std::vector<double> times, cpus;
+    std::vector<Tensor> outputs;
+    // The first run (r = -1) is an untimed warm-up (see warmUpMemory).
+    for (int r = -1; r < runs; ++r) {
+        outputs.clear(); // the previous output is freed outside the timed region
+        const double cpu0 = cpuMs();
+        const auto start = Clock::now();
+        const OpCall call(def, inputs, w.attrs, limits);
+        const OpPlan plan = def.plan(call);
+        outputs = executePlan(plan, call.allInputs(), executor);
+        if (r >= 0) {
+            times.push_back(msSince(start));
+            cpus.push_back(cpuMs() - cpu0);
+        }
+    }
+    result.cpu = median(cpus);
+    result.ms = median(times);
+    result.shape = outputs.at(0).shape();
+    result.checksum = checksum(outputs[0]);
+    outputs.clear();
+
+    // The bytes that must move: each 64-byte input line holding a source element, read once
+    // (buffers are 64-byte aligned), and the output, written once.
+    const OpCall call(def, inputs, w.attrs, limits);
+    const OpPlan plan = def.plan(call);
+    const std::vector<Tensor> all = call.allInputs();
+    std::vector<std::vector<std::uint64_t>> lineBits(all.size());
+    for (std::size_t s = 0; s < all.size(); ++s)
+        lineBits[s].assign(
+            std::size_t((all[s].size() * dtypeSize(all[s].dtype()) + 63) / 64 / 64 + 1), 0);
+    for (std::int64_t src : planSources(plan, 0, executor)) {
+        if (src < 0)
+            continue;
+        const std::size_t slot = std::size_t(sourceSlot(src));
+        const std::int64_t line = sourceIndex(src) * dtypeSize(all[slot].dtype()) / 64;
+        lineBits[slot][std::size_t(line / 64)] |= std::uint64_t(1) << (line % 64);
+    }
+    std::int64_t lines = 0;
+    for (const auto& bits : lineBits)
+        for (std::uint64_t word : bits)
+            lines += std::popcount(word);
+    result.bytesToMove = double(lines) * 64 + double(numElements(result.shape)) * 4;
+    return result;
+}
+
+// A virtual machine may back guest memory lazily and take back what the guest frees (virtio
+// free page reporting): the first writes to memory not used for a few seconds then cost several
+// times a page fault (here 150-300 ms instead of 34 ms for 256 MiB). Touching more memory than any
+// workload needs, once, and an untimed first run of every workload (here and in numpy_bench.py)
+// keep that out of the figures.
+void warmUpMemory()
+{
+    const std::size_t bytes = std::size_t(2) << 30;
+    auto* p = static_cast<char*>(std::aligned_alloc(4096, bytes));
+    if (!p)
+        return;
+    madvise(p, bytes, MADV_HUGEPAGE);
+    for (int pass = 0; pass < 2; ++pass) {
+        std::thread helper([&] { std::memset(p + bytes / 2, pass, bytes / 2); });
+        std::memset(p, pass, bytes / 2);
+        helper.join();
+    }
+    std::free(p);
+}
+
+// memcpy throughput in bytes moved (read + written) per millisecond, buffers already faulted in.
+double memcpyRate(std::size_t bytes, int threads, int runs)
+{
+    auto* src = static_cast<char*>(std::aligned_alloc(64, bytes));
+    auto* dst = static_cast<char*>(std::aligned_alloc(64, bytes));
+    std::memset(src, 1, bytes);
+    std::memset(dst, 0, bytes);
+    std::vector<double> times;
+    for (int r = 0; r < runs; ++r) {
+        const auto start = Clock::now();
+        if (threads == 1) {
+            std::memcpy(dst, src, bytes);
+        } else {
+            const std::size_t half = bytes / 2 / 64 * 64;
+            std::thread helper([&] { std::memcpy(dst + half, src + half, bytes - half); });
+            std::memcpy(dst, src, half);
+            helper.join();
+        }
+        times.push_back(msSince(start));
+    }
+    std::free(src);
+    std::free(dst);
+    return 2.0 * double(bytes) / median(times);
+}
+
+// How fast the kernel hands out fresh memory, in bytes per millisecond: faulting in 256 MiB of
+// new 2 MiB pages (which the kernel zeroes) with two threads, as every output of a run must be.
+double freshPageRate(std::size_t bytes, int runs)
+{
+    std::vector<double> times;
+    for (int r = 0; r < runs; ++r) {
+        auto* p = static_cast<char*>(std::aligned_alloc(4096, bytes));
+        madvise(p, bytes, MADV_HUGEPAGE);
+        const auto start = Clock::now();
+        auto touch = [&](std::size_t from, std::size_t to) {
+            for (std::size_t k = from; k < to; k += 4096)
+                p[k] = 1;
+        };
+        std::thread helper([&] { touch(bytes / 2, bytes); });
+        touch(0, bytes / 2);
+        helper.join();
+        times.push_back(msSince(start));
+        std::free(p);
+    }
+    return double(bytes) / median(times);
+}
+
+struct NumpyResult {
+    double ms = 0;
+    std::string shape;
+    std::uint64_t checksum = 0;
+};
+
+std::string jsonString(const std::string& s)
+{
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::map<std::string, NumpyResult> runNumpy(const std::vector<const Workload*>& list, int runs)
+{
+    char path[] = "/tmp/bench_slicing_XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0)
+        throw std::runtime_error("cannot create a temporary file");
+    std::string text;
+    for (const Workload* w : list) {
+        std::string inputs;
+        for (const auto& [name, shape] : w->floats)
+            inputs +=
+                (inputs.empty() ? "" : ", ") + jsonString(name) + ": [" + shapeText(shape) + "]";
+        std::string indices;
+        for (const IndexArray& a : w->indices)
+            indices += (indices.empty() ? "" : ", ") + jsonString(a.name) + ": [" +
+                       std::to_string(a.count) + "," + std::to_string(a.rows) + "]";
+        text += "{\"name\": " + jsonString(w->name) + ", \"inputs\": {" + inputs +
+                "}, \"indices\": {" + indices + "}, \"expr\": " + jsonString(w->numpy) +
+                ", \"runs\": " + std::to_string(runs) + "}\n";
+    }
+    const bool written = write(fd, text.data(), text.size()) == ssize_t(text.size());
+    close(fd);
+    if (!written)
+        throw std::runtime_error("cannot write the workload file");
+    const std::string command =
+        std::string("/usr/bin/python3 ") + SLICESCOPE_BENCH_DIR + "/numpy_bench.py " + path;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe)
+        throw std::runtime_error("cannot start " + command);
+    std::map<std::string, NumpyResult> results;
+    char line[4096];
+    while (std::fgets(line, sizeof line, pipe)) {
+        char name[1024];
+        char shape[256];
+        NumpyResult r;
+        unsigned long long sum = 0;
+        if (std::sscanf(line, "%1023[^\t]\t%lf\t%255[^\t]\t%llu", name, &r.ms, shape, &sum) == 4) {
+            r.shape = shape;
+            r.checksum = sum;
+            results[name] = r;
+        }
+    }
+    const int status = pclose(pipe);
+    unlink(path);
+    if (status != 0)
+        throw std::runtime_error("the NumPy driver failed (is python3-numpy installed?)");
+    return results;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    int runs = 7;
+    std::string only;
+    bool withNumpy = true;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--runs" && i + 1 < argc) {
+            runs = std::max(1, std::atoi(argv[++i]));
+        } else if (arg == "--only" && i + 1 < argc) {
+            only = argv[++i];
+        } else if (arg == "--no-numpy") {
+            withNumpy = false;
+        } else {
+            std::printf("usage: bench_slicing [--runs N] [--only TEXT] [--no-numpy]\n"
+                        "  --runs N     timed runs per workload (median reported; default 7)\n"
+                        "  --only TEXT  only workloads whose name contains TEXT\n"
+                        "  --no-numpy   no NumPy: the engine's CPU time instead (for work on the "
+                        "copy engine)\n");
+            return arg == "--help" ? 0 : 2;
+        }
+    }
+
+    Executor executor(2);
+    warmUpMemory();
+    const std::size_t copyBytes = std::size_t(256) << 20;
+    const double rate1 = memcpyRate(copyBytes, 1, 7);
+    const double rate2 = memcpyRate(copyBytes, 2, 7);
+    const double rate = std::max(rate1, rate2);
+    const double faultRate = freshPageRate(copyBytes, 7);
+    std::printf("bench_slicing: float32, engine with %d worker threads, median of %d runs\n",
+                executor.threadCount(), runs);
+    std::printf("memcpy of 256 MiB (faulted-in buffers, median of 7), bytes read + written: "
+                "1 thread %.1f GB/s, 2 threads %.1f GB/s\n",
+                rate1 / 1e6, rate2 / 1e6);
+    std::printf("streaming bound = (64 B x input cache lines holding a selected element + output "
+                "bytes) / %.1f GB/s\n",
+                rate / 1e6);
+    std::printf(
+        "floor = bound + output bytes / %.1f GB/s, the rate at which the kernel zeroes fresh "
+        "pages (2 threads):\n        every run writes a fresh output; the bound leaves that "
+        "out, the floor does not\n\n",
+        faultRate / 1e6);
+
+    std::vector<const Workload*> measured;
+    std::map<std::string, EngineResult> engine;
+    const std::vector<Workload> all = workloads();
+    for (const Workload& w : all) {
+        if (!only.empty() && w.name.find(only) == std::string::npos)
+            continue;
+        const OpDef* def = findOp(w.op);
+        if (!def) {
+            std::printf("%-40s  (op '%s' not available)\n", w.name.c_str(), w.op.c_str());
+            continue;
+        }
+        engine[w.name] = runEngine(*def, w, executor, runs);
+        measured.push_back(&w);
+    }
+    // NumPy runs after the engine is done, so the two never share the cores.
+    const std::map<std::string, NumpyResult> numpy =
+        withNumpy ? runNumpy(measured, runs) : std::map<std::string, NumpyResult>{};
+
+    std::printf("%-40s %9s %9s %8s %8s %8s %8s %8s\n", "workload", "engine ms",
+                withNumpy ? "NumPy ms" : "cpu ms", withNumpy ? "vs NumPy" : "", "bound ms",
+                "vs bound", "floor ms", "vs floor");
+    bool allAgree = true;
+    for (const Workload* w : measured) {
+        const EngineResult& e = engine.at(w->name);
+        const double bound = e.bytesToMove / rate;
+        const double floor = bound + double(numElements(e.shape)) * 4 / faultRate;
+        std::string numpyColumns = "        -          ";
+        std::string notes;
+        if (!withNumpy) {
+            char text[64];
+            std::snprintf(text, sizeof text, "%9.1f %8s", e.cpu, "");
+            numpyColumns = text;
+        } else if (const auto it = numpy.find(w->name); it == numpy.end()) {
+            notes = "  NumPy failed";
+            allAgree = false;
+        } else {
+            const NumpyResult& n = it->second;
+            char text[64];
+            std::snprintf(text, sizeof text, "%9.1f %7.2fx", n.ms, e.ms / n.ms);
+            numpyColumns = text;
+            if (n.shape != shapeText(e.shape) || n.checksum != e.checksum) {
+                notes = "  RESULTS DIFFER (shape " + shapeText(e.shape) + " vs " + n.shape + ")";
+                allAgree = false;
+            }
+            if (e.ms / n.ms > 0.7)
+                notes += "  misses 0.7x NumPy";
+        }
+        if (e.ms / bound > 1.5)
+            notes += "  misses 1.5x bound";
+        std::printf("%-40s %9.1f %s %8.1f %7.2fx %8.1f %7.2fx%s\n", w->name.c_str(), e.ms,
+                    numpyColumns.c_str(), bound, e.ms / bound, floor, e.ms / floor, notes.c_str());
+    }
+    if (withNumpy)
+        std::printf(
+            "\ntargets: engine <= 0.7x NumPy and <= 1.5x the streaming bound. Results %s.\n",
+            allAgree ? "agree with NumPy (shape and checksum)" : "DO NOT all agree with NumPy");
+    return allAgree ? 0 : 1;
+}

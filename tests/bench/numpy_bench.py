@@ -1,0 +1,68 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The NumPy side of bench_slicing: times each workload's NumPy equivalent.
+
+bench_slicing writes one JSON object per line to the file named on the command line:
+  {"name": ..., "inputs": {"x": [8192, 8192], ...}, "indices": {"idx": [count, rows]},
+   "expr": "x[::2, ::-1].copy()", "runs": 7}
+Inputs are float32 arrays whose bit patterns are 0, 1, 2, ... plus (k << 28) for the k-th input,
+exactly as the benchmark fills the engine's inputs; index arrays are int32, (i * 7919) % rows.
+For each workload this prints one line:
+  name <TAB> median ms <TAB> shape <TAB> checksum
+where the checksum is the protocol's: sum of bits(y_i) * (2i + 1) modulo 2^64.
+"""
+import json
+import sys
+import time
+
+import numpy as np
+
+
+def make_input(shape, k):
+    n = int(np.prod(shape, dtype=np.int64))
+    bits = np.arange(n, dtype=np.uint32) + np.uint32(k << 28)
+    return bits.view(np.float32).reshape(shape)
+
+
+def make_indices(count, rows):
+    return (np.arange(count, dtype=np.int64) * 7919 % rows).astype(np.int32)
+
+
+def checksum(a):
+    flat = np.ascontiguousarray(a).reshape(-1).view(np.uint32)
+    total = 0
+    chunk = 1 << 23
+    for start in range(0, flat.size, chunk):
+        part = flat[start:start + chunk].astype(np.uint64)
+        weight = np.arange(start, start + part.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        total = (total + int(np.sum(part * weight, dtype=np.uint64))) % (1 << 64)
+    return total
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        workloads = [json.loads(line) for line in f if line.strip()]
+    for w in workloads:
+        ns = {'np': np}
+        for k, (name, shape) in enumerate(w['inputs'].items()):
+            ns[name] = make_input(tuple(shape), k)
+        for name, (count, rows) in w.get('indices', {}).items():
+            ns[name] = make_indices(count, rows)
+        code = compile(w['expr'], w['name'], 'eval')
+        eval(code, ns)  # an untimed warm-up run, as the engine has
+        times = []
+        for run in range(w['runs']):
+            start = time.perf_counter()
+            y = eval(code, ns)
+            times.append((time.perf_counter() - start) * 1000)
+            if run + 1 < w['runs']:
+                del y  # freed between runs, as the engine's output is
+        times.sort()
+        shape = ','.join(str(d) for d in y.shape)
+        print('%s\t%.3f\t%s\t%d' % (w['name'], times[len(times) // 2], shape, checksum(y)),
+              flush=True)
+        del y, ns
+
+
+if __name__ == '__main__':
+    main()
