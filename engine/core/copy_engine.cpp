@@ -173,6 +173,8 @@ struct ValueMover {
             dst[k * outStride] = src[k * inStride];
     }
 
+    void one(std::int64_t o, std::int64_t i) const { out[o] = in[i]; }
+
     void runs(std::int64_t o, std::int64_t i, std::int64_t count, const Dim& row, std::int64_t n,
               std::int64_t inStride, std::int64_t outStride) const
     {
@@ -262,6 +264,11 @@ struct SourceMover {
         }
         for (std::int64_t k = 0; k < n; ++k)
             out[o + k * outStride] = packSource(slot, i + k * inStride);
+    }
+
+    void one(std::int64_t o, std::int64_t i) const
+    {
+        out[o] = slot == kConstantSlot ? kNoSource : packSource(slot, i);
     }
 
     void runs(std::int64_t o, std::int64_t i, std::int64_t count, const Dim& row, std::int64_t n,
@@ -407,14 +414,25 @@ void runRows(const RowsPiece& p, const MakeMover& makeMover, Executor& ex, JobCo
     const std::int64_t len = p.rowLength;
     if (len == 0)
         return;
+    const std::int64_t constantStride = p.constantRuns ? 1 : 0;
     ex.parallelFor(
         rows, std::max<std::int64_t>(1, 16384 / len),
         [&](std::int64_t begin, std::int64_t end) {
+            // Rows mostly come from one source: make its mover once, not once per row.
+            int moverSlot = -1;
+            auto mover = makeMover(kConstantSlot);
             for (std::int64_t r = begin; r < end; ++r) {
                 const std::int64_t src = p.rows[std::size_t(r)];
                 const int slot = sourceSlot(src);
-                makeMover(slot).run(p.outOffset + r * len, sourceIndex(src), len,
-                                    slot == kConstantSlot ? 0 : 1, 1);
+                if (slot != moverSlot) {
+                    mover = makeMover(slot);
+                    moverSlot = slot;
+                }
+                if (len == 1)
+                    mover.one(p.outOffset + r, sourceIndex(src));
+                else
+                    mover.run(p.outOffset + r * len, sourceIndex(src), len,
+                              slot == kConstantSlot ? constantStride : 1, 1);
             }
             if (ctx)
                 ctx->addWork((end - begin) * len);

@@ -47,12 +47,15 @@ struct AffinePiece {
 };
 
 /// Consecutive output rows of `rowLength` elements starting at `outOffset`; row r is copied from
-/// the contiguous run starting at the packed source `rows[r]` (a constant row repeats its one
-/// value). Index-driven ops (gather, boolean_mask, dynamic_partition, ...) use this form.
+/// the contiguous run starting at the packed source `rows[r]`. A constant row repeats its one
+/// value, or with `constantRuns` reads a run of the constants like any other row (so one_hot
+/// reads each row from a window [off.., on, off..]). Index-driven ops (gather, boolean_mask,
+/// dynamic_partition, ...) use this form.
 struct RowsPiece {
     std::int64_t outOffset = 0;
     std::int64_t rowLength = 1;
     std::vector<std::int64_t> rows;
+    bool constantRuns = false;
 };
 
 using Piece = std::variant<AffinePiece, RowsPiece>;

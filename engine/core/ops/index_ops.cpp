@@ -7,6 +7,7 @@
 #include "core/ops/ops.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <string_view>
 #include <type_traits>
@@ -774,13 +775,31 @@ OpPlan booleanMask(const OpCall& call)
 constexpr std::int64_t kOnRow = packSource(kConstantSlot, 0);
 constexpr std::int64_t kOffRow = packSource(kConstantSlot, 1);
 
-// These ops switch between their two constants inside a line, and a RowsPiece repeats one
-// constant along a row, so every element is a row of its own; all start off.
+// One_hot along an inner axis switches constants across lines, so there every element is a row
+// of its own; all start off.
 RowsPiece constantRows(const OpCall& call, std::int64_t count)
 {
     RowsPiece rows = rowList(call, count, 1);
     rows.rows.assign(std::size_t(count), kOffRow);
     return rows;
+}
+
+// Where each output line is `lineLength` elements of which a prefix or one position is on, every
+// line is one row reading a window of the constants: `before` off values, `on` on values, then
+// `after` off values. The window is as long as about two lines.
+Tensor constantWindow(const OpCall& call, const Tensor& onValue, const Tensor& offValue,
+                      std::int64_t before, std::int64_t on, std::int64_t after)
+{
+    Tensor window = Tensor::empty(onValue.dtype(), {before + on + after}, call.limits());
+    const int width = dtypeSize(onValue.dtype());
+    for (std::int64_t k = 0; k < window.size(); ++k) {
+        const Tensor& v = k >= before && k < before + on ? onValue : offValue;
+        if (v.dtype() == DType::String)
+            window.data<std::string>()[k] = v.data<std::string>()[0];
+        else
+            std::memcpy(static_cast<char*>(window.raw()) + k * width, v.raw(), std::size_t(width));
+    }
+    return window;
 }
 
 // The shape of an attribute read as a Python literal (from its list nesting) and its first
@@ -887,24 +906,43 @@ OpPlan oneHot(const OpCall& call)
     const Shape& is = indices.shape();
     const Shape outShape = joinShapes({subShape(is, 0, ax), {depth}, subShape(is, ax, is.size())});
     OutputPlan out = newOutput(call, dtype, outShape, "the output");
-    out.addConstant(on ? scalarOf(dtype, *on) : Tensor::scalar(dtype, 1));
-    out.addConstant(off ? scalarOf(dtype, *off) : Tensor::scalar(dtype, 0));
+    const Tensor onValue = on ? scalarOf(dtype, *on) : Tensor::scalar(dtype, 1);
+    const Tensor offValue = off ? scalarOf(dtype, *off) : Tensor::scalar(dtype, 0);
 
     // out[p, d, s] is on exactly where indices[p, s] == d.
     const std::int64_t suffix = product(is, ax, is.size());
-    RowsPiece rows = constantRows(call, numElements(outShape));
     std::int64_t allOff = 0;
-    withInts(indices, [&](const auto* idx) {
-        for (std::int64_t i = 0; i < indices.size(); ++i) {
-            const std::int64_t v = idx[i];
-            if (v < 0 || v >= depth) {
-                ++allOff;
-                continue;
+    if (suffix == 1 && numElements(outShape) > 0) {
+        // The new axis is the last: line p reads the window [off x depth, on, off x depth] from
+        // depth - indices[p], or from 0 (all off) for an index outside [0, depth).
+        out.constants = constantWindow(call, onValue, offValue, depth, 1, depth);
+        RowsPiece rows = rowList(call, indices.size(), depth);
+        rows.constantRuns = true;
+        withInts(indices, [&](const auto* idx) {
+            for (std::int64_t i = 0; i < indices.size(); ++i) {
+                const std::int64_t v = idx[i];
+                const bool inRange = v >= 0 && v < depth;
+                allOff += !inRange;
+                rows.rows.push_back(packSource(kConstantSlot, inRange ? depth - v : 0));
             }
-            rows.rows[std::size_t(((i / suffix) * depth + v) * suffix + i % suffix)] = kOnRow;
-        }
-    });
-    out.pieces.push_back(std::move(rows));
+        });
+        out.pieces.push_back(std::move(rows));
+    } else {
+        out.addConstant(onValue);
+        out.addConstant(offValue);
+        RowsPiece rows = constantRows(call, numElements(outShape));
+        withInts(indices, [&](const auto* idx) {
+            for (std::int64_t i = 0; i < indices.size(); ++i) {
+                const std::int64_t v = idx[i];
+                if (v < 0 || v >= depth) {
+                    ++allOff;
+                    continue;
+                }
+                rows.rows[std::size_t(((i / suffix) * depth + v) * suffix + i % suffix)] = kOnRow;
+            }
+        });
+        out.pieces.push_back(std::move(rows));
+    }
     plan.outputs.push_back(std::move(out));
 
     plan.steps.push_back({"Output shape",
@@ -964,20 +1002,25 @@ OpPlan sequenceMask(const OpCall& call)
 
     const Shape outShape = joinShapes({lengths.shape(), {maxlen}});
     OutputPlan out = newOutput(call, dtype, outShape, "the output");
-    out.addConstant(Tensor::scalar(dtype, 1));
-    out.addConstant(Tensor::scalar(dtype, 0));
     // Lengths are cast to maxlen's dtype before the comparison: an int64 length compared with an
     // int32 maxlen wraps, as in TensorFlow.
     bool wrapped = false;
-    RowsPiece rows = constantRows(call, numElements(outShape));
-    for (std::size_t i = 0; i < len.size(); ++i) {
-        const std::int64_t cast =
-            compareType == DType::Int32 ? std::int64_t(std::int32_t(len[i])) : len[i];
-        wrapped |= cast != len[i];
-        const std::int64_t take = std::clamp<std::int64_t>(cast, 0, maxlen);
-        std::fill_n(rows.rows.begin() + std::ptrdiff_t(std::int64_t(i) * maxlen), take, kOnRow);
+    if (numElements(outShape) > 0) {
+        // Line i is `take` trues then falses: it reads the window [true x maxlen, false x maxlen]
+        // from maxlen - take.
+        out.constants = constantWindow(call, Tensor::scalar(dtype, 1), Tensor::scalar(dtype, 0),
+                                       0, maxlen, maxlen);
+        RowsPiece rows = rowList(call, std::int64_t(len.size()), maxlen);
+        rows.constantRuns = true;
+        for (std::size_t i = 0; i < len.size(); ++i) {
+            const std::int64_t cast =
+                compareType == DType::Int32 ? std::int64_t(std::int32_t(len[i])) : len[i];
+            wrapped |= cast != len[i];
+            const std::int64_t take = std::clamp<std::int64_t>(cast, 0, maxlen);
+            rows.rows.push_back(packSource(kConstantSlot, maxlen - take));
+        }
+        out.pieces.push_back(std::move(rows));
     }
-    out.pieces.push_back(std::move(rows));
     plan.outputs.push_back(std::move(out));
 
     plan.steps.push_back({"Output shape",
