@@ -1,0 +1,820 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The tensor view and its model: every model passes QAbstractItemModelTester; roles and change
+// signals; the cell drawing and the heat map agree on where every element is (hover at an
+// element's rect reports that element in both); pins, face dims, editing, stale read orders;
+// and screenshots for a person to look at.
+#include "ui/palette.h"
+#include "ui/tensorview.h"
+
+#include <qcustomplot.h>
+
+#include <QAbstractItemModelTester>
+#include <QAccessible>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+Q_DECLARE_METATYPE(ss::Tensor)
+Q_DECLARE_METATYPE(ss::Shape)
+
+using namespace ss;
+using namespace ss::ui;
+
+namespace {
+
+Tensor arange(DType dtype, const Shape& shape)
+{
+    return makeFilled(dtype, shape, Fill::Arange, 0, Limits{});
+}
+
+Tensor doubles(const Shape& shape, const std::vector<double>& values)
+{
+    Tensor t = Tensor::empty(DType::Float64, shape);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        t.setFromDouble(std::int64_t(i), values[i]);
+    return t;
+}
+
+Tensor floats(const Shape& shape, const std::vector<double>& values)
+{
+    Tensor t = Tensor::empty(DType::Float32, shape);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        t.setFromDouble(std::int64_t(i), values[i]);
+    return t;
+}
+
+Tensor strings(const Shape& shape, const std::vector<std::string>& values)
+{
+    Tensor t = Tensor::empty(DType::String, shape);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        t.data<std::string>()[i] = values[i];
+    return t;
+}
+
+/// The order in which `reads` are read: reads[k] is read k-th (first read wins).
+ReadOrder orderOf(std::int64_t size, const std::vector<std::int64_t>& reads)
+{
+    auto order = std::make_shared<std::vector<std::int64_t>>(std::size_t(size), -1);
+    for (std::size_t k = 0; k < reads.size(); ++k)
+        if ((*order)[std::size_t(reads[k])] < 0)
+            (*order)[std::size_t(reads[k])] = std::int64_t(k);
+    return order;
+}
+
+/// Heat-map pixels: the value map is grey (all channels within a few steps), the read-order
+/// ramp is not.
+bool isGrey(const QColor& c)
+{
+    return std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()}) <= 12;
+}
+
+bool near(const QColor& a, const QColor& b)
+{
+    return std::abs(a.red() - b.red()) <= 12 && std::abs(a.green() - b.green()) <= 12 &&
+           std::abs(a.blue() - b.blue()) <= 12;
+}
+
+/// The light theme's heat-map colour of an element read at ramp position `t` whose value sits
+/// at `v` of the value range: the ramp at 235/255 opacity over the grey.
+QColor expectedHeat(double t, double v)
+{
+    const QColor low(0xf4, 0xf4, 0xf4), high(0x55, 0x57, 0x5b);
+    const QColor ramp = readOrderColor(t);
+    const double a = 235.0 / 255.0;
+    const auto channel = [&](int r, int l, int h) {
+        return int(std::lround(a * r + (1 - a) * (l + v * (h - l))));
+    };
+    return QColor(channel(ramp.red(), low.red(), high.red()),
+                  channel(ramp.green(), low.green(), high.green()),
+                  channel(ramp.blue(), low.blue(), high.blue()));
+}
+
+QString screenshotDir()
+{
+    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    return dir;
+}
+
+/// Every element the model reports as selected, in read order.
+std::vector<std::int64_t> selectedInReadOrder(const TensorModel& model)
+{
+    std::vector<std::pair<qint64, std::int64_t>> found;
+    for (int r = 0; r < model.rowCount(); ++r)
+        for (int c = 0; c < model.columnCount(); ++c) {
+            const QModelIndex i = model.index(r, c);
+            if (i.data(TensorModel::SelectedRole).toBool())
+                found.emplace_back(i.data(TensorModel::ReadOrderRole).toLongLong(),
+                                   i.data(TensorModel::FlatIndexRole).toLongLong());
+        }
+    std::sort(found.begin(), found.end());
+    std::vector<std::int64_t> flats;
+    for (const auto& [order, flat] : found)
+        flats.push_back(flat);
+    return flats;
+}
+
+} // namespace
+
+class TestTensorView : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+
+    void modelPassesTester_data();
+    void modelPassesTester();
+    void displayText_data();
+    void displayText();
+    void rolesAndHeaders();
+    void readOrderEmitsDataChanged();
+    void outlineEmitsDataChangedAroundChanges();
+    void modelReportsEditsOnlyWhenEditable();
+
+    void heatMapAtThreshold_data();
+    void heatMapAtThreshold();
+    void hoverReportsTheElementUnderTheMouse_data();
+    void hoverReportsTheElementUnderTheMouse();
+    void selectionMapMarksExactlyTheSelected();
+    void sparseSelectionSurvivesDownsampling();
+    void pinsJumpToShowTheSelection();
+    void outlineJumpsToItsElement();
+    void faceDimsChooseRowsAndColumns();
+    void focusDimsLightTheirLabels();
+    void zeroSizeShowsAnEmptyState();
+    void editorReportsEnterAndIgnoresEscape();
+    void staleReadOrderIsNeverShown();
+    void tenMillionElementsSetUpWithoutBlocking();
+    void everyInteractiveWidgetHasAnAccessibleName();
+    void screenshots();
+};
+
+void TestTensorView::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    applyTheme(*qApp, Theme::Light);
+}
+
+void TestTensorView::modelPassesTester_data()
+{
+    QTest::addColumn<Tensor>("tensor");
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("cols");
+    QTest::newRow("rank 0") << Tensor::scalar(DType::Int32, 7) << 1 << 1;
+    QTest::newRow("rank 1") << arange(DType::Int64, {5}) << 1 << 5;
+    QTest::newRow("rank 3") << arange(DType::Int32, {3, 2, 4}) << 6 << 4;
+    QTest::newRow("zero-size middle dim") << arange(DType::Int32, {3, 0, 2}) << 0 << 2;
+    QTest::newRow("zero-size last dim") << arange(DType::Int32, {2, 0}) << 2 << 0;
+    QTest::newRow("empty vector") << arange(DType::Float32, {0}) << 1 << 0;
+    QTest::newRow("strings") << strings({2, 2}, {"a", "", "bc", "d e"}) << 2 << 2;
+    QTest::newRow("floats with nan and inf")
+        << doubles({2, 2}, {0.5, std::nan(""), HUGE_VAL, -HUGE_VAL}) << 2 << 2;
+    QTest::newRow("rank 8") << arange(DType::UInt8, {2, 1, 2, 1, 2, 1, 2, 3}) << 16 << 3;
+}
+
+void TestTensorView::modelPassesTester()
+{
+    QFETCH(Tensor, tensor);
+    QFETCH(int, rows);
+    QFETCH(int, cols);
+    TensorModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setTensor(tensor);
+    QCOMPARE(model.rowCount(), rows);
+    QCOMPARE(model.columnCount(), cols);
+    std::vector<std::int64_t> reads;
+    for (std::int64_t i = tensor.size() - 1; i >= 0; i -= 2)
+        reads.push_back(i);
+    model.setReadOrder(orderOf(tensor.size(), reads));
+    model.setOutlined(reads);
+    model.setEditable(true);
+    model.setOutlined({});
+    model.setReadOrder(nullptr);
+    model.setTensor(arange(DType::Int32, {2, 3}));
+    QCOMPARE(model.rowCount(), 2);
+}
+
+void TestTensorView::displayText_data()
+{
+    QTest::addColumn<Tensor>("tensor");
+    QTest::addColumn<QStringList>("display");
+    QTest::addColumn<QStringList>("edit");
+    QTest::newRow("int32") << arange(DType::Int32, {3}) << QStringList{"0", "1", "2"}
+                           << QStringList{"0", "1", "2"};
+    QTest::newRow("int64 extremes")
+        << Tensor::fromInts(DType::Int64, {2}, {std::numeric_limits<std::int64_t>::min(), -1})
+        << QStringList{"-9223372036854775808", "-1"} << QStringList{"-9223372036854775808", "-1"};
+    QTest::newRow("bool") << arange(DType::Bool, {2}) << QStringList{"False", "True"}
+                          << QStringList{"False", "True"};
+    QTest::newRow("whole floats read like NumPy")
+        << doubles({3}, {0, 1, -2}) << QStringList{"0.", "1.", "-2."}
+        << QStringList{"0", "1", "-2"};
+    QTest::newRow("fixed point, digits as needed")
+        << doubles({3}, {0.5, 1.25, -3}) << QStringList{"0.50", "1.25", "-3.00"}
+        << QStringList{"0.5", "1.25", "-3"};
+    QTest::newRow("float32 edits at its own precision")
+        << floats({2}, {0.1, 2.5}) << QStringList{"0.1", "2.5"} << QStringList{"0.1", "2.5"};
+    QTest::newRow("large values in scientific form")
+        << doubles({2}, {1.5e9, 2}) << QStringList{"1.500e+09", "2.000e+00"}
+        << QStringList{"1.5e+09", "2"};
+    QTest::newRow("nan and infinities")
+        << doubles({3}, {std::nan(""), HUGE_VAL, -HUGE_VAL}) << QStringList{"nan", "inf", "-inf"}
+        << QStringList{"nan", "inf", "-inf"};
+    QTest::newRow("strings quoted, edited bare")
+        << strings({2}, {"ab", ""}) << QStringList{"'ab'", "''"} << QStringList{"ab", ""};
+}
+
+void TestTensorView::displayText()
+{
+    QFETCH(Tensor, tensor);
+    QFETCH(QStringList, display);
+    QFETCH(QStringList, edit);
+    TensorModel model;
+    model.setTensor(tensor);
+    for (int i = 0; i < display.size(); ++i) {
+        const QModelIndex index = model.indexOfFlat(i);
+        QCOMPARE(index.data(Qt::DisplayRole).toString(), display[i]);
+        QCOMPARE(index.data(Qt::EditRole).toString(), edit[i]);
+    }
+}
+
+void TestTensorView::rolesAndHeaders()
+{
+    TensorModel model;
+    model.setTensor(arange(DType::Int32, {2, 3, 4}));
+    model.setReadOrder(orderOf(24, {23, 5, 0}));
+    model.setOutlined({5});
+    const QModelIndex i = model.indexOfFlat(5); // [0, 1, 1]
+    QCOMPARE(i.row(), 1);
+    QCOMPARE(i.column(), 1);
+    QCOMPARE(model.flatOf(i), 5);
+    QCOMPARE(i.data(TensorModel::FlatIndexRole).toLongLong(), 5);
+    QCOMPARE(i.data(TensorModel::ReadOrderRole).toLongLong(), 1);
+    QCOMPARE(i.data(TensorModel::SelectedRole).toBool(), true);
+    QCOMPARE(i.data(TensorModel::OutlinedRole).toBool(), true);
+    QCOMPARE(i.data(TensorModel::CoordinatesRole).value<QList<qint64>>(), (QList<qint64>{0, 1, 1}));
+    QCOMPARE(i.data(Qt::AccessibleDescriptionRole).toString(),
+             QStringLiteral("[0, 1, 1], read at position 1, outlined"));
+    const QModelIndex j = model.indexOfFlat(6);
+    QCOMPARE(j.data(TensorModel::ReadOrderRole).toLongLong(), -1);
+    QCOMPARE(j.data(TensorModel::SelectedRole).toBool(), false);
+    QCOMPARE(model.headerData(5, Qt::Vertical, Qt::DisplayRole).toString(),
+             QStringLiteral("[1, 2, :]"));
+    QCOMPARE(model.headerData(3, Qt::Horizontal, Qt::DisplayRole).toString(),
+             QStringLiteral("[..., 3]"));
+    QCOMPARE(selectedInReadOrder(model), (std::vector<std::int64_t>{23, 5, 0}));
+    QVERIFY(!(model.flags(i) & Qt::ItemIsEditable));
+    model.setEditable(true);
+    QVERIFY(model.flags(i) & Qt::ItemIsEditable);
+    QVERIFY(!model.indexOfFlat(24).isValid());
+}
+
+void TestTensorView::readOrderEmitsDataChanged()
+{
+    TensorModel model;
+    model.setTensor(arange(DType::Int32, {3, 4}));
+    QSignalSpy spy(&model, &QAbstractItemModel::dataChanged);
+    model.setReadOrder(orderOf(12, {3, 2, 1}));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy[0][0].toModelIndex(), model.index(0, 0));
+    QCOMPARE(spy[0][1].toModelIndex(), model.index(2, 3));
+    QVERIFY(spy[0][2].value<QList<int>>().contains(TensorModel::ReadOrderRole));
+    // An order for another element count cannot belong to this tensor: it is refused.
+    model.setReadOrder(orderOf(5, {1}));
+    QVERIFY(!model.readOrder());
+    QCOMPARE(spy.count(), 2);
+}
+
+void TestTensorView::outlineEmitsDataChangedAroundChanges()
+{
+    TensorModel model;
+    model.setTensor(arange(DType::Int32, {4, 5}));
+    model.setOutlined({6}); // [1, 1]
+    QSignalSpy spy(&model, &QAbstractItemModel::dataChanged);
+    model.setOutlined({6, 18}); // adds [3, 3]
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy[0][0].toModelIndex(), model.index(3, 3));
+    QCOMPARE(spy[0][1].toModelIndex(), model.index(3, 3));
+    model.setOutlined({2}); // removes [1, 1] and [3, 3], adds [0, 2]
+    QCOMPARE(spy.count(), 2);
+    QCOMPARE(spy[1][0].toModelIndex(), model.index(0, 1));
+    QCOMPARE(spy[1][1].toModelIndex(), model.index(3, 3));
+    QVERIFY(spy[1][2].value<QList<int>>().contains(TensorModel::OutlinedRole));
+    model.setOutlined({2});
+    QCOMPARE(spy.count(), 2); // no change, no signal
+    QCOMPARE(model.outlined(), (std::vector<std::int64_t>{2}));
+}
+
+void TestTensorView::modelReportsEditsOnlyWhenEditable()
+{
+    TensorModel model;
+    model.setTensor(arange(DType::Int32, {2, 2}));
+    QSignalSpy spy(&model, &TensorModel::elementEdited);
+    QVERIFY(!model.setData(model.index(1, 0), QStringLiteral("9"), Qt::EditRole));
+    model.setEditable(true);
+    QVERIFY(model.setData(model.index(1, 0), QStringLiteral("9"), Qt::EditRole));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy[0][0].toLongLong(), 2);
+    QCOMPARE(spy[0][1].toString(), QStringLiteral("9"));
+    // The model only reports: the workbench owns the tensor.
+    QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("2"));
+}
+
+void TestTensorView::heatMapAtThreshold_data()
+{
+    QTest::addColumn<Shape>("shape");
+    QTest::addColumn<qint64>("threshold");
+    QTest::addColumn<bool>("heat");
+    QTest::newRow("100x100 at the default threshold") << Shape{100, 100} << qint64(10000) << false;
+    QTest::newRow("100x101 past it") << Shape{100, 101} << qint64(10000) << true;
+    QTest::newRow("faces count, not tensors") << Shape{50, 100, 100} << qint64(10000) << false;
+    QTest::newRow("a long vector") << Shape{10001} << qint64(10000) << true;
+    QTest::newRow("lowered threshold") << Shape{4, 5} << qint64(19) << true;
+    QTest::newRow("exactly at a lowered threshold") << Shape{4, 5} << qint64(20) << false;
+    QTest::newRow("no elements never heat") << Shape{0, 20000} << qint64(10) << false;
+}
+
+void TestTensorView::heatMapAtThreshold()
+{
+    QFETCH(Shape, shape);
+    QFETCH(qint64, threshold);
+    QFETCH(bool, heat);
+    TensorView view;
+    view.setHeatMapThreshold(threshold);
+    view.setTensor(arange(DType::Int32, shape), QStringLiteral("x"));
+    QCOMPARE(view.isHeatMap(), heat);
+    QCOMPARE(view.viewport()->objectName() == QStringLiteral("heatMap"), heat);
+    // Moving the threshold across the face switches the drawing back and forth.
+    const std::int64_t cells =
+        view.faceRowDim() < 0 ? shape.back() : shape[shape.size() - 2] * shape.back();
+    if (cells > 0) {
+        view.setHeatMapThreshold(heat ? cells : cells - 1);
+        QCOMPARE(view.isHeatMap(), !heat);
+    }
+}
+
+void TestTensorView::hoverReportsTheElementUnderTheMouse_data()
+{
+    QTest::addColumn<Shape>("shape");
+    QTest::addColumn<qint64>("threshold");
+    QTest::addColumn<bool>("heat");
+    QTest::newRow("cells, rank 3") << Shape{3, 4, 5} << qint64(10000) << false;
+    QTest::newRow("cells, rank 1") << Shape{7} << qint64(10000) << false;
+    QTest::newRow("cells, rank 0") << Shape{} << qint64(10000) << false;
+    QTest::newRow("heat map, 60x80") << Shape{60, 80} << qint64(100) << true;
+    QTest::newRow("heat map, pinned rank 3") << Shape{3, 40, 50} << qint64(100) << true;
+}
+
+void TestTensorView::hoverReportsTheElementUnderTheMouse()
+{
+    QFETCH(Shape, shape);
+    QFETCH(qint64, threshold);
+    QFETCH(bool, heat);
+    TensorView view;
+    view.resize(900, 600);
+    view.setHeatMapThreshold(threshold);
+    const Tensor t = arange(DType::Int32, shape);
+    view.setTensor(t, QStringLiteral("x"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(view.isSettled());
+    QCOMPARE(view.isHeatMap(), heat);
+    QSignalSpy spy(&view, &TensorView::elementHovered);
+    // In a pinned heat map only the pinned face is on show: its elements are t.size() / dim 0.
+    const std::int64_t shown = heat && shape.size() == 3 ? t.size() / shape[0] : t.size();
+    std::vector<std::int64_t> probes = {0, shown / 3, std::min(shown - 1, shown / 2 + 1),
+                                        shown - 1};
+    std::sort(probes.begin(), probes.end());
+    probes.erase(std::unique(probes.begin(), probes.end()), probes.end());
+    for (std::int64_t flat : probes) {
+        const QRect rect = view.elementRect(flat);
+        QVERIFY2(!rect.isNull(), qPrintable(QStringLiteral("element %1 not visible").arg(flat)));
+        QCOMPARE(view.elementAt(rect.center()), flat);
+        QCOMPARE(view.elementAt(rect.topLeft()), flat);
+        QCOMPARE(view.elementAt(rect.bottomRight()), flat);
+        QWidget* vp = view.viewport();
+        QTest::mouseMove(vp, vp->mapFrom(&view, rect.center()));
+        QTRY_VERIFY(!spy.isEmpty());
+        QCOMPARE(spy.last()[0].toLongLong(), flat);
+    }
+}
+
+void TestTensorView::selectionMapMarksExactlyTheSelected()
+{
+    // A face smaller than the screen gets one sample per element: what is drawn at the centre
+    // of each element's rect is the ramp over grey where it is read, and plain grey elsewhere.
+    TensorView view;
+    view.resize(900, 700);
+    view.setHeatMapThreshold(100);
+    view.setTensor(arange(DType::Float32, {20, 30}), QStringLiteral("x"));
+    const std::vector<std::int64_t> reads = {599, 31, 32, 0, 450};
+    view.setReadOrder(orderOf(600, reads));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(view.isSettled());
+    QImage shot = view.grab().toImage();
+    for (std::int64_t flat = 0; flat < 600; ++flat) {
+        const auto it = std::find(reads.begin(), reads.end(), flat);
+        const QColor drawn = shot.pixelColor(view.elementRect(flat).center());
+        QVERIFY2(isGrey(drawn) == (it == reads.end()), qPrintable(QString::number(flat)));
+        if (it != reads.end())
+            QVERIFY2(near(drawn, expectedHeat(double(it - reads.begin()) / 4, flat / 599.0)),
+                     qPrintable(QString::number(flat)));
+    }
+    // Values run from light (low) to dark (high).
+    QVERIFY(shot.pixelColor(view.elementRect(1).center()).lightness() >
+            shot.pixelColor(view.elementRect(598).center()).lightness());
+    // With the op's whole read count as the scale, these five reads are early ones.
+    view.setReadOrder(orderOf(600, reads), 8);
+    QTRY_VERIFY(view.isSettled());
+    QTest::qWait(20);
+    shot = view.grab().toImage();
+    QVERIFY(near(shot.pixelColor(view.elementRect(0).center()), expectedHeat(3.0 / 8, 0)));
+    QVERIFY(near(shot.pixelColor(view.elementRect(31).center()), expectedHeat(1.0 / 8, 31 / 599.0)));
+}
+
+void TestTensorView::sparseSelectionSurvivesDownsampling()
+{
+    TensorView view;
+    view.resize(500, 400);
+    view.setTensor(arange(DType::Int32, {3000, 2000}), QStringLiteral("x"));
+    const std::int64_t only = 1234 * 2000 + 1717;
+    view.setReadOrder(orderOf(6'000'000, {only}));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(view.isSettled());
+    QVERIFY(view.isHeatMap());
+    // Thousands of elements share a pixel; the one read element still lights one, where hover
+    // finds it.
+    auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("heatMap"));
+    const QImage shot = plot->grab().toImage();
+    const QRect inside = plot->axisRect()->rect().adjusted(1, 1, -1, -1);
+    std::vector<QPoint> lit;
+    for (int y = inside.top(); y <= inside.bottom(); ++y)
+        for (int x = inside.left(); x <= inside.right(); ++x)
+            if (!isGrey(shot.pixelColor(x, y)))
+                lit.emplace_back(x, y);
+    QVERIFY2(!lit.empty() && lit.size() <= 4, qPrintable(QString::number(lit.size())));
+    const QPoint at = plot->mapFrom(&view, view.elementRect(only).center());
+    QVERIFY((lit.front() - at).manhattanLength() <= 4);
+    // Zoomed in, the map is resampled at the new range and hover still finds the element.
+    plot->xAxis2->setRange(1717 - 10, 1717 + 10);
+    plot->yAxis->setRange(1234 - 8, 1234 + 8);
+    QVERIFY(!view.isSettled());
+    QTRY_VERIFY(view.isSettled());
+    const QRect rect = view.elementRect(only);
+    QVERIFY(rect.width() > 5);
+    QCOMPARE(view.elementAt(rect.center()), only);
+    QTest::qWait(20);
+    QVERIFY(!isGrey(view.grab().toImage().pixelColor(rect.center())));
+    QVERIFY(isGrey(view.grab().toImage().pixelColor(view.elementRect(only + 1).center())));
+    // A new tensor of the same shape (the next evaluation) keeps the zoom.
+    view.setTensor(arange(DType::Int32, {3000, 2000}), QStringLiteral("x"));
+    QCOMPARE(plot->xAxis2->range(), QCPRange(1717 - 10, 1717 + 10));
+    view.setTensor(arange(DType::Int32, {3000, 1000}), QStringLiteral("x"));
+    QCOMPARE(plot->xAxis2->range(), QCPRange(-0.5, 999.5));
+}
+
+void TestTensorView::pinsJumpToShowTheSelection()
+{
+    // The seed walk-through: foo[1, 2:4, None, ..., :-3:-1, :] on a 5x5x5x5x5x5 tensor reads
+    // only inside foo[1, 2:4]; 625 faces are too many, so dims 0 and 1 are pinned.
+    TensorView view;
+    view.resize(900, 700);
+    const Shape shape{5, 5, 5, 5, 5, 5};
+    view.setTensor(arange(DType::Int32, shape), QStringLiteral("foo"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    using Pins = std::vector<std::pair<int, std::int64_t>>;
+    QCOMPARE(view.pinnedDims(), (Pins{{0, 0}, {1, 0}}));
+    std::vector<std::int64_t> reads;
+    for (std::int64_t j = 2; j < 4; ++j)
+        for (std::int64_t k = 0; k < 5; ++k)
+            for (std::int64_t l = 0; l < 5; ++l)
+                for (std::int64_t m : {4, 3})
+                    for (std::int64_t n = 0; n < 5; ++n)
+                        reads.push_back(ravelIndex({1, j, k, l, m, n}, shape));
+    view.setReadOrder(orderOf(numElements(shape), reads));
+    QCOMPARE(view.pinnedDims(), (Pins{{0, 1}, {1, 2}}));
+    QCOMPARE(view.findChild<QSpinBox*>(QStringLiteral("pin0"))->value(), 1);
+    QCOMPARE(view.findChild<QSpinBox*>(QStringLiteral("pin1"))->value(), 2);
+    QCOMPARE(view.findChild<QLabel*>(QStringLiteral("pinCaption"))->text(),
+             QStringLiteral("foo[1, 2, :, :, :, :]"));
+    QCOMPARE(selectedInReadOrder(*view.model()), reads);
+    // The first element read is drawn, and the pins move by hand without jumping back.
+    QVERIFY(!view.elementRect(reads.front()).isNull());
+    view.findChild<QSpinBox*>(QStringLiteral("pin1"))->setValue(4);
+    QCOMPARE(view.pinnedDims(), (Pins{{0, 1}, {1, 4}}));
+    QVERIFY(view.elementRect(reads.front()).isNull());
+    QCOMPARE(view.elementAt(view.elementRect(ravelIndex({1, 4, 0, 0, 0, 0}, shape)).center()),
+             ravelIndex({1, 4, 0, 0, 0, 0}, shape));
+}
+
+void TestTensorView::outlineJumpsToItsElement()
+{
+    TensorView view;
+    view.resize(600, 400);
+    const Shape shape{200, 300}; // a heat map
+    view.setTensor(arange(DType::Int32, shape), QStringLiteral("x"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("heatMap"));
+    plot->xAxis2->setRange(-0.5, 19.5);
+    plot->yAxis->setRange(-0.5, 19.5);
+    QTRY_VERIFY(view.isSettled());
+    const std::int64_t target = ravelIndex({150, 250}, shape);
+    QVERIFY(view.elementRect(target).isNull());
+    view.setOutlined({target});
+    QVERIFY(!view.elementRect(target).isNull());
+    QCOMPARE(view.model()->index(150, 250).data(TensorModel::OutlinedRole).toBool(), true);
+
+    // In cells, an outline in a pinned-away face moves the pins to it.
+    TensorView cells;
+    cells.resize(600, 400);
+    cells.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&cells));
+    const Shape big{100, 30, 30};
+    cells.setTensor(arange(DType::Int32, big), QStringLiteral("x"));
+    QCOMPARE(cells.pinnedDims().size(), std::size_t(1));
+    const std::int64_t far = ravelIndex({77, 29, 29}, big);
+    cells.setOutlined({far});
+    QCOMPARE(cells.pinnedDims().front().second, 77);
+    QVERIFY(!cells.elementRect(far).isNull()); // scrolled into view
+}
+
+void TestTensorView::faceDimsChooseRowsAndColumns()
+{
+    TensorView view;
+    view.resize(800, 600);
+    const Shape shape{2, 3, 4};
+    view.setTensor(arange(DType::Int32, shape), QStringLiteral("x"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QCOMPARE(view.faceRowDim(), 1);
+    QCOMPARE(view.faceColDim(), 2);
+    view.setFaceDims(0, 2);
+    QCOMPARE(view.faceRowDim(), 0);
+    QCOMPARE(view.faceColDim(), 2);
+    QCOMPARE(view.findChild<QComboBox*>(QStringLiteral("faceRows"))->currentData().toInt(), 0);
+    // Element [1, 2, 3] is in face x[:, 2, :] at row 1, column 3: same place both ways.
+    const std::int64_t flat = ravelIndex({1, 2, 3}, shape);
+    const std::int64_t below = ravelIndex({0, 2, 3}, shape);
+    const QRect r = view.elementRect(flat);
+    const QRect up = view.elementRect(below);
+    QCOMPARE(r.left(), up.left());
+    QCOMPARE(r.top(), up.bottom() + 1);
+    QCOMPARE(view.elementAt(r.center()), flat);
+    // Choosing the columns' dimension for the rows swaps the two.
+    auto* rows = view.findChild<QComboBox*>(QStringLiteral("faceRows"));
+    rows->setCurrentIndex(rows->findData(2));
+    emit rows->activated(rows->currentIndex());
+    QCOMPARE(view.faceRowDim(), 2);
+    QCOMPARE(view.faceColDim(), 0);
+    view.setFaceDims(1, 1); // not two dimensions: the default
+    QCOMPARE(view.faceRowDim(), 1);
+    QCOMPARE(view.faceColDim(), 2);
+}
+
+void TestTensorView::focusDimsLightTheirLabels()
+{
+    TensorView view;
+    view.setTensor(arange(DType::Int32, {5, 6, 7}), QStringLiteral("x"));
+    view.setFocusDims({1});
+    QCOMPARE(view.focusDims(), std::vector<int>{1});
+    const QString title = view.findChild<QLabel*>(QStringLiteral("title"))->text();
+    QVERIFY2(title.contains(QStringLiteral("(5,&nbsp;<span style=\"background:")),
+             qPrintable(title));
+    QVERIFY(title.contains(QStringLiteral(">6</span>,&nbsp;7)")));
+    view.setFocusDims({});
+    QVERIFY(!view.findChild<QLabel*>(QStringLiteral("title"))
+                 ->text()
+                 .contains(QStringLiteral("span style")));
+}
+
+void TestTensorView::zeroSizeShowsAnEmptyState()
+{
+    TensorView view;
+    view.resize(400, 300);
+    view.setTensor(arange(DType::Float32, {3, 0, 2}), QStringLiteral("x"));
+    view.setReadOrder(orderOf(0, {}));
+    view.setOutlined({0});
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(!view.isHeatMap());
+    QCOMPARE(view.elementAt(QPoint(200, 150)), -1);
+    QVERIFY(view.elementRect(0).isNull());
+    QCOMPARE(view.model()->rowCount(), 0);
+    QVERIFY(view.model()->outlined().empty());
+    QVERIFY(!view.grab().isNull());
+}
+
+void TestTensorView::editorReportsEnterAndIgnoresEscape()
+{
+    TensorView view;
+    view.resize(500, 300);
+    view.setTensor(arange(DType::Int32, {3, 4}), QStringLiteral("x"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy spy(&view, &TensorView::elementEdited);
+    QWidget* vp = view.viewport();
+    const QPoint at = vp->mapFrom(&view, view.elementRect(6).center());
+    // QTest leaves the button down after a widget double-click: release it as a user would.
+    QTest::mouseDClick(vp, Qt::LeftButton, {}, at);
+    QTest::mouseRelease(vp, Qt::LeftButton, {}, at);
+    auto* editor = view.findChild<QWidget*>(QStringLiteral("canvas"))
+                       ->findChild<QLineEdit*>(QStringLiteral("cellEditor"));
+    QVERIFY(!editor->isVisible()); // read-only views do not edit
+    view.setEditable(true);
+    QTest::mouseDClick(vp, Qt::LeftButton, {}, at);
+    QVERIFY(editor->isVisible());
+    QTest::mouseRelease(vp, Qt::LeftButton, {}, at);
+    QVERIFY(editor->isVisible());
+    QCOMPARE(editor->text(), QStringLiteral("6"));
+    QTest::keyClicks(editor, QStringLiteral("42"));
+    QTest::keyClick(editor, Qt::Key_Return);
+    QVERIFY(!editor->isVisible());
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy[0][0].toLongLong(), 6);
+    QCOMPARE(spy[0][1].toString(), QStringLiteral("42"));
+    // Typing on the current cell starts an edit with that character; Esc drops it.
+    QTest::keyClick(view.findChild<QWidget*>(QStringLiteral("canvas")), Qt::Key_Right);
+    QTest::keyClick(view.findChild<QWidget*>(QStringLiteral("canvas")), Qt::Key_7);
+    QVERIFY(editor->isVisible());
+    QCOMPARE(editor->text(), QStringLiteral("7"));
+    QTest::keyClick(editor, Qt::Key_Escape);
+    QVERIFY(!editor->isVisible());
+    QCOMPARE(spy.count(), 1);
+    // F2 edits the current cell, which the arrow moved to element 7.
+    QTest::keyClick(view.findChild<QWidget*>(QStringLiteral("canvas")), Qt::Key_F2);
+    QCOMPARE(editor->text(), QStringLiteral("7"));
+    QTest::keyClick(editor, Qt::Key_Enter);
+    QCOMPARE(spy.count(), 2);
+    QCOMPARE(spy[1][0].toLongLong(), 7);
+}
+
+void TestTensorView::staleReadOrderIsNeverShown()
+{
+    // Large orders are summarised on the worker: only the newest one ever lands.
+    TensorView view;
+    const std::int64_t n = std::int64_t(1) << 21;
+    view.setTensor(arange(DType::Int8, {n}), QStringLiteral("x"));
+    const ReadOrder older = orderOf(n, {1, 2, 3});
+    const ReadOrder newer = orderOf(n, {n - 1});
+    QSignalSpy spy(view.model(), &QAbstractItemModel::dataChanged);
+    view.setReadOrder(older);
+    view.setReadOrder(newer);
+    QVERIFY(!view.isSettled());
+    QTRY_VERIFY(view.isSettled());
+    QTest::qWait(50);
+    QCOMPARE(view.model()->readOrder(), newer);
+    QCOMPARE(spy.count(), 1); // the older order never reached the model
+    // A small order after a large one wins even though it is applied at once.
+    view.setReadOrder(older);
+    view.setReadOrder(nullptr);
+    QTRY_VERIFY(view.isSettled());
+    QTest::qWait(100);
+    QVERIFY(!view.model()->readOrder());
+    // So does a new tensor of another size: the order on its way cannot belong to it.
+    view.setReadOrder(older);
+    view.setTensor(arange(DType::Int8, {n + 1}), QStringLiteral("x"));
+    QTRY_VERIFY(view.isSettled());
+    QTest::qWait(100);
+    QVERIFY(!view.model()->readOrder());
+    QVERIFY(view.findChild<QWidget*>(QStringLiteral("legend"))->isHidden()); // nothing selected
+    QCOMPARE(view.model()->columnCount(), int(n + 1));
+}
+
+void TestTensorView::tenMillionElementsSetUpWithoutBlocking()
+{
+    TensorView view;
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    const Shape shape{10, 1000, 1000};
+    const Tensor t = makeFilled(DType::Float32, shape, Fill::Random, 7, Limits{});
+    std::vector<std::int64_t> reads;
+    for (std::int64_t i = t.size() - 1; i >= 0; i -= 3)
+        reads.push_back(i);
+    const ReadOrder order = orderOf(t.size(), reads);
+    QElapsedTimer timer;
+    timer.start();
+    view.setTensor(t, QStringLiteral("x"));
+    view.setReadOrder(order);
+    const qint64 setupMs = timer.elapsed();
+    qInfo("10^7 elements: setTensor + setReadOrder took %lld ms on the GUI thread", setupMs);
+    // Everything proportional to the element count runs on the worker; generous for slow CI.
+    QVERIFY2(setupMs < 250, qPrintable(QString::number(setupMs)));
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 20000);
+    qInfo("10^7 elements: settled after %lld ms", timer.elapsed());
+    QVERIFY(view.isHeatMap());
+    QCOMPARE(view.pinnedDims().front().first, 0);
+    QSignalSpy spy(&view, &TensorView::elementHovered);
+    const std::int64_t flat = view.pinnedDims().front().second * 1'000'000 + 500 * 1000 + 500;
+    const QRect rect = view.elementRect(flat);
+    QVERIFY(!rect.isNull());
+    QWidget* vp = view.viewport();
+    QTest::mouseMove(vp, vp->mapFrom(&view, rect.center()));
+    QTRY_VERIFY(!spy.isEmpty());
+    QCOMPARE(spy.last()[0].toLongLong(), view.elementAt(rect.center()));
+    QVERIFY(std::abs(spy.last()[0].toLongLong() - flat) <= 1001); // within a pixel of it
+}
+
+void TestTensorView::everyInteractiveWidgetHasAnAccessibleName()
+{
+    for (const Shape& shape : {Shape{5, 5, 5, 5, 5, 5}, Shape{300, 400}}) {
+        TensorView view;
+        view.setObjectName(QStringLiteral("inputView"));
+        view.setTensor(arange(DType::Int32, shape), QStringLiteral("input"));
+        view.setEditable(true);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QList<QWidget*> widgets = view.findChildren<QWidget*>();
+        widgets << &view;
+        int interactive = 0;
+        for (QWidget* w : widgets) {
+            // A spin box's line edit is part of the spin box, which carries the name.
+            if (!w->isVisible() || w->focusPolicy() == Qt::NoFocus ||
+                qobject_cast<QAbstractSpinBox*>(w->parentWidget()))
+                continue;
+            ++interactive;
+            QAccessibleInterface* iface = QAccessible::queryAccessibleInterface(w);
+            QVERIFY(iface);
+            QVERIFY2(!iface->text(QAccessible::Name).isEmpty(),
+                     qPrintable(QStringLiteral("%1 (%2) has no accessible name")
+                                    .arg(w->objectName(), w->metaObject()->className())));
+            QVERIFY2(!w->objectName().isEmpty(), w->metaObject()->className());
+        }
+        QVERIFY(interactive >= 1);
+    }
+}
+
+void TestTensorView::screenshots()
+{
+    struct Shot {
+        QString name;
+        Tensor tensor;
+        std::vector<std::int64_t> reads;
+        std::vector<std::int64_t> outlined;
+        std::vector<int> focus;
+        Theme theme = Theme::Light;
+    };
+    const Shape six{5, 5, 5, 5, 5, 5};
+    std::vector<std::int64_t> walk;
+    for (std::int64_t j = 2; j < 4; ++j)
+        for (std::int64_t k = 0; k < 5; ++k)
+            for (std::int64_t l = 0; l < 5; ++l)
+                for (std::int64_t m : {4, 3})
+                    for (std::int64_t n = 0; n < 5; ++n)
+                        walk.push_back(ravelIndex({1, j, k, l, m, n}, six));
+    std::vector<std::int64_t> reversed;
+    for (std::int64_t i = 17; i >= 0; i -= 2)
+        reversed.push_back(i);
+    std::vector<std::int64_t> stripes;
+    for (std::int64_t r = 0; r < 2000; r += 3)
+        for (std::int64_t c = 1999; c >= 0; c -= 50)
+            stripes.push_back(r * 2000 + c);
+    const std::vector<Shot> shots = {
+        {"seed_3x2x3_reversed", arange(DType::Int32, {3, 2, 3}), reversed, {5}, {}},
+        {"seed_5x5x5x5x5x5_walk", arange(DType::Int32, six), walk, {}, {4}},
+        {"floats_dark", doubles({4, 5}, {0.5, -1.25, std::nan(""), HUGE_VAL, 2, 3, 4, 5, 6, 7,
+                                         8, 9, 10, 11, 12, 13, 14, 15, 16, 17}),
+         {19, 0, 7, 13}, {7}, {0}, Theme::Dark},
+        {"one_element", Tensor::scalar(DType::Float64, 3.5), {0}, {}, {}},
+        {"zero_size", arange(DType::Int32, {3, 0, 2}), {}, {}, {}},
+        {"rank_8", arange(DType::UInt8, {2, 2, 2, 2, 2, 2, 2, 2}), {255, 128, 3}, {3}, {2}},
+        {"strings", strings({2, 3}, {"alpha", "", "a rather long string value", "d", "e", "f"}),
+         {2, 4}, {}, {}},
+        {"heat_2000x2000", arange(DType::Int32, {2000, 2000}), stripes, {2000 * 1000 + 1000}, {0}},
+    };
+    for (const Shot& shot : shots) {
+        applyTheme(*qApp, shot.theme);
+        TensorView view;
+        view.resize(860, 560);
+        view.setTensor(shot.tensor, QStringLiteral("input"));
+        if (!shot.reads.empty() || shot.tensor.size() == 0)
+            view.setReadOrder(orderOf(shot.tensor.size(), shot.reads));
+        view.setOutlined(shot.outlined);
+        view.setFocusDims(shot.focus);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTRY_VERIFY(view.isSettled());
+        QTest::qWait(30);
+        const QString path =
+            screenshotDir() + QStringLiteral("/tensorview_") + shot.name + QStringLiteral(".png");
+        QVERIFY2(view.grab().save(path), qPrintable(path));
+    }
+    applyTheme(*qApp, Theme::Light);
+}
+
+QTEST_MAIN(TestTensorView)
+#include "tst_tensorview.moc"

@@ -1,0 +1,648 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/heatmap.h"
+
+#include "core/executor.h"
+#include "ui/palette.h"
+#include "ui/tensorcelleditor.h"
+#include "ui/tensorstate.h"
+
+#include <QHelpEvent>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <optional>
+
+namespace ss::ui {
+
+namespace {
+
+/// Visible cells [r0, r1) x [c0, c1), sampled to width x height map cells.
+struct Grid {
+    std::int64_t r0 = 0, r1 = 0, c0 = 0, c1 = 0;
+    int width = 2, height = 2;
+
+    /// First cell of sample i of n over [from, from + cells): uneven integer blocks that tile
+    /// the range.
+    static std::int64_t start(std::int64_t from, std::int64_t cells, int n, std::int64_t i)
+    {
+        return from + cells * i / n;
+    }
+    /// The cells of sample i, at least one (when there are more samples than cells).
+    static std::pair<std::int64_t, std::int64_t> block(std::int64_t from, std::int64_t cells,
+                                                       int n, std::int64_t i)
+    {
+        const std::int64_t a = start(from, cells, n, i);
+        return {a, std::max(a + 1, start(from, cells, n, i + 1))};
+    }
+};
+
+/// Two cell centres whose half-cell margins reach exactly from the first cell's left edge to
+/// the last cell's right edge: QCPColorMap draws its image over that span, whatever the image's
+/// own size.
+QCPRange spanFor(std::int64_t from, std::int64_t cells)
+{
+    const double lo = double(from) - 0.5;
+    return {lo + double(cells) / 4, lo + 3 * double(cells) / 4};
+}
+
+/// One colour map's content, finished on the worker so the GUI thread only draws it.
+struct MapLayer {
+    std::unique_ptr<QCPColorMapData> span; ///< 2 x 2: where the image goes, not its content
+    QImage image;
+};
+
+/// Samples the grid row by row, spread over the pool: sampleRow(j, firstRow, endRow, cells,
+/// alpha) fills one row of samples (alpha only when `translucent`), which is coloured straight
+/// into the image, the way QCPColorMap::updateMapImage would (image row 0 holds the last sample
+/// row; a tiny map is enlarged against QPainter's stretch jitter).
+template <class SampleRow>
+MapLayer buildLayer(const Grid& g, QCPColorGradient gradient, const QCPRange& range,
+                    bool translucent, Executor& pool, JobContext& ctx, SampleRow&& sampleRow)
+{
+    QImage image(g.width, g.height, QImage::Format_ARGB32_Premultiplied);
+    uchar* bits = image.bits(); // once: the threads write disjoint lines
+    const qsizetype stride = image.bytesPerLine();
+    gradient.color(range.lower, range); // builds the colour table before the threads share it
+    const std::int64_t rows = g.r1 - g.r0;
+    pool.parallelFor(
+        g.height, 8,
+        [&](std::int64_t j0, std::int64_t j1) {
+            std::vector<double> cells(std::size_t(g.width));
+            std::vector<unsigned char> alpha(translucent ? std::size_t(g.width) : 0);
+            for (std::int64_t j = j0; j < j1; ++j) {
+                const auto [ra, rb] = Grid::block(g.r0, rows, g.height, j);
+                sampleRow(j, ra, rb, cells.data(), alpha.data());
+                auto* line = reinterpret_cast<QRgb*>(bits + (g.height - 1 - j) * stride);
+                if (translucent)
+                    gradient.colorize(cells.data(), alpha.data(), range, line, g.width);
+                else
+                    gradient.colorize(cells.data(), range, line, g.width);
+            }
+        },
+        &ctx);
+    MapLayer layer;
+    layer.span = std::make_unique<QCPColorMapData>(2, 2, spanFor(g.c0, g.c1 - g.c0),
+                                                   spanFor(g.r0, rows));
+    const int kx = 1 + 100 / g.width;
+    const int ky = 1 + 100 / g.height;
+    layer.image = kx > 1 || ky > 1 ? image.scaled(g.width * kx, g.height * ky,
+                                                  Qt::IgnoreAspectRatio, Qt::FastTransformation)
+                                   : image;
+    return layer;
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> columnBlocks(const Grid& g)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> blocks(std::size_t(g.width));
+    for (int i = 0; i < g.width; ++i)
+        blocks[std::size_t(i)] = Grid::block(g.c0, g.c1 - g.c0, g.width, i);
+    return blocks;
+}
+
+/// Values in grey, low to high; unselected cells keep this quiet shade under the selection.
+/// Each sample is the mean of its block (NaN if a NaN is in it, so NaNs never vanish when
+/// zoomed out); strings have no magnitude and get one neutral shade.
+MapLayer sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t rs, std::int64_t cs,
+                      const Grid& g, const QCPRange& range, bool dark, Executor& pool,
+                      JobContext& ctx)
+{
+    QCPColorGradient grey;
+    grey.clearColorStops();
+    grey.setColorStopAt(0.0, dark ? QColor(0x30, 0x32, 0x36) : QColor(0xf4, 0xf4, 0xf4));
+    grey.setColorStopAt(1.0, dark ? QColor(0xb8, 0xba, 0xbe) : QColor(0x55, 0x57, 0x5b));
+    grey.setNanHandling(QCPColorGradient::nhNanColor);
+    grey.setNanColor(QColor(0xd6, 0x27, 0x28));
+    const auto blocks = columnBlocks(g);
+    return visitDType(tensor.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return buildLayer(g, grey, range, false, pool, ctx,
+                          [&](std::int64_t, std::int64_t ra, std::int64_t rb, double* cells,
+                              unsigned char*) {
+                              if constexpr (std::is_same_v<T, std::string>) {
+                                  std::fill(cells, cells + g.width, range.center());
+                              } else {
+                                  std::fill(cells, cells + g.width, 0.0);
+                                  for (std::int64_t r = ra; r < rb; ++r) {
+                                      const T* row = tensor.data<T>() + base + r * rs;
+                                      for (int i = 0; i < g.width; ++i) {
+                                          const auto [ca, cb] = blocks[std::size_t(i)];
+                                          double sum = 0;
+                                          for (std::int64_t c = ca; c < cb; ++c)
+                                              sum += double(row[c * cs]);
+                                          cells[i] += sum;
+                                      }
+                                  }
+                                  for (int i = 0; i < g.width; ++i) {
+                                      const auto [ca, cb] = blocks[std::size_t(i)];
+                                      cells[i] /= double((rb - ra) * (cb - ca));
+                                  }
+                              }
+                          });
+    });
+}
+
+/// The read-order ramp over the values, translucent. Each block shows its first-read element
+/// (transparent if nothing in it is read), so a sparse selection stays visible however far out
+/// the view is zoomed.
+MapLayer sampleSelection(const std::vector<std::int64_t>* order, std::int64_t lastOrder,
+                         std::int64_t base, std::int64_t rs, std::int64_t cs, const Grid& g,
+                         Executor& pool, JobContext& ctx)
+{
+    QCPColorGradient ramp;
+    ramp.clearColorStops();
+    const auto& stops = readOrderStops();
+    for (std::size_t i = 0; i < stops.size(); ++i)
+        ramp.setColorStopAt(double(i) / double(stops.size() - 1), stops[i]);
+    ramp.setLevelCount(256);
+    constexpr unsigned char kOpacity = 235;
+    const std::int64_t none = std::numeric_limits<std::int64_t>::max();
+    const auto blocks = columnBlocks(g);
+    return buildLayer(
+        g, ramp, QCPRange(0.0, 1.0), true, pool, ctx,
+        [&](std::int64_t, std::int64_t ra, std::int64_t rb, double* cells, unsigned char* alpha) {
+            std::fill(cells, cells + g.width, 0.0);
+            std::fill(alpha, alpha + g.width, 0);
+            if (!order || lastOrder < 0)
+                return;
+            for (int i = 0; i < g.width; ++i) {
+                const auto [ca, cb] = blocks[std::size_t(i)];
+                std::int64_t first = none;
+                for (std::int64_t r = ra; r < rb; ++r) {
+                    const std::int64_t* row = order->data() + base + r * rs;
+                    for (std::int64_t c = ca; c < cb; ++c)
+                        if (const std::int64_t v = row[c * cs]; v >= 0 && v < first)
+                            first = v;
+                }
+                if (first == none)
+                    continue;
+                cells[i] = lastOrder > 0 ? std::min(1.0, double(first) / double(lastOrder)) : 0.0;
+                alpha[i] = kOpacity;
+            }
+        });
+}
+
+/// The finite values' range over the whole tensor, so every face shares one grey scale.
+QCPRange valueRange(const Tensor& tensor, Executor& pool, JobContext& ctx)
+{
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    std::mutex merge;
+    visitDType(tensor.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (!std::is_same_v<T, std::string>) {
+            const T* v = tensor.data<T>();
+            pool.parallelFor(
+                tensor.size(), 1 << 18,
+                [&](std::int64_t a, std::int64_t b) {
+                    double l = HUGE_VAL, h = -HUGE_VAL;
+                    for (std::int64_t i = a; i < b; ++i) {
+                        const double x = double(v[i]);
+                        if (std::isfinite(x)) {
+                            l = std::min(l, x);
+                            h = std::max(h, x);
+                        }
+                    }
+                    const std::lock_guard lock(merge);
+                    lo = std::min(lo, l);
+                    hi = std::max(hi, h);
+                },
+                &ctx);
+        }
+    });
+    if (lo > hi)
+        return {0.0, 1.0};
+    if (lo == hi)
+        return {lo - 0.5, hi + 0.5};
+    return {lo, hi};
+}
+
+/// The top layer: outlines and the hovered cell, redrawn without redrawing the maps.
+class MarksLayerable : public QCPLayerable {
+public:
+    MarksLayerable(QCustomPlot* plot, std::function<void(QCPPainter*)> draw)
+        : QCPLayerable(plot, QStringLiteral("marks")), m_draw(std::move(draw))
+    {
+    }
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter* painter) const override
+    {
+        painter->setAntialiasing(false);
+    }
+    void draw(QCPPainter* painter) override { m_draw(painter); }
+    QRect clipRect() const override { return mParentPlot->axisRect()->rect(); }
+
+private:
+    std::function<void(QCPPainter*)> m_draw;
+};
+
+} // namespace
+
+/// A colour map whose image comes finished from the worker: QCustomPlot would otherwise colour
+/// every cell on the GUI thread at the next replot.
+class PrebuiltColorMap : public QCPColorMap {
+public:
+    using QCPColorMap::QCPColorMap;
+
+    void setLayer(MapLayer layer)
+    {
+        setData(layer.span.release(), false);
+        m_image = std::move(layer.image);
+    }
+
+protected:
+    void updateMapImage() override
+    {
+        mMapImage = m_image; // shared, not copied
+        mMapImageInvalidated = false;
+    }
+
+private:
+    QImage m_image;
+};
+
+struct HeatMap::Samples {
+    std::optional<MapLayer> values;
+    std::optional<MapLayer> selection;
+    std::optional<QCPRange> valueRange;
+};
+
+HeatMap::HeatMap(ViewState& state, ss::Executor& worker, QWidget* parent)
+    : QCustomPlot(parent), m_state(state), m_worker(worker),
+      m_editor(new CellEditor(state.model, this)), m_resampleTimer(new QTimer(this))
+{
+    setObjectName(QStringLiteral("heatMap"));
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    axisRect()->setRangeDragAxes(xAxis2, yAxis);
+    axisRect()->setRangeZoomAxes(xAxis2, yAxis);
+    // Columns are labelled on top and rows grow downwards, as in the cell drawing.
+    xAxis->setVisible(false);
+    xAxis2->setVisible(true);
+    yAxis->setRangeReversed(true);
+    for (QCPAxis* axis : {xAxis2, yAxis}) {
+        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+        ticker->setTickStep(1.0);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        axis->setTicker(ticker);
+        axis->grid()->setVisible(false);
+        axis->setSubTicks(false);
+    }
+
+    m_values = new PrebuiltColorMap(xAxis2, yAxis);
+    m_selection = new PrebuiltColorMap(xAxis2, yAxis);
+    for (QCPColorMap* map : {m_values, m_selection}) {
+        map->setInterpolate(false);
+        map->setTightBoundary(false);
+    }
+    m_selection->setDataRange(QCPRange(0.0, 1.0));
+
+    addLayer(QStringLiteral("marks"), layer(QStringLiteral("main")), QCustomPlot::limAbove);
+    m_marksLayer = layer(QStringLiteral("marks"));
+    m_marksLayer->setMode(QCPLayer::lmBuffered);
+    new MarksLayerable(this, [this](QCPPainter* p) { drawMarks(p); });
+
+    // Zooming and panning resample what became visible; a burst of wheel steps or drag moves
+    // asks once.
+    m_resampleTimer->setSingleShot(true);
+    m_resampleTimer->setInterval(15);
+    connect(m_resampleTimer, &QTimer::timeout, this, [this] { requestSamples(true, true); });
+    connect(xAxis2, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
+        clampRange(xAxis2, m_state.layout.cols());
+        m_resampleTimer->start();
+    });
+    connect(yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
+        clampRange(yAxis, m_state.layout.rows());
+        m_resampleTimer->start();
+    });
+    refreshLook();
+}
+
+void HeatMap::clampRange(QCPAxis* axis, std::int64_t cells)
+{
+    const double lo = -0.5, hi = double(cells) - 0.5;
+    const double minSpan = std::min<double>(double(cells), 4.0);
+    const QCPRange r = axis->range();
+    const double span = std::clamp(r.size(), minSpan, hi - lo);
+    const double lower = std::clamp(r.lower, lo, hi - span);
+    if (lower != r.lower || span != r.size()) {
+        const QSignalBlocker block(axis);
+        axis->setRange(lower, lower + span);
+    }
+}
+
+void HeatMap::resetFace(bool newValues)
+{
+    m_editor->cancel();
+    if (newValues)
+        m_haveRange = false;
+    // A face of the same size keeps the zoom: an edit re-evaluates, it does not move the view.
+    const std::int64_t rows = m_state.layout.rows();
+    const std::int64_t cols = m_state.layout.cols();
+    if (rows != m_faceRows || cols != m_faceCols) {
+        const QSignalBlocker blockX(xAxis2);
+        const QSignalBlocker blockY(yAxis);
+        xAxis2->setRange(-0.5, double(cols) - 0.5);
+        yAxis->setRange(-0.5, double(rows) - 0.5);
+        m_faceRows = rows;
+        m_faceCols = cols;
+    }
+    refreshLook();
+    requestSamples(true, true);
+}
+
+void HeatMap::refreshSelection() { requestSamples(false, true); }
+
+void HeatMap::refreshMarks()
+{
+    if (isVisible())
+        m_marksLayer->replot();
+}
+
+void HeatMap::redraw()
+{
+    // A hidden plot has no paint buffers yet; showEvent draws it when it appears.
+    if (isVisible())
+        replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatMap::refreshLook()
+{
+    const QPalette& pal = palette();
+    setBackground(pal.color(QPalette::Base));
+    axisRect()->setBackground(pal.color(QPalette::Base));
+    const QColor text = pal.color(QPalette::Text);
+    const FaceLayout& layout = m_state.layout;
+    const auto setAxis = [&](QCPAxis* axis, int dim, const QString& role) {
+        const bool lit = dim >= 0 && m_state.isFocused(dim);
+        axis->setBasePen(QPen(text));
+        axis->setTickPen(QPen(text));
+        axis->setTickLabelColor(text);
+        QFont f = font();
+        f.setBold(lit);
+        axis->setLabelFont(f);
+        axis->setLabelColor(lit ? focusText(pal) : text);
+        axis->setLabel(dim >= 0 ? tr("dim %1 (%2)").arg(dim).arg(role) : QString());
+        axis->setTickLabels(dim >= 0);
+    };
+    setAxis(xAxis2, layout.colDim(), tr("columns"));
+    setAxis(yAxis, layout.rowDim(), tr("rows"));
+
+    redraw();
+}
+
+void HeatMap::requestSamples(bool values, bool selection)
+{
+    m_valuesWanted = m_valuesWanted || values;
+    m_selectionWanted = m_selectionWanted || selection;
+    const FaceLayout& layout = m_state.layout;
+    if (!layout.hasElements())
+        return;
+    const QCPRange xr = xAxis2->range();
+    const QCPRange yr = yAxis->range();
+    Grid g;
+    g.c0 = std::clamp<std::int64_t>(std::int64_t(std::floor(xr.lower + 0.5)), 0, layout.cols() - 1);
+    g.c1 = std::clamp<std::int64_t>(std::int64_t(std::floor(xr.upper + 0.5)) + 1, g.c0 + 1,
+                                    layout.cols());
+    g.r0 = std::clamp<std::int64_t>(std::int64_t(std::floor(yr.lower + 0.5)), 0, layout.rows() - 1);
+    g.r1 = std::clamp<std::int64_t>(std::int64_t(std::floor(yr.upper + 0.5)) + 1, g.r0 + 1,
+                                    layout.rows());
+    // No more samples than pixels: a bigger face is averaged down to the screen.
+    const QRect area = axisRect()->rect();
+    const qreal dpr = devicePixelRatioF();
+    g.width = int(std::max<std::int64_t>(
+        2, std::min<std::int64_t>(g.c1 - g.c0, std::int64_t(area.width() * dpr))));
+    g.height = int(std::max<std::int64_t>(
+        2, std::min<std::int64_t>(g.r1 - g.r0, std::int64_t(area.height() * dpr))));
+
+    const bool wantValues = m_valuesWanted;
+    const bool wantSelection = m_selectionWanted;
+    const bool wantRange = wantValues && !m_haveRange;
+    const Tensor tensor = m_state.model->tensor();
+    const ReadOrder order = m_state.model->readOrder();
+    const std::int64_t lastOrder = m_state.hasSelection() ? m_state.lastOrder() : -1;
+    const std::int64_t base = layout.faceBase(0);
+    const std::int64_t rs = layout.rowStride();
+    const std::int64_t cs = layout.colStride();
+    const QCPRange knownRange = m_valueRange;
+    const bool dark = isDark(palette());
+    const quint64 generation = ++m_requested;
+    auto samples = std::make_shared<Samples>();
+    ss::Executor& pool = m_worker;
+    m_worker.submit(
+        "heat map samples",
+        [=, &pool](JobContext& ctx) {
+            if (wantRange)
+                samples->valueRange = valueRange(tensor, pool, ctx);
+            if (wantValues)
+                samples->values = sampleValues(tensor, base, rs, cs, g,
+                                               samples->valueRange.value_or(knownRange), dark,
+                                               pool, ctx);
+            if (wantSelection)
+                samples->selection =
+                    sampleSelection(order.get(), lastOrder, base, rs, cs, g, pool, ctx);
+        },
+        [this, generation, samples](Job& job) {
+            // The view outlives its worker, so `this` is alive while a job can finish.
+            const bool ok = job.state() == Job::State::Finished;
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, samples, ok] {
+                    applySamples(generation, ok ? samples : nullptr);
+                },
+                Qt::QueuedConnection);
+        });
+}
+
+void HeatMap::applySamples(quint64 generation, std::shared_ptr<Samples> samples)
+{
+    if (generation != m_requested)
+        return; // a newer request is on its way and covers this one's work
+    if (samples) {
+        if (samples->valueRange) {
+            m_valueRange = *samples->valueRange;
+            m_haveRange = true;
+        }
+        if (samples->values) {
+            m_values->setLayer(std::move(*samples->values));
+            m_values->setDataRange(m_valueRange);
+        }
+        if (samples->selection)
+            m_selection->setLayer(std::move(*samples->selection));
+    }
+    m_valuesWanted = m_selectionWanted = false;
+    m_applied = generation;
+    redraw();
+    emit settled();
+}
+
+bool HeatMap::isSettled() const
+{
+    return m_requested == m_applied && !m_resampleTimer->isActive();
+}
+
+QRectF HeatMap::cellPixels(std::int64_t row, std::int64_t col) const
+{
+    const double x0 = xAxis2->coordToPixel(double(col) - 0.5);
+    const double x1 = xAxis2->coordToPixel(double(col) + 0.5);
+    const double y0 = yAxis->coordToPixel(double(row) - 0.5);
+    const double y1 = yAxis->coordToPixel(double(row) + 0.5);
+    return QRectF(QPointF(std::min(x0, x1), std::min(y0, y1)),
+                  QPointF(std::max(x0, x1), std::max(y0, y1)));
+}
+
+std::int64_t HeatMap::elementAt(const QPoint& pos) const
+{
+    const FaceLayout& layout = m_state.layout;
+    if (!layout.hasElements() || !axisRect()->rect().contains(pos))
+        return -1;
+    // A pixel belongs to the cell under its centre.
+    const auto col = std::int64_t(std::floor(xAxis2->pixelToCoord(pos.x() + 0.5) + 0.5));
+    const auto row = std::int64_t(std::floor(yAxis->pixelToCoord(pos.y() + 0.5) + 0.5));
+    if (row < 0 || row >= layout.rows() || col < 0 || col >= layout.cols())
+        return -1;
+    return layout.flatIndex({0, row, col});
+}
+
+QRect HeatMap::elementRect(std::int64_t flat) const
+{
+    const auto cell = m_state.layout.locate(flat);
+    if (!cell)
+        return {};
+    // The pixels whose centres fall inside the cell (at least one).
+    const QRectF r = cellPixels(cell->row, cell->col);
+    const int left = int(std::ceil(r.left() - 0.5));
+    const int top = int(std::ceil(r.top() - 0.5));
+    const int right = std::max(left, int(std::ceil(r.right() - 0.5)) - 1);
+    const int bottom = std::max(top, int(std::ceil(r.bottom() - 0.5)) - 1);
+    // QCustomPlot maps a vertical range one pixel past the axis rect's top: clip to it.
+    const QRect rect =
+        QRect(QPoint(left, top), QPoint(right, bottom)).intersected(axisRect()->rect());
+    return rect.isEmpty() ? QRect() : rect;
+}
+
+void HeatMap::ensureVisible(std::int64_t flat)
+{
+    const auto cell = m_state.layout.locate(flat);
+    if (!cell)
+        return;
+    const auto centreOn = [](QCPAxis* axis, double at) {
+        const QCPRange r = axis->range();
+        if (at - 0.5 < r.lower || at + 0.5 > r.upper)
+            axis->setRange(at - r.size() / 2, at + r.size() / 2);
+    };
+    centreOn(xAxis2, double(cell->col));
+    centreOn(yAxis, double(cell->row));
+}
+
+void HeatMap::drawMarks(QCPPainter* painter)
+{
+    const QRect area = axisRect()->rect();
+    const FaceLayout& layout = m_state.layout;
+    // A mark is never smaller than this, so an outlined cell is seen even when zoomed out.
+    constexpr double kMinMark = 9;
+    const auto markRect = [&](std::int64_t flat) -> std::optional<QRectF> {
+        const auto cell = layout.locate(flat);
+        if (!cell)
+            return std::nullopt;
+        QRectF r = cellPixels(cell->row, cell->col);
+        if (!r.intersects(area))
+            return std::nullopt;
+        const QPointF c = r.center();
+        r.setWidth(std::max(r.width(), kMinMark));
+        r.setHeight(std::max(r.height(), kMinMark));
+        r.moveCenter(c);
+        return r;
+    };
+    // Past this many, further outlines would cover the map rather than point into it.
+    constexpr std::size_t kMaxOutlines = 4000;
+    const auto& outlined = m_state.model->outlined();
+    painter->setBrush(Qt::NoBrush);
+    for (std::size_t i = 0; i < std::min(outlined.size(), kMaxOutlines); ++i) {
+        if (const auto r = markRect(outlined[i])) {
+            painter->setPen(QPen(QColor(0x10, 0x10, 0x10), 3));
+            painter->drawRect(r->adjusted(1, 1, -1, -1));
+            painter->setPen(QPen(Qt::white, 1));
+            painter->drawRect(r->adjusted(3, 3, -3, -3));
+        }
+    }
+    if (m_state.hovered >= 0) {
+        if (const auto r = markRect(m_state.hovered)) {
+            painter->setPen(QPen(palette().color(QPalette::Highlight), 2));
+            painter->drawRect(r->adjusted(1, 1, -1, -1));
+        }
+    }
+}
+
+void HeatMap::setHovered(std::int64_t flat)
+{
+    if (flat == m_state.hovered)
+        return;
+    m_state.hovered = flat;
+    refreshMarks();
+    emit hovered(flat);
+}
+
+void HeatMap::mouseMoveEvent(QMouseEvent* event)
+{
+    QCustomPlot::mouseMoveEvent(event);
+    setHovered(elementAt(event->position().toPoint()));
+}
+
+void HeatMap::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    const std::int64_t flat = elementAt(event->position().toPoint());
+    if (flat >= 0 && m_state.model->isEditable())
+        m_editor->open(flat, elementRect(flat), m_state.model->formatter().editText(flat), true);
+    else
+        QCustomPlot::mouseDoubleClickEvent(event);
+}
+
+void HeatMap::leaveEvent(QEvent* event)
+{
+    QCustomPlot::leaveEvent(event);
+    setHovered(-1);
+}
+
+void HeatMap::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        refreshLook();
+        requestSamples(true, true); // the grey scale follows the theme
+    }
+}
+
+void HeatMap::showEvent(QShowEvent* event)
+{
+    QCustomPlot::showEvent(event);
+    replot(QCustomPlot::rpQueuedReplot);
+    m_resampleTimer->start(); // its size may have changed while it was hidden
+}
+
+void HeatMap::resizeEvent(QResizeEvent* event)
+{
+    QCustomPlot::resizeEvent(event);
+    m_editor->cancel();
+    if (isVisible()) // a hidden page of the view's stack is resampled when it is shown
+        m_resampleTimer->start();
+}
+
+bool HeatMap::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const std::int64_t flat = elementAt(help->pos());
+        if (flat < 0 || !m_state.toolTip)
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), m_state.toolTip(flat), this, elementRect(flat));
+        return true;
+    }
+    return QCustomPlot::event(event);
+}
+
+} // namespace ss::ui

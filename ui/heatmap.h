@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The heat-map drawing of a tensor view, for faces too big to read cell by cell: values as a
+// grey colour map, the selection as a second, translucent colour map on top, outlines and hover
+// on a layer of their own. Both maps are sampled to screen resolution on a worker thread and
+// only swapped in on the GUI thread, so even 10^7 elements never stall it.
+#pragma once
+
+#include <qcustomplot.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace ss {
+class Executor;
+}
+
+namespace ss::ui {
+
+class CellEditor;
+class PrebuiltColorMap;
+struct ViewState;
+
+class HeatMap : public QCustomPlot {
+    Q_OBJECT
+public:
+    /// `worker` is the view's own: its jobs are named, so a newer one cancels an older one.
+    HeatMap(ViewState& state, ss::Executor& worker, QWidget* parent);
+
+    /// A new face to show (tensor, face dims or pins): resamples it, fitted into view unless it
+    /// has the size of the last one. `newValues`: the tensor itself changed, so its value range
+    /// is recomputed.
+    void resetFace(bool newValues);
+    /// The read order changed: resamples the selection map only.
+    void refreshSelection();
+    /// The outline or the hover changed: redraws the marks layer only.
+    void refreshMarks();
+    /// The focused dimensions or the palette changed.
+    void refreshLook();
+
+    std::int64_t elementAt(const QPoint& pos) const;
+    /// An element's cell in widget coordinates, null when it is outside the visible range.
+    QRect elementRect(std::int64_t flat) const;
+    /// Pans (keeping the zoom) so that element `flat` is in view.
+    void ensureVisible(std::int64_t flat);
+    /// No sampling is pending: what is drawn is the newest data.
+    bool isSettled() const;
+
+signals:
+    void hovered(qint64 flatIndex);
+    void settled();
+
+protected:
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct Samples;
+
+    /// Starts sampling what is visible; a newer request supersedes an older one's work.
+    void requestSamples(bool values, bool selection);
+    void applySamples(quint64 generation, std::shared_ptr<Samples> samples);
+    void clampRange(QCPAxis* axis, std::int64_t cells);
+    QRectF cellPixels(std::int64_t row, std::int64_t col) const;
+    void drawMarks(QCPPainter* painter);
+    void setHovered(std::int64_t flat);
+    /// Replots at the next event-loop pass, if the plot is on screen.
+    void redraw();
+
+    ViewState& m_state;
+    ss::Executor& m_worker;
+    PrebuiltColorMap* m_values;
+    PrebuiltColorMap* m_selection;
+    QCPLayer* m_marksLayer;
+    CellEditor* m_editor;
+    QTimer* m_resampleTimer;
+    bool m_valuesWanted = false;    ///< pending work: resample the values
+    bool m_selectionWanted = false; ///< pending work: resample the selection
+    bool m_haveRange = false;       ///< the value range of the current tensor is known
+    QCPRange m_valueRange;
+    std::int64_t m_faceRows = -1; ///< the face the axis ranges were fitted to
+    std::int64_t m_faceCols = -1;
+    quint64 m_requested = 0;
+    quint64 m_applied = 0;
+};
+
+} // namespace ss::ui

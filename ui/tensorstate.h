@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a tensor view's two drawings (the cell canvas and the heat map) share: the model they
+// draw, the face layout, the selection's statistics, the hover and the focused dimensions.
+#pragma once
+
+#include "ui/tensorface.h"
+#include "ui/tensorview.h"
+
+#include <QString>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace ss::ui {
+
+/// What the colours and the "show the selection" jumps need to know about a read order.
+struct ReadOrderStats {
+    std::int64_t maxOrder = -1; ///< the last read position (-1: nothing read)
+    std::int64_t selected = 0;  ///< elements read at least once
+    std::int64_t first = -1;    ///< the element read first
+    bool shownHasSelected = false; ///< some selected element is in the faces the pins leave
+};
+
+/// One pass over the order; the layout says which elements are shown.
+ReadOrderStats computeReadOrderStats(const std::vector<std::int64_t>& order,
+                                     const FaceLayout& layout);
+
+struct ViewState {
+    TensorModel* model = nullptr;
+    QString name = QStringLiteral("x"); ///< labels faces: "x[0, :, :]"
+    FaceLayout layout;
+    ReadOrderStats stats;
+    /// The read position coloured as "read last": the caller's, or this order's own last.
+    std::int64_t scaleLast = -1;
+    std::vector<int> focusDims;
+    std::int64_t hovered = -1;
+    /// The tooltip for an element (the workbench's provider, or coordinates and value).
+    std::function<QString(std::int64_t)> toolTip;
+
+    bool hasSelection() const { return stats.selected > 0; }
+    std::int64_t lastOrder() const { return scaleLast >= 0 ? scaleLast : stats.maxOrder; }
+    /// Where an order falls on the read-order ramp, 0 (first) to 1 (last).
+    double orderFraction(std::int64_t order) const
+    {
+        return lastOrder() > 0 ? double(order) / double(lastOrder()) : 0.0;
+    }
+    bool isFocused(int dim) const
+    {
+        return std::find(focusDims.begin(), focusDims.end(), dim) != focusDims.end();
+    }
+    /// "x[1, :, 2]" for a face: the face's own dimensions are ":".
+    QString faceLabel(std::int64_t face) const;
+    /// "x[1, 0, 2]"
+    QString elementLabel(std::int64_t flat) const;
+};
+
+} // namespace ss::ui
