@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Every built-in lesson opens and shows the result its file says TensorFlow gives (the true
+// result, not the one the seed docs print), and leaves a screenshot for people to look at.
+#include "ui/commandline.h"
+#include "ui/lessons.h"
+#include "ui/mainwindow.h"
+#include "ui/tensorview.h"
+#include "workbench_testing.h"
+
+#include <QDir>
+#include <QImage>
+#include <QListWidget>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace ss;
+using namespace ss::ui;
+using ss::testing::waitSettled;
+
+class TestLessons : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void everyLessonFileReads();
+    void lessonShowsTheTrueResult_data();
+    void lessonShowsTheTrueResult();
+    void firstStartOpensTheFirstLesson();
+    void galleryAndNextLessonOpenLessons();
+    void startOptions_data();
+    void startOptions();
+    void screenshotWaitsForTheResult();
+
+private:
+    QDir m_shots;
+};
+
+void TestLessons::initTestCase()
+{
+    ss::testing::useCleanTestEnvironment();
+    QDir().mkpath(QStringLiteral("lesson-screenshots"));
+    m_shots = QDir(QStringLiteral("lesson-screenshots"));
+}
+
+void TestLessons::everyLessonFileReads()
+{
+    const QStringList files = QDir(QStringLiteral(":/lessons"))
+                                  .entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    QVERIFY(files.size() >= 30);
+    // A file that does not read is left out of lessons() with a warning: the counts must agree.
+    QCOMPARE(int(lessons().size()), int(files.size()));
+    QCOMPARE(lessons().front().name, QStringLiteral("walkthrough"));
+    QStringList names;
+    for (const Lesson& lesson : lessons()) {
+        QVERIFY2(!names.contains(lesson.name), qPrintable(lesson.name));
+        names << lesson.name;
+        QVERIFY(!lesson.workspace.title.isEmpty());
+        QVERIFY(!lesson.group.isEmpty());
+    }
+}
+
+void TestLessons::lessonShowsTheTrueResult_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const Lesson& lesson : lessons())
+        QTest::newRow(qPrintable(lesson.name)) << lesson.name;
+}
+
+void TestLessons::lessonShowsTheTrueResult()
+{
+    QFETCH(QString, name);
+    const Lesson* lesson = findLesson(name);
+    QVERIFY(lesson);
+    MainWindow w;
+    if (!lesson->unavailable.isEmpty()) {
+        // Only a lesson whose op this build lacks may be unavailable, and it cannot be opened.
+        static const QRegularExpression opName(QStringLiteral("'([a-z_]+)'"));
+        const QString op = opName.match(lesson->unavailable).captured(1);
+        QVERIFY2(!op.isEmpty() && !findOp(op.toStdString()), qPrintable(lesson->unavailable));
+        QVERIFY(!w.openLesson(name));
+        return;
+    }
+    QVERIFY(w.openLesson(name));
+    w.show();
+    QVERIFY(waitSettled(w, 60000));
+    QCOMPARE(w.currentLesson(), name);
+    QVERIFY(w.findChild<QWidget*>(QStringLiteral("lessonBanner"))->isVisible());
+    const auto eval = w.lastEvaluation();
+    const Expectation& expect = lesson->expect;
+    if (!expect.errorCode.empty()) {
+        QVERIFY(!eval->ok);
+        QCOMPARE(std::string(errorCodeName(eval->code)), expect.errorCode);
+    } else {
+        QVERIFY2(eval->ok, qPrintable(eval->message));
+        if (!expect.outputs.empty()) {
+            QCOMPARE(eval->outputs.size(), expect.outputs.size());
+            for (std::size_t k = 0; k < expect.outputs.size(); ++k) {
+                QCOMPARE(eval->outputs[k].shape(), expect.outputs[k].shape());
+                QVERIFY2(eval->outputs[k].identical(expect.outputs[k]),
+                         qPrintable(QStringLiteral("output %1").arg(k)));
+                // The view shows what the engine returned.
+                QVERIFY(w.outputView(int(k))->model()->tensor().identical(expect.outputs[k]));
+            }
+        }
+        if (!expect.shapes.empty()) {
+            QCOMPARE(eval->outputs.size(), expect.shapes.size());
+            for (std::size_t k = 0; k < expect.shapes.size(); ++k)
+                QCOMPARE(eval->outputs[k].shape(), expect.shapes[k]);
+        }
+        QVERIFY(!eval->steps.empty());
+    }
+    QVERIFY(w.grab().save(m_shots.filePath(name + QStringLiteral(".png"))));
+}
+
+void TestLessons::firstStartOpensTheFirstLesson()
+{
+    QSettings().clear();
+    {
+        MainWindow w;
+        QString error;
+        QVERIFY(applyStartOptions(w, {}, &error));
+        QCOMPARE(w.currentLesson(), QStringLiteral("walkthrough"));
+    }
+    // Later starts open the plain workbench.
+    MainWindow w;
+    QString error;
+    QVERIFY(applyStartOptions(w, {}, &error));
+    QVERIFY(w.currentLesson().isEmpty());
+    QCOMPARE(w.workspace(), Workspace{});
+}
+
+void TestLessons::galleryAndNextLessonOpenLessons()
+{
+    MainWindow w;
+    w.show();
+    auto* list = w.findChild<QListWidget*>(QStringLiteral("lessonList"));
+    QVERIFY(list);
+    QListWidgetItem* second = nullptr;
+    for (int row = 0; row < list->count() && !second; ++row)
+        if (list->item(row)->text().startsWith(QStringLiteral("2. "))) second = list->item(row);
+    QVERIFY(second);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(second).center());
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.currentLesson(), lessons()[1].name);
+    QTest::mouseClick(w.findChild<QPushButton*>(QStringLiteral("nextLesson")), Qt::LeftButton);
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.currentLesson(), lessons()[2].name);
+    // Undo goes back to the lesson before, banner and all.
+    w.undoStack()->undo();
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.currentLesson(), lessons()[1].name);
+}
+
+void TestLessons::startOptions_data()
+{
+    QTest::addColumn<QString>("lesson");
+    QTest::addColumn<QString>("shape");
+    QTest::addColumn<QString>("dtype");
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QString>("expected"); // the output shape, or a word of the error
+    QTest::newRow("lesson") << "clamping"
+                            << ""
+                            << ""
+                            << "" << true << "(3,)";
+    QTest::newRow("shape and expression") << ""
+                                          << "5,6"
+                                          << "float32"
+                                          << "x[2, ::-1]" << true << "(6,)";
+    QTest::newRow("expression on a lesson") << "raw-one-row"
+                                            << ""
+                                            << ""
+                                            << "x[1]" << true << "(2, 3)";
+    QTest::newRow("unknown lesson") << "no-such-lesson"
+                                    << ""
+                                    << ""
+                                    << "" << false << "walkthrough";
+    QTest::newRow("bad shape") << ""
+                               << "5,-6"
+                               << ""
+                               << "" << false << "--shape";
+    QTest::newRow("bad dtype") << ""
+                               << ""
+                               << "complex64"
+                               << "" << false << "--dtype";
+}
+
+void TestLessons::startOptions()
+{
+    QFETCH(QString, lesson);
+    QFETCH(QString, shape);
+    QFETCH(QString, dtype);
+    QFETCH(QString, expr);
+    QFETCH(bool, ok);
+    QFETCH(QString, expected);
+    MainWindow w;
+    QString error;
+    StartOptions options;
+    options.lesson = lesson;
+    options.shape = shape;
+    options.dtype = dtype;
+    options.expr = expr;
+    QCOMPARE(applyStartOptions(w, options, &error), ok);
+    if (!ok) {
+        QVERIFY2(error.contains(expected), qPrintable(error));
+        return;
+    }
+    w.show();
+    QVERIFY(waitSettled(w));
+    QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.lastEvaluation()->message));
+    QCOMPARE(shapeText(w.lastEvaluation()->outputs.front().shape()), expected);
+    if (!dtype.isEmpty()) QCOMPARE(dtypeText(w.lastEvaluation()->outputs.front().dtype()), dtype);
+}
+
+void TestLessons::screenshotWaitsForTheResult()
+{
+    QTemporaryDir dir;
+    MainWindow w;
+    QString error;
+    StartOptions options;
+    options.shape = QStringLiteral("2000, 2000");
+    options.expr = QStringLiteral("x[::-3, 5:]");
+    QVERIFY(applyStartOptions(w, options, &error));
+    const QString path = dir.filePath(QStringLiteral("shot.png"));
+    QVERIFY2(saveScreenshot(w, path, 60000, &error), qPrintable(error));
+    // Saved only once the newest result was on screen.
+    QVERIFY(w.isSettled());
+    QCOMPARE(w.lastEvaluation()->outputs.front().shape(), (Shape{667, 1995}));
+    const QImage image(path);
+    QCOMPARE(image.size(), w.size() * w.devicePixelRatio());
+}
+
+QTEST_MAIN(TestLessons)
+#include "tst_lessons.moc"

@@ -1,0 +1,762 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The workbench driven as a person drives it: typing, ticking mask bits, stepping through the
+// decode, hovering, undoing. Asserts state (models, highlight sets), never pixels.
+#include "../engine/numpy_oracle.h"
+#include "core/executor.h"
+#include "core/slice_expr.h"
+#include "ui/argtable.h"
+#include "ui/decodestepper.h"
+#include "ui/engineclient.h"
+#include "ui/explain.h"
+#include "ui/inputpanel.h"
+#include "ui/lessons.h"
+#include "ui/mainwindow.h"
+#include "ui/opeditors.h"
+#include "ui/speceditor.h"
+#include "ui/tensorview.h"
+#include "workbench_testing.h"
+
+#include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace ss;
+using namespace ss::ui;
+using ss::testing::getitemWorkspace;
+using ss::testing::litInReadOrder;
+using ss::testing::waitSettled;
+
+Q_DECLARE_METATYPE(ss::Shape)
+
+namespace {
+
+ArgTableModel* rawModel(MainWindow& w)
+{
+    auto* table = w.findChild<QTableView*>(QStringLiteral("rawArgsTable"));
+    return table ? qobject_cast<ArgTableModel*>(table->model()) : nullptr;
+}
+
+QTableView* rawView(MainWindow& w)
+{
+    return w.findChild<QTableView*>(QStringLiteral("rawArgsTable"));
+}
+
+// Replaces the expression by typing it, as a person would (`delayMs` between keys).
+void typeExpression(MainWindow& w, const QString& text, int delayMs = -1)
+{
+    SpecEditor* spec = w.specEditor();
+    spec->setFocus();
+    spec->selectAll();
+    QTest::keyClick(spec, Qt::Key_Backspace);
+    QTest::keyClicks(spec, text, Qt::NoModifier, delayMs);
+}
+
+// NumPy's x[expr] on arange(shape), flattened: the values, which on arange are the sources.
+std::vector<std::int64_t> numpySlice(const Shape& shape, const QString& expr)
+{
+    QStringList dims;
+    for (auto d : shape)
+        dims << QString::number(d);
+    const QString script =
+        QStringLiteral("import numpy as np, sys\n"
+                       "x = np.arange(int(np.prod([%1]))).reshape([%1])\n"
+                       "print(' '.join(str(int(v)) for v in np.asarray(x%2).reshape(-1)))\n")
+            .arg(dims.join(u','), expr.mid(expr.indexOf(u'[')));
+    const QByteArray out = ss::testing::runNumpy(script, {});
+    std::vector<std::int64_t> values;
+    for (const QByteArray& v : out.trimmed().split(' '))
+        if (!v.isEmpty()) values.push_back(v.toLongLong());
+    return values;
+}
+
+// The getitem output of an expression, computed directly by the engine on this thread.
+Tensor directOutput(const Shape& shape, const std::string& expr)
+{
+    Executor executor(1);
+    const Tensor input = makeFilled(DType::Int32, shape, Fill::Arange, 0, Limits{});
+    const OpDef& def = *findOp("getitem");
+    const OpCall call(def, {{input}}, {{"expr", Attr(expr)}}, Limits{});
+    const OpPlan plan = def.plan(call);
+    return executePlan(plan, {input}, executor).front();
+}
+
+} // namespace
+
+class TestWorkbench : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { ss::testing::useCleanTestEnvironment(); }
+
+    void typedExpressionLightsItsSources_data();
+    void typedExpressionLightsItsSources();
+    void maskBitRewritesExpression();
+    void expressionRewritesTable();
+    void badExpressionKeepsLastGoodResult_data();
+    void badExpressionKeepsLastGoodResult();
+    void decodeStepperLightsEachStep();
+    void fastTypingNeverShowsStaleResults();
+    void largeTensorUsesHeatMapWithHover();
+    void hoverLinksBothWays();
+    void tooltipsExplainTheRule();
+    void typingIsOneUndoStep();
+    void historyRecallsEarlierExpressions();
+    void cellEditIsUndoable();
+    void opPickerSwitchesEditors_data();
+    void opPickerSwitchesEditors();
+    void genericEditorReadsJsonValues();
+    void listInputsGrowAndShrink();
+    void sliceAndPaddleTablesEditAttributes();
+    void modelsPassTheModelTester();
+    void cancelKeepsTheLastResult();
+};
+
+void TestWorkbench::typedExpressionLightsItsSources_data()
+{
+    QTest::addColumn<Shape>("shape");
+    QTest::addColumn<QString>("expr");
+    QTest::newRow("reversed rows") << Shape{3, 4} << QStringLiteral("x[::-1]");
+    QTest::newRow("strided both ways") << Shape{4, 5} << QStringLiteral("x[1::2, ::-2]");
+    QTest::newRow("index, new axis, range") << Shape{3, 4} << QStringLiteral("x[-1, None, 1:3]");
+    QTest::newRow("ellipsis then index") << Shape{2, 3, 4} << QStringLiteral("x[..., 1]");
+    QTest::newRow("empty range") << Shape{3, 4} << QStringLiteral("x[2:1]");
+    QTest::newRow("scalar from vector") << Shape{5} << QStringLiteral("x[3]");
+    QTest::newRow("clamped negative stride") << Shape{5} << QStringLiteral("x[100:-100:-2]");
+}
+
+void TestWorkbench::typedExpressionLightsItsSources()
+{
+    QFETCH(Shape, shape);
+    QFETCH(QString, expr);
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace(shape, QStringLiteral("x[...]")), QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    typeExpression(w, expr);
+    QVERIFY(waitSettled(w));
+
+    QCOMPARE(w.specEditor()->text(), expr);
+    QVERIFY(w.message().isEmpty());
+    const std::vector<std::int64_t> expected = numpySlice(shape, expr);
+    QCOMPARE(w.outputViewCount(), 1);
+    TensorModel* out = w.outputView(0)->model();
+    std::vector<std::int64_t> values;
+    for (std::int64_t i = 0; i < out->tensor().size(); ++i) {
+        values.push_back(out->tensor().intAt(i));
+        // What the model shows is what the tensor holds.
+        QCOMPARE(out->data(out->indexOfFlat(i), Qt::DisplayRole).toString(),
+                 QString::number(out->tensor().intAt(i)));
+    }
+    QCOMPARE(values, expected);
+
+    // The lit input cells, in read order, are exactly the engine's sources in output order.
+    const auto eval = w.lastEvaluation();
+    std::vector<std::int64_t> sources;
+    for (std::int64_t s : *eval->sources.front()) {
+        QCOMPARE(sourceSlot(s), 0);
+        if (std::find(sources.begin(), sources.end(), sourceIndex(s)) == sources.end())
+            sources.push_back(sourceIndex(s));
+    }
+    QCOMPARE(litInReadOrder(*w.inputView(0)->model()), sources);
+    QCOMPARE(sources, expected); // arange: each value is its own source's index
+}
+
+void TestWorkbench::maskBitRewritesExpression()
+{
+    MainWindow w;
+    QVERIFY(w.openLesson(QStringLiteral("rows-and-steps")));
+    w.show();
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.specEditor()->text(), QStringLiteral("x[1:, ::-2]"));
+    ArgTableModel* model = rawModel(w);
+    QVERIFY(model);
+    QCOMPARE(model->mask(3), 2); // begin_mask: only entry 1's begin is omitted
+
+    // Tick begin_mask for entry 0 with the keyboard, as a user of the table would.
+    QTableView* view = rawView(w);
+    view->setFocus();
+    view->setCurrentIndex(model->index(0, 3));
+    QTest::keyClick(view->viewport(), Qt::Key_Space);
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.specEditor()->text(), QStringLiteral("x[:, ::-2]"));
+    QCOMPARE(rawModel(w)->mask(3), 3);
+    QCOMPARE(w.outputView(0)->model()->tensor().shape(), (Shape{3, 2}));
+    QVERIFY(rawModel(w)
+                ->headerData(3, Qt::Horizontal, Qt::DisplayRole)
+                .toString()
+                .contains(QStringLiteral("3 = 0b11")));
+
+    // And back: the tick undone by the undo stack restores text, table and result.
+    w.undoStack()->undo();
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.specEditor()->text(), QStringLiteral("x[1:, ::-2]"));
+    QCOMPARE(rawModel(w)->mask(3), 2);
+    QCOMPARE(w.outputView(0)->model()->tensor().shape(), (Shape{2, 2}));
+
+    // Ticking shrink on entry 0 turns its range into the index 1.
+    model = rawModel(w);
+    QVERIFY(model->setData(model->index(0, 7), Qt::Checked, Qt::CheckStateRole));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.specEditor()->text(), QStringLiteral("x[1, ::-2]"));
+    QCOMPARE(w.outputView(0)->model()->tensor().toInt64Vector(), (std::vector<std::int64_t>{7, 5}));
+}
+
+void TestWorkbench::expressionRewritesTable()
+{
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace({5, 5, 5, 5, 5, 5}, QStringLiteral("x[0]")),
+                   QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    typeExpression(w, QStringLiteral("x[1, 2:4, None, ..., :-3:-1, :]"));
+    QVERIFY(waitSettled(w));
+    ArgTableModel* model = rawModel(w);
+    QCOMPARE(model->rowCount(), 6);
+    const std::vector<ArgTableModel::Row> expected{
+        {1, 2, 1, 0, 0, 0, 0, 1}, {2, 4, 1, 0, 0, 0, 0, 0},   {0, 0, 1, 0, 0, 0, 1, 0},
+        {0, 0, 1, 0, 0, 1, 0, 0}, {0, -3, -1, 1, 0, 0, 0, 0}, {0, 0, 1, 1, 1, 0, 0, 0}};
+    QCOMPARE(model->rows(), expected);
+    // Each mask's total in decimal and binary, as the seed docs give them.
+    const int masks[] = {48, 32, 8, 4, 1};
+    for (int k = 0; k < 5; ++k) {
+        QCOMPARE(model->mask(3 + k), masks[k]);
+        QVERIFY(
+            model->headerData(3 + k, Qt::Horizontal, Qt::DisplayRole)
+                .toString()
+                .contains(
+                    QStringLiteral("%1 = 0b%2").arg(masks[k]).arg(masks[k], 6, 2, QChar(u'0'))));
+    }
+    QCOMPARE(w.outputView(0)->model()->tensor().shape(), (Shape{2, 1, 5, 5, 2, 5}));
+    QCOMPARE(model->headerData(4, Qt::Vertical, Qt::DisplayRole).toString(),
+             QStringLiteral("4: :-3:-1"));
+}
+
+void TestWorkbench::badExpressionKeepsLastGoodResult_data()
+{
+    QTest::addColumn<QString>("bad");
+    QTest::addColumn<int>("position");
+    QTest::addColumn<QString>("code");
+    QTest::newRow("missing bracket")
+        << QStringLiteral("x[1:, ::-2") << 10 << QStringLiteral("parse_error");
+    QTest::newRow("stray character")
+        << QStringLiteral("x[1, $]") << 5 << QStringLiteral("parse_error");
+    QTest::newRow("float index") << QStringLiteral("x[1.5]") << 2
+                                 << QStringLiteral("invalid_argument");
+    QTest::newRow("index out of range")
+        << QStringLiteral("x[7]") << -1 << QStringLiteral("invalid_argument");
+}
+
+void TestWorkbench::badExpressionKeepsLastGoodResult()
+{
+    QFETCH(QString, bad);
+    QFETCH(int, position);
+    QFETCH(QString, code);
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1:, ::-2]")), QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    const Tensor good = w.outputView(0)->model()->tensor();
+    const std::vector<std::int64_t> goodLit = litInReadOrder(*w.inputView(0)->model());
+
+    typeExpression(w, bad);
+    QVERIFY(waitSettled(w));
+    QVERIFY(!w.lastEvaluation()->ok);
+    QCOMPARE(QString::fromLatin1(errorCodeName(w.lastEvaluation()->code).data()), code);
+    if (position >= 0) {
+        QCOMPARE(w.specEditor()->errorPosition(), std::optional<int>(position));
+        QVERIFY(!w.specEditor()->errorMessage().isEmpty());
+    } else {
+        QCOMPARE(w.specEditor()->errorPosition(), std::nullopt);
+    }
+    QVERIFY(w.message().contains(code));
+    // The last good result stays, marked stale, with its selection.
+    QVERIFY(w.isStale());
+    QVERIFY(w.outputView(0)->model()->tensor().identical(good));
+    QCOMPARE(litInReadOrder(*w.inputView(0)->model()), goodLit);
+    QVERIFY(w.stepper()->findChild<QWidget*>(QStringLiteral("stepsStale"))->isVisible());
+
+    // Fixing it clears the error and the stale mark.
+    typeExpression(w, QStringLiteral("x[0]"));
+    QVERIFY(waitSettled(w));
+    QVERIFY(!w.isStale());
+    QVERIFY(w.message().isEmpty());
+    QCOMPARE(w.specEditor()->errorPosition(), std::nullopt);
+    QCOMPARE(w.outputView(0)->model()->tensor().shape(), (Shape{4}));
+}
+
+void TestWorkbench::decodeStepperLightsEachStep()
+{
+    MainWindow w;
+    QVERIFY(w.openLesson(QStringLiteral("walkthrough")));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(waitSettled(w));
+    w.specEditor()->setFocus();
+    DecodeStepper* stepper = w.stepper();
+    const QStringList titles{QStringLiteral("Entry 0: 1"),
+                             QStringLiteral("Entry 1: 2:4"),
+                             QStringLiteral("Entry 2: None"),
+                             QStringLiteral("Entry 3: ..."),
+                             QStringLiteral("Entry 4: :-3:-1"),
+                             QStringLiteral("Entry 5: :"),
+                             QStringLiteral("Encode the subscript"),
+                             QStringLiteral("Check the arguments"),
+                             QStringLiteral("Ellipsis"),
+                             QStringLiteral("Sparse to dense"),
+                             QStringLiteral("Dimension 0"),
+                             QStringLiteral("Dimension 1"),
+                             QStringLiteral("Dimension 2"),
+                             QStringLiteral("Dimension 3"),
+                             QStringLiteral("Dimension 4"),
+                             QStringLiteral("Dimension 5"),
+                             QStringLiteral("Processing shape"),
+                             QStringLiteral("Final shape"),
+                             QStringLiteral("Read the elements")};
+    QCOMPARE(stepper->stepCount(), int(titles.size()));
+    QCOMPARE(stepper->currentStep(), -1);
+    QVERIFY(w.specEditor()->litRanges().empty());
+
+    // What each step lights: spec text ranges, input dims, output dims.
+    using Ranges = std::vector<SpecEditor::Range>;
+    struct Lit
+    {
+        Ranges spec;
+        std::vector<int> in;
+        std::vector<int> out;
+    };
+    const QString expr = w.specEditor()->text();
+    auto rangeOf = [&](const QString& token, int from = 0) {
+        const int at = int(expr.indexOf(token, from));
+        return SpecEditor::Range{at, at + int(token.size())};
+    };
+    std::map<QString, Lit> expectations{
+        {QStringLiteral("Entry 1: 2:4"), {{rangeOf(QStringLiteral("2:4"))}, {}, {}}},
+        {QStringLiteral("Entry 4: :-3:-1"), {{rangeOf(QStringLiteral(":-3:-1"))}, {}, {}}},
+        {QStringLiteral("Dimension 0"), {{rangeOf(QStringLiteral("1"))}, {0}, {}}},
+        {QStringLiteral("Dimension 3"), {{rangeOf(QStringLiteral("..."))}, {3}, {}}},
+        {QStringLiteral("Dimension 4"), {{rangeOf(QStringLiteral(":-3:-1"))}, {4}, {}}},
+        {QStringLiteral("Final shape"), {{}, {}, {0, 1, 2, 3, 4, 5}}},
+    };
+    for (int k = 0; k < titles.size(); ++k) {
+        QTest::keyClick(w.specEditor(), Qt::Key_Right, Qt::AltModifier);
+        QCOMPARE(stepper->currentStep(), k);
+        QCOMPARE(stepper->stepTitle(k), titles[k]);
+        const auto it = expectations.find(titles[k]);
+        if (it == expectations.end()) continue;
+        QCOMPARE(w.specEditor()->litRanges(), it->second.spec);
+        QCOMPARE(w.inputView(0)->focusDims(), it->second.in);
+        QCOMPARE(w.outputView(0)->focusDims(), it->second.out);
+        std::vector<int> rows;
+        for (const auto& [b, e] : it->second.spec)
+            for (int entry = 0; entry < 6; ++entry)
+                if (w.lastEvaluation()->decode->spec[std::size_t(entry)].textBegin == b)
+                    rows.push_back(entry);
+        QCOMPARE(rawModel(w)->litRows(), rows);
+        if (titles[k] == QLatin1String("Dimension 4")) // for people to look at
+            QVERIFY(w.grab().save(QStringLiteral("decode-dimension-4.png")));
+    }
+    QTest::keyClick(w.specEditor(), Qt::Key_Right, Qt::AltModifier); // past the end: stays
+    QCOMPARE(stepper->currentStep(), int(titles.size()) - 1);
+    QTest::keyClick(w.specEditor(), Qt::Key_Home, Qt::AltModifier);
+    QCOMPARE(stepper->currentStep(), 0);
+    QTest::keyClick(w.specEditor(), Qt::Key_End, Qt::AltModifier);
+    QCOMPARE(stepper->currentStep(), int(titles.size()) - 1);
+    QTest::keyClick(w.specEditor(), Qt::Key_Left, Qt::AltModifier);
+    QCOMPARE(stepper->currentStep(), int(titles.size()) - 2);
+}
+
+void TestWorkbench::fastTypingNeverShowsStaleResults()
+{
+    const Shape shape{1000, 1000};
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace(shape, QStringLiteral("x[...]")), QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    // Every result that reaches the screen must belong to the text shown at that moment.
+    std::vector<std::pair<QString, Tensor>> shown;
+    connect(&w, &MainWindow::evaluationShown, this, [&] {
+        if (w.lastEvaluation()->ok)
+            shown.emplace_back(w.specEditor()->text(), w.outputView(0)->model()->tensor());
+    });
+    typeExpression(w, QStringLiteral("x[1:900:3, ::-7]"), 15);
+    QVERIFY(waitSettled(w));
+    QVERIFY(!shown.empty());
+    QCOMPARE(shown.back().first, QStringLiteral("x[1:900:3, ::-7]"));
+    for (const auto& [text, output] : shown)
+        QVERIFY2(output.identical(directOutput(shape, text.toStdString())), qPrintable(text));
+    // Far fewer evaluations reach the screen than keys were typed.
+    QVERIFY(shown.size() < 16);
+}
+
+void TestWorkbench::largeTensorUsesHeatMapWithHover()
+{
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace({1500, 1200}, QStringLiteral("x[::-1, 100:300]")),
+                   QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w, 60000));
+    TensorView* out = w.outputView(0);
+    QVERIFY(out->isHeatMap());
+    QVERIFY(w.inputView(0)->isHeatMap());
+    const auto eval = w.lastEvaluation();
+    for (const std::int64_t near : {std::int64_t(700 * 200 + 100), std::int64_t(300 * 200 + 37)}) {
+        const QPoint at = out->elementRect(near).center();
+        QWidget* viewport = out->viewport();
+        QSignalSpy hovered(out, &TensorView::elementHovered);
+        QTest::mouseMove(viewport, viewport->mapFrom(out, at));
+        QCOMPARE(hovered.count(), 1);
+        const std::int64_t flat = hovered.front().front().toLongLong();
+        QCOMPARE(flat, out->elementAt(at));
+        const std::int64_t source = sourceIndex((*eval->sources.front())[std::size_t(flat)]);
+        // The source of output[r, c] is input[1499 - r, 100 + c].
+        QCOMPARE(source, (1499 - flat / 200) * 1200 + 100 + flat % 200);
+        TensorModel* in = w.inputView(0)->model();
+        QTRY_VERIFY(in->data(in->indexOfFlat(source), TensorModel::OutlinedRole).toBool());
+        QVERIFY(!in->data(in->indexOfFlat(source + 1), TensorModel::OutlinedRole).toBool());
+        // The tooltip names the same two elements.
+        const QString tip = explainOutputElement(*findOp("getitem"), *eval, 0, flat);
+        QVERIFY2(tip.contains(
+                     QStringLiteral("input[%1, %2]").arg(1499 - flat / 200).arg(100 + flat % 200)),
+                 qPrintable(tip));
+    }
+}
+
+void TestWorkbench::hoverLinksBothWays()
+{
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1:, ::-2]")), QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    TensorView* out = w.outputView(0);
+    TensorView* in = w.inputView(0);
+    // output[0, 0] is input[1, 3]: outlined when the output cell is hovered.
+    QTest::mouseMove(out->viewport(), out->viewport()->mapFrom(out, out->elementRect(0).center()));
+    QTRY_COMPARE(ss::testing::outlined(*in->model()), (std::vector<std::int64_t>{7}));
+    // input[2, 1] went to output[1, 1].
+    QTest::mouseMove(in->viewport(), in->viewport()->mapFrom(in, in->elementRect(9).center()));
+    QTRY_COMPARE(ss::testing::outlined(*out->model()), (std::vector<std::int64_t>{3}));
+    // An element that is not read outlines nothing.
+    QTest::mouseMove(in->viewport(), in->viewport()->mapFrom(in, in->elementRect(0).center()));
+    QTRY_VERIFY(ss::testing::outlined(*out->model()).empty());
+}
+
+void TestWorkbench::tooltipsExplainTheRule()
+{
+    MainWindow w;
+    QVERIFY(w.openLesson(QStringLiteral("walkthrough")));
+    QVERIFY(waitSettled(w));
+    const auto eval = w.shownEvaluation();
+    const OpDef& getitem = *findOp("getitem");
+    // output[0, 0, 0, 0, 1, 0]: the second element entry 4 reads, input dimension 4 running 4, 3.
+    const std::int64_t flat = ravelIndex({0, 0, 0, 0, 1, 0}, eval->outputs.front().shape());
+    const QString out = explainOutputElement(getitem, *eval, 0, flat);
+    QVERIFY2(out.contains(QStringLiteral(
+                 "<b>output[0, 0, 0, 0, 1, 0]</b> comes from <b>input[1, 2, 0, 0, 3, 0]</b>")),
+             qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral(
+                 "dim 0 = 1: index 1 selects one element; the dimension is removed")),
+             qPrintable(out));
+    QVERIFY2(
+        out.contains(QStringLiteral(
+            "dim 4 = 3: runs 4, 3 (output dim 4, position 1) — begin_mask set: begin becomes 4 "
+            "(the last index, because the stride is negative)")),
+        qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("output dim 1: a new axis (None), always 0")),
+             qPrintable(out));
+    // The other way: where an input element went, and when it was read.
+    const std::int64_t source = ravelIndex({1, 2, 0, 0, 3, 0}, eval->inputs[0][0].shape());
+    const QString in =
+        explainInputElement(getitem, *eval, 0, source, findTargets(*eval, 0, source));
+    QVERIFY2(in.contains(QStringLiteral(
+                 "<b>input[1, 2, 0, 0, 3, 0]</b> is read 6th, copied to output[0, 0, 0, 0, 1, 0]")),
+             qPrintable(in));
+    const QString unread = explainInputElement(getitem, *eval, 0, 0, findTargets(*eval, 0, 0));
+    QVERIFY2(unread.contains(QStringLiteral("is not read")), qPrintable(unread));
+}
+
+void TestWorkbench::typingIsOneUndoStep()
+{
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[0]")), QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    const int before = w.undoStack()->index();
+    typeExpression(w, QStringLiteral("x[::-1, 1]"));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.undoStack()->index(), before + 1);
+    // Ctrl+Z in the expression goes to the window's stack, not to the line edit's own.
+    QTest::keyClick(w.specEditor(), Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.specEditor()->text(), QStringLiteral("x[0]"));
+    QCOMPARE(w.outputView(0)->model()->tensor().shape(), (Shape{4}));
+    w.undoStack()->redo();
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.specEditor()->text(), QStringLiteral("x[::-1, 1]"));
+    QCOMPARE(w.outputView(0)->model()->tensor().shape(), (Shape{3}));
+}
+
+void TestWorkbench::historyRecallsEarlierExpressions()
+{
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[0]")), QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    SpecEditor* spec = w.specEditor();
+    for (const QString& expr :
+         {QStringLiteral("x[1]"), QStringLiteral("x[::-1]"), QStringLiteral("x[1:")}) {
+        typeExpression(w, expr);
+        QVERIFY(waitSettled(w));
+        QTest::keyClick(spec, Qt::Key_Return); // a finished line goes into the history if it worked
+    }
+    QCOMPARE(spec->history().mid(spec->history().size() - 2),
+             (QStringList{QStringLiteral("x[1]"), QStringLiteral("x[::-1]")}));
+    QVERIFY(!spec->history().contains(QStringLiteral("x[1:")));
+    QTest::keyClick(spec, Qt::Key_Up);
+    QCOMPARE(spec->text(), QStringLiteral("x[::-1]"));
+    QTest::keyClick(spec, Qt::Key_Up);
+    QCOMPARE(spec->text(), QStringLiteral("x[1]"));
+    QTest::keyClick(spec, Qt::Key_Down);
+    QTest::keyClick(spec, Qt::Key_Down);
+    QCOMPARE(spec->text(), QStringLiteral("x[1:")); // back to the unfinished line
+    // A recalled line is an edit like any other: it is evaluated.
+    QTest::keyClick(spec, Qt::Key_Up);
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.outputView(0)->model()->tensor().shape(), (Shape{3, 4}));
+}
+
+void TestWorkbench::cellEditIsUndoable()
+{
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1]")), QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    TensorModel* in = w.inputView(0)->model();
+    QVERIFY(in->setData(in->indexOfFlat(5), QStringLiteral("-42"), Qt::EditRole));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.workspace().inputs[0][0].fill, FillKind::Data);
+    QCOMPARE(w.outputView(0)->model()->tensor().intAt(1), -42);
+    QCOMPARE(w.inputView(0)->model()->tensor().intAt(5), -42);
+    // A value the dtype cannot hold is refused with a message and changes nothing.
+    in = w.inputView(0)->model();
+    in->setData(in->indexOfFlat(6), QStringLiteral("1.5"), Qt::EditRole);
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.message().contains(QStringLiteral("int32")));
+    QCOMPARE(w.outputView(0)->model()->tensor().intAt(2), 6);
+    w.undoStack()->undo();
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.workspace().inputs[0][0].fill, FillKind::Arange);
+    QCOMPARE(w.outputView(0)->model()->tensor().intAt(1), 5);
+}
+
+void TestWorkbench::opPickerSwitchesEditors_data()
+{
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<QString>("editor");
+    QTest::newRow("strided_slice")
+        << QStringLiteral("strided_slice") << QStringLiteral("rawSliceEditor");
+    QTest::newRow("slice") << QStringLiteral("slice") << QStringLiteral("sliceEditor");
+    QTest::newRow("paddle") << QStringLiteral("paddle_strided_slice")
+                            << QStringLiteral("paddleEditor");
+    QTest::newRow("to_expr") << QStringLiteral("to_expr") << QStringLiteral("rawSliceEditor");
+    QTest::newRow("encode") << QStringLiteral("encode") << QStringLiteral("exprEditor");
+}
+
+void TestWorkbench::opPickerSwitchesEditors()
+{
+    QFETCH(QString, op);
+    QFETCH(QString, editor);
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1:, ::-2]")), QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
+    picker->setCurrentIndex(picker->findData(op));
+    emit picker->activated(picker->currentIndex());
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.workspace().op, op.toStdString());
+    QCOMPARE(w.opEditor()->objectName(), editor);
+    QVERIFY2(w.lastEvaluation()->ok,
+             qPrintable(QStringLiteral("%1: %2").arg(
+                 QString::fromLatin1(errorCodeName(w.lastEvaluation()->code).data()),
+                 w.lastEvaluation()->message)));
+    if (op == QLatin1String("strided_slice") || op == QLatin1String("to_expr")) {
+        // getitem's expression was carried over as raw arguments.
+        QCOMPARE(sparseFromAttrs(w.workspace().attrs), encodeExpression("x[1:, ::-2]").sparse);
+    }
+    if (op == QLatin1String("strided_slice"))
+        QCOMPARE(w.outputView(0)->model()->tensor().shape(), (Shape{2, 2}));
+    if (op == QLatin1String("to_expr"))
+        QVERIFY(w.findChild<QLabel*>(QStringLiteral("opExtras"))
+                    ->text()
+                    .contains(QStringLiteral("x[1:, ::-2]")));
+    // And back to getitem, which gets its expression from the raw arguments.
+    picker->setCurrentIndex(picker->findData(QStringLiteral("getitem")));
+    emit picker->activated(picker->currentIndex());
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.workspace().op, std::string("getitem"));
+    QVERIFY(w.lastEvaluation()->ok);
+}
+
+void TestWorkbench::genericEditorReadsJsonValues()
+{
+    if (!findOp("transpose")) QFAIL("this build has no transpose op");
+    MainWindow w;
+    w.show();
+    auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
+    picker->setCurrentIndex(picker->findData(QStringLiteral("transpose")));
+    emit picker->activated(picker->currentIndex());
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.opEditor()->objectName(), QStringLiteral("genericEditor"));
+    auto* perm = w.opEditor()->findChild<QLineEdit*>(QStringLiteral("attr_perm"));
+    QVERIFY(perm);
+    QVERIFY(!perm->accessibleName().isEmpty());
+    perm->setFocus();
+    QTest::keyClicks(perm, QStringLiteral("[1, 0"));
+    QVERIFY(waitSettled(w));
+    QVERIFY(perm->styleSheet().contains(QStringLiteral("border"))); // not a value yet: marked
+    QTest::keyClicks(perm, QStringLiteral("]"));
+    QVERIFY(waitSettled(w));
+    QVERIFY(perm->styleSheet().isEmpty());
+    QCOMPARE(w.workspace().attrs.at("perm"), Attr::ints({1, 0}));
+    QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.lastEvaluation()->message));
+    QCOMPARE(w.outputView(0)->model()->tensor().shape(), (Shape{4, 3}));
+}
+
+void TestWorkbench::listInputsGrowAndShrink()
+{
+    if (!findOp("concat")) QFAIL("this build has no concat op");
+    MainWindow w;
+    w.show();
+    auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
+    picker->setCurrentIndex(picker->findData(QStringLiteral("concat")));
+    emit picker->activated(picker->currentIndex());
+    QVERIFY(waitSettled(w));
+    const std::size_t before = w.workspace().inputs[0].size();
+    auto* add = w.findChild<QPushButton*>(QStringLiteral("add_values"));
+    QVERIFY(add);
+    QTest::mouseClick(add, Qt::LeftButton);
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.workspace().inputs[0].size(), before + 1);
+    QCOMPARE(w.inputPanel()->slotCount(), int(before + 1));
+    auto* remove = w.findChild<QPushButton*>(QStringLiteral("remove_values"));
+    QTest::mouseClick(remove, Qt::LeftButton);
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.workspace().inputs[0].size(), before);
+}
+
+void TestWorkbench::sliceAndPaddleTablesEditAttributes()
+{
+    MainWindow w;
+    QVERIFY(w.openLesson(QStringLiteral("paddle-erratum-case-2")));
+    w.show();
+    QVERIFY(waitSettled(w));
+    auto* table = w.findChild<QTableView*>(QStringLiteral("paddleArgsTable"));
+    QVERIFY(table);
+    auto* model = qobject_cast<ArgTableModel*>(table->model());
+    // starts [1, 3]: the result the Paddle docs printed for case 2.
+    QVERIFY(model->setData(model->index(0, 1), 1, Qt::EditRole));
+    QVERIFY(waitSettled(w));
+    QVERIFY(model->setData(model->index(1, 1), 3, Qt::EditRole));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.workspace().attrs.at("starts"), Attr::ints({1, 3}));
+    const Tensor out = w.outputView(0)->model()->tensor();
+    QCOMPARE(out.shape(), (Shape{1, 3}));
+    QCOMPARE(out.toInt64Vector(), (std::vector<std::int64_t>{8, 7, 6}));
+
+    // Stepping lights the table row of the axis the step is about.
+    w.stepper()->setCurrentStep(1);
+    QCOMPARE(w.stepper()->stepTitle(1), QStringLiteral("Axis 1"));
+    QCOMPARE(model->litRows(), (std::vector<int>{1}));
+
+    // slice: one row per dimension, begin and size.
+    auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
+    picker->setCurrentIndex(picker->findData(QStringLiteral("slice")));
+    emit picker->activated(picker->currentIndex());
+    QVERIFY(waitSettled(w));
+    auto* sliceTable = w.findChild<QTableView*>(QStringLiteral("sliceArgsTable"));
+    QVERIFY(sliceTable);
+    auto* sliceModel = qobject_cast<ArgTableModel*>(sliceTable->model());
+    if (sliceModel->rowCount() != 2) {
+        QTest::mouseClick(w.findChild<QPushButton*>(QStringLiteral("sliceFitRank")),
+                          Qt::LeftButton);
+        QVERIFY(waitSettled(w));
+    }
+    QCOMPARE(sliceModel->rowCount(), 2);
+    QVERIFY(sliceModel->setData(sliceModel->index(0, 0), 1, Qt::EditRole));
+    QVERIFY(sliceModel->setData(sliceModel->index(1, 1), 2, Qt::EditRole));
+    QVERIFY(sliceModel->setData(sliceModel->index(0, 1), -1, Qt::EditRole));
+    QVERIFY(waitSettled(w));
+    QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.lastEvaluation()->message));
+    QCOMPARE(sliceModel->headerData(1, Qt::Vertical, Qt::DisplayRole).toString(),
+             QStringLiteral("dim 1 (size 4)"));
+}
+
+void TestWorkbench::modelsPassTheModelTester()
+{
+    MainWindow w;
+    QVERIFY(w.openLesson(QStringLiteral("walkthrough")));
+    w.show();
+    QVERIFY(waitSettled(w));
+    QAbstractItemModelTester raw(rawModel(w),
+                                 QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester steps(
+        w.stepper()->findChild<QListWidget*>(QStringLiteral("decodeSteps"))->model(),
+        QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester lessonList(
+        w.findChild<QListWidget*>(QStringLiteral("lessonList"))->model(),
+        QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester input(w.inputView(0)->model(),
+                                   QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester output(w.outputView(0)->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // Edits that reset, insert, remove and change rows, with every tester watching.
+    typeExpression(w, QStringLiteral("x[::2, 1]"));
+    QVERIFY(waitSettled(w));
+    ArgTableModel* model = rawModel(w);
+    model->insertEntry(1);
+    QVERIFY(waitSettled(w));
+    model->removeEntry(0);
+    QVERIFY(waitSettled(w));
+    model->setData(model->index(0, 5), Qt::Checked, Qt::CheckStateRole);
+    QVERIFY(waitSettled(w));
+    w.stepper()->last();
+    QVERIFY(w.openLesson(QStringLiteral("rows-and-steps")));
+    QVERIFY(waitSettled(w));
+}
+
+void TestWorkbench::cancelKeepsTheLastResult()
+{
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1]")), QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    const Tensor good = w.outputView(0)->model()->tensor();
+    QSignalSpy cancelled(w.engine(), &EngineClient::cancelled);
+    // A big random input keeps the worker busy long enough to cancel it.
+    Workspace big = getitemWorkspace({4000, 4000}, QStringLiteral("x[::-1]"));
+    big.inputs[0][0].fill = FillKind::Random;
+    w.setWorkspace(big, QStringLiteral("test"));
+    w.evaluateNow();
+    QVERIFY(w.engine()->isBusy());
+    // Slow enough to notice: progress and a cancel button appear in the status bar.
+    auto* cancel = w.findChild<QPushButton*>(QStringLiteral("cancelEvaluation"));
+    QTRY_VERIFY_WITH_TIMEOUT(cancel->isVisible(), 5000);
+    QVERIFY(w.findChild<QWidget*>(QStringLiteral("evaluationProgress"))->isVisible());
+    QTest::mouseClick(cancel, Qt::LeftButton);
+    QVERIFY(cancelled.count() == 1 || cancelled.wait(20000));
+    QVERIFY(!cancel->isVisible());
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.message().contains(QStringLiteral("cancelled")));
+    QVERIFY(w.outputView(0)->model()->tensor().identical(good));
+}
+
+QTEST_MAIN(TestWorkbench)
+#include "tst_workbench.moc"

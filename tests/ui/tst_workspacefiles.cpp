@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Workspaces on disk: saved as one slicescope-cli request line, read back equal, runnable by
+// the protocol; .npy files as inputs; autosave and recovery after a crash.
+
+// protocol/request.h comes before any Qt header: it has a member named `emit`, which Qt
+// defines away as a macro.
+// clang-format off
+#include "protocol/request.h"
+// clang-format on
+
+#include "core/error.h"
+#include "protocol/json.h"
+#include "protocol/npy.h"
+#include "ui/mainwindow.h"
+#include "ui/workspacefile.h"
+#include "workbench_testing.h"
+
+#include <QFile>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace ss;
+using namespace ss::ui;
+using ss::testing::waitSettled;
+
+Q_DECLARE_METATYPE(ss::ui::Workspace)
+
+namespace {
+
+Workspace literalWorkspace()
+{
+    Workspace ws;
+    ws.op = "strided_slice";
+    InputSource literal;
+    literal.fill = FillKind::Literal;
+    literal.dtype = std::nullopt;
+    literal.shape.clear();
+    literal.literal = QStringLiteral("[[1.5, 2], [3, 4]]");
+    ws.inputs = {{literal}};
+    ws.attrs = {{"begin", Attr::ints({1})},
+                {"end", Attr::ints({0})},
+                {"strides", Attr::ints({-1})},
+                {"end_mask", Attr(std::int64_t(1))}};
+    ws.title = QStringLiteral("Backwards — with “quotes” and ünïcode");
+    ws.explanation = QStringLiteral("Two lines\nof text.");
+    return ws;
+}
+
+} // namespace
+
+class TestWorkspaceFiles : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { ss::testing::useCleanTestEnvironment(); }
+    void roundTrip_data();
+    void roundTrip();
+    void savedFileIsARequestLine();
+    void badFilesAreRefusedWithReasons_data();
+    void badFilesAreRefusedWithReasons();
+    void npyOpensAsTheInput();
+    void autosaveAndRecovery();
+};
+
+void TestWorkspaceFiles::roundTrip_data()
+{
+    QTest::addColumn<Workspace>("workspace");
+    QTest::newRow("default") << Workspace{};
+    Workspace random =
+        ss::testing::getitemWorkspace({4, 5, 6}, QStringLiteral("x[..., ::-2]"), DType::Float64);
+    random.inputs[0][0].fill = FillKind::Random;
+    random.inputs[0][0].seed = 1234;
+    QTest::newRow("random float64") << random;
+    QTest::newRow("literal, inferred dtype, lesson text") << literalWorkspace();
+    Workspace cells;
+    cells.inputs[0][0] = dataSource(makeFilled(DType::String, {2, 2}, Fill::Arange, 0, Limits{}));
+    QTest::newRow("string cells") << cells;
+}
+
+void TestWorkspaceFiles::roundTrip()
+{
+    QFETCH(Workspace, workspace);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("w.json"));
+    writeWorkspaceFile(path, workspace);
+    const Workspace back = readWorkspaceFile(path, Workspace{}, Limits{});
+    QCOMPARE(back.op, workspace.op);
+    QCOMPARE(back.attrs, workspace.attrs);
+    QCOMPARE(back.title, workspace.title);
+    QCOMPARE(back.explanation, workspace.explanation);
+    QCOMPARE(back.inputs.size(), workspace.inputs.size());
+    const InputSource& a = workspace.inputs[0][0];
+    const InputSource& b = back.inputs[0][0];
+    QCOMPARE(b.fill, a.fill);
+    QCOMPARE(b.dtype, a.dtype);
+    QCOMPARE(b.seed, a.seed);
+    if (a.fill == FillKind::Data)
+        QVERIFY(b.data.identical(a.data));
+    else if (a.fill == FillKind::Literal)
+        QCOMPARE(b.literal, a.literal);
+    else
+        QCOMPARE(b.shape, a.shape);
+}
+
+void TestWorkspaceFiles::savedFileIsARequestLine()
+{
+    MainWindow w;
+    QVERIFY(w.openLesson(QStringLiteral("rows-and-steps")));
+    QVERIFY(waitSettled(w));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lesson.json"));
+    QString error;
+    QVERIFY2(w.saveFile(path, &error), qPrintable(error));
+    QVERIFY(w.undoStack()->isClean());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray bytes = file.readAll();
+    // One line: `slicescope-cli run lesson.json` answers it.
+    QCOMPARE(bytes.count('\n'), 1);
+    QVERIFY(bytes.endsWith('\n'));
+    Executor executor(2);
+    RequestHandler handler(executor, Limits{});
+    const std::string response = handler.handleLine(bytes.trimmed().toStdString());
+    const Json json = parseJson(response);
+    QVERIFY2(json.find("ok")->toBool(), response.c_str());
+    QCOMPARE(json.find("id")->find("title")->toString(), w.workspace().title.toStdString());
+    const Json& output = json.find("outputs")->toArray().front();
+    std::vector<std::int64_t> data;
+    for (const Json& v : output.find("data")->toArray())
+        data.push_back(v.toInt64());
+    QCOMPARE(data, w.lastEvaluation()->outputs.front().toInt64Vector());
+    QVERIFY(json.find("trace"));
+}
+
+void TestWorkspaceFiles::badFilesAreRefusedWithReasons_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("not json") << QByteArray("{\"op\": ") << QStringLiteral("bad.json");
+    QTest::newRow("unknown op") << QByteArray(R"({"op": "sliced", "inputs": {}})")
+                                << QStringLiteral("unknown op");
+    QTest::newRow("missing input") << QByteArray(R"({"op": "getitem", "attrs": {"expr": "x[0]"}})")
+                                   << QStringLiteral("'input'");
+    QTest::newRow("unknown member") << QByteArray(R"({"op": "getitem", "inputs": {}, "colour": 1})")
+                                    << QStringLiteral("colour");
+    QTest::newRow("ragged literal")
+        << QByteArray(R"({"op": "getitem", "inputs": {"input": {"value": [[1, 2], [3]]}}})")
+        << QStringLiteral("input 'input'");
+    QTest::newRow("bad fill")
+        << QByteArray(
+               R"({"op": "getitem", "inputs": {"input": {"dtype": "int32", "shape": [2], "fill": "ramp"}}})")
+        << QStringLiteral("ramp");
+}
+
+void TestWorkspaceFiles::badFilesAreRefusedWithReasons()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+    file.close();
+    MainWindow w;
+    const Workspace before = w.workspace();
+    QString error;
+    QVERIFY(!w.openFile(path, &error));
+    QVERIFY2(error.contains(reason), qPrintable(error));
+    QVERIFY(error.startsWith(QStringLiteral("bad.json")));
+    QCOMPARE(w.workspace(), before);
+}
+
+void TestWorkspaceFiles::npyOpensAsTheInput()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("x.npy"));
+    const Tensor tensor = makeFilled(DType::Float32, {4, 3}, Fill::Random, 7, Limits{});
+    writeNpyFile(path.toStdString(), tensor);
+    MainWindow w;
+    QString error;
+    QVERIFY2(w.openFile(path, &error), qPrintable(error));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.workspace().inputs[0][0].fill, FillKind::Data);
+    QVERIFY(w.inputView(0)->model()->tensor().identical(tensor));
+    QVERIFY(w.lastEvaluation()->ok);
+    // A file that is not .npy data is refused, naming the file.
+    QFile broken(dir.filePath(QStringLiteral("broken.npy")));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("\x93NUMPY garbage");
+    broken.close();
+    QVERIFY(!w.openFile(broken.fileName(), &error));
+    QVERIFY(error.startsWith(QStringLiteral("broken.npy")));
+}
+
+void TestWorkspaceFiles::autosaveAndRecovery()
+{
+    Workspace edited = ss::testing::getitemWorkspace({7, 3}, QStringLiteral("x[::-2, 1]"));
+    QString autosave;
+    {
+        MainWindow w;
+        w.setWorkspace(edited, QStringLiteral("test"));
+        const QString mine =
+            MainWindow::sessionDirectory() +
+            QStringLiteral("/session-%1.json").arg(QCoreApplication::applicationPid());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(mine), 10000);
+        // Simulate a crash: keep a copy under a dead session's name.
+        autosave = MainWindow::sessionDirectory() + QStringLiteral("/session-999999999.json");
+        QVERIFY(QFile::copy(mine, autosave));
+    }
+    // A clean close removes the session's own autosave.
+    QVERIFY(
+        !QFile::exists(MainWindow::sessionDirectory() +
+                       QStringLiteral("/session-%1.json").arg(QCoreApplication::applicationPid())));
+
+    MainWindow w;
+    w.show();
+    auto* strip = w.findChild<QWidget*>(QStringLiteral("recoveryStrip"));
+    QVERIFY(strip->isVisible());
+    QTest::mouseClick(w.findChild<QPushButton*>(QStringLiteral("recoverSession")), Qt::LeftButton);
+    QVERIFY(waitSettled(w));
+    QVERIFY(!strip->isVisible());
+    QCOMPARE(w.workspace().attrs, edited.attrs);
+    QCOMPARE(w.workspace().inputs[0][0].shape, edited.inputs[0][0].shape);
+    QVERIFY(!QFile::exists(autosave));
+
+    // Nothing is offered when no session was lost.
+    MainWindow later;
+    later.show();
+    QVERIFY(!later.findChild<QWidget*>(QStringLiteral("recoveryStrip"))->isVisible());
+}
+
+QTEST_MAIN(TestWorkspaceFiles)
+#include "tst_workspacefiles.moc"

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `slicescope [FILE.npy|FILE.json] [--shape S] [--dtype D] [--expr EXPR] [--lesson NAME]
+// [--screenshot FILE.png]`: everything main() does, here so that tests can drive it.
+#pragma once
+
+#include <QString>
+
+class QApplication;
+
+namespace ss::ui {
+
+class MainWindow;
+
+struct StartOptions
+{
+    QString file;
+    QString shape;
+    QString dtype;
+    QString expr;
+    QString lesson;
+    QString screenshot;
+};
+
+/// Sets the window up as the options say. With none of them, the very first start opens the
+/// first lesson. Returns false with the reason in `error` (an unknown lesson, a bad shape...).
+bool applyStartOptions(MainWindow& window, const StartOptions& options, QString* error);
+
+/// Shows the window, waits until the newest evaluation and the views' background work are on
+/// screen (at most `timeoutMs`), and saves the window as a PNG. False with `error` on failure.
+bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QString* error);
+
+/// Parses the command line, builds the window and runs. Returns the process exit status: 0,
+/// 1 when the screenshot could not be made, 2 for a usage error.
+int runGui(QApplication& app);
+
+} // namespace ss::ui

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Walks an evaluation's trace one step at a time: encoding, ellipsis, sparse to dense, each
+// dimension's canonicalisation, shapes. The window lights what the current step talks about.
+#pragma once
+
+#include "core/shape.h"
+#include "core/trace.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QLabel;
+class QListWidget;
+class QToolButton;
+class QTextBrowser;
+
+namespace ss::ui {
+
+class DecodeStepper : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DecodeStepper(QWidget* parent = nullptr);
+
+    /// Shows new steps. The current position is kept when the new trace is as long, so stepping
+    /// through while editing stays on the same stage.
+    void setSteps(std::vector<Step> steps, const Shape& inputShape, const Shape& outputShape);
+    /// Marks the steps as belonging to the last good result (the newest edit failed).
+    void setStale(bool stale);
+
+    int stepCount() const { return int(m_steps.size()); }
+    /// -1 when no step is chosen (nothing is lit).
+    int currentStep() const { return m_current; }
+    const Step* current() const;
+    void setCurrentStep(int index);
+    QString stepTitle(int index) const;
+
+    void first();
+    void previous();
+    void next();
+    void last();
+
+signals:
+    void currentStepChanged(int index);
+
+private:
+    void showCurrent();
+    QString shapeLine() const;
+
+    std::vector<Step> m_steps;
+    Shape m_inputShape;
+    Shape m_outputShape;
+    int m_current = -1;
+    QListWidget* m_list;
+    QTextBrowser* m_detail;
+    QLabel* m_shapes;
+    QLabel* m_stale;
+    QToolButton* m_first;
+    QToolButton* m_previous;
+    QToolButton* m_next;
+    QToolButton* m_last;
+};
+
+} // namespace ss::ui

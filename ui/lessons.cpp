@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/lessons.h"
+
+#include "core/error.h"
+#include "core/op.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QListWidget>
+#include <QRegularExpression>
+#include <QVBoxLayout>
+#include <QtDebug>
+
+namespace ss::ui {
+
+namespace {
+
+constexpr int kNameRole = Qt::UserRole + 1;
+
+Lesson readLesson(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) badRequest("cannot open it");
+    const QByteArray bytes = file.readAll();
+    const Json json = parseJson(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    Lesson lesson;
+    static const QRegularExpression prefix(QStringLiteral("^\\d+-"));
+    lesson.name = QFileInfo(path).completeBaseName().remove(prefix);
+    const Json* id = json.find("id");
+    const Json* op = json.find("op");
+    if (!id || !id->isObject() || !op || !op->isString())
+        badRequest("a lesson needs an id object (title, explanation) and an op");
+    if (const Json* group = id->find("group"); group && group->isString())
+        lesson.group = QString::fromStdString(group->toString());
+    if (!findOp(op->toString())) {
+        const Json* title = id->find("title");
+        lesson.workspace.title =
+            title && title->isString() ? QString::fromStdString(title->toString()) : lesson.name;
+        lesson.unavailable = QObject::tr("needs the op '%1', which this build does not have yet")
+                                 .arg(QString::fromStdString(op->toString()));
+        return lesson;
+    }
+    lesson.workspace = workspaceFromJson(json, Limits::machineDefault(), &lesson.expect);
+    if (lesson.workspace.title.isEmpty() || lesson.workspace.explanation.isEmpty())
+        badRequest("a lesson needs a title and an explanation");
+    return lesson;
+}
+
+} // namespace
+
+const std::vector<Lesson>& lessons()
+{
+    static const std::vector<Lesson> all = [] {
+        std::vector<Lesson> list;
+        const QDir dir(QStringLiteral(":/lessons"));
+        for (const QString& file :
+             dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+            try {
+                list.push_back(readLesson(dir.filePath(file)));
+            } catch (const OpError& e) {
+                qWarning("lesson %s does not read: %s", qPrintable(file), e.what());
+            }
+        }
+        return list;
+    }();
+    return all;
+}
+
+const Lesson* findLesson(const QString& name)
+{
+    for (const Lesson& lesson : lessons())
+        if (lesson.name == name) return &lesson;
+    return nullptr;
+}
+
+const Workspace* opTemplate(const std::string& op)
+{
+    for (const Lesson& lesson : lessons())
+        if (lesson.unavailable.isEmpty() && lesson.workspace.op == op) return &lesson.workspace;
+    return nullptr;
+}
+
+LessonGallery::LessonGallery(QWidget* parent) : QWidget(parent), m_list(new QListWidget(this))
+{
+    setObjectName(QStringLiteral("lessonGallery"));
+    m_list->setObjectName(QStringLiteral("lessonList"));
+    m_list->setAccessibleName(tr("Lessons"));
+    m_list->setWordWrap(true);
+    m_list->setUniformItemSizes(false);
+    QString group;
+    int number = 0;
+    for (const Lesson& lesson : lessons()) {
+        if (lesson.group != group) {
+            group = lesson.group;
+            // Enabled (drawn in the text colour of either theme) but not selectable.
+            auto* heading = new QListWidgetItem(group, m_list);
+            heading->setFlags(Qt::ItemIsEnabled);
+            QFont bold = heading->font();
+            bold.setBold(true);
+            heading->setFont(bold);
+        }
+        auto* item = new QListWidgetItem(
+            QStringLiteral("%1. %2").arg(++number).arg(lesson.workspace.title), m_list);
+        item->setData(kNameRole, lesson.name);
+        if (lesson.unavailable.isEmpty()) {
+            item->setToolTip(lesson.workspace.explanation);
+        } else {
+            item->setFlags(Qt::NoItemFlags);
+            item->setToolTip(lesson.unavailable);
+        }
+    }
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_list);
+    connect(m_list, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        const QString name = item->data(kNameRole).toString();
+        if (!name.isEmpty()) emit lessonChosen(name);
+    });
+    connect(m_list, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+        const QString name = item->data(kNameRole).toString();
+        if (!name.isEmpty()) emit lessonChosen(name);
+    });
+}
+
+void LessonGallery::setCurrent(const QString& name)
+{
+    const QSignalBlocker block(m_list);
+    m_list->clearSelection();
+    for (int row = 0; row < m_list->count(); ++row)
+        if (!name.isEmpty() && m_list->item(row)->data(kNameRole).toString() == name)
+            m_list->setCurrentRow(row);
+}
+
+} // namespace ss::ui

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The built-in lessons: ready workspaces with a short explanation, read from the resources
+// (:/lessons/NN-name.json), and the gallery that lists them.
+#pragma once
+
+#include "ui/workspace.h"
+#include "ui/workspacefile.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QListWidget;
+
+namespace ss::ui {
+
+struct Lesson
+{
+    QString name;  ///< the file name without its order prefix: "walkthrough"
+    QString group; ///< the gallery heading it sits under
+    Workspace workspace;
+    Expectation expect;
+    /// Empty when the lesson can be opened; else why not (its op is not in this build).
+    QString unavailable;
+};
+
+/// Every lesson in order, read once. A lesson whose op this build lacks is listed as
+/// unavailable; one that does not read at all is a defect the lesson tests report (here it is
+/// left out with a warning so the app still starts).
+const std::vector<Lesson>& lessons();
+const Lesson* findLesson(const QString& name);
+/// The first lesson that uses `op`: a sensible starting point when the op picker switches to it.
+const Workspace* opTemplate(const std::string& op);
+
+/// The lesson list: choosing one opens it.
+class LessonGallery : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit LessonGallery(QWidget* parent = nullptr);
+    /// Marks the open lesson (empty: none).
+    void setCurrent(const QString& name);
+    QListWidget* list() const { return m_list; }
+
+signals:
+    void lessonChosen(const QString& name);
+
+private:
+    QListWidget* m_list;
+};
+
+} // namespace ss::ui

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The line where a Python subscript is typed: coloured by token kind, with the parse error
+// underlined at its exact position, the decode step's tokens lit, and a history on Up/Down.
+#pragma once
+
+#include <QLineEdit>
+#include <QStringList>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace ss::ui {
+
+class SpecEditor : public QLineEdit
+{
+    Q_OBJECT
+public:
+    using Range = std::pair<int, int>; ///< [begin, end) in characters
+
+    explicit SpecEditor(QWidget* parent = nullptr);
+
+    /// Replaces the text without counting as a user edit (undo, lessons, the raw table).
+    void setExpression(const QString& text);
+    /// Underlines the character at `position` and explains it in the tooltip; nullopt clears.
+    void setError(std::optional<int> position, const QString& message);
+    std::optional<int> errorPosition() const { return m_errorPosition; }
+    QString errorMessage() const { return m_errorMessage; }
+    /// Lights these character ranges (the spec entries the current decode step talks about).
+    void setLitRanges(std::vector<Range> ranges);
+    const std::vector<Range>& litRanges() const { return m_lit; }
+
+    /// Remembers an expression that evaluated well (newest last, no duplicates, at most 50).
+    void addToHistory(const QString& expression);
+    QStringList history() const { return m_history; }
+    void setHistory(const QStringList& history);
+
+signals:
+    /// The user changed the text (typing, pasting, history recall).
+    void expressionEdited(const QString& text);
+
+protected:
+    bool event(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void refreshFormats();
+    void recall(int step);
+
+    std::optional<int> m_errorPosition;
+    QString m_errorMessage;
+    std::vector<Range> m_lit;
+    QStringList m_history;
+    int m_historyIndex = -1; ///< -1: editing a new line, not browsing the history
+    QString m_draft;         ///< the unfinished line saved while browsing the history
+};
+
+} // namespace ss::ui

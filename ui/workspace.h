@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What the workbench shows, held as one value: the op, its attributes and how each input tensor
+// is made. Undo, lessons, workspace files and autosave all store and restore this value.
+#pragma once
+
+#include "core/attr.h"
+#include "core/decode.h"
+#include "core/op.h"
+#include "core/tensor.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ss::ui {
+
+/// How an input tensor's elements are made. Data holds a tensor given element by element (cell
+/// edits, a loaded .npy file, a `data` member of a workspace).
+enum class FillKind { Arange, Zeros, Ones, Random, Literal, Data };
+
+QString fillKindName(FillKind kind); ///< "arange", ..., "literal", "data"
+std::optional<FillKind> fillKindFromName(const QString& name);
+
+/// One input tensor as the user describes it. The tensor itself is made on a worker thread.
+struct InputSource
+{
+    /// Empty only for a literal whose dtype is inferred as TensorFlow infers it.
+    std::optional<DType> dtype = DType::Int32;
+    Shape shape{3, 4};
+    FillKind fill = FillKind::Arange;
+    std::uint64_t seed = 0;
+    QString literal; ///< Literal: a nested list such as [[1, 2], [3, 4]]
+    Tensor data;     ///< Data: shared and never modified (an edit makes a new tensor)
+
+    /// Tensors compare by buffer identity: two separately loaded equal files differ, which
+    /// only costs a re-evaluation.
+    bool operator==(const InputSource& other) const;
+};
+
+/// A ready Data source holding `tensor`.
+InputSource dataSource(const Tensor& tensor);
+
+struct Workspace
+{
+    std::string op = "getitem";
+    Attrs attrs{{"expr", Attr("x[1:, ::-1]")}};
+    /// One list per input of the op: exactly one tensor, or any number for a list input.
+    std::vector<std::vector<InputSource>> inputs{{InputSource{}}};
+    QString title;       ///< lessons: a short title
+    QString explanation; ///< lessons: what to look at, in a few sentences
+
+    bool operator==(const Workspace& other) const = default;
+};
+
+/// A workspace for `def` after the op picker switched to it. The user's first input tensor stays
+/// when arguments that fit it are known: getitem's expression and strided_slice's raw arguments
+/// are translated into each other, slice and paddle_strided_slice start with the whole tensor.
+/// Otherwise `templ` (a ready example of `def`, e.g. its first lesson) is used as it is.
+Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* templ);
+/// The shape an input source will have, when it is known without making the tensor.
+std::optional<Shape> knownShape(const InputSource& source);
+
+/// strided_slice's attributes for a sparse spec (masks only where non-zero).
+Attrs attrsFromSparse(const SparseSpec& sparse);
+/// The sparse spec in strided_slice-style attributes, or std::nullopt if they are not integer
+/// lists and 32-bit masks (the engine then explains what is wrong).
+std::optional<SparseSpec> sparseFromAttrs(const Attrs& attrs);
+
+/// Makes the tensor an input source describes (called on a worker: arange of 10^7 elements or
+/// a literal parse must not block the GUI). Throws OpError(bad_request or resource_exhausted).
+Tensor materialize(const InputSource& source, const Limits& limits);
+
+/// "int32", "float64", ...
+QString dtypeText(DType dtype);
+/// "(5, 5, 5)" style text for a shape, "()" for a scalar.
+QString shapeText(const Shape& shape);
+/// Reads "5, 6", "(5, 6)", "[5,6]", "5x6" or "()" / "" (a scalar). std::nullopt if it is not a
+/// shape (negative or non-numeric sizes, rank above 8).
+std::optional<Shape> parseShapeText(const QString& text);
+/// "[1, 3, 0]": the coordinates of a flat index.
+QString coordText(std::int64_t flat, const Shape& shape);
+
+} // namespace ss::ui
