@@ -47,15 +47,14 @@ case "${1:-app}" in
     install_dependencies
     build
     shift || true
-    if [ -x build/app/slicescope ]; then
-      if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
-        echo "No display: saving a screenshot of the first lesson to slicescope.png instead."
-        echo "(QT_QPA_PLATFORM=offscreen build/app/slicescope --screenshot FILE.png does the same.)"
-        QT_QPA_PLATFORM=offscreen exec build/app/slicescope --screenshot slicescope.png "$@"
-      fi
-      exec build/app/slicescope "$@"
+    # With no arguments, open the first built-in lesson (the seed walk-through).
+    [ $# -gt 0 ] || set -- --lesson walkthrough
+    if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
+      echo "No display: saving a screenshot of the window to build/slicescope.png instead."
+      echo "(QT_QPA_PLATFORM=offscreen build/app/slicescope --screenshot FILE.png does the same.)"
+      QT_QPA_PLATFORM=offscreen exec build/app/slicescope "$@" --screenshot build/slicescope.png
     fi
-    exec build/app/slicescope-cli explain --shape 5,5,5,5,5,5 'x[1, 2:4, None, ..., :-3:-1, :]'
+    exec build/app/slicescope "$@"
     ;;
   test)
     install_dependencies
