@@ -239,15 +239,14 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
         Step step{"Dimension " + num(i), "", {}, {i}};
         if (dim.specEntry >= 0)
             step.specEntries.push_back(dim.specEntry);
-        auto fail = [&](const std::string& message) {
+        auto fail = [&](ErrorCode code, const std::string& message) {
             step.detail = "Size " + num(d) + ", stride " + num(s) + ": " + message;
             steps.push_back(step);
-            invalidArgument(message);
+            throw OpError(code, message);
         };
-        if (s == 0)
-            fail("strides[" + num(i) + "] must be non-zero");
+        if (s == 0) fail(ErrorCode::InvalidArgument, "strides[" + num(i) + "] must be non-zero");
         if (shrink && s <= 0)
-            fail("only stride 1 allowed on non-range indexing.");
+            fail(ErrorCode::InvalidArgument, "only stride 1 allowed on non-range indexing.");
         out.isSimpleSlice = out.isSimpleSlice && s == 1;
         const std::int64_t lo = s > 0 ? 0 : -1;
         const std::int64_t hi = s > 0 ? d : d - 1;
@@ -261,8 +260,10 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
             if (b < 0)
                 dim.notes.push_back("index " + num(b) + " is negative: counts from the end, " +
                                     num(d) + " + (" + num(b) + ") = " + num(wrapped));
+            // The protocol files an index outside its dimension under out_of_range.
             if (wrapped < 0 || wrapped >= d)
-                fail("slice index " + num(wrapped) + " of dimension " + num(i) + " out of bounds.");
+                fail(ErrorCode::OutOfRange,
+                     "slice index " + num(wrapped) + " of dimension " + num(i) + " out of bounds.");
             if (s != 1)
                 dim.notes.push_back("quirk: stride " + num(s) +
                                     " is accepted for an index (any positive stride is)");

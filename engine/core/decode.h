@@ -84,8 +84,8 @@ std::vector<SpecEntry> describeSparseSpec(const SparseSpec& sparse);
 
 /// Runs TensorFlow's pipeline (semantics.md 1.2 to 1.7) for an input of `inputShape`, filling
 /// `out` (whose `spec` may already hold the parsed entries) and appending one Step per stage.
-/// Throws OpError(invalid_argument) with TensorFlow's message; `out` and `steps` then hold the
-/// stages completed before the error.
+/// Throws OpError with TensorFlow's message (invalid_argument; out_of_range for an index outside
+/// its dimension); `out` and `steps` then hold the stages completed before the error.
 void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, StridedSliceDecode& out,
                         std::vector<Step>& steps);
 

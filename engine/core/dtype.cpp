@@ -38,6 +38,11 @@ std::string_view dtypeName(DType t) { return info(t).name; }
 std::int64_t integerMin(DType t) { return info(t).min; }
 std::int64_t integerMax(DType t) { return info(t).max; }
 
+std::string_view tfDataTypeString(DType t)
+{
+    return t == DType::Float32 ? "float" : t == DType::Float64 ? "double" : dtypeName(t);
+}
+
 std::optional<DType> dtypeFromName(std::string_view name)
 {
     for (const auto& i : kInfo)

@@ -15,6 +15,9 @@ enum class DType : std::uint8_t { Bool, Int8, UInt8, Int16, Int32, Int64, Float3
 int dtypeSize(DType t);
 /// The protocol name: "bool", "int8", ..., "string".
 std::string_view dtypeName(DType t);
+/// TensorFlow's DataTypeString, the name its C++ messages print: "float" for float32, "double"
+/// for float64, otherwise the protocol name.
+std::string_view tfDataTypeString(DType t);
 /// Parses a protocol name; std::nullopt if it is not one.
 std::optional<DType> dtypeFromName(std::string_view name);
 

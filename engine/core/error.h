@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -55,5 +56,15 @@ private:
 {
     throw OpError(ErrorCode::BadRequest, message);
 }
+
+/// TensorFlow's refusal of an int attribute that a kernel reads as int32: "Attr begin_mask has
+/// value 2147483648 out of range for an int32". `value` is decimal text, since the Python int
+/// behind it may not fit in 64 bits.
+[[noreturn]] void int32AttrOutOfRange(std::string_view name, std::string_view value);
+/// `value` as the int32 a kernel reads it as, or int32AttrOutOfRange.
+std::int32_t int32Attr(std::string_view name, std::int64_t value);
+/// The minimum an op definition declares for an int attribute, checked before any kernel runs:
+/// "Value for attr 'num_split' of 0 must be at least minimum 1" (invalid_argument).
+void checkAttrMinimum(std::string_view name, std::int64_t value, std::int64_t minimum);
 
 } // namespace ss

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -10,27 +11,6 @@
 
 namespace ss {
 
-namespace {
-
-const char* const kTypeErrorText =
-    "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
-    "tf.int32/tf.int64 tensors are valid indices, got ";
-
-// A value inside a subscript before we know whether it is an index or a slice part.
-struct Atom {
-    enum class Kind { Integer, Float, String, None, Ellipsis, Bool, List, Tuple };
-    Kind kind = Kind::Integer;
-    std::int64_t value = 0;
-    bool fits = true; ///< integer within int64
-    bool boolValue = false;
-    std::string repr; ///< Python's repr, for TensorFlow's TypeError text
-    std::size_t begin = 0;
-    std::size_t end = 0;
-    std::vector<Atom> elements; ///< of a List or Tuple
-};
-
-// Python's repr(float): the shortest digits that read back, written positionally when the
-// decimal exponent is in [-4, 16) and in scientific form (two-digit exponent) otherwise.
 std::string pythonFloatRepr(double v)
 {
     if (std::isinf(v))
@@ -66,8 +46,6 @@ std::string pythonFloatRepr(double v)
            std::to_string(magnitude);
 }
 
-// Python's repr(str): single quotes unless the text holds a single quote and no double quote;
-// backslash escapes for the quote, backslash and control characters.
 std::string pythonStringRepr(const std::string& text)
 {
     const bool useDouble =
@@ -96,6 +74,25 @@ std::string pythonStringRepr(const std::string& text)
     }
     return out + quote;
 }
+
+namespace {
+
+const char* const kTypeErrorText =
+    "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+    "tf.int32/tf.int64 tensors are valid indices, got ";
+
+// A value inside a subscript before we know whether it is an index or a slice part.
+struct Atom {
+    enum class Kind { Integer, Float, String, None, Ellipsis, Bool, List, Tuple };
+    Kind kind = Kind::Integer;
+    std::int64_t value = 0;
+    bool fits = true; ///< integer within int64
+    bool boolValue = false;
+    std::string repr; ///< Python's repr, for TensorFlow's TypeError text
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    std::vector<Atom> elements; ///< of a List or Tuple
+};
 
 // The decimal digits of a non-negative integer written in `base` (any length).
 std::string decimalDigits(const std::string& digits, int base)
@@ -576,10 +573,20 @@ Encoding encodeSubscript(const Subscript& subscript)
                             "x[a, b]. NumPy would instead pick elements a and b (advanced "
                             "indexing).");
     auto& s = enc.sparse;
+    // Python builds each mask as an unbounded int; the positions of its set bits, per mask, in
+    // the order the kernel reads them.
+    enum Mask { kBegin, kEnd, kEllipsis, kNewAxis, kShrink, kMasks };
+    std::array<std::vector<int>, kMasks> setBits;
+    std::array<std::int32_t*, kMasks> fields = {&s.beginMask, &s.endMask, &s.ellipsisMask,
+                                                &s.newAxisMask, &s.shrinkAxisMask};
     for (std::size_t k = 0; k < subscript.items.size(); ++k) {
         const SubscriptItem& it = subscript.items[k];
         const int i = int(k);
-        const std::int32_t bitI = i < 32 ? std::int32_t(std::uint32_t(1) << i) : 0;
+        // Bits from 31 on make the mask too big for the kernel's int32; they are refused below.
+        auto setBit = [&](Mask mask) {
+            setBits[mask].push_back(i);
+            if (i < 31) *fields[mask] |= std::int32_t(1) << i;
+        };
         SpecEntry e;
         e.text = it.text;
         e.textBegin = it.textBegin;
@@ -597,7 +604,7 @@ Encoding encodeSubscript(const Subscript& subscript)
             e.begin = begin;
             e.end = end;
             e.stride = 1;
-            s.shrinkAxisMask |= bitI;
+            setBit(kShrink);
             break;
         }
         case SubscriptItem::Kind::Slice:
@@ -607,11 +614,11 @@ Encoding encodeSubscript(const Subscript& subscript)
             if (it.start)
                 begin = *it.start;
             else
-                s.beginMask |= bitI;
+                setBit(kBegin);
             if (it.stop)
                 end = *it.stop;
             else
-                s.endMask |= bitI;
+                setBit(kEnd);
             stride = it.step.value_or(1);
             e.begin = it.start;
             e.end = it.stop;
@@ -619,11 +626,11 @@ Encoding encodeSubscript(const Subscript& subscript)
             break;
         case SubscriptItem::Kind::NewAxis:
             e.kind = SpecEntry::Kind::NewAxis;
-            s.newAxisMask |= bitI;
+            setBit(kNewAxis);
             break;
         case SubscriptItem::Kind::Ellipsis:
             e.kind = SpecEntry::Kind::Ellipsis;
-            s.ellipsisMask |= bitI;
+            setBit(kEllipsis);
             break;
         case SubscriptItem::Kind::Bool:
             invalidArgument("a bool inside a subscript (" + it.text +
@@ -637,6 +644,16 @@ Encoding encodeSubscript(const Subscript& subscript)
         s.end.push_back(end);
         s.strides.push_back(stride);
         enc.entries.push_back(std::move(e));
+    }
+    static const char* const names[kMasks] = {"begin_mask", "end_mask", "ellipsis_mask",
+                                              "new_axis_mask", "shrink_axis_mask"};
+    for (int mask = 0; mask < kMasks; ++mask) {
+        const std::vector<int>& bits = setBits[std::size_t(mask)];
+        if (bits.empty() || bits.back() < 31) continue;
+        std::string binary(std::size_t(bits.back() + 1), '0');
+        for (int b : bits)
+            binary[binary.size() - 1 - std::size_t(b)] = '1';
+        int32AttrOutOfRange(names[mask], decimalDigits(binary, 2));
     }
     return enc;
 }

@@ -47,10 +47,19 @@ struct Encoding {
 };
 
 /// Encodes a parsed subscript. Throws OpError(invalid_argument) with TensorFlow's text for
-/// what TensorFlow rejects in Python (floats and strings as indices, a scalar bool mask).
+/// what TensorFlow rejects in Python (floats and strings as indices, a scalar bool mask) and for
+/// a mask that reaches bit 31 (entry 31 or later), which the kernel cannot read as an int32.
 Encoding encodeSubscript(const Subscript& subscript);
 /// parseSubscript followed by encodeSubscript.
 Encoding encodeExpression(std::string_view expression);
+
+/// Python's repr() of a float, as TensorFlow's Python-side messages print values: the shortest
+/// digits that read back, positional when the decimal exponent is in [-4, 16), scientific (with
+/// a two-digit exponent) otherwise.
+std::string pythonFloatRepr(double v);
+/// Python's repr() of a str: single quotes unless the text holds a single quote and no double
+/// quote; backslash escapes for the quote, backslash and control characters.
+std::string pythonStringRepr(const std::string& text);
 
 /// The shortest Python subscript that means the same as `sparse` for every input shape,
 /// written as `x[...]`. Throws OpError(invalid_argument) where no subscript can say it.

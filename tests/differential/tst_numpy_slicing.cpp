@@ -115,12 +115,13 @@ bool sameResult(const Answer& a, const Answer& b)
     return a.ok && b.ok && a.shape == b.shape && a.values == b.values;
 }
 
-// TensorFlow's message for the mistake NumPy reports, and the name of the error class. NumPy and
-// TensorFlow check in the same order (the whole spec first, then dimension by dimension), so the
-// first error each finds is the same mistake.
+// TensorFlow's message for the mistake NumPy reports, the name of the error class and the
+// protocol's code for it. NumPy and TensorFlow check in the same order (the whole spec first, then
+// dimension by dimension), so the first error each finds is the same mistake.
 struct ExpectedError {
     std::string kind;
     std::string message;
+    std::string code = "invalid_argument";
 };
 
 ExpectedError tensorflowError(const Answer& numpy, const Shape& shape, bool int64MaxIndex)
@@ -146,8 +147,10 @@ ExpectedError tensorflowError(const Answer& numpy, const Shape& shape, bool int6
         const std::int64_t size = m.captured(3).toLongLong();
         // TensorFlow prints the index after wrapping a negative one.
         const std::int64_t wrapped = index < 0 ? index + size : index;
-        return {"index out of bounds", "slice index " + std::to_string(wrapped) + " of dimension " +
-                                           m.captured(2).toStdString() + " out of bounds."};
+        return {"index out of bounds",
+                "slice index " + std::to_string(wrapped) + " of dimension " +
+                    m.captured(2).toStdString() + " out of bounds.",
+                "out_of_range"};
     }
     return {"unmapped NumPy error", ""};
 }
@@ -165,7 +168,7 @@ struct DifferenceCase {
     Shape shape;
     std::string text;        // given to the engine, and to NumPy literally
     std::string tfReference; // NumPy text that gives TensorFlow's answer; empty: TF errors
-    std::string tfMessage;   // TensorFlow's (or the engine's) invalid_argument message
+    std::string tfError;     // TensorFlow's (or the engine's) error, "code: message"
     bool numpyRaises;        // NumPy errors too; otherwise NumPy gives a different result
     int numpyLine = -1;
     int referenceLine = -1;
@@ -238,7 +241,7 @@ private slots:
                     want.kind == "stride 0"
                         ? stride.match(QString::fromStdString(engine.message)).hasMatch()
                         : !want.message.empty() && engine.message == want.message;
-                if (engine.ok || engine.error.rfind("invalid_argument: ", 0) != 0 || !messageOk)
+                if (engine.ok || engine.error.rfind(want.code + ": ", 0) != 0 || !messageOk)
                     problem = "expected TensorFlow's error for \"" + want.kind + "\"" +
                               (want.message.empty() ? "" : ": " + want.message);
                 else
@@ -280,7 +283,7 @@ private slots:
                 ("engine " + describe(engine) + ", TensorFlow " + describe(reference)).c_str());
         } else {
             QVERIFY2(!engine.ok, ("engine " + describe(engine)).c_str());
-            QCOMPARE(engine.error, "invalid_argument: " + d.tfMessage);
+            QCOMPARE(engine.error, d.tfError);
         }
         // The row is only meaningful if NumPy really answers differently.
         if (d.numpyRaises)
@@ -303,7 +306,9 @@ private slots:
 private:
     static std::vector<DifferenceCase> differenceCases()
     {
+        const std::string invalid = "invalid_argument: ";
         const std::string typeError =
+            invalid +
             "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
             "tf.int32/tf.int64 tensors are valid indices, got ";
         const std::string tooWide = " does not fit in a 64-bit integer, the widest index "
@@ -318,54 +323,71 @@ private:
              "",
              true},
             {"empty list is the identity", {3, 4}, "x[[]]", "x[()]", "", false},
-            {"x[True] is a scalar mask", {3, 4}, "x[True]", "", "mask cannot be scalar.", false},
-            {"x[False] is a scalar mask", {3, 4}, "x[False]", "", "mask cannot be scalar.", false},
+            {"x[True] is a scalar mask",
+             {3, 4},
+             "x[True]",
+             "",
+             invalid + "mask cannot be scalar.",
+             false},
+            {"x[False] is a scalar mask",
+             {3, 4},
+             "x[False]",
+             "",
+             invalid + "mask cannot be scalar.",
+             false},
             {"bool inside a tuple",
              {3, 4},
              "x[1, True]",
              "",
-             "a bool inside a subscript (True) is not a valid index: TensorFlow stacks it with the "
-             "other begin/end/strides values and fails. Use x[mask] with a whole bool tensor for a "
-             "boolean mask",
+             invalid +
+                 "a bool inside a subscript (True) is not a valid index: TensorFlow stacks it "
+                 "with the other begin/end/strides values and fails. Use x[mask] with a whole "
+                 "bool tensor for a boolean mask",
              false},
-            {"stride 0 (both raise)", {5}, "x[::0]", "", "strides[0] must be non-zero", true},
+            {"stride 0 (both raise)",
+             {5},
+             "x[::0]",
+             "",
+             invalid + "strides[0] must be non-zero",
+             true},
             {"index past the end (both raise)",
              {3, 4},
              "x[:, 4]",
              "",
-             "slice index 4 of dimension 1 out of bounds.",
+             "out_of_range: slice index 4 of dimension 1 out of bounds.",
              true},
             {"two ellipses (both raise)",
              {3, 4},
              "x[..., 1, ...]",
              "",
-             "Multiple ellipses in slice spec not allowed",
+             invalid + "Multiple ellipses in slice spec not allowed",
              true},
             {"float index (both raise)", {3, 4}, "x[1.0]", "", typeError + "1.0", true},
             {"index 2^63 (both raise)",
              {3},
              "x[9223372036854775808]",
              "",
-             "index 9223372036854775808" + tooWide,
+             invalid + "index 9223372036854775808" + tooWide,
              true},
             {"slice stop beyond int64",
              {3},
              "x[:99999999999999999999]",
              "",
-             "index 99999999999999999999" + tooWide,
+             invalid + "index 99999999999999999999" + tooWide,
              false},
             {"slice step -2^63-1",
              {3},
              "x[::-9223372036854775809]",
              "",
-             "index -9223372036854775809" + tooWide,
+             invalid + "index -9223372036854775809" + tooWide,
              false},
             {"result of rank 9 (engine cap)",
              {2, 1, 2, 1, 2, 1},
              "x[None, None, None]",
              "",
-             "the output would have rank 9 (shape [1,1,1,2,1,2,1,2,1]); tensors may have rank 0 "
-             "to 8",
+             invalid +
+                 "the output would have rank 9 (shape [1,1,1,2,1,2,1,2,1]); tensors may have rank "
+                 "0 to 8",
              false},
         };
     }

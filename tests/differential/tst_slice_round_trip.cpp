@@ -50,16 +50,17 @@ std::string describe(const Outcome& o)
     return o.ok ? "shape " + shapeString(o.shape) + " " + listString(o.values) : o.error;
 }
 
+// The masks as the int32 attributes TensorFlow holds: bit 31 makes a mask negative.
 Attrs specAttrs(const SparseSpec& s)
 {
     return {{"begin", Attr::ints(s.begin)},
             {"end", Attr::ints(s.end)},
             {"strides", Attr::ints(s.strides)},
-            {"begin_mask", std::int64_t(std::uint32_t(s.beginMask))},
-            {"end_mask", std::int64_t(std::uint32_t(s.endMask))},
-            {"ellipsis_mask", std::int64_t(std::uint32_t(s.ellipsisMask))},
-            {"new_axis_mask", std::int64_t(std::uint32_t(s.newAxisMask))},
-            {"shrink_axis_mask", std::int64_t(std::uint32_t(s.shrinkAxisMask))}};
+            {"begin_mask", std::int64_t(s.beginMask)},
+            {"end_mask", std::int64_t(s.endMask)},
+            {"ellipsis_mask", std::int64_t(s.ellipsisMask)},
+            {"new_axis_mask", std::int64_t(s.newAxisMask)},
+            {"shrink_axis_mask", std::int64_t(s.shrinkAxisMask)}};
 }
 
 std::string specText(const SparseSpec& s)

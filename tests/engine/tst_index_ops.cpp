@@ -115,6 +115,16 @@ const std::vector<Case>& exampleCases()
          {{kP}, {i32({1}, {0})}},
          {{"axis", -1}},
          {i32({2, 1}, {1, 4})}},
+        {"gather axis 0 ignores batch_dims (GatherV2 without it)",
+         "gather",
+         {{kP}, {i32({2, 1}, {1, 0})}},
+         {{"axis", 0}, {"batch_dims", 1}},
+         {i32({2, 1, 3}, {4, 5, 6, 1, 2, 3})}},
+        {"gather axis 0 ignores even an invalid batch_dims",
+         "gather",
+         {{kP}, {i32({1}, {1})}},
+         {{"axis", 0}, {"batch_dims", 7}},
+         {i32({1, 3}, {4, 5, 6})}},
         {"gather scalar index", "gather", {{kP}, {i32({}, {1})}}, {}, {i32({3}, {4, 5, 6})}},
         {"gather empty slice skips index checks (quirk)",
          "gather",
@@ -481,10 +491,10 @@ const std::vector<Case>& errorCases()
          {},
          bad,
          "batch_dims (2) must be less than rank(params) (2)."},
-        {"gather batch_dims above axis",
+        {"gather batch_dims above axis -2 (not literally 0)",
          "gather",
          {{kP}, {i32({2, 1}, {0, 0})}},
-         {{"axis", 0}, {"batch_dims", 1}},
+         {{"axis", -2}, {"batch_dims", 1}},
          {},
          bad,
          "batch_dims (1) must be less than or equal to axis (0)."},
@@ -568,13 +578,13 @@ const std::vector<Case>& errorCases()
          {},
          bad,
          "Requested more than 0 entries, but params is empty.  Params shape: [0,3]"},
-        {"gather_nd index depth 8",
+        {"gather_nd index depth 8 (InvalidArgument in TF)",
          "gather_nd",
          {{Tensor::zeros(DType::Int32, {1, 1, 1, 1, 1, 1, 1, 1})},
           {Tensor::zeros(DType::Int32, {1, 8})}},
          {},
          {},
-         ErrorCode::Unimplemented,
+         bad,
          "Only indices.shape[-1] values between 1 and 7 are currently supported.  Requested rank: "
          "8"},
         {"gather_nd negative batch_dims",
@@ -1232,6 +1242,61 @@ const DiffOp kDiffOps[] = {
     {"sequence_mask", "sequence_mask", sequenceMaskCase, 0},
 };
 
+// A trace that must say `fragment` (and never `absent`).
+struct TraceCase
+{
+    const char* name;
+    const char* op;
+    std::vector<std::vector<Tensor>> inputs;
+    Attrs attrs;
+    std::string fragment;
+    std::string absent;
+};
+
+const std::vector<TraceCase>& traceCases()
+{
+    static const std::vector<TraceCase> all = {
+        {"gather of an empty slice checks no index",
+         "gather",
+         {{Tensor::zeros(DType::Int32, {3, 0})}, {i32({1}, {10})}},
+         {},
+         "Quirk: no index checks",
+         ""},
+        {"gather axis 0 drops batch_dims",
+         "gather",
+         {{kP}, {i32({2, 1}, {1, 0})}},
+         {{"axis", 0}, {"batch_dims", 1}},
+         "axis is literally 0, so tf.gather calls GatherV2 without batch_dims: batch_dims 1 is "
+         "ignored",
+         ""},
+        {"gather axis -1 keeps batch_dims",
+         "gather",
+         {{kP}, {i32({2, 2}, {2, 0, 1, 1})}},
+         {{"axis", -1}, {"batch_dims", 1}},
+         "Batch dimensions",
+         "ignored"},
+        {"one_hot's all-off lines",
+         "one_hot",
+         {{i32({3}, {0, 5, -1})}},
+         {{"depth", 3}},
+         "2 indices lie outside [0, 3)",
+         ""},
+        {"dynamic_stitch zero-fills rows never written",
+         "dynamic_stitch",
+         {{i32({2}, {0, 3})}, {iota({2})}},
+         {},
+         "2 rows are named by no index. TensorFlow's CPU kernel fills them with zeros",
+         "uninitialised"},
+        {"sequence_mask's int64 lengths wrap",
+         "sequence_mask",
+         {{i64({1}, {(std::int64_t(1) << 32) + 1})}},
+         {{"maxlen", 3}},
+         "Quirk: some int64 lengths",
+         ""},
+    };
+    return all;
+}
+
 } // namespace
 
 class TestIndexOps : public QObject
@@ -1297,24 +1362,25 @@ private slots:
     }
 
     // The trace names TensorFlow's quirks where they decide the answer.
+    void quirksInTrace_data()
+    {
+        QTest::addColumn<int>("index");
+        for (int i = 0; i < int(traceCases().size()); ++i)
+            QTest::newRow(traceCases()[std::size_t(i)].name) << i;
+    }
+
     void quirksInTrace()
     {
-        auto titles = [](const OpRun& run) {
-            QStringList list;
-            for (const Step& s : run.plan.steps)
-                list << QString::fromStdString(s.title + ": " + s.detail);
-            return list.join('\n');
-        };
-        const OpRun empty =
-            runOp("gather", {{Tensor::zeros(DType::Int32, {3, 0})}, {i32({1}, {10})}});
-        QVERIFY(titles(empty).contains("Quirk: no index checks"));
-        const OpRun allOff = runOp("one_hot", {{i32({3}, {0, 5, -1})}}, {{"depth", 3}});
-        QVERIFY(titles(allOff).contains("2 indices lie outside [0, 3)"));
-        const OpRun stitch = runOp("dynamic_stitch", {{i32({2}, {0, 3})}, {iota({2})}});
-        QVERIFY(titles(stitch).contains("2 rows are named by no index"));
-        const OpRun wrap =
-            runOp("sequence_mask", {{i64({1}, {(std::int64_t(1) << 32) + 1})}}, {{"maxlen", 3}});
-        QVERIFY(titles(wrap).contains("Quirk: some int64 lengths"));
+        QFETCH(int, index);
+        const TraceCase& c = traceCases()[std::size_t(index)];
+        const OpRun run = runOp(c.op, c.inputs, c.attrs);
+        QStringList steps;
+        for (const Step& s : run.plan.steps)
+            steps << QString::fromStdString(s.title + ": " + s.detail);
+        const QString trace = steps.join('\n');
+        QVERIFY2(trace.contains(QString::fromStdString(c.fragment)), qPrintable(trace));
+        if (!c.absent.empty())
+            QVERIFY2(!trace.contains(QString::fromStdString(c.absent)), qPrintable(trace));
     }
 
     // The pure data-movement ops take every dtype; one_hot and sequence_mask produce every dtype.

@@ -300,7 +300,8 @@ private slots:
             QVERIFY(QString::fromStdString(enc.notes.front()).contains("advanced indexing"));
     }
 
-    // Masks are 32 bits wide: 31 entries decode, 32 are refused by the kernel's first check.
+    // Masks are 32 bits wide: 31 entries decode, 32 are refused by the kernel's first check (a
+    // 32nd entry that sets a mask bit is refused earlier, by the masks' int32 range).
     void specLengthCap()
     {
         const Tensor input = iota({2});
@@ -317,10 +318,17 @@ private slots:
                             repeated("1", 30).remove(' ').toStdString() +
                             "]); tensors may have rank 0 to 8");
         SS_EXPECT_ERROR(runOp("getitem", {{input}},
-                              {{"expr", Attr(("x[" + repeated("None", 32) + "]").toStdString())}}),
+                              {{"expr", Attr(("x[" + repeated("0:1", 32) + "]").toStdString())}}),
                         ErrorCode::InvalidArgument,
                         "Expected begin, end, and strides to be 1D equal size tensors, but got "
                         "shapes [32], [32], and [32] instead.");
+        // The encoder builds Python's unbounded masks: bit 30 still fits an int32, bit 31 not.
+        QCOMPARE(
+            encodeExpression(("x[" + repeated("None", 31) + "]").toStdString()).sparse.newAxisMask,
+            0x7fffffff);
+        SS_EXPECT_ERROR(encodeExpression(("x[" + repeated("None", 32) + "]").toStdString()),
+                        ErrorCode::InvalidArgument,
+                        "Attr new_axis_mask has value 4294967295 out of range for an int32");
     }
 
     void parseErrors_data()

@@ -138,21 +138,28 @@ const std::vector<Case>& cases()
          {{"sizes", Attr::ints({1, 2, 2, 1})}, {"strides", Attr::ints(k1)},
           {"rates", Attr::ints(k1)}, {"padding", "VALID"}},
          {1, 2, 2, 4}, {1, 2, 4, 5, 2, 3, 5, 6, 4, 5, 7, 8, 5, 6, 8, 9}},
-        {"ksizes batch entry", "extract_image_patches", {1, 3, 3, 1}, {},
+        {"ksizes batch entry (message with spaces)", "extract_image_patches", {1, 3, 3, 1}, {},
          patches({2, 2, 2, 1}, k1, k1, "VALID"), {}, {}, ErrorCode::Unimplemented,
-         "Only supportksizesacross space."},
-        {"rates depth entry", "extract_image_patches", {1, 3, 3, 1}, {},
+         "Only support ksizes across space."},
+        {"rates depth entry (message with spaces)", "extract_image_patches", {1, 3, 3, 1}, {},
          patches({1, 2, 2, 1}, k1, {1, 1, 1, 2}, "VALID"), {}, {}, ErrorCode::Unimplemented,
-         "Only supportratesacross space."},
-        {"strides 0", "extract_image_patches", {1, 3, 3, 1}, {},
+         "Only support rates across space."},
+        {"strides batch entry (message with spaces)", "extract_image_patches", {1, 3, 3, 1}, {},
+         patches({1, 2, 2, 1}, {3, 1, 1, 1}, k1, "VALID"), {}, {}, ErrorCode::Unimplemented,
+         "Only support strides across space."},
+        {"strides 0 (message with spaces)", "extract_image_patches", {1, 3, 3, 1}, {},
          patches({1, 2, 2, 1}, {1, 0, 1, 1}, k1, "VALID"), {}, {}, ErrorCode::OutOfRange,
-         "stridesis out of range."},
-        {"ksizes 0", "extract_image_patches", {1, 3, 3, 1}, {},
+         "strides is out of range."},
+        {"ksizes 0 (message with spaces)", "extract_image_patches", {1, 3, 3, 1}, {},
          patches({1, 2, 0, 1}, k1, k1, "SAME"), {}, {}, ErrorCode::OutOfRange,
-         "ksizesis out of range."},
-        {"rates 0", "extract_image_patches", {1, 3, 3, 1}, {},
+         "ksizes is out of range."},
+        {"rates 0 (message with spaces)", "extract_image_patches", {1, 3, 3, 1}, {},
          patches({1, 2, 2, 1}, k1, {1, 0, 1, 1}, "SAME"), {}, {}, ErrorCode::OutOfRange,
-         "ratesis out of range."},
+         "rates is out of range."},
+        {"sizes alias: the message names ksizes", "extract_patches", {1, 3, 3, 1}, {},
+         {{"sizes", Attr::ints({1, 0, 2, 1})}, {"strides", Attr::ints(k1)},
+          {"rates", Attr::ints(k1)}, {"padding", "VALID"}},
+         {}, {}, ErrorCode::OutOfRange, "ksizes is out of range."},
         {"ksizes too short", "extract_image_patches", {1, 3, 3, 1}, {},
          patches({1, 2, 2}, k1, k1, "VALID"), {}, {}, kInvalid,
          "Length for attr 'ksizes' of 3 must be at least minimum 4"},
@@ -204,9 +211,8 @@ const std::vector<Case>& cases()
         {"folded dims lift the cap", "space_to_batch_nd", {1, 1, 2, 2, 2, 2, 1}, {},
          stb({1, 2, 2, 2, 2, 1}, {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}),
          {16, 1, 1, 1, 1, 1, 1}, count(1, 16)},
-        {"five block dims", "space_to_batch_nd", {1, 2, 2, 2, 2, 2}, {},
-         stb({2, 2, 2, 2, 2}, {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}), {}, {},
-         ErrorCode::Unimplemented,
+        {"five block dims (InvalidArgument in TF)", "space_to_batch_nd", {1, 2, 2, 2, 2, 2}, {},
+         stb({2, 2, 2, 2, 2}, {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}), {}, {}, kInvalid,
          "Maximum number of non-combined block dimensions is 5 but must not exceed 4"},
         {"block_shape rank 2", "space_to_batch_nd", {1, 2, 2, 1}, {},
          {{"block_shape", matrix({{2, 2}})}, {"paddings", matrix(kNoPad)}}, {}, {}, kInvalid,
@@ -220,12 +226,20 @@ const std::vector<Case>& cases()
          kInvalid, "paddings should have shape [2, 2] instead of [1,2]"},
         {"paddings for no block dims", "space_to_batch_nd", {1, 2}, {}, stb({}, {{0, 0}}), {}, {},
          kInvalid, "paddings should have shape [0, 2] instead of [1,2]"},
-        {"block product 0", "space_to_batch_nd", {1, 2, 2, 1}, {}, stb({2, 0}, kNoPad), {}, {},
-         kInvalid, "Product of block sizes must be positive, got 0"},
-        {"block product negative", "space_to_batch_nd", {1, 2, 2, 1}, {}, stb({-2, 1}, kNoPad), {},
-         {}, kInvalid, "Product of block sizes must be positive, got -2"},
+        {"block [2,0]: the value check comes before the product", "space_to_batch_nd",
+         {1, 2, 2, 1}, {}, stb({2, 0}, kNoPad), {}, {}, kInvalid,
+         "All values in block_shape must be positive, got value, 0 at index 1."},
+        {"block [-2,1]: the value check comes before the product", "space_to_batch_nd",
+         {1, 2, 2, 1}, {}, stb({-2, 1}, kNoPad), {}, {}, kInvalid,
+         "All values in block_shape must be positive, got value, -2 at index 0."},
         {"two negative blocks", "space_to_batch_nd", {1, 2, 2, 1}, {}, stb({-1, -1}, kNoPad), {},
          {}, kInvalid, "All values in block_shape must be positive, got value, -1 at index 0."},
+        {"block product overflows: -1", "space_to_batch_nd", {1, 1, 1, 1}, {},
+         stb({kBig * 2, kBig * 2}, kNoPad), {}, {}, kInvalid,
+         "Product of block sizes must be positive, got -1"},
+        {"a 0 after the product overflowed is still named", "space_to_batch_nd", {1, 1, 1, 1, 1},
+         {}, stb({kBig * 2, kBig * 2, 0}, {{0, 0}, {0, 0}, {0, 0}}), {}, {}, kInvalid,
+         "All values in block_shape must be positive, got value, 0 at index 2."},
         {"negative padding", "space_to_batch_nd", {1, 2, 2, 1}, {}, stb({2, 2}, {{0, 0}, {-1, 1}}),
          {}, {}, kInvalid, "Paddings must be non-negative"},
         {"second dim not divisible", "space_to_batch_nd", {1, 2, 2, 1}, {},
@@ -239,8 +253,12 @@ const std::vector<Case>& cases()
          {}, kInvalid, "padded_shape[0]=1+0+9223372036854775807 does not fit in 64 bits"},
         {"output beyond the limit", "space_to_batch_nd", {1, 1}, {},
          stb({1}, {{0, std::int64_t(1) << 40}}), {}, {}, ErrorCode::ResourceExhausted, ""},
-        {"legacy block size 1", "space_to_batch", {1, 2, 2, 1}, {}, legacy("paddings", kNoPad, 1),
-         {}, {}, kInvalid, "Block size should be > 1: 1"},
+        {"legacy block size 1 (attr minimum)", "space_to_batch", {1, 2, 2, 1}, {},
+         legacy("paddings", kNoPad, 1), {}, {}, kInvalid,
+         "Value for attr 'block_size' of 1 must be at least minimum 2"},
+        {"legacy block size 1 before the rank check", "space_to_batch", {2, 2, 1}, {},
+         legacy("paddings", kNoPad, 1), {}, {}, kInvalid,
+         "Value for attr 'block_size' of 1 must be at least minimum 2"},
         {"legacy rank 3", "space_to_batch", {2, 2, 1}, {}, legacy("paddings", kNoPad, 2), {}, {},
          kInvalid, "Input rank should be: 4instead of: 3"},
         {"legacy paddings shape", "space_to_batch", {1, 2, 2, 1}, {},
@@ -277,9 +295,8 @@ const std::vector<Case>& cases()
         {"crop everything", "batch_to_space_nd", {2, 1, 2}, {}, bts({2}, {{1, 1}}), {1, 0, 2}, {}},
         {"batch 0 divides anything", "batch_to_space_nd", {0, 2, 1}, {}, bts({3}, {{1, 0}}),
          {0, 5, 1}, {}},
-        {"five block dims", "batch_to_space_nd", {32, 1, 1, 1, 1, 1}, {},
-         bts({2, 2, 2, 2, 2}, {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}), {}, {},
-         ErrorCode::Unimplemented,
+        {"five block dims (InvalidArgument in TF)", "batch_to_space_nd", {32, 1, 1, 1, 1, 1}, {},
+         bts({2, 2, 2, 2, 2}, {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}), {}, {}, kInvalid,
          "Maximum number of non-combined block dimensions is 5 but must not exceed 4"},
         {"divisibility before the cap", "batch_to_space_nd", {31, 1, 1, 1, 1, 1}, {},
          bts({2, 2, 2, 2, 2}, {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}), {}, {}, kInvalid,
@@ -291,6 +308,11 @@ const std::vector<Case>& cases()
          "input rank should be >= 2 instead of 1"},
         {"block product 0", "batch_to_space_nd", {4, 1, 1, 1}, {}, bts({0, 2}, kNoPad), {}, {},
          kInvalid, "Product of block sizes must be positive, got 0"},
+        {"two negative blocks reach the crop check (no value check)", "batch_to_space_nd",
+         {4, 1, 1, 1}, {}, bts({-2, -2}, kNoPad), {}, {}, kInvalid,
+         "cropped_shape[0]=-2 must be non-negative"},
+        {"two negative blocks over empty dims: empty output", "batch_to_space_nd", {4, 0, 0, 1},
+         {}, bts({-2, -2}, kNoPad), {1, 0, 0, 1}, {}},
         {"negative crop", "batch_to_space_nd", {4, 1, 1, 1}, {}, bts({2, 2}, {{0, -1}, {0, 0}}), {},
          {}, kInvalid, "Crops must be non-negative"},
         {"crops bigger than the size", "batch_to_space_nd", {4, 1, 1, 1}, {},
@@ -302,8 +324,9 @@ const std::vector<Case>& cases()
         {"crops beyond 64 bits", "batch_to_space_nd", {2, 1}, {}, bts({2}, {{kMax, kMax}}), {}, {},
          kInvalid,
          "cropped_shape[0]=2-9223372036854775807-9223372036854775807 must be non-negative"},
-        {"legacy block size 0", "batch_to_space", {4, 1, 1, 1}, {}, legacy("crops", kNoPad, 0), {},
-         {}, kInvalid, "Block size should be > 1: 0"},
+        {"legacy block size 0 (attr minimum)", "batch_to_space", {4, 1, 1, 1}, {},
+         legacy("crops", kNoPad, 0), {}, {}, kInvalid,
+         "Value for attr 'block_size' of 0 must be at least minimum 2"},
         {"legacy rank 5", "batch_to_space", {4, 1, 1, 1, 1}, {}, legacy("crops", kNoPad, 2), {}, {},
          kInvalid, "Input rank should be: 4instead of: 5"},
 
@@ -326,10 +349,16 @@ const std::vector<Case>& cases()
          "Input depth dimension 6 should be divisible by: 4"},
         {"StD height 3", "space_to_depth", {1, 3, 2, 1}, {}, block(2), {}, {}, kInvalid,
          "Image width 2 and height 3 should be divisible by block_size: 2"},
-        {"StD block 1 (erratum 21)", "space_to_depth", {1, 2, 2, 1}, {}, block(1), {}, {}, kInvalid,
-         "Block size should be > 1, but was: 1"},
-        {"DtS block 1 (erratum 21)", "depth_to_space", {1, 1, 1, 4}, {}, block(1), {}, {}, kInvalid,
-         "Block size should be > 1, but was: 1"},
+        {"StD block 1 (erratum 21, attr minimum)", "space_to_depth", {1, 2, 2, 1}, {}, block(1), {},
+         {}, kInvalid, "Value for attr 'block_size' of 1 must be at least minimum 2"},
+        {"DtS block 1 (erratum 21, attr minimum)", "depth_to_space", {1, 1, 1, 4}, {}, block(1), {},
+         {}, kInvalid, "Value for attr 'block_size' of 1 must be at least minimum 2"},
+        {"DtS block -3 before the format check", "depth_to_space", {1, 1, 1, 4}, {},
+         {{"block_size", -3}, {"data_format", "NWHC"}}, {}, {}, kInvalid,
+         "Value for attr 'block_size' of -3 must be at least minimum 2"},
+        {"StD block -2^31-1: the minimum before the int32 range", "space_to_depth", {1, 2, 2, 1},
+         {}, block(-kBig - 1), {}, {}, kInvalid,
+         "Value for attr 'block_size' of -2147483649 must be at least minimum 2"},
         {"StD rank 3", "space_to_depth", {2, 2, 1}, {}, block(2), {}, {}, kInvalid,
          "Input rank should be 4 instead of 3"},
         {"DtS rank 5", "depth_to_space", {1, 1, 1, 1, 4}, {}, block(2), {}, {}, kInvalid,
@@ -676,21 +705,21 @@ private slots:
     void dtypes_data()
     {
         QTest::addColumn<QString>("op");
-        QTest::addColumn<bool>("takesBool");
+        QTest::addColumn<bool>("takesAll");
         QTest::newRow("extract_image_patches") << "extract_image_patches" << false;
         QTest::newRow("space_to_batch_nd") << "space_to_batch_nd" << false;
         QTest::newRow("space_to_batch") << "space_to_batch" << false;
         QTest::newRow("batch_to_space_nd") << "batch_to_space_nd" << false;
         QTest::newRow("batch_to_space") << "batch_to_space" << false;
-        QTest::newRow("space_to_depth") << "space_to_depth" << true;
-        QTest::newRow("depth_to_space") << "depth_to_space" << true;
+        QTest::newRow("space_to_depth (TF_CALL_ALL_TYPES)") << "space_to_depth" << true;
+        QTest::newRow("depth_to_space (TF_CALL_ALL_TYPES)") << "depth_to_space" << true;
     }
 
-    // Real numbers move bit for bit; bool only for the depth ops; strings never.
+    // Real numbers move bit for bit everywhere; bool and strings only in the depth ops.
     void dtypes()
     {
         QFETCH(QString, op);
-        QFETCH(bool, takesBool);
+        QFETCH(bool, takesAll);
         const std::string name = op.toStdString();
         const std::map<std::string, Attrs> attrs = {
             {"extract_image_patches", patches({1, 2, 2, 1}, {1, 2, 2, 1}, k1, "VALID")},
@@ -706,7 +735,7 @@ private slots:
             Tensor input = iota(shape, 0, t);
             if (t == DType::Float64)
                 input.setFromDouble(5, std::numeric_limits<double>::quiet_NaN());
-            if (t == DType::Bool && !takesBool) {
+            if (t == DType::Bool && !takesAll) {
                 SS_EXPECT_ERROR(runOp(name, {{input}}, attrs.at(name)), kInvalid,
                                 "input '" + def(name).inputs[0].name + "' has dtype bool, but " +
                                     name +
@@ -718,14 +747,23 @@ private slots:
             SS_RUN(run, name, {{input}}, attrs.at(name));
             QCOMPARE(run.outputs[0].dtype(), t);
         }
-        const Tensor text = strings(shape, std::vector<std::string>(64, "a"));
-        SS_EXPECT_ERROR(runOp(name, {{text}}, attrs.at(name)), kInvalid,
-                        "input '" + def(name).inputs[0].name + "' has dtype string, but " + name +
-                            (takesBool
-                                 ? " takes numbers and bool only (int8, uint8, int16, int32, "
-                                   "int64, float32, float64, bool)"
-                                 : " takes real numbers only (int8, uint8, int16, int32, int64, "
-                                   "float32, float64)"));
+        std::vector<std::string> words;
+        for (int i = 0; i < 64; ++i)
+            words.push_back("w" + std::to_string(i));
+        const Tensor text = strings(shape, words);
+        if (!takesAll) {
+            SS_EXPECT_ERROR(runOp(name, {{text}}, attrs.at(name)), kInvalid,
+                            "input '" + def(name).inputs[0].name + "' has dtype string, but " +
+                                name +
+                                " takes real numbers only (int8, uint8, int16, int32, int64, "
+                                "float32, float64)");
+            return;
+        }
+        // runOp checks every string against its source; the numeric run gives the same sources.
+        SS_RUN(moved, name, {{text}}, attrs.at(name));
+        SS_RUN(reference, name, {{iota(shape)}}, attrs.at(name));
+        QCOMPARE(moved.outputs[0].dtype(), DType::String);
+        QCOMPARE(moved.sources, reference.sources);
     }
 
     // The trace walks the textbook stages with the intermediate shapes.

@@ -32,9 +32,26 @@ Attrs raw(std::vector<std::int64_t> b, std::vector<std::int64_t> e, std::vector<
             {"new_axis_mask", na},        {"shrink_axis_mask", sh}};
 }
 Attrs expr(const char* text) { return {{"expr", Attr(text)}}; }
+Attrs exprAttrs(const std::string& text)
+{
+    return {{"expr", Attr("x[" + text + "]")}};
+}
+// `item` n times, joined by `separator`.
+std::string repeated(const std::string& item, int n, const std::string& separator = ", ")
+{
+    std::string out;
+    for (int k = 0; k < n; ++k)
+        out += (k ? separator : "") + item;
+    return out;
+}
+
+constexpr std::int64_t kTwo31 = std::int64_t(1) << 31;
+constexpr std::int64_t kTwo32 = std::int64_t(1) << 32;
 
 const std::vector<std::int64_t> kSeedT = {1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6};
 
+// One case per row (or two) reads better than clang-format's one field per line.
+// clang-format off
 const std::vector<Case>& cases()
 {
     static const std::vector<Case> all = {
@@ -51,7 +68,7 @@ const std::vector<Case>& cases()
         {"S6 negative stride under shrink", {3}, {10, 11, 12}, raw({1}, {0}, {-1}, 0, 0, 0, 0, 1),
          {}, {}, ErrorCode::InvalidArgument, "only stride 1 allowed on non-range indexing."},
         {"S7 x[-4] on 3 elements", {3}, {10, 11, 12}, raw({-4}, {-3}, {1}, 0, 0, 0, 0, 1), {}, {},
-         ErrorCode::InvalidArgument, "slice index -1 of dimension 0 out of bounds."},
+         ErrorCode::OutOfRange, "slice index -1 of dimension 0 out of bounds."},
         {"S8 end mask bit past the spec", {3}, {10, 11, 12}, raw({0}, {2}, {1}, 0, 2), {2},
          {10, 11}},
         {"S9 multiple ellipses past the spec", {3}, {10, 11, 12}, raw({1}, {2}, {1}, 0, 0, 12), {},
@@ -68,7 +85,7 @@ const std::vector<Case>& cases()
         {"too many specs", {3}, {}, raw({0, 0}, {1, 1}, {1, 1}), {}, {}, ErrorCode::InvalidArgument,
          "Index out of range using input dim 1; input has only 1 dims"},
         {"x[3:1] is empty", {5}, {}, expr("x[3:1]"), {0}, {}},
-        {"x[0] on a zero-size dim", {0}, {}, expr("x[0]"), {}, {}, ErrorCode::InvalidArgument,
+        {"x[0] on a zero-size dim", {0}, {}, expr("x[0]"), {}, {}, ErrorCode::OutOfRange,
          "slice index 0 of dimension 0 out of bounds."},
         {"x[::-1] on a zero-size dim", {0, 2}, {}, expr("x[::-1]"), {0, 2}, {}},
         {"x[None, None] on a scalar", {}, {7}, expr("x[None, None]"), {1, 1}, {7}},
@@ -81,7 +98,7 @@ const std::vector<Case>& cases()
          raw({0}, {0}, {std::numeric_limits<std::int64_t>::min()}, 1, 1), {1}, {4}},
         {"shrink at INT64_MAX", {5}, {},
          raw({std::numeric_limits<std::int64_t>::max()}, {0}, {1}, 0, 0, 0, 0, 1), {}, {},
-         ErrorCode::InvalidArgument, "slice index 9223372036854775807 of dimension 0 out of bounds."},
+         ErrorCode::OutOfRange, "slice index 9223372036854775807 of dimension 0 out of bounds."},
         {"foo[:, ...] is the identity (erratum 1)", {3, 4}, {}, expr("foo[:, ...]"), {3, 4},
          {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}},
         {"foo[None, ...] gives (1, 3, 4)", {3, 4}, {}, expr("foo[None, ...]"), {1, 3, 4},
@@ -92,7 +109,7 @@ const std::vector<Case>& cases()
         {"foo[::1] is the identity", {8}, {}, expr("foo[::1]"), {8}, {0, 1, 2, 3, 4, 5, 6, 7}},
         {"foo[2, :] on (5,6)", {5, 6}, {}, expr("foo[2, :]"), {6}, {12, 13, 14, 15, 16, 17}},
         {"foo[3:5,4] shrinks (erratum 11)", {10, 3, 3, 10}, {}, expr("foo[3:5, 4]"), {}, {},
-         ErrorCode::InvalidArgument, "slice index 4 of dimension 1 out of bounds."},
+         ErrorCode::OutOfRange, "slice index 4 of dimension 1 out of bounds."},
         {"foo[:4, None, :2]", {5, 6}, {}, expr("foo[:4, tf.newaxis, :2]"), {4, 1, 2},
          {0, 1, 6, 7, 12, 13, 18, 19}},
         // tf.strided_slice page (001) on the 3x2x3 tensor, true results (erratum 8)
@@ -106,9 +123,45 @@ const std::vector<Case>& cases()
         {"004 third is empty (erratum 10)", {3, 2, 3}, kSeedT, raw({1, 1, 0}, {2, -1, 3}, {1, -1, 1}),
          {1, 0, 3}, {}},
         {"001 foo[5:,:,:3] on 7x8x9", {7, 8, 9}, {}, expr("foo[5:,:,:3]"), {2, 8, 3}, {}},
+        // The kernel reads the masks as int32, before any other check.
+        {"begin_mask 2^31 is out of int32", {3}, {}, raw({0}, {2}, {1}, kTwo31), {}, {},
+         ErrorCode::InvalidArgument,
+         "Attr begin_mask has value 2147483648 out of range for an int32"},
+        {"shrink_axis_mask below int32", {3}, {}, raw({0}, {1}, {1}, 0, 0, 0, 0, -kTwo31 - 1), {},
+         {}, ErrorCode::InvalidArgument,
+         "Attr shrink_axis_mask has value -2147483649 out of range for an int32"},
+        {"end_mask reported before ellipsis_mask", {3}, {}, raw({0}, {2}, {1}, 0, kTwo32, kTwo32),
+         {}, {}, ErrorCode::InvalidArgument,
+         "Attr end_mask has value 4294967296 out of range for an int32"},
+        {"masks before the begin/end shapes", {3}, {}, raw({0, 1}, {2}, {1}, 0, 0, 0, kTwo31), {},
+         {}, ErrorCode::InvalidArgument,
+         "Attr new_axis_mask has value 2147483648 out of range for an int32"},
+        {"begin_mask -2^31 (bit 31, past the spec) is ignored", {3}, {},
+         raw({0}, {2}, {1}, -kTwo31), {2}, {0, 1}},
+        {"getitem entry 31 sets begin_mask bit 31", {2}, {},
+         exprAttrs(repeated("0:1", 31) + ", :"), {}, {}, ErrorCode::InvalidArgument,
+         "Attr begin_mask has value 2147483648 out of range for an int32"},
+        {"getitem 32 Nones: new_axis_mask 2^32-1", {2}, {}, exprAttrs(repeated("None", 32)), {},
+         {}, ErrorCode::InvalidArgument,
+         "Attr new_axis_mask has value 4294967295 out of range for an int32"},
+        {"getitem ... at entry 32", {2}, {}, exprAttrs(repeated("0:1", 32) + ", ..."), {}, {},
+         ErrorCode::InvalidArgument,
+         "Attr ellipsis_mask has value 4294967296 out of range for an int32"},
+        {"getitem 70 indices: Python's unbounded mask", {2}, {}, exprAttrs(repeated("0", 70)), {},
+         {}, ErrorCode::InvalidArgument,
+         "Attr shrink_axis_mask has value 1180591620717411303423 out of range for an int32"},
+        {"getitem 32 full slices set no mask: the shape check", {2}, {},
+         exprAttrs(repeated("0:1", 32)), {}, {}, ErrorCode::InvalidArgument,
+         "Expected begin, end, and strides to be 1D equal size tensors, but got shapes [32], [32], "
+         "and [32] instead."},
+        {"getitem 31 Nones still encode", {}, {7}, exprAttrs(repeated("None", 31)), {}, {},
+         ErrorCode::InvalidArgument,
+         "the output would have rank 31 (shape [" + repeated("1", 31, ",") +
+             "]); tensors may have rank 0 to 8"},
     };
     return all;
 }
+// clang-format on
 
 } // namespace
 
@@ -238,17 +291,86 @@ private slots:
         QCOMPARE(values(run.outputs[0]), std::vector<std::int64_t>(expect.begin(), expect.end()));
     }
 
+    void assignErrors_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<int>("valueDtype");
+        QTest::addColumn<QList<qint64>>("valueShape");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no broadcasting")
+            << "x[0]" << int(DType::Int32) << QList<qint64>{} << int(ErrorCode::Unimplemented)
+            << "sliced l-value shape [3] does not match r-value shape []. Automatic broadcasting "
+               "not yet implemented.";
+        QTest::newRow("dtypes differ")
+            << "x[0]" << int(DType::Int64) << QList<qint64>{3} << int(ErrorCode::InvalidArgument)
+            << "l-value dtype int32 does not match r-value dtype int64";
+        QTest::newRow("dtype check before the decode")
+            << "x[5]" << int(DType::Int64) << QList<qint64>{3} << int(ErrorCode::InvalidArgument)
+            << "l-value dtype int32 does not match r-value dtype int64";
+        QTest::newRow("DataTypeString names: double")
+            << "x[0]" << int(DType::Float64) << QList<qint64>{3} << int(ErrorCode::InvalidArgument)
+            << "l-value dtype int32 does not match r-value dtype double";
+        QTest::newRow("shrink index outside the variable")
+            << "x[5]" << int(DType::Int32) << QList<qint64>{3} << int(ErrorCode::OutOfRange)
+            << "slice index 5 of dimension 0 out of bounds.";
+    }
+
     void assignErrors()
     {
-        SS_EXPECT_ERROR(runOp("strided_slice_assign", {{i32({2, 3}, {1, 2, 3, 4, 5, 6})}, {i32({}, {5})}},
-                              specAttrs(encodeAttrs("x[0]"))),
-                        ErrorCode::Unimplemented,
-                        "sliced l-value shape [3] does not match r-value shape []. Automatic "
-                        "broadcasting not yet implemented.");
+        QFETCH(QString, spec);
+        QFETCH(int, valueDtype);
+        QFETCH(QList<qint64>, valueShape);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        const Tensor value =
+            iota(Shape(valueShape.begin(), valueShape.end()), 0, DType(valueDtype));
+        SS_EXPECT_ERROR(runOp("strided_slice_assign", {{i32({2, 3}, {1, 2, 3, 4, 5, 6})}, {value}},
+                              specAttrs(encodeAttrs(spec))),
+                        ErrorCode(code), message.toStdString());
+    }
+
+    // A float32 variable and a float64 value, with begin/end shapes that disagree: the masks
+    // come first, then the dtypes (in TensorFlow's DataTypeString names), then the shapes.
+    void assignCheckOrder_data()
+    {
+        QTest::addColumn<qint64>("beginMask");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("dtypes before the begin/end shapes")
+            << qint64(0) << "l-value dtype float does not match r-value dtype double";
+        QTest::newRow("masks before the dtypes")
+            << qint64(kTwo31) << "Attr begin_mask has value 2147483648 out of range for an int32";
+    }
+
+    void assignCheckOrder()
+    {
+        QFETCH(qint64, beginMask);
+        QFETCH(QString, message);
         SS_EXPECT_ERROR(runOp("strided_slice_assign",
-                              {{i32({2, 3}, {1, 2, 3, 4, 5, 6})}, {iota({3}, 0, DType::Int64)}},
-                              specAttrs(encodeAttrs("x[0]"))),
-                        ErrorCode::InvalidArgument, "l-value dtype int32 does not match r-value dtype int64");
+                              {{iota({2}, 0, DType::Float32)}, {iota({1}, 0, DType::Float64)}},
+                              raw({0, 1}, {1}, {1}, beginMask)),
+                        ErrorCode::InvalidArgument, message.toStdString());
+    }
+
+    // to_expr and strided_slice_grad read the masks as the kernel does, first of all.
+    void maskAttrsAreInt32_data()
+    {
+        QTest::addColumn<QString>("op");
+        QTest::newRow("to_expr") << "to_expr";
+        QTest::newRow("strided_slice_grad, before the shape check") << "strided_slice_grad";
+    }
+
+    void maskAttrsAreInt32()
+    {
+        QFETCH(QString, op);
+        Attrs attrs = raw({0}, {1}, {1}, 0, 0, 0, 0, kTwo31);
+        std::vector<std::vector<Tensor>> inputs;
+        if (op == "strided_slice_grad") {
+            attrs["shape"] = Attr(Attr::List{Attr::ints({3})}); // not 1-D, but checked later
+            inputs = {{iota({})}};
+        }
+        SS_EXPECT_ERROR(runOp(op.toStdString(), inputs, attrs), ErrorCode::InvalidArgument,
+                        "Attr shrink_axis_mask has value 2147483648 out of range for an int32");
     }
 
     void grad()

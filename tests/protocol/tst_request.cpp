@@ -68,8 +68,10 @@ void TestRequest::answersEveryErrorCode_data()
     row("bad_request: bad tensor", onArange("getitem", "[2,-3]", R"({"expr":"x[0]"})"),
         "bad_request", "input 'input': shape[1] is -3; a dimension cannot be negative");
     row("parse_error", onArange("getitem", "[5]", R"({"expr":"x[1:2:3:4]"})"), "parse_error", "");
-    row("invalid_argument", onArange("getitem", "[5]", R"({"expr":"x[7]"})"), "invalid_argument",
-        "slice index 7 of dimension 0 out of bounds.");
+    row("invalid_argument", onArange("getitem", "[5]", R"({"expr":"x[::0]"})"), "invalid_argument",
+        "strides[0] must be non-zero");
+    row("out_of_range: shrink index", onArange("getitem", "[5]", R"({"expr":"x[7]"})"),
+        "out_of_range", "slice index 7 of dimension 0 out of bounds.");
     row("out_of_range",
         R"({"op":"gather","inputs":{"params":{"value":[1,2,3]},"indices":{"value":[5]}}})",
         "out_of_range", "indices[0] = 5 is not in [0, 3)");

@@ -148,13 +148,16 @@ OpPlan gather(const OpCall& call)
 
     // 1. params rank, then the axis (tf.gather's axis=None means axis = batch_dims).
     if (r < 1) invalidArgument("params must be at least 1 dimensional");
-    std::int64_t batchDims = call.getInt("batch_dims", 0);
+    const std::int64_t givenBatchDims = call.getInt("batch_dims", 0);
+    std::int64_t batchDims = givenBatchDims;
     std::int64_t axis = batchDims;
     const Attr* axisAttr = givenAttr(call, "axis");
     if (axisAttr) {
         const IntTensor a = toIntTensor(*axisAttr, call.spelledAs("axis"));
         if (!a.shape.empty()) invalidArgument("axis must be scalar");
         axis = a.values[0];
+        // tf.gather passes batch_dims to GatherV2 only when axis is not literally 0.
+        if (axis == 0) batchDims = 0;
     }
     // Unsigned, so that no axis value overflows.
     const std::uint64_t minRank = axis < 0 ? 0 - std::uint64_t(axis) : std::uint64_t(axis) + 1;
@@ -199,6 +202,12 @@ OpPlan gather(const OpCall& call)
          {},
          {int(axis)},
          {}});
+    if (batchDims != givenBatchDims)
+        plan.steps.push_back({"Quirk: batch_dims ignored",
+                              "axis is literally 0, so tf.gather calls GatherV2 without "
+                              "batch_dims: batch_dims " +
+                                  num(givenBatchDims) + " is ignored, and not even checked.",
+                              {}});
     if (b > 0)
         plan.steps.push_back(
             {"Batch dimensions",
@@ -361,9 +370,9 @@ OpPlan gatherNd(const OpCall& call)
         invalidArgument("Requested more than 0 entries, but params is empty.  Params shape: " +
                         shapeString(ps));
     if (depth > 7)
-        unimplemented("Only indices.shape[-1] values between 1 and 7 are currently supported.  "
-                      "Requested rank: " +
-                      num(depth));
+        invalidArgument("Only indices.shape[-1] values between 1 and 7 are currently supported.  "
+                        "Requested rank: " +
+                        num(depth));
 
     // 3. Every tuple must address an existing slice (no wrapping of negative values).
     const auto strides = rowMajorStrides(ps);
@@ -501,9 +510,7 @@ OpPlan dynamicPartition(const OpCall& call)
     const Tensor& partitions = call.input("partitions");
     requireDType(partitions, "partitions", {DType::Int32});
     const std::int64_t n = call.requireInt("num_partitions");
-    if (n < 1)
-        invalidArgument("Value for attr 'num_partitions' of " + num(n) +
-                        " must be at least minimum 1");
+    checkAttrMinimum("num_partitions", n, 1);
     if (n > kMaxPartitions)
         throw OpError(ErrorCode::ResourceExhausted, "num_partitions " + num(n) +
                                                         " would make more outputs than SliceScope "
@@ -666,8 +673,8 @@ OpPlan dynamicStitch(const OpCall& call)
     if (unwritten > 0)
         plan.steps.push_back({"Rows never written",
                               num(unwritten) + (unwritten == 1 ? " row is" : " rows are") +
-                                  " named by no index. TensorFlow leaves them uninitialised; "
-                                  "SliceScope fills them with zeros.",
+                                  " named by no index. TensorFlow's CPU kernel fills them with "
+                                  "zeros, and so does SliceScope.",
                               {}});
     return plan;
 }

@@ -4,12 +4,10 @@
 #include "core/error.h"
 #include "core/op.h"
 #include "core/ops/ops.h"
+#include "core/slice_expr.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -141,21 +139,18 @@ OpPlan split(const OpCall& call)
                             "), but got " + num(given));
         return int(a);
     };
-    auto checkCount = [](std::int64_t n) {
-        if (n <= 0) invalidArgument("Number of ways to split should be > 0, but got " + num(n));
-    };
-
     OpPlan plan;
     int axis = 0;
     std::int64_t d = 0;
     std::vector<std::int64_t> sizes;
     if (!sizesForm) {
         const std::int64_t n = how.values[0];
+        // Split's op definition declares num_split >= 1, checked before the kernel runs.
+        checkAttrMinimum("num_split", n, 1);
         if (!axisArg.shape.empty())
             invalidArgument("split_dim must be a scalar but has rank " +
                             num(std::int64_t(axisArg.shape.size())));
         axis = checkAxis();
-        checkCount(n);
         d = shape[std::size_t(axis)];
         if (d % n != 0)
             invalidArgument("Number of ways to split should evenly divide the split dimension, "
@@ -190,7 +185,7 @@ OpPlan split(const OpCall& call)
                             "outputs got " +
                             num(std::int64_t(how.shape.size())) + " -D and " +
                             num(std::int64_t(how.values.size())) + " elements");
-        checkCount(n);
+        if (n <= 0) invalidArgument("Number of ways to split should be > 0, but got " + num(n));
         axis = checkAxis();
         d = shape[std::size_t(axis)];
         sizes = how.values;
@@ -364,58 +359,62 @@ OpPlan tile(const OpCall& call)
 // ---------------------------------------------------------------------------------------------
 // pad (Pad / PadV2 for CONSTANT, MirrorPad for REFLECT and SYMMETRIC)
 
-// How a bool or number attribute reads in a message: floats in their shortest exact form.
-std::string scalarText(const Attr& a)
+// A bool, number or string attribute as Python's repr() prints it.
+std::string pythonRepr(const Attr& a)
 {
-    if (a.isBool()) return a.toBool() ? "true" : "false";
+    if (a.isBool()) return a.toBool() ? "True" : "False";
     if (a.isInt()) return num(a.toInt());
-    char text[32] = {};
-    for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(text, sizeof text, "%.*g", precision, a.toDouble());
-        if (std::strtod(text, nullptr) == a.toDouble()) break;
-    }
-    return text;
+    if (a.isFloat()) return pythonFloatRepr(a.toDouble());
+    return pythonStringRepr(a.toString());
 }
 
-// tf.pad converts constant_values to the tensor's dtype before any kernel runs. A zero constant
-// makes tf.pad call Pad, which fills with the dtype's zero: "" for strings.
+// tf.pad calls Pad when constant_values equals zero (0, 0.0, False, ""): it fills with the
+// dtype's zero and converts nothing. Otherwise PadV2 gets tf.convert_to_tensor(value, dtype),
+// and TensorFlow's converter takes a str for string, a bool for bool, an int for the integers, a
+// bool as well for int32 and int64 (Python's bool is an int), and anything but a str for the
+// floats. The rest is its TypeError; a float is never truncated to an integer.
 Tensor padConstant(const Attr* given, DType dtype)
 {
-    const std::string target(dtypeName(dtype));
     if (!given || given->isNull()) return Tensor::zeros(dtype, {});
-    if (given->isString()) {
-        if (dtype != DType::String)
-            invalidArgument("constant_values \"" + given->toString() +
-                            "\" cannot be converted to the tensor's dtype " + target);
-        return Tensor::scalar(DType::String, given->toString());
-    }
-    if (!given->isBool() && !given->isNumber())
+    if (!given->isBool() && !given->isNumber() && !given->isString())
         badRequest("attribute 'constant_values' must be a number, a bool or a string");
-    const bool zero = given->isBool() ? !given->toBool() : given->toDouble() == 0;
-    if (dtype == DType::String) {
-        if (!zero)
-            invalidArgument("constant_values " + scalarText(*given) +
-                            " cannot be converted to the tensor's dtype string");
-        return Tensor::zeros(DType::String, {});
+    const bool zero = given->isString() ? given->toString().empty()
+                      : given->isBool() ? !given->toBool()
+                                        : given->toDouble() == 0;
+    if (zero) return Tensor::zeros(dtype, {});
+    bool converts = false;
+    switch (dtype) {
+    case DType::String:
+        converts = given->isString();
+        break;
+    case DType::Bool:
+        converts = given->isBool();
+        break;
+    case DType::Float32:
+    case DType::Float64:
+        converts = !given->isString();
+        break;
+    case DType::Int32:
+    case DType::Int64:
+        converts = given->isInt() || given->isBool();
+        break;
+    case DType::Int8:
+    case DType::UInt8:
+    case DType::Int16:
+        converts = given->isInt();
+        break;
     }
-    if (given->isBool()) return Tensor::scalar(DType::Bool, given->toBool());
-    if (dtype == DType::Bool) return Tensor::scalar(DType::Bool, !zero);
-    if (isInteger(dtype)) {
-        // Out of range would be undefined behaviour in the conversion, so it is refused.
-        const double v = given->toDouble();
-        const bool fits =
-            given->isInt()
-                ? given->toInt() >= integerMin(dtype) && given->toInt() <= integerMax(dtype)
-                : std::isfinite(v) && std::trunc(v) >= double(integerMin(dtype)) &&
-                      std::trunc(v) <= double(integerMax(dtype)) && std::trunc(v) < 0x1p63;
-        if (!fits)
-            invalidArgument("constant_values " + scalarText(*given) +
-                            " does not fit the tensor's dtype " + target);
-        return given->isInt() ? Tensor::scalar(DType::Int64, given->toInt())
-                              : Tensor::scalar(DType::Int64, std::int64_t(std::trunc(v)));
-    }
-    return given->isInt() ? Tensor::scalar(DType::Int64, given->toInt())
-                          : Tensor::scalar(DType::Float64, given->toDouble());
+    if (!converts)
+        invalidArgument("Cannot convert " + pythonRepr(*given) + " to EagerTensor of dtype " +
+                        std::string(tfDataTypeString(dtype)));
+    if (given->isString()) return Tensor::scalar(DType::String, given->toString());
+    if (given->isFloat()) return Tensor::scalar(DType::Float64, given->toDouble());
+    const std::int64_t v = given->isBool() ? 1 : given->toInt();
+    // TensorFlow would wrap an int outside the dtype; SliceScope refuses it instead.
+    if (isInteger(dtype) && (v < integerMin(dtype) || v > integerMax(dtype)))
+        invalidArgument("constant_values " + pythonRepr(*given) +
+                        " does not fit the tensor's dtype " + std::string(dtypeName(dtype)));
+    return Tensor::scalar(DType::Int64, v);
 }
 
 // The nesting shape of a list attribute, read along its first elements.
@@ -445,8 +444,6 @@ OpPlan pad(const OpCall& call)
     const std::int64_t offset = mode == "REFLECT" ? 1 : 0;
     const Attr* constantAttr = call.attr("constant_values");
     Tensor fill;
-    if (!constant && tensor.dtype() == DType::String)
-        invalidArgument(mode + " padding (MirrorPad) takes numeric and bool tensors, not string");
     if (constant && !(constantAttr && constantAttr->isList()))
         fill = padConstant(constantAttr, tensor.dtype());
 
@@ -467,12 +464,9 @@ OpPlan pad(const OpCall& call)
     if (constant) {
         const bool zero = fill.dtype() == DType::String ? fill.data<std::string>()[0].empty()
                                                         : fill.doubleAt(0) == 0;
-        std::string text = "the dtype's zero";
-        if (constantAttr && constantAttr->isString())
-            text = "\"" + constantAttr->toString() + "\"";
-        else if (constantAttr && !constantAttr->isNull())
-            text = scalarText(*constantAttr) + " (converted to " +
-                   std::string(dtypeName(tensor.dtype())) + ")";
+        const std::string text = zero ? std::string("the dtype's zero")
+                                      : pythonRepr(*constantAttr) + " (converted to " +
+                                            std::string(dtypeName(tensor.dtype())) + ")";
         plan.steps.push_back({"Mode",
                               "CONSTANT: tf.pad calls " + std::string(zero ? "Pad" : "PadV2") +
                                   "; the border holds " + text + " and the input sits inside it.",
@@ -627,15 +621,14 @@ OpPlan concat(const OpCall& call)
                         "minimum length 2.");
     checkSameDtypes(values, "ConcatV2");
     const IntTensor axisArg = call.intTensor("axis");
-    if (!axisArg.shape.empty())
-        invalidArgument(call.spelledAs("axis") +
-                        " tensor should be a scalar integer, but got shape " +
-                        shapeString(axisArg.shape));
-    const std::int64_t given = axisArg.values[0];
     OpPlan plan;
     OutputPlan out;
     out.dtype = values[0].dtype();
     if (n == 1) {
+        // Python checks only that the axis is a scalar (TensorShape.assert_has_rank).
+        if (!axisArg.shape.empty())
+            invalidArgument("Shape " + shapeTuple(axisArg.shape) + " must have rank 0");
+        const std::int64_t given = axisArg.values[0];
         out.shape = values[0].shape();
         out.pieces.push_back(OutputPlan::identityPiece(call.slot("values"), out.shape));
         plan.steps.push_back({"One input",
@@ -646,6 +639,12 @@ OpPlan concat(const OpCall& call)
         plan.outputs.push_back(std::move(out));
         return plan;
     }
+    // The kernel also takes the legacy form of the axis: a vector of one element.
+    if (!axisArg.shape.empty() && axisArg.shape != Shape{1})
+        invalidArgument(call.spelledAs("axis") +
+                        " tensor should be a scalar integer, but got shape " +
+                        shapeString(axisArg.shape));
+    const std::int64_t given = axisArg.values[0];
     const Shape& s0 = values[0].shape();
     const int r = int(s0.size());
     if (r == 0) invalidArgument("Can't concatenate scalars (use tf.stack instead)");
@@ -672,7 +671,11 @@ OpPlan concat(const OpCall& call)
     call.limits().check(out.shape, out.dtype, "the output");
     plan.steps.push_back(
         {"Axis",
-         "axis " + num(given) + " of rank-" + num(r) + " inputs is dimension " + num(axis) + ".",
+         "axis " + num(given) +
+             (axisArg.shape.empty() ? ""
+                                    : " (given as [" + num(given) +
+                                          "], the one-element vector the kernel also takes)") +
+             " of rank-" + num(r) + " inputs is dimension " + num(axis) + ".",
          {},
          {axis},
          {axis}});
@@ -785,6 +788,8 @@ OpPlan unstack(const OpCall& call)
     const Tensor& value = call.input("value");
     const Shape& shape = value.shape();
     const int r = value.rank();
+    // Unpack's op definition declares num >= 0, checked before the kernel runs.
+    if (call.has("num")) checkAttrMinimum("num", call.requireInt("num"), 0);
     const std::int64_t given = call.getInt("axis", 0);
     const std::int64_t a = given < 0 ? given + r : given;
     if (a < 0 || a >= r)
@@ -868,7 +873,7 @@ OpPlan reverseSequence(const OpCall& call)
                             ")");
     }
     // Ranks below 2 cannot get here: the two axes must differ and both be below the rank.
-    if (r > 5) unimplemented("ReverseSequenceOp : Unhandled input dimensions: " + num(r));
+    if (r > 5) invalidArgument("ReverseSequenceOp : Unhandled input dimensions: " + num(r));
 
     OpPlan plan;
     plan.steps.push_back({"Axes",
@@ -1081,7 +1086,7 @@ OpPlan transpose(const OpCall& call)
     const bool defaulted = !call.has("perm");
     if (!defaulted) perm = call.intTensor("perm");
     if (perm.shape.size() != 1)
-        invalidArgument("perm must be a vector, not " + shapeString(perm.shape));
+        invalidArgument("perm must be rank 1, got shape " + shapeString(perm.shape));
     if (perm.shape[0] != r)
         invalidArgument("transpose expects a vector of size " + num(r) +
                         ". But input(1) is a vector of size " + num(perm.shape[0]));

@@ -43,26 +43,16 @@ std::vector<int> dimRange(int first, int end)
     return dims;
 }
 
-// TensorFlow registers these kernels for real numbers (TF_CALL_REAL_NUMBER_TYPES), and the
-// depth ops for every POD type: bool passes there, strings never do.
-void requireDType(const OpCall& call, const std::string& input, bool boolAllowed)
+// TensorFlow registers the patch and space/batch kernels for real numbers only
+// (TF_CALL_REAL_NUMBER_TYPES); the depth ops take every dtype.
+void requireRealNumbers(const OpCall& call, const std::string& input)
 {
     const DType t = call.input(input).dtype();
-    if (t == DType::String || (t == DType::Bool && !boolAllowed))
+    if (t == DType::String || t == DType::Bool)
         invalidArgument("input '" + input + "' has dtype " + std::string(dtypeName(t)) + ", but " +
-                        call.def().name + " takes " +
-                        (boolAllowed ? "numbers and bool only" : "real numbers only") +
-                        " (int8, uint8, int16, int32, int64, float32, float64" +
-                        (boolAllowed ? ", bool)" : ")"));
-}
-
-// TensorFlow reads these attributes into int32 and refuses what does not fit.
-std::int64_t int32Attr(const std::string& name, std::int64_t v)
-{
-    if (v < std::numeric_limits<std::int32_t>::min() ||
-        v > std::numeric_limits<std::int32_t>::max())
-        invalidArgument("Attr " + name + " has value " + num(v) + " out of range for an int32");
-    return v;
+                        call.def().name +
+                        " takes real numbers only (int8, uint8, int16, int32, int64, float32, "
+                        "float64)");
 }
 
 std::string requireString(const OpCall& call, const std::string& name)
@@ -241,7 +231,7 @@ Windowed windowedSize(std::int64_t in, std::int64_t kEff, std::int64_t stride, b
 OpPlan extractImagePatches(const OpCall& call)
 {
     const Tensor& images = call.input("images");
-    requireDType(call, "images", false);
+    requireRealNumbers(call, "images");
     const std::vector<std::string> names = {"ksizes", "strides", "rates"};
     std::vector<std::vector<std::int64_t>> lists;
     // The op definition's checks (list lengths, allowed padding) come before the kernel's.
@@ -259,8 +249,8 @@ OpPlan extractImagePatches(const OpCall& call)
         const auto& a = lists[k];
         for (std::int64_t v : a)
             int32Attr(names[k], v);
-        if (a[0] != 1 || a[3] != 1) unimplemented("Only support" + names[k] + "across space.");
-        if (a[1] < 1 || a[2] < 1) outOfRange(names[k] + "is out of range.");
+        if (a[0] != 1 || a[3] != 1) unimplemented("Only support " + names[k] + " across space.");
+        if (a[1] < 1 || a[2] < 1) outOfRange(names[k] + " is out of range.");
     }
     if (images.rank() != 4)
         invalidArgument("input must be 4-dimensional" + shapeString(images.shape()));
@@ -347,7 +337,8 @@ OpPlan extractImagePatches(const OpCall& call)
 // ---- space_to_batch / batch_to_space ---------------------------------------------------------
 
 // block_shape and paddings (or crops), read and checked in TensorFlow's order up to the
-// product of the block sizes, which both directions share.
+// product of the block sizes, which both directions share. Only space_to_batch checks every
+// block value (newer TensorFlow, inside the product loop); batch_to_space checks the product.
 struct BlockSpec
 {
     std::int64_t m = 0;
@@ -365,7 +356,7 @@ struct BlockSpec
 };
 
 BlockSpec readBlockSpec(const Tensor& input, const IntTensor& block, const IntTensor& pairsArg,
-                        const std::string& pairsName)
+                        const std::string& pairsName, bool checkEachValue)
 {
     if (block.shape.size() != 1)
         invalidArgument("block_shape rank should be 1 instead of " +
@@ -385,27 +376,25 @@ BlockSpec readBlockSpec(const Tensor& input, const IntTensor& block, const IntTe
         ++s.prefix;
     while (s.suffix < s.m - s.prefix && s.trivial(s.m - 1 - s.suffix))
         ++s.suffix;
-    for (std::int64_t b : s.block)
-        if (__builtin_mul_overflow(s.product, b, &s.product)) {
-            s.product = -1; // TensorFlow's MultiplyWithoutOverflow reports overflow as -1
-            break;
-        }
+    bool overflow = false;
+    for (std::int64_t i = 0; i < s.m; ++i) {
+        const std::int64_t b = s.block[std::size_t(i)];
+        if (checkEachValue && b < 1)
+            invalidArgument("All values in block_shape must be positive, got value, " + num(b) +
+                            " at index " + num(i) + ".");
+        overflow = __builtin_mul_overflow(s.product, b, &s.product) || overflow;
+    }
+    if (overflow) s.product = -1; // TensorFlow's MultiplyWithoutOverflow answer
     if (s.product <= 0)
         invalidArgument("Product of block sizes must be positive, got " + num(s.product));
-    // A positive product can still hide an even number of negative sizes; newer TensorFlow
-    // versions check every value, with this message.
-    for (std::int64_t i = 0; i < s.m; ++i)
-        if (s.block[std::size_t(i)] < 1)
-            invalidArgument("All values in block_shape must be positive, got value, " +
-                            num(s.block[std::size_t(i)]) + " at index " + num(i) + ".");
     return s;
 }
 
 void checkInternalBlockDims(const BlockSpec& s)
 {
     if (s.internal() > 4)
-        unimplemented("Maximum number of non-combined block dimensions is " + num(s.internal()) +
-                      " but must not exceed 4");
+        invalidArgument("Maximum number of non-combined block dimensions is " + num(s.internal()) +
+                        " but must not exceed 4");
 }
 
 Step blockStep(const BlockSpec& s, const std::string& pairsName)
@@ -478,7 +467,7 @@ OpPlan spaceToBatch(const OpCall& call, const IntTensor& blockArg, const IntTens
 {
     const Tensor& input = call.input("input");
     const Shape& in = input.shape();
-    const BlockSpec s = readBlockSpec(input, blockArg, paddingsArg, "paddings");
+    const BlockSpec s = readBlockSpec(input, blockArg, paddingsArg, "paddings", true);
     checkInternalBlockDims(s);
     plan.steps.push_back(blockStep(s, "paddings"));
     if (s.internal() == 0)
@@ -577,7 +566,7 @@ OpPlan batchToSpace(const OpCall& call, const IntTensor& blockArg, const IntTens
 {
     const Tensor& input = call.input("input");
     const Shape& in = input.shape();
-    const BlockSpec s = readBlockSpec(input, blockArg, cropsArg, "crops");
+    const BlockSpec s = readBlockSpec(input, blockArg, cropsArg, "crops", false);
     if (in[0] % s.product != 0)
         invalidArgument("Input batch dimension (" + num(in[0]) +
                         ") is not divisible by product of block sizes (" + num(s.product) + ")");
@@ -671,22 +660,24 @@ OpPlan batchToSpace(const OpCall& call, const IntTensor& blockArg, const IntTens
 
 OpPlan spaceToBatchNd(const OpCall& call)
 {
-    requireDType(call, "input", false);
+    requireRealNumbers(call, "input");
     return spaceToBatch(call, call.intTensor("block_shape"), call.intTensor("paddings"), {});
 }
 
 OpPlan batchToSpaceNd(const OpCall& call)
 {
-    requireDType(call, "input", false);
+    requireRealNumbers(call, "input");
     return batchToSpace(call, call.intTensor("block_shape"), call.intTensor("crops"), {});
 }
 
-// The TensorFlow 1.x 4-D forms: a scalar block_size for both height and width.
+// The TensorFlow 1.x 4-D forms: a scalar block_size for both height and width. The op
+// definition's minimum comes first; it leaves the kernel's own "> 1" check nothing to refuse.
 IntTensor legacyBlock(const OpCall& call, OpPlan& plan, const std::string& pairsName)
 {
-    requireDType(call, "input", false);
-    const std::int64_t b = int32Attr("block_size", call.requireInt("block_size"));
-    if (b <= 1) invalidArgument("Block size should be > 1: " + num(b));
+    const std::int64_t b = call.requireInt("block_size");
+    checkAttrMinimum("block_size", b, 2);
+    requireRealNumbers(call, "input");
+    int32Attr("block_size", b);
     const int rank = call.input("input").rank();
     if (rank != 4) invalidArgument("Input rank should be: 4instead of: " + num(rank));
     plan.steps.push_back({"Legacy form",
@@ -816,17 +807,17 @@ OpPlan requiredSpaceToBatchPaddings(const OpCall& call)
 // ---- space_to_depth / depth_to_space ---------------------------------------------------------
 
 // The attribute checks both depth ops share, in TensorFlow's order (op definition, then kernel
-// construction).
+// construction). The minimum leaves the kernel's own "> 1" check nothing to refuse.
 std::int64_t depthBlockSize(const OpCall& call)
 {
-    requireDType(call, "input", true);
+    const std::int64_t b = call.requireInt("block_size");
+    checkAttrMinimum("block_size", b, 2);
     const std::string format = call.getString("data_format", "NHWC");
     if (format != "NHWC" && format != "NCHW" && format != "NCHW_VECT_C")
         invalidArgument(
             "Value for attr 'data_format' of \"" + format +
             "\" is not in the list of allowed values: \"NHWC\", \"NCHW\", \"NCHW_VECT_C\"");
-    const std::int64_t b = int32Attr("block_size", call.requireInt("block_size"));
-    if (b <= 1) invalidArgument("Block size should be > 1, but was: " + num(b));
+    int32Attr("block_size", b);
     if (format != "NHWC") invalidArgument("Only NHWC data_format supported on CPU. Got " + format);
     return b;
 }

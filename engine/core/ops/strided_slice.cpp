@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <bitset>
-#include <limits>
 
 namespace ss {
 
@@ -29,16 +28,21 @@ std::string maskText(std::int32_t mask, int entries)
            std::bitset<32>(std::uint32_t(mask)).to_string().substr(std::size_t(32 - width)) + ")";
 }
 
-std::int32_t maskAttr(const OpCall& call, const char* name)
+// The five masks. The kernel reads them as int32 attributes when it is built, before it looks
+// at any input, in this order.
+SparseSpec readMasks(const OpCall& call)
 {
-    const std::int64_t v = call.getInt(name, 0);
-    if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::uint32_t>::max())
-        badRequest(std::string("attribute '") + name + "' must fit in 32 bits");
-    return std::int32_t(std::uint32_t(v));
+    SparseSpec s;
+    s.beginMask = int32Attr("begin_mask", call.getInt("begin_mask", 0));
+    s.endMask = int32Attr("end_mask", call.getInt("end_mask", 0));
+    s.ellipsisMask = int32Attr("ellipsis_mask", call.getInt("ellipsis_mask", 0));
+    s.newAxisMask = int32Attr("new_axis_mask", call.getInt("new_axis_mask", 0));
+    s.shrinkAxisMask = int32Attr("shrink_axis_mask", call.getInt("shrink_axis_mask", 0));
+    return s;
 }
 
-// Reads begin/end/strides and the masks, checking the argument shapes as the kernel does.
-SparseSpec sparseFromAttrs(const OpCall& call)
+// Reads begin/end/strides into `s`, checking their shapes as the kernel's first check does.
+void readRanges(const OpCall& call, SparseSpec& s)
 {
     const IntTensor begin = call.intTensor("begin");
     const IntTensor end = call.intTensor("end");
@@ -50,15 +54,15 @@ SparseSpec sparseFromAttrs(const OpCall& call)
         strides.values.assign(begin.values.size(), 1);
     }
     checkSparseArgShapes(begin.shape, end.shape, strides.shape);
-    SparseSpec s;
     s.begin = begin.values;
     s.end = end.values;
     s.strides = strides.values;
-    s.beginMask = maskAttr(call, "begin_mask");
-    s.endMask = maskAttr(call, "end_mask");
-    s.ellipsisMask = maskAttr(call, "ellipsis_mask");
-    s.newAxisMask = maskAttr(call, "new_axis_mask");
-    s.shrinkAxisMask = maskAttr(call, "shrink_axis_mask");
+}
+
+SparseSpec sparseFromAttrs(const OpCall& call)
+{
+    SparseSpec s = readMasks(call);
+    readRanges(call, s);
     return s;
 }
 
@@ -278,14 +282,17 @@ OpPlan stridedSliceAssign(const OpCall& call)
 {
     const Tensor& ref = call.input("ref");
     const Tensor& value = call.input("value");
-    const SparseSpec sparse = sparseFromAttrs(call);
+    SparseSpec sparse = readMasks(call);
+    // The kernel compares the variable's dtype with the value's before it validates the spec.
+    if (ref.dtype() != value.dtype())
+        invalidArgument("l-value dtype " + std::string(tfDataTypeString(ref.dtype())) +
+                        " does not match r-value dtype " +
+                        std::string(tfDataTypeString(value.dtype())));
+    readRanges(call, sparse);
     OpPlan plan;
     plan.steps.push_back(encodingStep("Read the spec", sparse, ""));
     StridedSliceDecode d;
     decodeStridedSlice(ref.shape(), sparse, d, plan.steps);
-    if (ref.dtype() != value.dtype())
-        invalidArgument("l-value dtype " + std::string(dtypeName(ref.dtype())) +
-                        " does not match r-value dtype " + std::string(dtypeName(value.dtype())));
     const bool empty = numElements(d.processingShape) == 0;
     if (!empty && value.shape() != d.finalShape)
         unimplemented("sliced l-value shape " + shapeString(d.finalShape) +
@@ -314,6 +321,7 @@ OpPlan stridedSliceAssign(const OpCall& call)
 OpPlan stridedSliceGrad(const OpCall& call)
 {
     const Tensor& dy = call.input("dy");
+    SparseSpec sparse = readMasks(call);
     const IntTensor shapeArg = call.intTensor("shape");
     if (shapeArg.shape.size() != 1)
         invalidArgument("shape must be 1-D, got shape.shape = " + shapeString(shapeArg.shape));
@@ -324,7 +332,7 @@ OpPlan stridedSliceGrad(const OpCall& call)
         invalidArgument("shape has rank " + num(std::int64_t(shapeArg.values.size())) +
                         "; tensors may have rank 0 to " + num(kMaxRank));
     const Shape shape = shapeArg.values;
-    const SparseSpec sparse = sparseFromAttrs(call);
+    readRanges(call, sparse);
     OpPlan plan;
     plan.steps.push_back(encodingStep("Read the spec", sparse, ""));
     StridedSliceDecode d;
