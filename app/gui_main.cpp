@@ -2,15 +2,32 @@
 // slicescope: the GUI. Everything but the application object lives in the ui library, so the
 // GUI tests drive exactly what this program shows.
 #include "ui/commandline.h"
+#include "ui/engineclient.h"
 
 #include <QApplication>
 
+namespace {
+
+void nameApplication()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("SliceScope"));
+    QCoreApplication::setOrganizationName(QStringLiteral("SliceScope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SLICESCOPE_VERSION));
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
+    ss::ui::keepFreedMemoryForReuse();
+    if (ss::ui::asksForHelpOrVersion(argc, argv)) {
+        // No QApplication: it needs a display, and answering does not.
+        QCoreApplication app(argc, argv);
+        nameApplication();
+        return ss::ui::answerHelpOrVersion(app);
+    }
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("SliceScope"));
-    QApplication::setOrganizationName(QStringLiteral("SliceScope"));
-    QApplication::setApplicationVersion(QStringLiteral(SLICESCOPE_VERSION));
+    nameApplication();
     QGuiApplication::setDesktopFileName(QStringLiteral(SLICESCOPE_APP_ID));
     return ss::ui::runGui(app);
 }

@@ -9,12 +9,17 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ss::ui {
 
 namespace {
 
 // Translucent amber: lights a row on the light and the dark palette alike.
 const QColor kLitRow(255, 190, 0, 90);
+// The table is tall enough for this many entries at least, and for up to kVisibleRows.
+constexpr int kMinVisibleRows = 3;
+constexpr int kVisibleRows = 8;
 
 QString binary(std::int64_t mask, int width)
 {
@@ -34,10 +39,19 @@ void ArgTableModel::setRows(std::vector<Row> rows)
 {
     for (Row& row : rows)
         row.resize(m_columns.size(), 0);
-    beginResetModel();
+    if (rows == m_rows && m_lit.empty()) return;
+    // Typing mostly changes values, not the number of entries: the table keeps its rows, its
+    // current cell and its layout.
+    const bool sameCount = rows.size() == m_rows.size();
+    if (!sameCount) beginResetModel();
     m_rows = std::move(rows);
     m_lit.clear();
-    endResetModel();
+    if (!sameCount) {
+        endResetModel();
+    } else if (!m_rows.empty()) {
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    }
 }
 
 void ArgTableModel::setRowLabels(const QStringList& labels)
@@ -213,9 +227,8 @@ ArgTable::ArgTable(const QString& name, const QString& accessibleName,
     m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    // Room for a two-line header and five entries before the table scrolls.
-    const int line = m_view->fontMetrics().height();
-    m_view->setMinimumHeight(2 * line + 14 + 5 * (line + 9));
+    // It asks for the height of its entries (and the window gives the rest to the views).
+    m_view->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                             QAbstractItemView::AnyKeyPressed | QAbstractItemView::SelectedClicked);
 
@@ -237,11 +250,14 @@ ArgTable::ArgTable(const QString& name, const QString& accessibleName,
         const QModelIndex current = m_view->currentIndex();
         m_model->removeEntry(current.isValid() ? current.row() : m_model->rowCount() - 1);
     });
-    auto updateButtons = [this] { m_remove->setEnabled(m_model->rowCount() > 0); };
-    connect(m_model, &QAbstractItemModel::modelReset, this, updateButtons);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, updateButtons);
-    connect(m_model, &QAbstractItemModel::rowsRemoved, this, updateButtons);
-    updateButtons();
+    auto rowsChanged = [this] {
+        m_remove->setEnabled(m_model->rowCount() > 0);
+        fitRows();
+    };
+    connect(m_model, &QAbstractItemModel::modelReset, this, rowsChanged);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, rowsChanged);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, rowsChanged);
+    rowsChanged();
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_add);
@@ -251,6 +267,15 @@ ArgTable::ArgTable(const QString& name, const QString& accessibleName,
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view, 1);
     layout->addLayout(buttons);
+}
+
+void ArgTable::fitRows()
+{
+    // Every entry of a typical spec in view without scrolling (the seed walk-through has six),
+    // and a long one scrolls past kVisibleRows.
+    const int line = m_view->fontMetrics().height();
+    const int rows = std::clamp(m_model->rowCount(), kMinVisibleRows, kVisibleRows);
+    m_view->setMinimumHeight(2 * line + 14 + rows * (line + 9));
 }
 
 void ArgTable::setNote(const QString& text, bool problem)

@@ -85,6 +85,9 @@ public:
     QString note() const;
 
 private:
+    /// Grows or shrinks the table with its entries.
+    void fitRows();
+
     ArgTableModel* m_model;
     QTableView* m_view;
     QPushButton* m_add;

@@ -14,12 +14,14 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <string_view>
 
 namespace ss::ui {
 
 namespace {
 
 const char* const kStartedKey = "general/started";
+const QSize kScreenshotSize(1440, 900);
 
 void printTo(std::FILE* stream, const QString& text)
 {
@@ -95,6 +97,9 @@ bool applyStartOptions(MainWindow& window, const StartOptions& options, QString*
 
 bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QString* error)
 {
+    // One size on every machine, whatever the screen (offscreen's is 800 x 800), so that
+    // screenshots are alike wherever they are made.
+    window.resize(kScreenshotSize);
     window.show();
     QElapsedTimer clock;
     clock.start();
@@ -116,58 +121,98 @@ bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QStr
     return true;
 }
 
-int runGui(QApplication& app)
+namespace {
+
+/// The options, shared by the answer to --help and by the run itself.
+struct Parser
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QObject::tr("See what tensor indexing does: type a tensor and a slice expression and watch "
-                    "every selected element light up, step by step."));
-    const QCommandLineOption help = parser.addHelpOption();
-    const QCommandLineOption version = parser.addVersionOption();
-    const QCommandLineOption shape(QStringLiteral("shape"),
-                                   QObject::tr("Shape of the input, e.g. 5,6."), QObject::tr("S"));
-    const QCommandLineOption dtype(QStringLiteral("dtype"),
-                                   QObject::tr("Element type of the input (int32, float32, ...)."),
-                                   QObject::tr("D"));
-    const QCommandLineOption expr(QStringLiteral("expr"),
-                                  QObject::tr("A slice expression, e.g. 'x[1:, ::-1]'."),
-                                  QObject::tr("EXPR"));
-    const QCommandLineOption lesson(QStringLiteral("lesson"),
-                                    QObject::tr("Open a built-in lesson by name."),
-                                    QObject::tr("NAME"));
-    const QCommandLineOption screenshot(
+    QCommandLineOption help = parser.addHelpOption();
+    QCommandLineOption version = parser.addVersionOption();
+    QCommandLineOption shape{QStringLiteral("shape"), QObject::tr("Shape of the input, e.g. 5,6."),
+                             QObject::tr("S")};
+    QCommandLineOption dtype{QStringLiteral("dtype"),
+                             QObject::tr("Element type of the input (int32, float32, ...)."),
+                             QObject::tr("D")};
+    QCommandLineOption expr{QStringLiteral("expr"),
+                            QObject::tr("A slice expression, e.g. 'x[1:, ::-1]'."),
+                            QObject::tr("EXPR")};
+    QCommandLineOption lesson{QStringLiteral("lesson"),
+                              QObject::tr("Open a built-in lesson by name."), QObject::tr("NAME")};
+    QCommandLineOption screenshot{
         QStringLiteral("screenshot"),
         QObject::tr("Wait for the evaluation, save the window as PNG and exit."),
-        QObject::tr("FILE.png"));
-    parser.addOptions({shape, dtype, expr, lesson, screenshot});
-    parser.addPositionalArgument(
-        QStringLiteral("FILE"),
-        QObject::tr("A NumPy .npy file (the input) or a saved workspace (.json)."),
-        QStringLiteral("[FILE]"));
-    if (!parser.parse(app.arguments())) {
-        printTo(stderr, parser.errorText() + u'\n');
+        QObject::tr("FILE.png")};
+
+    Parser()
+    {
+        parser.setApplicationDescription(
+            QObject::tr("See what tensor indexing does: type a tensor and a slice expression and "
+                        "watch every selected element light up, step by step."));
+        parser.addOptions({shape, dtype, expr, lesson, screenshot});
+        parser.addPositionalArgument(
+            QStringLiteral("FILE"),
+            QObject::tr("A NumPy .npy file (the input) or a saved workspace (.json)."),
+            QStringLiteral("[FILE]"));
+    }
+
+    /// Prints the help or the version if asked for; returns whether it did.
+    bool answered()
+    {
+        if (parser.isSet(help) || parser.isSet(QStringLiteral("help-all"))) {
+            printTo(stdout, parser.helpText());
+            return true;
+        }
+        if (parser.isSet(version)) {
+            printTo(stdout,
+                    QStringLiteral("slicescope %1\n").arg(QCoreApplication::applicationVersion()));
+            return true;
+        }
+        return false;
+    }
+};
+
+} // namespace
+
+bool asksForHelpOrVersion(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--") break;
+        if (arg == "-h" || arg == "-?" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
+            arg == "--version")
+            return true;
+    }
+    return false;
+}
+
+int answerHelpOrVersion(const QCoreApplication& app)
+{
+    Parser p;
+    // Options meant for Qt's GUI (-platform, -style) are unknown here and do not matter.
+    p.parser.parse(app.arguments());
+    return p.answered() ? 0 : 2;
+}
+
+int runGui(QApplication& app)
+{
+    Parser p;
+    if (!p.parser.parse(app.arguments())) {
+        printTo(stderr, p.parser.errorText() + u'\n');
         return 2;
     }
-    if (parser.isSet(help)) {
-        printTo(stdout, parser.helpText());
-        return 0;
-    }
-    if (parser.isSet(version)) {
-        printTo(stdout,
-                QStringLiteral("slicescope %1\n").arg(QCoreApplication::applicationVersion()));
-        return 0;
-    }
-    if (parser.positionalArguments().size() > 1) {
+    if (p.answered()) return 0;
+    if (p.parser.positionalArguments().size() > 1) {
         printTo(stderr, QObject::tr("Give at most one file.\n"));
         return 2;
     }
 
-    StartOptions options{parser.positionalArguments().value(0),
-                         parser.value(shape),
-                         parser.value(dtype),
-                         parser.value(expr),
-                         parser.value(lesson),
-                         parser.value(screenshot)};
+    StartOptions options{p.parser.positionalArguments().value(0),
+                         p.parser.value(p.shape),
+                         p.parser.value(p.dtype),
+                         p.parser.value(p.expr),
+                         p.parser.value(p.lesson),
+                         p.parser.value(p.screenshot)};
     applyTheme(app, Theme::Light);
     MainWindow window;
     QString error;

@@ -6,6 +6,7 @@
 #include <QString>
 
 class QApplication;
+class QCoreApplication;
 
 namespace ss::ui {
 
@@ -25,9 +26,16 @@ struct StartOptions
 /// first lesson. Returns false with the reason in `error` (an unknown lesson, a bad shape...).
 bool applyStartOptions(MainWindow& window, const StartOptions& options, QString* error);
 
-/// Shows the window, waits until the newest evaluation and the views' background work are on
-/// screen (at most `timeoutMs`), and saves the window as a PNG. False with `error` on failure.
+/// Shows the window at 1440 x 900, waits until the newest evaluation and the views' background
+/// work are on screen (at most `timeoutMs`), and saves the window as a PNG. False with `error` on
+/// failure.
 bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QString* error);
+
+/// Whether the command line asks for --help or --version: those are answered before the GUI
+/// application exists, so that they work without a display.
+bool asksForHelpOrVersion(int argc, char** argv);
+/// Prints the help or the version (`app` is a QCoreApplication); returns the exit status.
+int answerHelpOrVersion(const QCoreApplication& app);
 
 /// Parses the command line, builds the window and runs. Returns the process exit status: 0,
 /// 1 when the screenshot could not be made, 2 for a usage error.

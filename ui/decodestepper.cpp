@@ -107,10 +107,20 @@ DecodeStepper::DecodeStepper(QWidget* parent)
 void DecodeStepper::setSteps(std::vector<Step> steps, const Shape& inputShape,
                              const Shape& outputShape)
 {
+    // Most edits explain themselves with the same steps (an index moved): the list is only
+    // rebuilt, and laid out again, when they differ.
+    const bool same = std::equal(steps.begin(), steps.end(), m_steps.begin(), m_steps.end(),
+                                 [](const Step& a, const Step& b) {
+                                     return a.title == b.title && a.detail == b.detail &&
+                                            a.specEntries == b.specEntries &&
+                                            a.inputDims == b.inputDims &&
+                                            a.outputDims == b.outputDims;
+                                 });
+    if (same && inputShape == m_inputShape && outputShape == m_outputShape) return;
     m_steps = std::move(steps);
     m_inputShape = inputShape;
     m_outputShape = outputShape;
-    {
+    if (!same) {
         const QSignalBlocker block(m_list);
         m_list->clear();
         for (std::size_t k = 0; k < m_steps.size(); ++k)

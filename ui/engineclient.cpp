@@ -4,10 +4,15 @@
 #include "protocol/request.h"
 
 #include <QPointer>
+#include <QTimer>
 
 #include <algorithm>
 #include <chrono>
 #include <thread>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 namespace ss::ui {
 
@@ -22,59 +27,62 @@ double msSince(Clock::time_point start)
 
 // How often the long loops below look at the cancel flag.
 constexpr std::int64_t kCancelCheckInterval = std::int64_t(1) << 20;
+// Freed blocks up to this size stay in the heap for the next evaluation.
+constexpr int kKeptBlockLimit = 1 << 30;
+// How long memory kept for reuse waits for the next evaluation before it goes back.
+constexpr int kTrimDelayMs = 60000;
 
-// The first position in which each input element is read, scanning the outputs in order.
-std::vector<ReadOrder>
-computeReadOrders(const std::vector<Tensor>& tensors,
-                  const std::vector<std::shared_ptr<const std::vector<std::int64_t>>>& sources,
-                  JobContext& ctx)
+// Read orders, counted over the whole op: the first time an output element takes an input
+// element as its source (outputs in order, elements in order) gives that input element its read
+// position; each output element takes its source's position (-1 for constants), so an output
+// cell has the colour of the input cell it came from. Both come from one pass over the sources,
+// with the summaries the views would otherwise have to scan for on the GUI thread.
+void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, JobContext& ctx)
 {
     std::vector<std::shared_ptr<std::vector<std::int64_t>>> orders;
-    for (const Tensor& t : tensors)
+    for (const Tensor& t : inputs)
         orders.push_back(std::make_shared<std::vector<std::int64_t>>(std::size_t(t.size()), -1));
-    std::vector<std::int64_t> next(tensors.size(), 0);
-    for (const auto& outputSources : sources) {
+    std::vector<std::int64_t*> slotOrders;
+    for (const auto& order : orders)
+        slotOrders.push_back(order->data());
+    std::vector<ReadOrderSummary> readSummaries(inputs.size());
+    std::int64_t next = 0;
+    for (const auto& outputSources : eval.sources) {
         const std::int64_t n = std::int64_t(outputSources->size());
         const std::int64_t* src = outputSources->data();
+        auto outputOrder = std::make_shared<std::vector<std::int64_t>>(std::size_t(n));
+        std::int64_t* out = outputOrder->data();
+        ReadOrderSummary summary;
+        std::int64_t lowest = -1;
         for (std::int64_t i = 0; i < n; ++i) {
             if ((i & (kCancelCheckInterval - 1)) == 0) ctx.throwIfCancelled();
-            if (src[i] < 0) continue;
-            const int slot = sourceSlot(src[i]);
-            if (slot == kConstantSlot) continue;
-            std::int64_t& order = (*orders[std::size_t(slot)])[std::size_t(sourceIndex(src[i]))];
-            if (order < 0) order = next[std::size_t(slot)]++;
+            const std::int64_t s = src[i];
+            if (s < 0 || sourceSlot(s) == kConstantSlot) {
+                out[i] = -1;
+                continue;
+            }
+            const auto slot = std::size_t(sourceSlot(s));
+            std::int64_t& order = slotOrders[slot][sourceIndex(s)];
+            if (order < 0) {
+                order = next++;
+                ReadOrderSummary& read = readSummaries[slot];
+                if (read.selected++ == 0) read.first = sourceIndex(s);
+                read.last = order;
+            }
+            out[i] = order;
+            // An element read again by a later output keeps its earlier, smaller position.
+            if (summary.selected++ == 0 || order < lowest) {
+                summary.first = i;
+                lowest = order;
+            }
+            summary.last = std::max(summary.last, order);
         }
+        eval.outputOrders.push_back(std::move(outputOrder));
+        eval.outputSummaries.push_back(summary);
     }
-    return {orders.begin(), orders.end()};
-}
-
-// Each output element takes the read order of its source, so an output cell has the colour of
-// the input cell it came from. Independent per element: split across the pool.
-std::vector<ReadOrder>
-computeOutputOrders(const std::vector<ReadOrder>& readOrders,
-                    const std::vector<std::shared_ptr<const std::vector<std::int64_t>>>& sources,
-                    Executor& executor, JobContext& ctx)
-{
-    std::vector<ReadOrder> orders;
-    for (const auto& outputSources : sources) {
-        auto order = std::make_shared<std::vector<std::int64_t>>(outputSources->size());
-        const std::int64_t* src = outputSources->data();
-        std::int64_t* out = order->data();
-        executor.parallelFor(
-            std::int64_t(outputSources->size()), std::int64_t(1) << 16,
-            [&](std::int64_t begin, std::int64_t end) {
-                for (std::int64_t i = begin; i < end; ++i) {
-                    const std::int64_t s = src[i];
-                    out[i] =
-                        s >= 0 && sourceSlot(s) != kConstantSlot
-                            ? (*readOrders[std::size_t(sourceSlot(s))])[std::size_t(sourceIndex(s))]
-                            : -1;
-                }
-            },
-            &ctx);
-        orders.push_back(std::move(order));
-    }
-    return orders;
+    eval.readOrders.assign(orders.begin(), orders.end());
+    eval.readSummaries = std::move(readSummaries);
+    eval.lastRead = next - 1;
 }
 
 // Makes the inputs, plans, executes and traces: everything an evaluation shows, on a worker.
@@ -124,8 +132,7 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         for (auto& sources : run.sources)
             eval->sources.push_back(
                 std::make_shared<const std::vector<std::int64_t>>(std::move(sources)));
-        eval->readOrders = computeReadOrders(run.inputs, eval->sources, ctx);
-        eval->outputOrders = computeOutputOrders(eval->readOrders, eval->sources, executor, ctx);
+        computeReadOrders(run.inputs, *eval, ctx);
         eval->steps = std::move(run.plan.steps);
         eval->decode = std::move(run.plan.decode);
         eval->extras = std::move(run.plan.extras);
@@ -174,12 +181,28 @@ std::vector<std::vector<std::int64_t>> findTargets(const Evaluation& eval, int s
     return targets;
 }
 
+void keepFreedMemoryForReuse()
+{
+#ifdef __GLIBC__
+    // One arena: a worker thread's own arena cannot hold a block over 64 MB, so a 10^7-element
+    // buffer would always be mapped afresh. Mapping and trimming only past 1 GB.
+    mallopt(M_ARENA_MAX, 1);
+    mallopt(M_MMAP_THRESHOLD, kKeptBlockLimit);
+    mallopt(M_TRIM_THRESHOLD, kKeptBlockLimit);
+#endif
+}
+
 EngineClient::EngineClient(const QString& consumer, QObject* parent)
     : QObject(parent), m_consumer(consumer.toStdString()), m_limits(Limits::machineDefault()),
-      m_executor(std::make_unique<Executor>(int(std::max(2u, std::thread::hardware_concurrency()))))
+      m_executor(
+          std::make_unique<Executor>(int(std::max(2u, std::thread::hardware_concurrency())))),
+      m_trimTimer(new QTimer(this))
 {
     qRegisterMetaType<std::shared_ptr<const ss::ui::Evaluation>>();
     qRegisterMetaType<std::vector<std::vector<std::int64_t>>>();
+    m_trimTimer->setSingleShot(true);
+    m_trimTimer->setInterval(kTrimDelayMs);
+    connect(m_trimTimer, &QTimer::timeout, this, &EngineClient::trimMemory);
 }
 
 EngineClient::~EngineClient()
@@ -232,6 +255,7 @@ quint64 EngineClient::evaluate(const Workspace& workspace)
                 if (self->m_generation != eval->generation)
                     return; // edited since: never show a stale result
                 self->setBusy(false);
+                self->m_trimTimer->start();
                 emit self->evaluated(eval);
             },
             Qt::QueuedConnection);
@@ -301,6 +325,14 @@ void EngineClient::releaseLater(std::vector<std::shared_ptr<const Evaluation>> e
     // The job's work function is dropped on the worker after it runs, and with it the last
     // references to the buffers.
     m_executor->submit({}, [evaluations = std::move(evaluations)](JobContext&) {});
+}
+
+void EngineClient::trimMemory()
+{
+#ifdef __GLIBC__
+    // Unmapping hundreds of MB takes a while: on a worker, like any other slow work.
+    m_executor->submit({}, [](JobContext&) { malloc_trim(0); });
+#endif
 }
 
 void EngineClient::setBusy(bool busy)

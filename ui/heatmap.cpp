@@ -11,31 +11,26 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 namespace ss::ui {
 
 namespace {
 
-/// Visible cells [r0, r1) x [c0, c1), sampled to width x height map cells.
+/// Visible cells [r0, r1) x [c0, c1), sampled to width x height map cells (at most one sample
+/// per cell each way).
 struct Grid {
     std::int64_t r0 = 0, r1 = 0, c0 = 0, c1 = 0;
-    int width = 2, height = 2;
+    int width = 1, height = 1;
 
-    /// First cell of sample i of n over [from, from + cells): uneven integer blocks that tile
-    /// the range.
-    static std::int64_t start(std::int64_t from, std::int64_t cells, int n, std::int64_t i)
-    {
-        return from + cells * i / n;
-    }
-    /// The cells of sample i, at least one (when there are more samples than cells).
+    /// The cells [first, end) of sample i of n over [from, from + cells): uneven blocks of at
+    /// least one cell that tile the range.
     static std::pair<std::int64_t, std::int64_t> block(std::int64_t from, std::int64_t cells,
                                                        int n, std::int64_t i)
     {
-        const std::int64_t a = start(from, cells, n, i);
-        return {a, std::max(a + 1, start(from, cells, n, i + 1))};
+        return {from + cells * i / n, from + cells * (i + 1) / n};
     }
 };
 
@@ -54,38 +49,55 @@ struct MapLayer {
     QImage image;
 };
 
-/// Samples the grid row by row, spread over the pool: sampleRow(j, firstRow, endRow, cells,
-/// alpha) fills one row of samples (alpha only when `translucent`), which is coloured straight
-/// into the image, the way QCPColorMap::updateMapImage would (image row 0 holds the last sample
-/// row; a tiny map is enlarged against QPainter's stretch jitter).
+/// For each visible column (from g.c0), the map column it is averaged into: blocks of whole
+/// columns that tile the range, so a row of the face is read once, in order.
+std::vector<int> columnBins(const Grid& g)
+{
+    std::vector<int> bins(std::size_t(g.c1 - g.c0));
+    for (int i = 0; i < g.width; ++i) {
+        const auto [a, b] = Grid::block(g.c0, g.c1 - g.c0, g.width, i);
+        std::fill(bins.begin() + (a - g.c0), bins.begin() + (b - g.c0), i);
+    }
+    return bins;
+}
+
+/// Calls sampleRow(j, firstRow, endRow) for every map row j, spread over the pool.
 template <class SampleRow>
-MapLayer buildLayer(const Grid& g, QCPColorGradient gradient, const QCPRange& range,
-                    bool translucent, Executor& pool, JobContext& ctx, SampleRow&& sampleRow)
+void forEachMapRow(const Grid& g, Executor& pool, JobContext& ctx, SampleRow&& sampleRow)
+{
+    pool.parallelFor(
+        g.height, 8,
+        [&](std::int64_t j0, std::int64_t j1) {
+            for (std::int64_t j = j0; j < j1; ++j) {
+                const auto [ra, rb] = Grid::block(g.r0, g.r1 - g.r0, g.height, j);
+                sampleRow(j, ra, rb);
+            }
+        },
+        &ctx);
+}
+
+/// Colours a map's samples (width x height, row-major; alpha per sample when translucent) into
+/// its image the way QCPColorMap::updateMapImage would, spread over the pool: image row 0 holds
+/// the last sample row; a tiny map is enlarged against QPainter's stretch jitter.
+MapLayer colourLayer(const Grid& g, const std::vector<double>& cells,
+                     const std::vector<unsigned char>* alpha, QCPColorGradient gradient,
+                     const QCPRange& range, Executor& pool, JobContext& ctx)
 {
     QImage image(g.width, g.height, QImage::Format_ARGB32_Premultiplied);
     uchar* bits = image.bits(); // once: the threads write disjoint lines
     const qsizetype stride = image.bytesPerLine();
     gradient.color(range.lower, range); // builds the colour table before the threads share it
-    const std::int64_t rows = g.r1 - g.r0;
-    pool.parallelFor(
-        g.height, 8,
-        [&](std::int64_t j0, std::int64_t j1) {
-            std::vector<double> cells(std::size_t(g.width));
-            std::vector<unsigned char> alpha(translucent ? std::size_t(g.width) : 0);
-            for (std::int64_t j = j0; j < j1; ++j) {
-                const auto [ra, rb] = Grid::block(g.r0, rows, g.height, j);
-                sampleRow(j, ra, rb, cells.data(), alpha.data());
-                auto* line = reinterpret_cast<QRgb*>(bits + (g.height - 1 - j) * stride);
-                if (translucent)
-                    gradient.colorize(cells.data(), alpha.data(), range, line, g.width);
-                else
-                    gradient.colorize(cells.data(), range, line, g.width);
-            }
-        },
-        &ctx);
+    forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t, std::int64_t) {
+        auto* line = reinterpret_cast<QRgb*>(bits + (g.height - 1 - j) * stride);
+        const std::size_t at = std::size_t(j) * std::size_t(g.width);
+        if (alpha)
+            gradient.colorize(cells.data() + at, alpha->data() + at, range, line, g.width);
+        else
+            gradient.colorize(cells.data() + at, range, line, g.width);
+    });
     MapLayer layer;
     layer.span = std::make_unique<QCPColorMapData>(2, 2, spanFor(g.c0, g.c1 - g.c0),
-                                                   spanFor(g.r0, rows));
+                                                   spanFor(g.r0, g.r1 - g.r0));
     const int kx = 1 + 100 / g.width;
     const int ky = 1 + 100 / g.height;
     layer.image = kx > 1 || ky > 1 ? image.scaled(g.width * kx, g.height * ky,
@@ -94,20 +106,69 @@ MapLayer buildLayer(const Grid& g, QCPColorGradient gradient, const QCPRange& ra
     return layer;
 }
 
-std::vector<std::pair<std::int64_t, std::int64_t>> columnBlocks(const Grid& g)
+/// A finite value range as the grey scale uses it: empty means nothing to scale, one value is
+/// widened so that it sits in the middle.
+QCPRange rangeOf(double lo, double hi)
 {
-    std::vector<std::pair<std::int64_t, std::int64_t>> blocks(std::size_t(g.width));
-    for (int i = 0; i < g.width; ++i)
-        blocks[std::size_t(i)] = Grid::block(g.c0, g.c1 - g.c0, g.width, i);
-    return blocks;
+    if (lo > hi)
+        return {0.0, 1.0};
+    if (lo == hi)
+        return {lo - 0.5, hi + 0.5};
+    return {lo, hi};
+}
+
+/// Each sample is the mean of its block (NaN if a NaN is in it, so NaNs never vanish when
+/// zoomed out), with the finite values' range over everything read; strings have no magnitude
+/// and get one neutral shade.
+struct ValueSamples {
+    std::vector<double> cells;
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+};
+
+ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t rs,
+                          std::int64_t cs, const Grid& g, Executor& pool, JobContext& ctx)
+{
+    ValueSamples out;
+    out.cells.assign(std::size_t(g.width) * std::size_t(g.height), 0.5);
+    const std::vector<int> bins = columnBins(g);
+    std::vector<double> blockSize(std::size_t(g.width));
+    for (int i = 0; i < g.width; ++i) {
+        const auto [a, b] = Grid::block(g.c0, g.c1 - g.c0, g.width, i);
+        blockSize[std::size_t(i)] = double(b - a);
+    }
+    std::mutex merge;
+    visitDType(tensor.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (!std::is_same_v<T, std::string>) {
+            forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t ra, std::int64_t rb) {
+                double* sums = out.cells.data() + j * g.width;
+                std::fill(sums, sums + g.width, 0.0);
+                double lo = HUGE_VAL, hi = -HUGE_VAL;
+                for (std::int64_t r = ra; r < rb; ++r) {
+                    const T* row = tensor.data<T>() + base + r * rs + g.c0 * cs;
+                    for (std::size_t c = 0; c < bins.size(); ++c) {
+                        const double v = double(row[std::int64_t(c) * cs]);
+                        sums[bins[c]] += v;
+                        if (std::isfinite(v)) {
+                            lo = std::min(lo, v);
+                            hi = std::max(hi, v);
+                        }
+                    }
+                }
+                for (int i = 0; i < g.width; ++i)
+                    sums[i] /= double(rb - ra) * blockSize[std::size_t(i)];
+                const std::lock_guard lock(merge);
+                out.lo = std::min(out.lo, lo);
+                out.hi = std::max(out.hi, hi);
+            });
+        }
+    });
+    return out;
 }
 
 /// Values in grey, low to high; unselected cells keep this quiet shade under the selection.
-/// Each sample is the mean of its block (NaN if a NaN is in it, so NaNs never vanish when
-/// zoomed out); strings have no magnitude and get one neutral shade.
-MapLayer sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t rs, std::int64_t cs,
-                      const Grid& g, const QCPRange& range, bool dark, Executor& pool,
-                      JobContext& ctx)
+MapLayer valueLayer(const Grid& g, const std::vector<double>& cells, const QCPRange& range,
+                    bool dark, Executor& pool, JobContext& ctx)
 {
     QCPColorGradient grey;
     grey.clearColorStops();
@@ -115,33 +176,7 @@ MapLayer sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t rs, 
     grey.setColorStopAt(1.0, dark ? QColor(0xb8, 0xba, 0xbe) : QColor(0x55, 0x57, 0x5b));
     grey.setNanHandling(QCPColorGradient::nhNanColor);
     grey.setNanColor(QColor(0xd6, 0x27, 0x28));
-    const auto blocks = columnBlocks(g);
-    return visitDType(tensor.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        return buildLayer(g, grey, range, false, pool, ctx,
-                          [&](std::int64_t, std::int64_t ra, std::int64_t rb, double* cells,
-                              unsigned char*) {
-                              if constexpr (std::is_same_v<T, std::string>) {
-                                  std::fill(cells, cells + g.width, range.center());
-                              } else {
-                                  std::fill(cells, cells + g.width, 0.0);
-                                  for (std::int64_t r = ra; r < rb; ++r) {
-                                      const T* row = tensor.data<T>() + base + r * rs;
-                                      for (int i = 0; i < g.width; ++i) {
-                                          const auto [ca, cb] = blocks[std::size_t(i)];
-                                          double sum = 0;
-                                          for (std::int64_t c = ca; c < cb; ++c)
-                                              sum += double(row[c * cs]);
-                                          cells[i] += sum;
-                                      }
-                                  }
-                                  for (int i = 0; i < g.width; ++i) {
-                                      const auto [ca, cb] = blocks[std::size_t(i)];
-                                      cells[i] /= double((rb - ra) * (cb - ca));
-                                  }
-                              }
-                          });
-    });
+    return colourLayer(g, cells, nullptr, grey, range, pool, ctx);
 }
 
 /// The read-order ramp over the values, translucent. Each block shows its first-read element
@@ -151,37 +186,40 @@ MapLayer sampleSelection(const std::vector<std::int64_t>* order, std::int64_t la
                          std::int64_t base, std::int64_t rs, std::int64_t cs, const Grid& g,
                          Executor& pool, JobContext& ctx)
 {
+    const std::size_t n = std::size_t(g.width) * std::size_t(g.height);
+    std::vector<double> cells(n, 0.0);
+    std::vector<unsigned char> alpha(n, 0);
+    if (order && lastOrder >= 0) {
+        constexpr unsigned char kOpacity = 235;
+        const std::vector<int> bins = columnBins(g);
+        forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t ra, std::int64_t rb) {
+            // Unsigned, "not read" (-1) is the largest value: the minimum is the first read.
+            std::vector<std::uint64_t> first(std::size_t(g.width), UINT64_MAX);
+            for (std::int64_t r = ra; r < rb; ++r) {
+                const std::int64_t* row = order->data() + base + r * rs + g.c0 * cs;
+                for (std::size_t c = 0; c < bins.size(); ++c) {
+                    std::uint64_t& f = first[std::size_t(bins[c])];
+                    f = std::min(f, std::uint64_t(row[std::int64_t(c) * cs]));
+                }
+            }
+            for (int i = 0; i < g.width; ++i) {
+                if (first[std::size_t(i)] == UINT64_MAX)
+                    continue;
+                const std::size_t at = std::size_t(j) * std::size_t(g.width) + std::size_t(i);
+                cells[at] = lastOrder > 0
+                                ? std::min(1.0, double(first[std::size_t(i)]) / double(lastOrder))
+                                : 0.0;
+                alpha[at] = kOpacity;
+            }
+        });
+    }
     QCPColorGradient ramp;
     ramp.clearColorStops();
     const auto& stops = readOrderStops();
     for (std::size_t i = 0; i < stops.size(); ++i)
         ramp.setColorStopAt(double(i) / double(stops.size() - 1), stops[i]);
     ramp.setLevelCount(256);
-    constexpr unsigned char kOpacity = 235;
-    const std::int64_t none = std::numeric_limits<std::int64_t>::max();
-    const auto blocks = columnBlocks(g);
-    return buildLayer(
-        g, ramp, QCPRange(0.0, 1.0), true, pool, ctx,
-        [&](std::int64_t, std::int64_t ra, std::int64_t rb, double* cells, unsigned char* alpha) {
-            std::fill(cells, cells + g.width, 0.0);
-            std::fill(alpha, alpha + g.width, 0);
-            if (!order || lastOrder < 0)
-                return;
-            for (int i = 0; i < g.width; ++i) {
-                const auto [ca, cb] = blocks[std::size_t(i)];
-                std::int64_t first = none;
-                for (std::int64_t r = ra; r < rb; ++r) {
-                    const std::int64_t* row = order->data() + base + r * rs;
-                    for (std::int64_t c = ca; c < cb; ++c)
-                        if (const std::int64_t v = row[c * cs]; v >= 0 && v < first)
-                            first = v;
-                }
-                if (first == none)
-                    continue;
-                cells[i] = lastOrder > 0 ? std::min(1.0, double(first) / double(lastOrder)) : 0.0;
-                alpha[i] = kOpacity;
-            }
-        });
+    return colourLayer(g, cells, &alpha, ramp, QCPRange(0.0, 1.0), pool, ctx);
 }
 
 /// The finite values' range over the whole tensor, so every face shares one grey scale.
@@ -211,18 +249,14 @@ QCPRange valueRange(const Tensor& tensor, Executor& pool, JobContext& ctx)
                 &ctx);
         }
     });
-    if (lo > hi)
-        return {0.0, 1.0};
-    if (lo == hi)
-        return {lo - 0.5, hi + 0.5};
-    return {lo, hi};
+    return rangeOf(lo, hi);
 }
 
 /// The top layer: outlines and the hovered cell, redrawn without redrawing the maps.
 class MarksLayerable : public QCPLayerable {
 public:
     MarksLayerable(QCustomPlot* plot, std::function<void(QCPPainter*)> draw)
-        : QCPLayerable(plot, QStringLiteral("marks")), m_draw(std::move(draw))
+        : QCPLayerable(plot, QStringLiteral("overlay")), m_draw(std::move(draw))
     {
     }
 
@@ -300,9 +334,10 @@ HeatMap::HeatMap(ViewState& state, ss::Executor& worker, QWidget* parent)
     }
     m_selection->setDataRange(QCPRange(0.0, 1.0));
 
-    addLayer(QStringLiteral("marks"), layer(QStringLiteral("main")), QCustomPlot::limAbove);
-    m_marksLayer = layer(QStringLiteral("marks"));
-    m_marksLayer->setMode(QCPLayer::lmBuffered);
+    // The marks go on QCustomPlot's own top layer, which has a paint buffer of its own: every
+    // further buffer is cleared on every replot and blended on every paint, a few ms each at
+    // the size of a window.
+    m_marksLayer = layer(QStringLiteral("overlay"));
     new MarksLayerable(this, [this](QCPPainter* p) { drawMarks(p); });
 
     // Zooming and panning resample what became visible; a burst of wheel steps or drag moves
@@ -350,7 +385,8 @@ void HeatMap::resetFace(bool newValues)
         m_faceRows = rows;
         m_faceCols = cols;
     }
-    refreshLook();
+    // The new axes are drawn with the new samples, not before them.
+    applyLook();
     requestSamples(true, true);
 }
 
@@ -371,6 +407,12 @@ void HeatMap::redraw()
 
 void HeatMap::refreshLook()
 {
+    applyLook();
+    redraw();
+}
+
+void HeatMap::applyLook()
+{
     const QPalette& pal = palette();
     setBackground(pal.color(QPalette::Base));
     axisRect()->setBackground(pal.color(QPalette::Base));
@@ -390,14 +432,26 @@ void HeatMap::refreshLook()
     };
     setAxis(xAxis2, layout.colDim(), tr("columns"));
     setAxis(yAxis, layout.rowDim(), tr("rows"));
-
-    redraw();
 }
 
 void HeatMap::requestSamples(bool values, bool selection)
 {
     m_valuesWanted = m_valuesWanted || values;
     m_selectionWanted = m_selectionWanted || selection;
+    // A new tensor and its read order arrive one call after the other: one sampling serves both.
+    if (std::exchange(m_startQueued, true))
+        return;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_startQueued = false;
+            startSampling();
+        },
+        Qt::QueuedConnection);
+}
+
+void HeatMap::startSampling()
+{
     const FaceLayout& layout = m_state.layout;
     if (!layout.hasElements())
         return;
@@ -413,10 +467,11 @@ void HeatMap::requestSamples(bool values, bool selection)
     // No more samples than pixels: a bigger face is averaged down to the screen.
     const QRect area = axisRect()->rect();
     const qreal dpr = devicePixelRatioF();
+    // No more samples than cells either: each sample is a block of whole columns and rows.
     g.width = int(std::max<std::int64_t>(
-        2, std::min<std::int64_t>(g.c1 - g.c0, std::int64_t(area.width() * dpr))));
+        1, std::min<std::int64_t>(g.c1 - g.c0, std::int64_t(area.width() * dpr))));
     g.height = int(std::max<std::int64_t>(
-        2, std::min<std::int64_t>(g.r1 - g.r0, std::int64_t(area.height() * dpr))));
+        1, std::min<std::int64_t>(g.r1 - g.r0, std::int64_t(area.height() * dpr))));
 
     const bool wantValues = m_valuesWanted;
     const bool wantSelection = m_selectionWanted;
@@ -428,6 +483,9 @@ void HeatMap::requestSamples(bool values, bool selection)
     const std::int64_t rs = layout.rowStride();
     const std::int64_t cs = layout.colStride();
     const QCPRange knownRange = m_valueRange;
+    // A face that is the whole tensor, all in view, gives the value range on the way.
+    const bool seesEverything = layout.faceCells() == tensor.size() && g.r0 == 0 &&
+                                g.r1 == layout.rows() && g.c0 == 0 && g.c1 == layout.cols();
     const bool dark = isDark(palette());
     const quint64 generation = ++m_requested;
     auto samples = std::make_shared<Samples>();
@@ -435,12 +493,14 @@ void HeatMap::requestSamples(bool values, bool selection)
     m_worker.submit(
         "heat map samples",
         [=, &pool](JobContext& ctx) {
-            if (wantRange)
-                samples->valueRange = valueRange(tensor, pool, ctx);
-            if (wantValues)
-                samples->values = sampleValues(tensor, base, rs, cs, g,
-                                               samples->valueRange.value_or(knownRange), dark,
-                                               pool, ctx);
+            if (wantValues) {
+                const ValueSamples values = sampleValues(tensor, base, rs, cs, g, pool, ctx);
+                if (wantRange)
+                    samples->valueRange = seesEverything ? rangeOf(values.lo, values.hi)
+                                                         : valueRange(tensor, pool, ctx);
+                samples->values = valueLayer(
+                    g, values.cells, samples->valueRange.value_or(knownRange), dark, pool, ctx);
+            }
             if (wantSelection)
                 samples->selection =
                     sampleSelection(order.get(), lastOrder, base, rs, cs, g, pool, ctx);
@@ -481,7 +541,7 @@ void HeatMap::applySamples(quint64 generation, std::shared_ptr<Samples> samples)
 
 bool HeatMap::isSettled() const
 {
-    return m_requested == m_applied && !m_resampleTimer->isActive();
+    return !m_startQueued && m_requested == m_applied && !m_resampleTimer->isActive();
 }
 
 QRectF HeatMap::cellPixels(std::int64_t row, std::int64_t col) const
@@ -494,14 +554,32 @@ QRectF HeatMap::cellPixels(std::int64_t row, std::int64_t col) const
                   QPointF(std::max(x0, x1), std::max(y0, y1)));
 }
 
+std::pair<int, int> HeatMap::pixelSpan(const QCPAxis* axis, std::int64_t cell) const
+{
+    const double a = axis->coordToPixel(double(cell) - 0.5);
+    const double b = axis->coordToPixel(double(cell) + 0.5);
+    return {int(std::ceil(std::min(a, b) - 0.5)), int(std::ceil(std::max(a, b) - 0.5)) - 1};
+}
+
+std::int64_t HeatMap::cellAt(const QCPAxis* axis, int pixel) const
+{
+    const auto guess = std::int64_t(std::floor(axis->pixelToCoord(pixel + 0.5) + 0.5));
+    // pixelToCoord and coordToPixel may round apart at a boundary: the spans decide.
+    for (const std::int64_t cell : {guess, guess - 1, guess + 1}) {
+        const auto [first, last] = pixelSpan(axis, cell);
+        if (first <= pixel && pixel <= last)
+            return cell;
+    }
+    return guess;
+}
+
 std::int64_t HeatMap::elementAt(const QPoint& pos) const
 {
     const FaceLayout& layout = m_state.layout;
     if (!layout.hasElements() || !axisRect()->rect().contains(pos))
         return -1;
-    // A pixel belongs to the cell under its centre.
-    const auto col = std::int64_t(std::floor(xAxis2->pixelToCoord(pos.x() + 0.5) + 0.5));
-    const auto row = std::int64_t(std::floor(yAxis->pixelToCoord(pos.y() + 0.5) + 0.5));
+    const std::int64_t col = cellAt(xAxis2, pos.x());
+    const std::int64_t row = cellAt(yAxis, pos.y());
     if (row < 0 || row >= layout.rows() || col < 0 || col >= layout.cols())
         return -1;
     return layout.flatIndex({0, row, col});
@@ -512,12 +590,12 @@ QRect HeatMap::elementRect(std::int64_t flat) const
     const auto cell = m_state.layout.locate(flat);
     if (!cell)
         return {};
-    // The pixels whose centres fall inside the cell (at least one).
-    const QRectF r = cellPixels(cell->row, cell->col);
-    const int left = int(std::ceil(r.left() - 0.5));
-    const int top = int(std::ceil(r.top() - 0.5));
-    const int right = std::max(left, int(std::ceil(r.right() - 0.5)) - 1);
-    const int bottom = std::max(top, int(std::ceil(r.bottom() - 0.5)) - 1);
+    // Exactly the pixels elementAt() gives to this element: those whose centres fall inside its
+    // cell. Zoomed out past a pixel per element, most elements have none.
+    const auto [left, right] = pixelSpan(xAxis2, cell->col);
+    const auto [top, bottom] = pixelSpan(yAxis, cell->row);
+    if (right < left || bottom < top)
+        return {};
     // QCustomPlot maps a vertical range one pixel past the axis rect's top: clip to it.
     const QRect rect =
         QRect(QPoint(left, top), QPoint(right, bottom)).intersected(axisRect()->rect());

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 namespace ss {
 class Executor;
@@ -37,8 +38,10 @@ public:
     /// The focused dimensions or the palette changed.
     void refreshLook();
 
+    /// The element whose cell holds the centre of the pixel at `pos`, or -1.
     std::int64_t elementAt(const QPoint& pos) const;
-    /// An element's cell in widget coordinates, null when it is outside the visible range.
+    /// The pixels elementAt() maps to this element, in widget coordinates: null when it is
+    /// outside the visible range or, zoomed out, holds no pixel centre of its own.
     QRect elementRect(std::int64_t flat) const;
     /// Pans (keeping the zoom) so that element `flat` is in view.
     void ensureVisible(std::int64_t flat);
@@ -61,11 +64,19 @@ protected:
 private:
     struct Samples;
 
-    /// Starts sampling what is visible; a newer request supersedes an older one's work.
+    /// Asks for what is visible to be sampled, at the next pass of the event loop; a newer
+    /// request supersedes an older one's work.
     void requestSamples(bool values, bool selection);
+    void startSampling();
+    /// Axis labels and colours for the face and the palette, drawn at the next replot.
+    void applyLook();
     void applySamples(quint64 generation, std::shared_ptr<Samples> samples);
     void clampRange(QCPAxis* axis, std::int64_t cells);
     QRectF cellPixels(std::int64_t row, std::int64_t col) const;
+    /// Along an axis: the first and last pixel whose centres fall in `cell` (last < first: none).
+    std::pair<int, int> pixelSpan(const QCPAxis* axis, std::int64_t cell) const;
+    /// Along an axis: the cell whose span holds `pixel`.
+    std::int64_t cellAt(const QCPAxis* axis, int pixel) const;
     void drawMarks(QCPPainter* painter);
     void setHovered(std::int64_t flat);
     /// Replots at the next event-loop pass, if the plot is on screen.
@@ -80,6 +91,7 @@ private:
     QTimer* m_resampleTimer;
     bool m_valuesWanted = false;    ///< pending work: resample the values
     bool m_selectionWanted = false; ///< pending work: resample the selection
+    bool m_startQueued = false;     ///< startSampling() is on its way
     bool m_haveRange = false;       ///< the value range of the current tensor is known
     QCPRange m_valueRange;
     std::int64_t m_faceRows = -1; ///< the face the axis ranges were fitted to

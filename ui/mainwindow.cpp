@@ -34,6 +34,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -224,7 +225,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_autosavePath = base + QStringLiteral(".json");
     offerRecovery();
 
-    resize(1440, 900);
+    // Roomy, but never larger than the screen the window opens on (Xvfb's 1280 x 800 included).
+    resize(QSize(1440, 900).boundedTo(screen()->availableGeometry().size() * 0.94));
     applyWorkspace(m_ws);
 }
 
@@ -383,6 +385,7 @@ void MainWindow::buildLayout()
     m_mainSplitter->addWidget(views);
     m_mainSplitter->setStretchFactor(0, 0);
     m_mainSplitter->setStretchFactor(1, 1);
+    connect(m_mainSplitter, &QSplitter::splitterMoved, this, [this] { m_fitEditors = false; });
     setCentralWidget(m_mainSplitter);
 
     m_stepper = new DecodeStepper;
@@ -449,10 +452,20 @@ void MainWindow::buildActions()
     });
     QAction* save = action(QStringLiteral("actionSave"), tr("&Save As…"), QKeySequence::SaveAs);
     connect(save, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save the workspace"), QString(),
-                                                          tr("Workspaces (*.json)"));
+        // The desktop file's MIME type matches *.slicescope.json, so a workspace saved with that
+        // suffix opens in SliceScope when double-clicked: the name gets it unless another is
+        // typed.
+        QFileDialog dialog(this, tr("Save the workspace"));
+        dialog.setObjectName(QStringLiteral("saveDialog"));
+        dialog.setAcceptMode(QFileDialog::AcceptSave);
+        dialog.setNameFilters(
+            {tr("SliceScope workspace (*.slicescope.json)"), tr("JSON (*.json)")});
+        dialog.setDefaultSuffix(QStringLiteral("slicescope.json"));
+        const QString lesson = m_lessonName.isEmpty() ? QStringLiteral("workspace") : m_lessonName;
+        dialog.selectFile(lesson + QStringLiteral(".slicescope.json"));
+        if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return;
         QString error;
-        if (!path.isEmpty() && !saveFile(path, &error)) showMessage(error);
+        if (!saveFile(dialog.selectedFiles().constFirst(), &error)) showMessage(error);
     });
     QAction* exportNpy =
         action(QStringLiteral("actionExportOutput"), tr("&Export Output as .npy…"));
@@ -674,14 +687,18 @@ void MainWindow::applyWorkspace(const Workspace& ws)
     m_lessonName.clear();
     for (const Lesson& lesson : lessons())
         if (!ws.title.isEmpty() && lesson.workspace.title == ws.title) m_lessonName = lesson.name;
+    // The worker starts first, so that it evaluates while the editors show the workspace.
+    m_engine->invalidate();
+    scheduleEvaluation();
     m_gallery->setCurrent(m_lessonName);
     if (opChanged) replaceOpEditor(*def);
     m_opEditor->setWorkspace(ws);
     m_inputs->setWorkspace(*def, ws);
     updateBanner();
-    if (opChanged || bannerChanged) fitEditorArea();
-    m_engine->invalidate();
-    scheduleEvaluation();
+    if (opChanged || bannerChanged) {
+        m_fitEditors = true; // a new op or lesson: the editors fit their content again
+        fitEditorArea();
+    }
     m_autosave.start();
 }
 
@@ -776,7 +793,11 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
             view->setTensor(tensors[std::size_t(s)], names[s]);
             m_inputs->controls(s)->showMade(tensors[std::size_t(s)]);
         }
-        view->setReadOrder(m_linked ? inputsFrom->readOrders[std::size_t(s)] : nullptr);
+        if (m_linked)
+            view->setReadOrder(inputsFrom->readOrders[std::size_t(s)],
+                               inputsFrom->readSummaries[std::size_t(s)], inputsFrom->lastRead);
+        else
+            view->setReadOrder(nullptr);
         view->setOutlined({});
     }
 
@@ -788,7 +809,9 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
             TensorView* view = m_outputViews[std::size_t(k)];
             view->setTensor(outputsFrom->outputs[std::size_t(k)],
                             m_stale ? tr("%1 (last good result)").arg(outNames[k]) : outNames[k]);
-            view->setReadOrder(outputsFrom->outputOrders[std::size_t(k)]);
+            // One colour scale for the whole op: an output cell has its source's colour.
+            view->setReadOrder(outputsFrom->outputOrders[std::size_t(k)],
+                               outputsFrom->outputSummaries[std::size_t(k)], outputsFrom->lastRead);
             view->setOutlined({});
         }
         QStringList extras;
@@ -964,12 +987,21 @@ void MainWindow::updateBanner()
                                         : tr("%1 — SliceScope[*]").arg(m_ws.title));
 }
 
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // Wider, the lesson text takes fewer lines: the editors give the room back to the views.
+    if (m_fitEditors) fitEditorArea();
+}
+
 void MainWindow::fitEditorArea()
 {
-    // The editors get the height they ask for, up to half the window; the views get the rest.
+    // The editors get the height they ask for, up to half the window (but never less than they
+    // need to show their entries); the views get the rest.
     QWidget* top = m_mainSplitter->widget(0);
     const int total = std::max(m_mainSplitter->height(), height() - 120);
-    const int wanted = std::clamp(top->sizeHint().height(), 120, total / 2);
+    const int wanted = std::max(std::clamp(top->sizeHint().height(), 120, total / 2),
+                                top->minimumSizeHint().height());
     m_mainSplitter->setSizes({wanted, std::max(total - wanted, 200)});
 }
 

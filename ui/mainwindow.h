@@ -85,6 +85,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     class WorkspaceCommand;
@@ -142,7 +143,8 @@ private:
     QTimer m_debounce;      ///< at most one evaluation start per 100 ms while typing
     QTimer m_progressDelay; ///< progress shows only for evaluations that take a while
     QTimer m_autosave;
-    bool m_pending = false; ///< an edit waits for its evaluation to start
+    bool m_pending = false;   ///< an edit waits for its evaluation to start
+    bool m_fitEditors = true; ///< the editors' height follows their content (until dragged)
 
     std::shared_ptr<const Evaluation> m_last;
     std::shared_ptr<const Evaluation> m_good;

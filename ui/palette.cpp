@@ -2,8 +2,11 @@
 #include "ui/palette.h"
 
 #include <QApplication>
+#include <QPainter>
+#include <QProxyStyle>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
 
 #include <algorithm>
 #include <cmath>
@@ -56,6 +59,32 @@ QPalette darkPalette()
     return p;
 }
 
+/// Fusion, with check boxes that stand out: Fusion outlines them in the window colour darkened
+/// by 40%, which on the dark base is all but invisible (the mask bits of the raw-arguments table)
+/// and on the light one under the 3:1 that WCAG asks of a control's edge. The outline drawn over
+/// it has over 4:1 with either base.
+class ThemeStyle : public QProxyStyle {
+public:
+    ThemeStyle() : QProxyStyle(QStyleFactory::create(QStringLiteral("Fusion"))) {}
+
+    void drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
+                       const QWidget* widget) const override
+    {
+        QProxyStyle::drawPrimitive(element, option, painter, widget);
+        if (element != PE_IndicatorCheckBox)
+            return;
+        painter->save();
+        // Where Fusion draws its own outline.
+        painter->setRenderHint(QPainter::Antialiasing, true);
+        painter->translate(0.5, 0.5);
+        painter->setBrush(Qt::NoBrush);
+        painter->setPen(isDark(option->palette) ? QColor(0x8c, 0x90, 0x98)
+                                                : QColor(0x6e, 0x72, 0x7a));
+        painter->drawRect(option->rect.adjusted(0, 0, -1, -1));
+        painter->restore();
+    }
+};
+
 } // namespace
 
 QPalette themePalette(Theme theme)
@@ -68,7 +97,7 @@ QPalette themePalette(Theme theme)
 
 void applyTheme(QApplication& app, Theme theme)
 {
-    app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    app.setStyle(new ThemeStyle);
     app.setPalette(themePalette(theme));
 }
 

@@ -28,7 +28,11 @@ TensorModel::TensorModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void TensorModel::setTensor(const ss::Tensor& tensor)
 {
-    beginResetModel();
+    // The same rows and columns keep every index valid: views keep their place and selection.
+    const bool sameTable =
+        m_tensor.isValid() && tensor.isValid() && m_tensor.shape() == tensor.shape();
+    if (!sameTable)
+        beginResetModel();
     m_tensor = tensor;
     m_formatter = ValueFormatter(tensor);
     // An order or outline for another element count cannot belong to this tensor; one for the
@@ -36,7 +40,10 @@ void TensorModel::setTensor(const ss::Tensor& tensor)
     if (m_readOrder && std::int64_t(m_readOrder->size()) != tensor.size())
         m_readOrder.reset();
     std::erase_if(m_outlined, [&](std::int64_t i) { return i >= tensor.size(); });
-    endResetModel();
+    if (sameTable)
+        allChanged({});
+    else
+        endResetModel();
 }
 
 void TensorModel::allChanged(const QList<int>& roles)
@@ -55,13 +62,13 @@ void TensorModel::setReadOrder(ReadOrder order)
     allChanged({ReadOrderRole, SelectedRole, Qt::AccessibleDescriptionRole});
 }
 
-void TensorModel::setOutlined(std::vector<std::int64_t> flatIndices)
+bool TensorModel::setOutlined(std::vector<std::int64_t> flatIndices)
 {
     std::sort(flatIndices.begin(), flatIndices.end());
     flatIndices.erase(std::unique(flatIndices.begin(), flatIndices.end()), flatIndices.end());
     std::erase_if(flatIndices, [&](std::int64_t i) { return i < 0 || i >= m_tensor.size(); });
     if (flatIndices == m_outlined)
-        return;
+        return false;
     // One signal for the box around every cell that changed keeps a hover cheap.
     std::vector<std::int64_t> changed;
     std::set_symmetric_difference(m_outlined.begin(), m_outlined.end(), flatIndices.begin(),
@@ -80,6 +87,7 @@ void TensorModel::setOutlined(std::vector<std::int64_t> flatIndices)
     if (bottom >= 0)
         emit dataChanged(index(top, left), index(bottom, right),
                          {OutlinedRole, Qt::AccessibleDescriptionRole});
+    return true;
 }
 
 void TensorModel::setEditable(bool editable)

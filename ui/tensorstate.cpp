@@ -5,33 +5,34 @@
 
 namespace ss::ui {
 
-ReadOrderStats computeReadOrderStats(const std::vector<std::int64_t>& order,
-                                     const FaceLayout& layout)
+ReadOrderSummary summarizeReadOrder(const std::vector<std::int64_t>& order)
 {
-    ReadOrderStats stats;
-    std::int64_t minOrder = -1;
+    ReadOrderSummary summary;
+    std::int64_t lowest = -1;
     const std::int64_t n = std::int64_t(order.size());
     for (std::int64_t i = 0; i < n; ++i) {
         const std::int64_t o = order[std::size_t(i)];
         if (o < 0)
             continue;
-        ++stats.selected;
-        stats.maxOrder = std::max(stats.maxOrder, o);
-        if (minOrder < 0 || o < minOrder) {
-            minOrder = o;
-            stats.first = i;
+        if (summary.selected++ == 0 || o < lowest) {
+            summary.first = i;
+            lowest = o;
         }
+        summary.last = std::max(summary.last, o);
     }
-    if (stats.selected == 0)
-        return stats;
-    if (layout.pins().empty()) {
-        stats.shownHasSelected = true;
-        return stats;
-    }
-    layout.forEachShown([&](std::int64_t flat) {
-        stats.shownHasSelected = stats.shownHasSelected || order[std::size_t(flat)] >= 0;
-    });
-    return stats;
+    return summary;
+}
+
+bool showsSelected(const std::vector<std::int64_t>& order, const ReadOrderSummary& summary,
+                   const FaceLayout& layout)
+{
+    if (summary.selected == 0)
+        return false;
+    if (layout.pins().empty() || layout.locate(summary.first))
+        return true;
+    bool shown = false;
+    layout.forEachShown([&](std::int64_t flat) { shown = shown || order[std::size_t(flat)] >= 0; });
+    return shown;
 }
 
 QString ViewState::faceLabel(std::int64_t face) const

@@ -15,23 +15,16 @@
 
 namespace ss::ui {
 
-/// What the colours and the "show the selection" jumps need to know about a read order.
-struct ReadOrderStats {
-    std::int64_t maxOrder = -1; ///< the last read position (-1: nothing read)
-    std::int64_t selected = 0;  ///< elements read at least once
-    std::int64_t first = -1;    ///< the element read first
-    bool shownHasSelected = false; ///< some selected element is in the faces the pins leave
-};
-
-/// One pass over the order; the layout says which elements are shown.
-ReadOrderStats computeReadOrderStats(const std::vector<std::int64_t>& order,
-                                     const FaceLayout& layout);
+/// Whether the faces the pins leave show an element the order selects: at once when nothing is
+/// pinned or the first element read is shown, else one pass over the shown elements.
+bool showsSelected(const std::vector<std::int64_t>& order, const ReadOrderSummary& summary,
+                   const FaceLayout& layout);
 
 struct ViewState {
     TensorModel* model = nullptr;
     QString name = QStringLiteral("x"); ///< labels faces: "x[0, :, :]"
     FaceLayout layout;
-    ReadOrderStats stats;
+    ReadOrderSummary selection;
     /// The read position coloured as "read last": the caller's, or this order's own last.
     std::int64_t scaleLast = -1;
     std::vector<int> focusDims;
@@ -39,8 +32,8 @@ struct ViewState {
     /// The tooltip for an element (the workbench's provider, or coordinates and value).
     std::function<QString(std::int64_t)> toolTip;
 
-    bool hasSelection() const { return stats.selected > 0; }
-    std::int64_t lastOrder() const { return scaleLast >= 0 ? scaleLast : stats.maxOrder; }
+    bool hasSelection() const { return selection.selected > 0; }
+    std::int64_t lastOrder() const { return scaleLast >= 0 ? scaleLast : selection.last; }
     /// Where an order falls on the read-order ramp, 0 (first) to 1 (last).
     double orderFraction(std::int64_t order) const
     {

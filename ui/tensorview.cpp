@@ -20,6 +20,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 namespace ss::ui {
@@ -39,7 +40,8 @@ constexpr std::size_t kSyncStatsLimit = std::size_t(1) << 18;
 /// How many outlined elements are checked for being shown before pinning to the first.
 constexpr std::size_t kOutlineProbe = 1024;
 
-/// "first read → last read": the ramp the selected cells are coloured with.
+/// "read first [ramp] read last": the ramp the selected cells are coloured with. A narrow view
+/// gets "first [ramp] last", then the ramp alone (its tooltip still says which end is which).
 class Legend : public QWidget {
 public:
     explicit Legend(QWidget* parent) : QWidget(parent)
@@ -48,36 +50,61 @@ public:
         setAccessibleName(tr("Read order legend"));
         setAccessibleDescription(tr("Selected elements are coloured from dark violet (read "
                                     "first) to yellow (read last)."));
+        setToolTip(accessibleDescription());
+        setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     }
-    QSize sizeHint() const override
+    QSize sizeHint() const override { return {widthOf(labels(0)), fontMetrics().height() + 4}; }
+    QSize minimumSizeHint() const override
     {
-        const QFontMetrics fm(font());
-        return {fm.horizontalAdvance(tr("read first")) + fm.horizontalAdvance(tr("read last")) +
-                    kBarWidth + 16,
-                fm.height() + 4};
+        return {widthOf(labels(kVariants - 1)), fontMetrics().height() + 4};
     }
 
 protected:
     void paintEvent(QPaintEvent*) override
     {
+        int variant = 0;
+        while (variant < kVariants - 1 && widthOf(labels(variant)) > width())
+            ++variant;
+        const auto [first, last] = labels(variant);
         QPainter p(this);
-        const QFontMetrics fm(font());
-        const QString first = tr("read first");
-        const QString last = tr("read last");
+        const QFontMetrics fm = fontMetrics();
         const int textY = (height() + fm.ascent() - fm.descent()) / 2;
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QPoint(0, textY), first);
-        const QRect bar(fm.horizontalAdvance(first) + 6, (height() - 10) / 2, kBarWidth, 10);
+        const int left = first.isEmpty() ? 0 : fm.horizontalAdvance(first) + kGap;
+        const int right = last.isEmpty() ? width() : width() - fm.horizontalAdvance(last) - kGap;
+        const QRect bar(left, (height() - 10) / 2, std::max(1, right - left), 10);
         QLinearGradient g(bar.topLeft(), bar.topRight());
         const auto& stops = readOrderStops();
         for (std::size_t i = 0; i < stops.size(); ++i)
             g.setColorAt(double(i) / double(stops.size() - 1), stops[i]);
         p.fillRect(bar, g);
-        p.drawText(QPoint(bar.right() + 7, textY), last);
+        p.drawText(QPoint(bar.right() + 1 + kGap, textY), last);
     }
 
 private:
+    static constexpr int kVariants = 3;
+    static constexpr int kGap = 6;
     static constexpr int kBarWidth = 64;
+    static constexpr int kMinBarWidth = 40;
+
+    std::pair<QString, QString> labels(int variant) const
+    {
+        switch (variant) {
+        case 0: return {tr("read first"), tr("read last")};
+        case 1: return {tr("first"), tr("last")};
+        default: return {};
+        }
+    }
+    /// The width a variant needs: its labels, the gaps and the ramp.
+    int widthOf(const std::pair<QString, QString>& text) const
+    {
+        const QFontMetrics fm = fontMetrics();
+        if (text.first.isEmpty())
+            return kMinBarWidth;
+        return fm.horizontalAdvance(text.first) + fm.horizontalAdvance(text.second) + 2 * kGap +
+               kBarWidth;
+    }
 };
 
 QString shapeHtml(const Shape& shape, const ViewState& state, const QPalette& palette)
@@ -112,8 +139,10 @@ struct TensorView::Private {
     void showLayout(bool newValues);
     void syncHeader();
     void syncPins();
-    void setReadOrder(ReadOrder order, std::int64_t scaleLast);
-    void applyReadOrder(ReadOrder order, const ReadOrderStats& stats, std::int64_t scaleLast);
+    void setReadOrder(ReadOrder order, std::optional<ReadOrderSummary> summary,
+                      std::int64_t scaleLast);
+    void applyReadOrder(ReadOrder order, const ReadOrderSummary& summary, bool shown,
+                        std::int64_t scaleLast);
     QString defaultToolTip(std::int64_t flat) const;
     /// After background work has landed: tells whoever waits if nothing else is pending.
     void checkSettled();
@@ -242,17 +271,22 @@ TensorView::~TensorView()
 
 void TensorView::setTensor(const ss::Tensor& tensor, const QString& title)
 {
-    const Shape oldShape = d->model->tensor().shape();
-    const bool sameShape =
-        d->model->tensor().isValid() && tensor.isValid() && oldShape == tensor.shape();
-    const bool sameSize = d->model->tensor().size() == tensor.size();
+    const Tensor& old = d->model->tensor();
+    const Shape oldShape = old.shape();
+    const bool sameShape = old.isValid() && tensor.isValid() && oldShape == tensor.shape();
+    // Tensors never change once made, so one whose buffer is on show is what is drawn (an input
+    // when only the expression was edited).
+    const bool sameValues = sameShape && old.dtype() == tensor.dtype() && old.raw() == tensor.raw();
+    if (sameValues && title == d->title)
+        return;
+    const bool sameSize = old.size() == tensor.size();
     d->title = title;
     d->state.name = faceName(title);
     d->model->setTensor(tensor);
     if (!sameSize) {
         // An order for the old element count, shown or on its way, cannot belong to this one.
         ++d->statsGeneration;
-        d->state.stats = {};
+        d->state.selection = {};
         d->state.scaleLast = -1;
         if (std::exchange(d->statsPending, false))
             QMetaObject::invokeMethod(this, [this] { d->checkSettled(); }, Qt::QueuedConnection);
@@ -263,7 +297,7 @@ void TensorView::setTensor(const ss::Tensor& tensor, const QString& title)
     d->heat->setAccessibleName(tr("%1 heat map").arg(title));
     const bool sameRank = int(oldShape.size()) == tensor.rank();
     d->rebuildLayout(sameRank ? d->state.layout.rowDim() : -1,
-                     sameRank ? d->state.layout.colDim() : -1, sameShape, true);
+                     sameRank ? d->state.layout.colDim() : -1, sameShape, !sameValues);
 }
 
 void TensorView::Private::rebuildLayout(int rowDim, int colDim, bool keepPins, bool newValues)
@@ -392,16 +426,15 @@ void TensorView::Private::syncPins()
     }
 }
 
-void TensorView::Private::applyReadOrder(ReadOrder order, const ReadOrderStats& stats,
-                                         std::int64_t scaleLast)
+void TensorView::Private::applyReadOrder(ReadOrder order, const ReadOrderSummary& summary,
+                                         bool shown, std::int64_t scaleLast)
 {
-    state.stats = stats;
-    state.scaleLast = scaleLast;
+    state.selection = summary;
+    state.scaleLast = order ? scaleLast : -1;
     model->setReadOrder(order);
     legend->setVisible(state.hasSelection());
     // Show the selection: pin to the element read first if nothing selected is on show.
-    if (state.hasSelection() && !stats.shownHasSelected && state.layout.pinTo(stats.first)) {
-        state.stats.shownHasSelected = true;
+    if (state.hasSelection() && !shown && state.layout.pinTo(summary.first)) {
         showLayout(false);
     } else if (heatMode) {
         heat->refreshSelection();
@@ -409,26 +442,42 @@ void TensorView::Private::applyReadOrder(ReadOrder order, const ReadOrderStats& 
     if (!heatMode) {
         if (state.hasSelection() &&
             !canvas->anyVisible([this](std::int64_t f) { return model->readOrderAt(f) >= 0; }))
-            canvas->ensureVisible(stats.first);
+            canvas->ensureVisible(summary.first);
         canvas->viewport()->update();
     }
 }
 
-void TensorView::setReadOrder(ReadOrder order) { d->setReadOrder(std::move(order), -1); }
+void TensorView::setReadOrder(ReadOrder order) { d->setReadOrder(std::move(order), {}, -1); }
 
 void TensorView::setReadOrder(ReadOrder order, std::int64_t lastOrder)
 {
-    d->setReadOrder(std::move(order), lastOrder);
+    d->setReadOrder(std::move(order), {}, lastOrder);
 }
 
-void TensorView::Private::setReadOrder(ReadOrder order, std::int64_t scaleLast)
+void TensorView::setReadOrder(ReadOrder order, const ReadOrderSummary& summary,
+                              std::int64_t lastOrder)
+{
+    d->setReadOrder(std::move(order), summary, lastOrder);
+}
+
+void TensorView::Private::setReadOrder(ReadOrder order, std::optional<ReadOrderSummary> summary,
+                                       std::int64_t scaleLast)
 {
     const quint64 generation = ++statsGeneration;
     if (order && std::int64_t(order->size()) != model->tensor().size())
         order.reset(); // not this tensor's: shown as no selection
-    if (!order || order->size() <= kSyncStatsLimit) {
-        applyReadOrder(order, order ? computeReadOrderStats(*order, state.layout) : ReadOrderStats{},
-                       order ? scaleLast : -1);
+    if (!order)
+        summary = ReadOrderSummary{};
+    else if (!summary && order->size() <= kSyncStatsLimit)
+        summary = summarizeReadOrder(*order);
+    const FaceLayout& layout = state.layout;
+    // Whether a selected element is on show is known at once unless the pins leave many cells
+    // and the first element read is not among them.
+    if (summary && (!order || summary->selected == 0 || layout.pins().empty() ||
+                    layout.locate(summary->first) ||
+                    layout.faceCount() * layout.faceCells() <= std::int64_t(kSyncStatsLimit))) {
+        applyReadOrder(order, *summary, order && showsSelected(*order, *summary, layout),
+                       scaleLast);
         // A summary that was on its way is dropped: whoever waits for it hears from the loop.
         if (std::exchange(statsPending, false))
             QMetaObject::invokeMethod(q, [this] { checkSettled(); }, Qt::QueuedConnection);
@@ -436,21 +485,27 @@ void TensorView::Private::setReadOrder(ReadOrder order, std::int64_t scaleLast)
     }
     // Large: summarise on the worker; the old selection stays until the new one is complete.
     statsPending = true;
-    auto stats = std::make_shared<ReadOrderStats>();
-    const FaceLayout layout = state.layout;
+    struct Result {
+        ReadOrderSummary summary;
+        bool shown = false;
+    };
+    auto result = std::make_shared<Result>();
     worker->submit(
         "read order statistics",
-        [order, layout, stats](JobContext&) { *stats = computeReadOrderStats(*order, layout); },
-        [this, generation, order, stats, scaleLast](Job& job) {
+        [order, summary, layout, result](JobContext&) {
+            result->summary = summary ? *summary : summarizeReadOrder(*order);
+            result->shown = showsSelected(*order, result->summary, layout);
+        },
+        [this, generation, order, result, scaleLast](Job& job) {
             const bool ok = job.state() == Job::State::Finished;
             QMetaObject::invokeMethod(
                 q,
-                [this, generation, order, stats, scaleLast, ok] {
+                [this, generation, order, result, scaleLast, ok] {
                     if (generation != statsGeneration)
                         return;
                     statsPending = false;
                     if (ok)
-                        applyReadOrder(order, *stats, scaleLast);
+                        applyReadOrder(order, result->summary, result->shown, scaleLast);
                     checkSettled();
                 },
                 Qt::QueuedConnection);
@@ -459,7 +514,8 @@ void TensorView::Private::setReadOrder(ReadOrder order, std::int64_t scaleLast)
 
 void TensorView::setOutlined(std::vector<std::int64_t> flatIndices)
 {
-    d->model->setOutlined(std::move(flatIndices));
+    if (!d->model->setOutlined(std::move(flatIndices)))
+        return;
     const auto& outlined = d->model->outlined();
     FaceLayout& layout = d->state.layout;
     if (!outlined.empty()) {
@@ -484,6 +540,8 @@ void TensorView::setOutlined(std::vector<std::int64_t> flatIndices)
 
 void TensorView::setFocusDims(std::vector<int> dims)
 {
+    if (dims == d->state.focusDims)
+        return;
     d->state.focusDims = std::move(dims);
     d->syncHeader();
     d->syncPins();
@@ -515,6 +573,11 @@ void TensorView::changeEvent(QEvent* event)
 }
 
 std::vector<int> TensorView::focusDims() const { return d->state.focusDims; }
+
+std::int64_t TensorView::readOrderScaleEnd() const
+{
+    return d->state.hasSelection() ? d->state.lastOrder() : -1;
+}
 
 void TensorView::setEditable(bool editable) { d->model->setEditable(editable); }
 
@@ -572,8 +635,8 @@ std::int64_t TensorView::heatMapThreshold() const { return d->threshold; }
 void TensorView::setFaceDims(int rowDim, int colDim)
 {
     d->rebuildLayout(rowDim, colDim, false, false);
-    // Re-summarised for the new faces: may pin to show the selection.
-    d->setReadOrder(d->model->readOrder(), d->state.scaleLast);
+    // Looked at again for the new faces: may pin to show the selection.
+    d->setReadOrder(d->model->readOrder(), d->state.selection, d->state.scaleLast);
 }
 
 int TensorView::faceRowDim() const { return d->state.layout.rowDim(); }

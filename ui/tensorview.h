@@ -22,6 +22,18 @@ namespace ss::ui {
 /// read. Shared between views and threads, never modified after creation.
 using ReadOrder = std::shared_ptr<const std::vector<std::int64_t>>;
 
+/// What a view needs to know about a read order besides the order itself. Whoever makes an order
+/// can say it on the way (the workbench does, on its worker), so that a view never scans
+/// millions of elements on the GUI thread.
+struct ReadOrderSummary {
+    std::int64_t selected = 0; ///< elements read at least once
+    std::int64_t first = -1;   ///< the element with the lowest read position (-1: none)
+    std::int64_t last = -1;    ///< the highest read position (-1: none)
+};
+
+/// One pass over an order.
+ReadOrderSummary summarizeReadOrder(const std::vector<std::int64_t>& order);
+
 /// A whole tensor as a table, for tests and screen readers: one row per index of all dimensions
 /// but the last (row-major), one column per index of the last dimension (rank 0: one cell; rank
 /// 1: one row). Header labels give the coordinates ("[1, 2, :]").
@@ -41,7 +53,8 @@ public:
     void setTensor(const ss::Tensor& tensor);
     const ss::Tensor& tensor() const { return m_tensor; }
     void setReadOrder(ReadOrder order);
-    void setOutlined(std::vector<std::int64_t> flatIndices);
+    /// Returns whether the outline changed.
+    bool setOutlined(std::vector<std::int64_t> flatIndices);
     /// Whether cells may be edited (the input view); edits are reported through
     /// elementEdited, never applied to the tensor by the model.
     void setEditable(bool editable);
@@ -97,6 +110,11 @@ public:
     /// than to this tensor's own last read, so that several views of one op (its inputs and its
     /// output, with orders counted over the whole op) share one colour scale.
     void setReadOrder(ReadOrder order, std::int64_t lastOrder);
+    /// Like setReadOrder(order, lastOrder), with the order's summary (which must be right), so
+    /// that even a large order is applied at once.
+    void setReadOrder(ReadOrder order, const ReadOrderSummary& summary, std::int64_t lastOrder);
+    /// The read position the colour ramp ends at ("read last"), -1 when nothing is selected.
+    std::int64_t readOrderScaleEnd() const;
     /// Outlines these elements (the sources or targets of a hover in the other view).
     void setOutlined(std::vector<std::int64_t> flatIndices);
     /// Lights these dimensions (the decode stepper's current step); empty: none.
@@ -110,7 +128,9 @@ public:
     bool isHeatMap() const;
     /// The flat index under a point in this widget's coordinates, or -1 (for tests).
     std::int64_t elementAt(const QPoint& pos) const;
-    /// Where an element is drawn, in this widget's coordinates, if it is visible (for tests).
+    /// Where an element is drawn, in this widget's coordinates: exactly the points elementAt()
+    /// maps to it. Null when none is on show (scrolled or pinned away, or an element smaller
+    /// than a pixel in a zoomed-out heat map).
     QRect elementRect(std::int64_t flatIndex) const;
 
     /// A face with more cells than this is drawn as a heat map (default 10000, i.e. 100 x 100;

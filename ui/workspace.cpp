@@ -90,10 +90,11 @@ std::optional<SparseSpec> sparseFromAttrs(const Attrs& attrs)
     auto mask = [&](const char* name) -> std::optional<std::int32_t> {
         const auto it = attrs.find(name);
         if (it == attrs.end()) return 0;
+        // The kernel reads masks as int32 attributes; anything wider is refused there.
         if (!it->second.isInt() || it->second.toInt() < INT32_MIN ||
-            it->second.toInt() > std::int64_t(UINT32_MAX))
+            it->second.toInt() > INT32_MAX)
             return std::nullopt;
-        return std::int32_t(std::uint32_t(it->second.toInt()));
+        return std::int32_t(it->second.toInt());
     };
     const auto begin = list("begin");
     const auto end = list("end");

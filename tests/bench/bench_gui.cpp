@@ -6,7 +6,7 @@
 // as single edits do (bursts of typing are gathered by the 100 ms debounce instead).
 //
 // Columns (ms): latency: median and worst time from the edit until the window has settled (the
-// new result applied to both views and their background work landed) and a frame was painted;
+// new result applied to both views and their background work landed) and painted a frame;
 // worker: median time the evaluation took on the engine's worker (making inputs, planning,
 // executing, sources and read orders); stall: longest gap between ticks of a 1 ms GUI-thread timer
 // during the edits, in wall time; busy: the same gap in the GUI thread's own CPU time (without time
@@ -102,25 +102,39 @@ private:
     qint64 m_lastWall = 0, m_lastCpu = 0, m_worstWall = 0, m_worstCpu = 0;
 };
 
-/// Counts frames the window paints.
+/// Counts frames the window paints, and those painted while it is settled (showing the newest
+/// result).
 class FrameCounter : public QObject
 {
 public:
+    explicit FrameCounter(const MainWindow& window) : m_window(window) {}
     int frames = 0;
+    int settledFrames = 0;
     bool eventFilter(QObject*, QEvent* event) override
     {
-        if (event->type() == QEvent::Paint) ++frames;
+        if (event->type() == QEvent::Paint) {
+            ++frames;
+            if (m_window.isSettled()) ++settledFrames;
+        }
         return false;
     }
+
+private:
+    const MainWindow& m_window;
 };
 
+/// Runs the event loop until done() or the timeout. The loop sleeps between events, as the
+/// application's does: a loop that polls would take a core from the workers it waits for. A 1 ms
+/// timer wakes it to look at done() and the clock.
 bool waitFor(const std::function<bool()>& done, int timeoutMs)
 {
+    QTimer wake;
+    wake.start(1);
     QElapsedTimer clock;
     clock.start();
     while (!done()) {
         if (clock.elapsed() > timeoutMs) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     }
     return true;
 }
@@ -129,8 +143,7 @@ void idle(int ms)
 {
     QElapsedTimer clock;
     clock.start();
-    while (clock.elapsed() < ms)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+    waitFor([&] { return clock.elapsed() >= ms; }, ms + 1000);
 }
 
 Workspace workspaceFor(const Shape& shape, const QString& expr)
@@ -161,10 +174,8 @@ Row measure(const Shape& shape, int runs)
     MainWindow window;
     window.forgetSession();
     window.show();
-    FrameCounter frames;
-    window.installEventFilter(&frames);
-    for (QWidget* child : window.findChildren<QWidget*>())
-        child->installEventFilter(&frames);
+    FrameCounter frames(window);
+    qApp->installEventFilter(&frames); // every widget, including views made later
     window.setWorkspace(workspaceFor(shape, QStringLiteral("x[...]")), QStringLiteral("bench"));
     if (!waitFor([&] { return window.isSettled(); }, 120000))
         std::fprintf(stderr, "the first evaluation did not settle\n");
@@ -177,11 +188,12 @@ Row measure(const Shape& shape, int runs)
     stalls.start();
     for (int i = 0; i < runs; ++i) {
         idle(120); // a quiet spell: the next edit evaluates at once
-        const int framesBefore = frames.frames;
+        const int framesBefore = frames.settledFrames;
         QElapsedTimer clock;
         clock.start();
         window.setWorkspace(workspaceFor(shape, exprs[i % 4]), QStringLiteral("bench"));
-        if (!waitFor([&] { return window.isSettled() && frames.frames > framesBefore; }, 120000)) {
+        if (!waitFor([&] { return window.isSettled() && frames.settledFrames > framesBefore; },
+                     120000)) {
             std::fprintf(stderr, "an edit did not settle\n");
             break;
         }
@@ -208,8 +220,8 @@ int firstFrame()
     applyTheme(app, Theme::Light);
     MainWindow window;
     window.forgetSession();
-    FrameCounter frames;
-    window.installEventFilter(&frames);
+    FrameCounter frames(window);
+    qApp->installEventFilter(&frames);
     window.show();
     waitFor([&] { return frames.frames > 0; }, 30000);
     std::printf("%.1f\n", double(bootTimeNs() - start) / 1e6);
@@ -220,6 +232,7 @@ int firstFrame()
 
 int main(int argc, char** argv)
 {
+    keepFreedMemoryForReuse(); // as the slicescope executable does
     if (argc > 1 && std::strcmp(argv[1], "--first-frame") == 0) return firstFrame();
     int runs = 20;
     long long only = 0;

@@ -81,11 +81,13 @@ private:
     qint64 m_cpuNs = 0;
 };
 
-/// Runs the event loop until the view has applied everything, then paints one frame.
+/// Runs the event loop until the view has applied everything, then paints one frame. The loop
+/// sleeps between events (processEvents with a time limit would poll, taking a core from the
+/// workers); the stall meter's timer wakes it at least every millisecond.
 void settleAndPaint(TensorView& view)
 {
     while (!view.isSettled())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 5);
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     QCoreApplication::processEvents();
     view.repaint();
 }

@@ -3,12 +3,19 @@
 // accessible name (for screen readers), whichever op editor and views are on screen.
 #include "ui/lessons.h"
 #include "ui/mainwindow.h"
+#include "ui/palette.h"
 #include "workbench_testing.h"
 
 #include <QAbstractButton>
 #include <QAccessible>
+#include <QApplication>
 #include <QComboBox>
+#include <QPainter>
+#include <QStyle>
+#include <QStyleOptionViewItem>
 #include <QTest>
+
+#include <cmath>
 
 using namespace ss;
 using namespace ss::ui;
@@ -31,6 +38,20 @@ QString accessibleName(QWidget* w)
     return iface ? iface->text(QAccessible::Name) : QString();
 }
 
+// WCAG 2.1 contrast ratio of two colours (1 to 21).
+double contrast(const QColor& a, const QColor& b)
+{
+    const auto luminance = [](const QColor& c) {
+        const auto channel = [](double v) {
+            return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+        };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) +
+               0.0722 * channel(c.blueF());
+    };
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
 } // namespace
 
 class TestAccessibility : public QObject
@@ -41,6 +62,8 @@ private slots:
     void initTestCase() { ss::testing::useCleanTestEnvironment(); }
     void everyInteractiveWidgetIsNamed_data();
     void everyInteractiveWidgetIsNamed();
+    void uncheckedBoxesStandOut_data();
+    void uncheckedBoxesStandOut();
 };
 
 void TestAccessibility::everyInteractiveWidgetIsNamed_data()
@@ -96,6 +119,46 @@ void TestAccessibility::everyInteractiveWidgetIsNamed()
     }
     QVERIFY(checked > 15);
     QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(QStringLiteral(", "))));
+}
+
+void TestAccessibility::uncheckedBoxesStandOut_data()
+{
+    QTest::addColumn<bool>("dark");
+    QTest::addColumn<bool>("inTable"); // the mask bits are item-view check boxes
+    QTest::newRow("light, check box") << false << false;
+    QTest::newRow("light, table cell") << false << true;
+    QTest::newRow("dark, check box") << true << false;
+    QTest::newRow("dark, table cell") << true << true;
+}
+
+void TestAccessibility::uncheckedBoxesStandOut()
+{
+    // WCAG 2.1 asks 3:1 of the outline that shows where a control is against what surrounds it.
+    QFETCH(bool, dark);
+    QFETCH(bool, inTable);
+    applyTheme(*qApp, dark ? Theme::Dark : Theme::Light);
+    const QPalette palette = QApplication::palette();
+    const QColor base = palette.color(QPalette::Base);
+    QImage image(40, 40, QImage::Format_ARGB32);
+    image.fill(base);
+    QStyleOptionViewItem option; // a QStyleOptionButton for the plain check box
+    QStyleOptionButton button;
+    QStyleOption& shown = inTable ? static_cast<QStyleOption&>(option) : button;
+    shown.palette = palette;
+    shown.rect = QRect(10, 10, 16, 16);
+    shown.state = QStyle::State_Enabled | QStyle::State_Off;
+    {
+        QPainter painter(&image);
+        QApplication::style()->drawPrimitive(inTable ? QStyle::PE_IndicatorItemViewItemCheck
+                                                     : QStyle::PE_IndicatorCheckBox,
+                                             &shown, &painter);
+    }
+    double best = 1;
+    for (int y = 8; y < 28; ++y)
+        for (int x = 8; x < 28; ++x)
+            best = std::max(best, contrast(image.pixelColor(x, y), base));
+    applyTheme(*qApp, Theme::Light);
+    QVERIFY2(best >= 3.0, qPrintable(QString::number(best)));
 }
 
 QTEST_MAIN(TestAccessibility)

@@ -4,14 +4,20 @@
 #include "ui/commandline.h"
 #include "ui/lessons.h"
 #include "ui/mainwindow.h"
+#include "ui/palette.h"
 #include "ui/tensorview.h"
 #include "workbench_testing.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QDir>
 #include <QImage>
 #include <QListWidget>
+#include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -29,11 +35,17 @@ private slots:
     void everyLessonFileReads();
     void lessonShowsTheTrueResult_data();
     void lessonShowsTheTrueResult();
+    void darkThemeScreenshots_data();
+    void darkThemeScreenshots();
     void firstStartOpensTheFirstLesson();
     void galleryAndNextLessonOpenLessons();
     void startOptions_data();
     void startOptions();
     void screenshotWaitsForTheResult();
+    void helpAndVersionNeedNoDisplay_data();
+    void helpAndVersionNeedNoDisplay();
+    void firstWindowFitsTheScreen();
+    void rawTableShowsEveryEntry();
 
 private:
     QDir m_shots;
@@ -42,6 +54,7 @@ private:
 void TestLessons::initTestCase()
 {
     ss::testing::useCleanTestEnvironment();
+    applyTheme(*qApp, Theme::Light); // as the application does: sizes and screenshots match it
     QDir().mkpath(QStringLiteral("lesson-screenshots"));
     m_shots = QDir(QStringLiteral("lesson-screenshots"));
 }
@@ -113,7 +126,34 @@ void TestLessons::lessonShowsTheTrueResult()
         }
         QVERIFY(!eval->steps.empty());
     }
-    QVERIFY(w.grab().save(m_shots.filePath(name + QStringLiteral(".png"))));
+    // As `slicescope --lesson NAME --screenshot FILE.png` makes it, for people to look at.
+    QString error;
+    QVERIFY2(saveScreenshot(w, m_shots.filePath(name + QStringLiteral(".png")), 60000, &error),
+             qPrintable(error));
+}
+
+void TestLessons::darkThemeScreenshots_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const char* name : {"walkthrough", "raw-negative-stride", "erratum-dynamic-stitch",
+                             "paddle-case-1", "slice-begin-and-size"})
+        QTest::newRow(name) << QString::fromLatin1(name);
+}
+
+void TestLessons::darkThemeScreenshots()
+{
+    QFETCH(QString, name);
+    MainWindow w;
+    auto* dark = w.findChild<QAction*>(QStringLiteral("actionDarkTheme"));
+    dark->setChecked(true);
+    QVERIFY(isDark(QApplication::palette()));
+    QVERIFY(w.openLesson(name));
+    QString error;
+    const bool saved =
+        saveScreenshot(w, m_shots.filePath(name + QStringLiteral("-dark.png")), 60000, &error);
+    dark->setChecked(false);
+    QVERIFY2(saved, qPrintable(error));
+    QVERIFY(!isDark(QApplication::palette()));
 }
 
 void TestLessons::firstStartOpensTheFirstLesson()
@@ -232,6 +272,81 @@ void TestLessons::screenshotWaitsForTheResult()
     QCOMPARE(w.lastEvaluation()->outputs.front().shape(), (Shape{667, 1995}));
     const QImage image(path);
     QCOMPARE(image.size(), w.size() * w.devicePixelRatio());
+}
+
+void TestLessons::helpAndVersionNeedNoDisplay_data()
+{
+    QTest::addColumn<QString>("option");
+    QTest::addColumn<QString>("printed");
+    QTest::newRow("--version") << "--version" << QStringLiteral("slicescope " SLICESCOPE_VERSION);
+    QTest::newRow("-v") << "-v" << QStringLiteral("slicescope " SLICESCOPE_VERSION);
+    QTest::newRow("--help") << "--help"
+                            << "--screenshot <FILE.png>";
+    QTest::newRow("-h after other options") << "--lesson=clamping -h"
+                                            << "--lesson <NAME>";
+}
+
+void TestLessons::helpAndVersionNeedNoDisplay()
+{
+    // Packaging checks and man pages run these where there is no display: the X11 plugin with
+    // no DISPLAY would abort a GUI application.
+    QFETCH(QString, option);
+    QFETCH(QString, printed);
+    QProcess slicescope;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    slicescope.setProcessEnvironment(env);
+    slicescope.start(QStringLiteral(SLICESCOPE_GUI_EXE), option.split(u' '));
+    QVERIFY(slicescope.waitForFinished(30000));
+    const QString out = QString::fromUtf8(slicescope.readAllStandardOutput());
+    QCOMPARE(slicescope.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(slicescope.exitCode() == 0, qPrintable(slicescope.readAllStandardError()));
+    QVERIFY2(out.contains(printed), qPrintable(out));
+}
+
+void TestLessons::firstWindowFitsTheScreen()
+{
+    for (const QString& lesson : {QString(), QStringLiteral("walkthrough")}) {
+        MainWindow w;
+        if (!lesson.isEmpty()) QVERIFY(w.openLesson(lesson));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QRect available = w.screen()->availableGeometry();
+        QVERIFY2(w.width() <= available.width() && w.height() <= available.height(),
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                                .arg(w.width())
+                                .arg(w.height())
+                                .arg(available.width())
+                                .arg(available.height())));
+    }
+}
+
+void TestLessons::rawTableShowsEveryEntry()
+{
+    // The walk-through's six entries are in view without scrolling, in the screenshot the
+    // command line makes of it.
+    QTemporaryDir dir;
+    MainWindow w;
+    QString error;
+    StartOptions options;
+    options.lesson = QStringLiteral("walkthrough");
+    QVERIFY(applyStartOptions(w, options, &error));
+    QVERIFY2(saveScreenshot(w, dir.filePath(QStringLiteral("shot.png")), 60000, &error),
+             qPrintable(error));
+    auto* table = w.findChild<QTableView*>(QStringLiteral("rawArgsTable"));
+    QVERIFY(table);
+    QCOMPARE(table->model()->rowCount(), 6);
+    for (int row = 0; row < 6; ++row) {
+        const QRect cell = table->visualRect(table->model()->index(row, 0));
+        QVERIFY2(table->viewport()->rect().contains(cell),
+                 qPrintable(QStringLiteral("entry %1 at %2..%3 of %4")
+                                .arg(row)
+                                .arg(cell.top())
+                                .arg(cell.bottom())
+                                .arg(table->viewport()->height())));
+    }
 }
 
 QTEST_MAIN(TestLessons)

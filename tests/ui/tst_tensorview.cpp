@@ -145,12 +145,16 @@ private slots:
     void heatMapAtThreshold();
     void hoverReportsTheElementUnderTheMouse_data();
     void hoverReportsTheElementUnderTheMouse();
+    void elementAtAndElementRectAreInverses_data();
+    void elementAtAndElementRectAreInverses();
     void selectionMapMarksExactlyTheSelected();
     void sparseSelectionSurvivesDownsampling();
     void pinsJumpToShowTheSelection();
     void outlineJumpsToItsElement();
     void faceDimsChooseRowsAndColumns();
     void focusDimsLightTheirLabels();
+    void legendFitsNarrowViews_data();
+    void legendFitsNarrowViews();
     void zeroSizeShowsAnEmptyState();
     void editorReportsEnterAndIgnoresEscape();
     void staleReadOrderIsNeverShown();
@@ -409,6 +413,64 @@ void TestTensorView::hoverReportsTheElementUnderTheMouse()
     }
 }
 
+void TestTensorView::elementAtAndElementRectAreInverses_data()
+{
+    QTest::addColumn<Shape>("shape");
+    QTest::addColumn<qint64>("threshold");
+    QTest::addColumn<double>("zoom"); // the share of rows and columns in view (1: all)
+    QTest::newRow("cells, rank 3") << Shape{3, 4, 5} << qint64(10000) << 1.0;
+    QTest::newRow("cells, scrolled wide face") << Shape{6, 120} << qint64(10000) << 1.0;
+    QTest::newRow("heat map, rows thinner than a pixel") << Shape{1500, 200} << qint64(10000)
+                                                         << 1.0;
+    QTest::newRow("heat map, cells of a few pixels") << Shape{60, 80} << qint64(100) << 1.0;
+    QTest::newRow("heat map, one column") << Shape{400, 1} << qint64(100) << 1.0;
+    QTest::newRow("heat map, zoomed to a fractional range")
+        << Shape{1500, 200} << qint64(10000) << 0.0137;
+}
+
+void TestTensorView::elementAtAndElementRectAreInverses()
+{
+    // Every point maps to the element whose rect holds it, and every point of an element's rect
+    // maps back to that element, however many elements share a pixel.
+    QFETCH(Shape, shape);
+    QFETCH(qint64, threshold);
+    QFETCH(double, zoom);
+    TensorView view;
+    view.resize(700, 520);
+    view.setHeatMapThreshold(threshold);
+    const Tensor t = arange(DType::Int32, shape);
+    view.setTensor(t, QStringLiteral("x"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    if (auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("heatMap")); view.isHeatMap()) {
+        plot->xAxis2->setRange(3.3, 3.3 + zoom * double(shape.back()));
+        plot->yAxis->setRange(17.6, 17.6 + zoom * double(shape.front()));
+    }
+    QTRY_VERIFY(view.isSettled());
+    int mapped = 0;
+    for (int y = 0; y < view.height(); ++y)
+        for (int x = 0; x < view.width(); ++x) {
+            const std::int64_t flat = view.elementAt({x, y});
+            if (flat < 0)
+                continue;
+            ++mapped;
+            QVERIFY2(view.elementRect(flat).contains(QPoint(x, y)),
+                     qPrintable(QStringLiteral("(%1, %2) -> %3").arg(x).arg(y).arg(flat)));
+        }
+    QVERIFY(mapped > 0);
+    int drawn = 0;
+    for (std::int64_t flat = 0; flat < t.size(); ++flat) {
+        const QRect r = view.elementRect(flat);
+        if (r.isNull())
+            continue;
+        ++drawn;
+        for (const QPoint& p : {r.center(), r.topLeft(), r.bottomRight(), r.topRight()})
+            QVERIFY2(view.elementAt(p) == flat,
+                     qPrintable(QStringLiteral("%1 -> %2").arg(flat).arg(view.elementAt(p))));
+    }
+    QVERIFY(drawn > 0);
+}
+
 void TestTensorView::selectionMapMarksExactlyTheSelected()
 {
     // A face smaller than the screen gets one sample per element: what is drawn at the centre
@@ -465,7 +527,8 @@ void TestTensorView::sparseSelectionSurvivesDownsampling()
             if (!isGrey(shot.pixelColor(x, y)))
                 lit.emplace_back(x, y);
     QVERIFY2(!lit.empty() && lit.size() <= 4, qPrintable(QString::number(lit.size())));
-    const QPoint at = plot->mapFrom(&view, view.elementRect(only).center());
+    // Its cell is far smaller than a pixel: where its centre falls.
+    const QPoint at(int(plot->xAxis2->coordToPixel(1717)), int(plot->yAxis->coordToPixel(1234)));
     QVERIFY((lit.front() - at).manhattanLength() <= 4);
     // Zoomed in, the map is resampled at the new range and hover still finds the element.
     plot->xAxis2->setRange(1717 - 10, 1717 + 10);
@@ -601,6 +664,35 @@ void TestTensorView::focusDimsLightTheirLabels()
                  .contains(QStringLiteral("span style")));
 }
 
+void TestTensorView::legendFitsNarrowViews_data()
+{
+    QTest::addColumn<int>("width");
+    QTest::newRow("wide") << 860;
+    QTest::newRow("half a window") << 330;
+    QTest::newRow("narrow") << 200;
+}
+
+void TestTensorView::legendFitsNarrowViews()
+{
+    // "read first [ramp] read last" shortens to "first [ramp] last", then to the ramp alone: the
+    // legend says the least width it can be drawn in, and always gets it.
+    QFETCH(int, width);
+    TensorView view;
+    view.resize(width, 300);
+    view.setTensor(arange(DType::Int32, {4, 6}), QStringLiteral("output 0"));
+    view.setReadOrder(orderOf(24, {23, 0, 5}));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    auto* legend = view.findChild<QWidget*>(QStringLiteral("legend"));
+    QVERIFY(legend->isVisible());
+    const QSize least = legend->minimumSizeHint();
+    QVERIFY(least.isValid() && least.width() > 0 && least.width() < legend->sizeHint().width());
+    QVERIFY2(legend->width() >= least.width(), qPrintable(QString::number(legend->width())));
+    QVERIFY(view.rect().contains(QRect(legend->mapTo(&view, QPoint(0, 0)), legend->size())));
+    if (width >= 600) // room for the whole text
+        QCOMPARE(legend->width(), legend->sizeHint().width());
+}
+
 void TestTensorView::zeroSizeShowsAnEmptyState()
 {
     TensorView view;
@@ -719,14 +811,19 @@ void TestTensorView::tenMillionElementsSetUpWithoutBlocking()
     QVERIFY(view.isHeatMap());
     QCOMPARE(view.pinnedDims().front().first, 0);
     QSignalSpy spy(&view, &TensorView::elementHovered);
-    const std::int64_t flat = view.pinnedDims().front().second * 1'000'000 + 500 * 1000 + 500;
+    // Zoomed out, elements share pixels: hover the one at the middle of the face.
+    QWidget* vp = view.viewport();
+    auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("heatMap"));
+    const std::int64_t flat = view.elementAt(plot->mapTo(&view, plot->axisRect()->rect().center()));
+    const std::int64_t pinned = view.pinnedDims().front().second * 1'000'000;
+    const std::int64_t row = (flat - pinned) / 1000, col = (flat - pinned) % 1000;
+    QVERIFY2(std::abs(row - 500) <= 2 && std::abs(col - 500) <= 2,
+             qPrintable(QString::number(flat)));
     const QRect rect = view.elementRect(flat);
     QVERIFY(!rect.isNull());
-    QWidget* vp = view.viewport();
     QTest::mouseMove(vp, vp->mapFrom(&view, rect.center()));
     QTRY_VERIFY(!spy.isEmpty());
-    QCOMPARE(spy.last()[0].toLongLong(), view.elementAt(rect.center()));
-    QVERIFY(std::abs(spy.last()[0].toLongLong() - flat) <= 1001); // within a pixel of it
+    QCOMPARE(spy.last()[0].toLongLong(), flat);
 }
 
 void TestTensorView::everyInteractiveWidgetHasAnAccessibleName()

@@ -26,6 +26,9 @@
 #include <QTableView>
 #include <QTest>
 #include <QUndoStack>
+#include <qcustomplot.h>
+
+#include <numeric>
 
 using namespace ss;
 using namespace ss::ui;
@@ -106,6 +109,7 @@ private slots:
     void fastTypingNeverShowsStaleResults();
     void largeTensorUsesHeatMapWithHover();
     void hoverLinksBothWays();
+    void oneColourScaleForTheWholeOp();
     void tooltipsExplainTheRule();
     void typingIsOneUndoStep();
     void historyRecallsEarlierExpressions();
@@ -250,8 +254,9 @@ void TestWorkbench::badExpressionKeepsLastGoodResult_data()
         << QStringLiteral("x[1, $]") << 5 << QStringLiteral("parse_error");
     QTest::newRow("float index") << QStringLiteral("x[1.5]") << 2
                                  << QStringLiteral("invalid_argument");
+    // protocol.md: a shrink index outside its dimension is out_of_range.
     QTest::newRow("index out of range")
-        << QStringLiteral("x[7]") << -1 << QStringLiteral("invalid_argument");
+        << QStringLiteral("x[7]") << -1 << QStringLiteral("out_of_range");
 }
 
 void TestWorkbench::badExpressionKeepsLastGoodResult()
@@ -407,14 +412,21 @@ void TestWorkbench::largeTensorUsesHeatMapWithHover()
     QVERIFY(out->isHeatMap());
     QVERIFY(w.inputView(0)->isHeatMap());
     const auto eval = w.lastEvaluation();
-    for (const std::int64_t near : {std::int64_t(700 * 200 + 100), std::int64_t(300 * 200 + 37)}) {
-        const QPoint at = out->elementRect(near).center();
-        QWidget* viewport = out->viewport();
+    // 1500 rows share a few hundred pixels: hover the elements that own the pixels at a third
+    // and at two thirds of the map.
+    QWidget* viewport = out->viewport();
+    const QRect map = out->findChild<QCustomPlot*>(QStringLiteral("heatMap"))->axisRect()->rect();
+    for (const double share : {1.0 / 3, 2.0 / 3}) {
+        const QPoint probe = viewport->mapTo(
+            out, map.topLeft() + QPoint(int(map.width() * share), int(map.height() * share)));
+        const std::int64_t flat = out->elementAt(probe);
+        QVERIFY(flat >= 0);
+        const QPoint at = out->elementRect(flat).center();
+        QCOMPARE(out->elementAt(at), flat);
         QSignalSpy hovered(out, &TensorView::elementHovered);
         QTest::mouseMove(viewport, viewport->mapFrom(out, at));
         QCOMPARE(hovered.count(), 1);
-        const std::int64_t flat = hovered.front().front().toLongLong();
-        QCOMPARE(flat, out->elementAt(at));
+        QCOMPARE(hovered.front().front().toLongLong(), flat);
         const std::int64_t source = sourceIndex((*eval->sources.front())[std::size_t(flat)]);
         // The source of output[r, c] is input[1499 - r, 100 + c].
         QCOMPARE(source, (1499 - flat / 200) * 1200 + 100 + flat % 200);
@@ -446,6 +458,53 @@ void TestWorkbench::hoverLinksBothWays()
     // An element that is not read outlines nothing.
     QTest::mouseMove(in->viewport(), in->viewport()->mapFrom(in, in->elementRect(0).center()));
     QTRY_VERIFY(ss::testing::outlined(*out->model()).empty());
+}
+
+void TestWorkbench::oneColourScaleForTheWholeOp()
+{
+    // dynamic_stitch reads three data tensors: their elements are counted in one sequence over
+    // the whole op, every view's ramp ends at the op's last read, and an output cell has exactly
+    // the position (so the colour) of the input cell it came from.
+    MainWindow w;
+    QVERIFY(w.openLesson(QStringLiteral("erratum-dynamic-stitch")));
+    w.show();
+    QVERIFY(waitSettled(w));
+    const auto eval = w.shownEvaluation();
+    QVERIFY(eval && eval->ok);
+    QCOMPARE(eval->lastRead, 13); // 7 rows of 2, each read once
+    std::vector<std::int64_t> positions;
+    int selectedViews = 0;
+    for (int slot = 0; slot < int(eval->readOrders.size()); ++slot) {
+        TensorView* view = w.inputView(slot);
+        const TensorModel& model = *view->model();
+        bool selected = false;
+        for (std::int64_t i = 0; i < model.tensor().size(); ++i) {
+            const qint64 order =
+                model.data(model.indexOfFlat(i), TensorModel::ReadOrderRole).toLongLong();
+            if (order >= 0) positions.push_back(order);
+            selected = selected || order >= 0;
+        }
+        if (selected) {
+            ++selectedViews;
+            QCOMPARE(view->readOrderScaleEnd(), eval->lastRead);
+        } else {
+            QCOMPARE(view->readOrderScaleEnd(), -1);
+        }
+    }
+    QCOMPARE(selectedViews, 3); // data[0], data[1], data[2]; the indices are not copied
+    std::sort(positions.begin(), positions.end());
+    std::vector<std::int64_t> all(14);
+    std::iota(all.begin(), all.end(), 0);
+    QCOMPARE(positions, all);
+    TensorView* out = w.outputView(0);
+    QCOMPARE(out->readOrderScaleEnd(), eval->lastRead);
+    const auto& sources = *eval->sources.front();
+    for (std::int64_t i = 0; i < std::int64_t(sources.size()); ++i) {
+        const TensorModel& in = *w.inputView(sourceSlot(sources[std::size_t(i)]))->model();
+        const QModelIndex from = in.indexOfFlat(sourceIndex(sources[std::size_t(i)]));
+        QCOMPARE(out->model()->data(out->model()->indexOfFlat(i), TensorModel::ReadOrderRole),
+                 in.data(from, TensorModel::ReadOrderRole));
+    }
 }
 
 void TestWorkbench::tooltipsExplainTheRule()

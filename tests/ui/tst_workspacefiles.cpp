@@ -15,10 +15,15 @@
 #include "ui/workspacefile.h"
 #include "workbench_testing.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 
 using namespace ss;
@@ -59,6 +64,8 @@ private slots:
     void roundTrip_data();
     void roundTrip();
     void savedFileIsARequestLine();
+    void saveDialogGivesTheWorkspaceSuffix_data();
+    void saveDialogGivesTheWorkspaceSuffix();
     void badFilesAreRefusedWithReasons_data();
     void badFilesAreRefusedWithReasons();
     void npyOpensAsTheInput();
@@ -103,6 +110,52 @@ void TestWorkspaceFiles::roundTrip()
         QCOMPARE(b.literal, a.literal);
     else
         QCOMPARE(b.shape, a.shape);
+}
+
+void TestWorkspaceFiles::saveDialogGivesTheWorkspaceSuffix_data()
+{
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<QString>("saved");
+    // The desktop file's MIME glob is *.slicescope.json: a bare name gets that suffix.
+    QTest::newRow("bare name") << "mine"
+                               << "mine.slicescope.json";
+    QTest::newRow("suffix typed") << "mine.slicescope.json"
+                                  << "mine.slicescope.json";
+    QTest::newRow("plain json kept") << "mine.json"
+                                     << "mine.json";
+}
+
+void TestWorkspaceFiles::saveDialogGivesTheWorkspaceSuffix()
+{
+    QFETCH(QString, typed);
+    QFETCH(QString, saved);
+    QTemporaryDir dir;
+    MainWindow w;
+    w.forgetSession();
+    QVERIFY(w.openLesson(QStringLiteral("walkthrough")));
+    w.show();
+    QStringList filters;
+    QString suggested;
+    // The dialog is modal: it is answered from the event loop it runs.
+    QTimer::singleShot(0, &w, [&] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        QCOMPARE(dialog->objectName(), QStringLiteral("saveDialog"));
+        filters = dialog->nameFilters();
+        suggested = dialog->selectedFiles().value(0);
+        dialog->selectFile(dir.filePath(typed));
+        static_cast<QDialog*>(dialog)->accept(); // protected in QFileDialog, public in QDialog
+    });
+    w.findChild<QAction*>(QStringLiteral("actionSave"))->trigger();
+    QCOMPARE(filters, (QStringList{QStringLiteral("SliceScope workspace (*.slicescope.json)"),
+                                   QStringLiteral("JSON (*.json)")}));
+    QVERIFY2(suggested.endsWith(QStringLiteral("/walkthrough.slicescope.json")),
+             qPrintable(suggested));
+    QVERIFY2(QFile::exists(dir.filePath(saved)),
+             qPrintable(QDir(dir.path()).entryList().join(u' ')));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+    const Workspace back = readWorkspaceFile(dir.filePath(saved), Workspace{}, Limits{});
+    QCOMPARE(back.title, w.workspace().title);
 }
 
 void TestWorkspaceFiles::savedFileIsARequestLine()
