@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #ifdef __GLIBC__
@@ -35,48 +36,71 @@ constexpr int kTrimDelayMs = 60000;
 // Read orders, counted over the whole op: the first time an output element takes an input
 // element as its source (outputs in order, elements in order) gives that input element its read
 // position; each output element takes its source's position (-1 for constants), so an output
-// cell has the colour of the input cell it came from. Both come from one pass over the sources,
-// with the summaries the views would otherwise have to scan for on the GUI thread.
-void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, JobContext& ctx)
+// cell has the colour of the input cell it came from. The numbering is one sequential pass; the
+// output orders, and the summaries the views would otherwise scan for on the GUI thread, are a
+// second pass spread over the pool.
+void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Executor& pool,
+                       JobContext& ctx)
 {
+    const auto isRead = [](std::int64_t s) { return s >= 0 && sourceSlot(s) != kConstantSlot; };
     std::vector<std::shared_ptr<std::vector<std::int64_t>>> orders;
-    for (const Tensor& t : inputs)
-        orders.push_back(std::make_shared<std::vector<std::int64_t>>(std::size_t(t.size()), -1));
     std::vector<std::int64_t*> slotOrders;
-    for (const auto& order : orders)
-        slotOrders.push_back(order->data());
+    for (const Tensor& t : inputs) {
+        orders.push_back(std::make_shared<std::vector<std::int64_t>>(std::size_t(t.size()), -1));
+        slotOrders.push_back(orders.back()->data());
+    }
     std::vector<ReadOrderSummary> readSummaries(inputs.size());
     std::int64_t next = 0;
     for (const auto& outputSources : eval.sources) {
         const std::int64_t n = std::int64_t(outputSources->size());
         const std::int64_t* src = outputSources->data();
-        auto outputOrder = std::make_shared<std::vector<std::int64_t>>(std::size_t(n));
-        std::int64_t* out = outputOrder->data();
-        ReadOrderSummary summary;
-        std::int64_t lowest = -1;
         for (std::int64_t i = 0; i < n; ++i) {
             if ((i & (kCancelCheckInterval - 1)) == 0) ctx.throwIfCancelled();
-            const std::int64_t s = src[i];
-            if (s < 0 || sourceSlot(s) == kConstantSlot) {
-                out[i] = -1;
-                continue;
-            }
-            const auto slot = std::size_t(sourceSlot(s));
-            std::int64_t& order = slotOrders[slot][sourceIndex(s)];
-            if (order < 0) {
-                order = next++;
-                ReadOrderSummary& read = readSummaries[slot];
-                if (read.selected++ == 0) read.first = sourceIndex(s);
-                read.last = order;
-            }
-            out[i] = order;
-            // An element read again by a later output keeps its earlier, smaller position.
-            if (summary.selected++ == 0 || order < lowest) {
-                summary.first = i;
-                lowest = order;
-            }
-            summary.last = std::max(summary.last, order);
+            if (!isRead(src[i])) continue;
+            const auto slot = std::size_t(sourceSlot(src[i]));
+            std::int64_t& order = slotOrders[slot][sourceIndex(src[i])];
+            if (order >= 0) continue;
+            order = next++;
+            ReadOrderSummary& read = readSummaries[slot];
+            if (read.selected++ == 0) read.first = sourceIndex(src[i]);
+            read.last = order;
         }
+    }
+
+    std::mutex merge;
+    for (const auto& outputSources : eval.sources) {
+        const std::int64_t* src = outputSources->data();
+        auto outputOrder = std::make_shared<std::vector<std::int64_t>>(outputSources->size());
+        std::int64_t* out = outputOrder->data();
+        ReadOrderSummary summary;
+        pool.parallelFor(
+            std::int64_t(outputSources->size()), 1 << 16,
+            [&](std::int64_t a, std::int64_t b) {
+                // An element read again by a later output keeps its earlier, smaller position:
+                // the lowest position, first met, is the summary's first element.
+                ReadOrderSummary part;
+                std::int64_t lowest = INT64_MAX;
+                for (std::int64_t i = a; i < b; ++i) {
+                    const std::int64_t s = src[i];
+                    const std::int64_t order =
+                        isRead(s) ? slotOrders[std::size_t(sourceSlot(s))][sourceIndex(s)] : -1;
+                    out[i] = order;
+                    if (order < 0) continue;
+                    ++part.selected;
+                    part.last = std::max(part.last, order);
+                    if (order < lowest) {
+                        lowest = order;
+                        part.first = i;
+                    }
+                }
+                const std::lock_guard lock(merge);
+                summary.selected += part.selected;
+                summary.last = std::max(summary.last, part.last);
+                if (part.first >= 0 && (summary.first < 0 || lowest < out[summary.first] ||
+                                        (lowest == out[summary.first] && part.first < summary.first)))
+                    summary.first = part.first;
+            },
+            &ctx);
         eval.outputOrders.push_back(std::move(outputOrder));
         eval.outputSummaries.push_back(summary);
     }
@@ -132,7 +156,7 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         for (auto& sources : run.sources)
             eval->sources.push_back(
                 std::make_shared<const std::vector<std::int64_t>>(std::move(sources)));
-        computeReadOrders(run.inputs, *eval, ctx);
+        computeReadOrders(run.inputs, *eval, executor, ctx);
         eval->steps = std::move(run.plan.steps);
         eval->decode = std::move(run.plan.decode);
         eval->extras = std::move(run.plan.extras);

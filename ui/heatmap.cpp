@@ -49,16 +49,16 @@ struct MapLayer {
     QImage image;
 };
 
-/// For each visible column (from g.c0), the map column it is averaged into: blocks of whole
-/// columns that tile the range, so a row of the face is read once, in order.
-std::vector<int> columnBins(const Grid& g)
+/// Where each map column's block of face columns starts (entry i), and where the last one ends
+/// (entry width): blocks of whole columns that tile [g.c0, g.c1), so a row of the face is read
+/// once, in order, a block at a time.
+std::vector<std::int64_t> columnEdges(const Grid& g)
 {
-    std::vector<int> bins(std::size_t(g.c1 - g.c0));
-    for (int i = 0; i < g.width; ++i) {
-        const auto [a, b] = Grid::block(g.c0, g.c1 - g.c0, g.width, i);
-        std::fill(bins.begin() + (a - g.c0), bins.begin() + (b - g.c0), i);
-    }
-    return bins;
+    std::vector<std::int64_t> edges(std::size_t(g.width) + 1);
+    for (int i = 0; i < g.width; ++i)
+        edges[std::size_t(i)] = Grid::block(g.c0, g.c1 - g.c0, g.width, i).first;
+    edges.back() = g.c1;
+    return edges;
 }
 
 /// Calls sampleRow(j, firstRow, endRow) for every map row j, spread over the pool.
@@ -130,12 +130,7 @@ ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t 
 {
     ValueSamples out;
     out.cells.assign(std::size_t(g.width) * std::size_t(g.height), 0.5);
-    const std::vector<int> bins = columnBins(g);
-    std::vector<double> blockSize(std::size_t(g.width));
-    for (int i = 0; i < g.width; ++i) {
-        const auto [a, b] = Grid::block(g.c0, g.c1 - g.c0, g.width, i);
-        blockSize[std::size_t(i)] = double(b - a);
-    }
+    const std::vector<std::int64_t> edges = columnEdges(g);
     std::mutex merge;
     visitDType(tensor.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
@@ -144,19 +139,26 @@ ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t 
                 double* sums = out.cells.data() + j * g.width;
                 std::fill(sums, sums + g.width, 0.0);
                 double lo = HUGE_VAL, hi = -HUGE_VAL;
+                // A block's sum and range stay in registers while its columns are read.
                 for (std::int64_t r = ra; r < rb; ++r) {
-                    const T* row = tensor.data<T>() + base + r * rs + g.c0 * cs;
-                    for (std::size_t c = 0; c < bins.size(); ++c) {
-                        const double v = double(row[std::int64_t(c) * cs]);
-                        sums[bins[c]] += v;
-                        if (std::isfinite(v)) {
-                            lo = std::min(lo, v);
-                            hi = std::max(hi, v);
+                    const T* row = tensor.data<T>() + base + r * rs;
+                    for (int i = 0; i < g.width; ++i) {
+                        double sum = 0;
+                        for (std::int64_t c = edges[std::size_t(i)]; c < edges[std::size_t(i) + 1];
+                             ++c) {
+                            const double v = double(row[c * cs]);
+                            sum += v;
+                            if (std::isfinite(v)) {
+                                lo = std::min(lo, v);
+                                hi = std::max(hi, v);
+                            }
                         }
+                        sums[i] += sum;
                     }
                 }
                 for (int i = 0; i < g.width; ++i)
-                    sums[i] /= double(rb - ra) * blockSize[std::size_t(i)];
+                    sums[i] /= double(rb - ra) *
+                               double(edges[std::size_t(i) + 1] - edges[std::size_t(i)]);
                 const std::lock_guard lock(merge);
                 out.lo = std::min(out.lo, lo);
                 out.hi = std::max(out.hi, hi);
@@ -191,15 +193,18 @@ MapLayer sampleSelection(const std::vector<std::int64_t>* order, std::int64_t la
     std::vector<unsigned char> alpha(n, 0);
     if (order && lastOrder >= 0) {
         constexpr unsigned char kOpacity = 235;
-        const std::vector<int> bins = columnBins(g);
+        const std::vector<std::int64_t> edges = columnEdges(g);
         forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t ra, std::int64_t rb) {
             // Unsigned, "not read" (-1) is the largest value: the minimum is the first read.
             std::vector<std::uint64_t> first(std::size_t(g.width), UINT64_MAX);
             for (std::int64_t r = ra; r < rb; ++r) {
-                const std::int64_t* row = order->data() + base + r * rs + g.c0 * cs;
-                for (std::size_t c = 0; c < bins.size(); ++c) {
-                    std::uint64_t& f = first[std::size_t(bins[c])];
-                    f = std::min(f, std::uint64_t(row[std::int64_t(c) * cs]));
+                const std::int64_t* row = order->data() + base + r * rs;
+                for (int i = 0; i < g.width; ++i) {
+                    std::uint64_t f = first[std::size_t(i)];
+                    for (std::int64_t c = edges[std::size_t(i)]; c < edges[std::size_t(i) + 1];
+                         ++c)
+                        f = std::min(f, std::uint64_t(row[c * cs]));
+                    first[std::size_t(i)] = f;
                 }
             }
             for (int i = 0; i < g.width; ++i) {

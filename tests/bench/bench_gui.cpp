@@ -16,6 +16,7 @@
 //   bench_gui --runs 30       edits per size
 //   bench_gui --only 1000000  one size (and no first-frame runs)
 //   bench_gui --first-frame   (internal) print this process's start-to-first-frame time
+#include "stall_meter.h"
 #include "ui/mainwindow.h"
 #include "ui/palette.h"
 
@@ -35,15 +36,9 @@
 
 using namespace ss;
 using namespace ss::ui;
+using ss::bench::StallMeter;
 
 namespace {
-
-qint64 threadCpuNs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return qint64(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
 
 qint64 bootTimeNs()
 {
@@ -64,43 +59,6 @@ qint64 processStartNs()
     const qint64 ticks = fields.value(19).toLongLong();
     return ticks * (1'000'000'000 / sysconf(_SC_CLK_TCK));
 }
-
-/// Notes the longest gap between ticks of a 1 ms timer on the GUI thread.
-class StallMeter : public QObject
-{
-public:
-    StallMeter()
-    {
-        m_timer.setTimerType(Qt::PreciseTimer);
-        m_timer.setInterval(1);
-        connect(&m_timer, &QTimer::timeout, this, [this] { tick(); });
-    }
-    void start()
-    {
-        m_wall.start();
-        m_lastWall = 0;
-        m_lastCpu = threadCpuNs();
-        m_timer.start();
-    }
-    void stop() { m_timer.stop(); }
-    double worstWallMs() const { return double(m_worstWall) / 1e6; }
-    double worstCpuMs() const { return double(m_worstCpu) / 1e6; }
-
-private:
-    void tick()
-    {
-        const qint64 wall = m_wall.nsecsElapsed();
-        const qint64 cpu = threadCpuNs();
-        m_worstWall = std::max(m_worstWall, wall - m_lastWall);
-        m_worstCpu = std::max(m_worstCpu, cpu - m_lastCpu);
-        m_lastWall = wall;
-        m_lastCpu = cpu;
-    }
-
-    QTimer m_timer;
-    QElapsedTimer m_wall;
-    qint64 m_lastWall = 0, m_lastCpu = 0, m_worstWall = 0, m_worstCpu = 0;
-};
 
 /// Counts frames the window paints, and those painted while it is settled (showing the newest
 /// result).
@@ -205,8 +163,8 @@ Row measure(const Shape& shape, int runs)
             median(latencies),
             latencies.empty() ? 0 : *std::max_element(latencies.begin(), latencies.end()),
             median(workers),
-            stalls.worstWallMs(),
-            stalls.worstCpuMs(),
+            stalls.wallMs(),
+            stalls.cpuMs(),
             int(latencies.size())};
 }
 
