@@ -132,7 +132,11 @@ void InputControls::setSource(const InputSource& source)
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(dtype)));
     m_fill->setCurrentIndex(m_fill->findData(int(source.fill)));
     m_seed->setValue(int(std::min<std::uint64_t>(source.seed, std::numeric_limits<int>::max())));
-    if (m_literal->text() != source.literal) m_literal->setText(source.literal);
+    if (m_literal->text() != source.literal) {
+        m_literal->setText(source.literal);
+        // A literal set from outside (a lesson, a file, undo) is shown from its beginning.
+        if (!m_literal->hasFocus()) m_literal->setCursorPosition(0);
+    }
     showFieldsFor(source.fill);
 }
 

@@ -42,6 +42,16 @@ Lesson readLesson(const QString& path)
         return lesson;
     }
     lesson.workspace = workspaceFromJson(json, Limits::machineDefault(), &lesson.expect);
+    if (const Json* faces = id->find("faces")) {
+        if (!faces->isObject()) badRequest("faces must map view titles to [row dim, col dim]");
+        for (const auto& [title, dims] : faces->toObject()) {
+            const Json::Array pair = dims.isArray() ? dims.toArray() : Json::Array{};
+            if (pair.size() != 2 || !pair[0].isInt64() || !pair[1].isInt64())
+                badRequest("faces: \"" + title + "\" needs [row dim, col dim]");
+            lesson.faces[QString::fromStdString(title)] = {int(pair[0].toInt64()),
+                                                           int(pair[1].toInt64())};
+        }
+    }
     if (lesson.workspace.title.isEmpty() || lesson.workspace.explanation.isEmpty())
         badRequest("a lesson needs a title and an explanation");
     return lesson;

@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+#include <map>
+#include <utility>
 #include <vector>
 
 class QListWidget;
@@ -20,6 +22,9 @@ struct Lesson
     QString group; ///< the gallery heading it sits under
     Workspace workspace;
     Expectation expect;
+    /// Which two dimensions form the faces of a view, by view title ("input", "output"), where
+    /// the last two would hide the picture (an image with one channel: (1, 4, 4, 1)).
+    std::map<QString, std::pair<int, int>> faces;
     /// Empty when the lesson can be opened; else why not (its op is not in this build).
     QString unavailable;
 };

@@ -627,8 +627,23 @@ bool MainWindow::openLesson(const QString& name)
 {
     const Lesson* lesson = findLesson(name);
     if (!lesson || !lesson->unavailable.isEmpty()) return false;
-    edit(lesson->workspace, tr("Open lesson %1").arg(lesson->workspace.title));
+    m_pendingFaces = lesson->faces;
+    if (lesson->workspace == m_ws)
+        applyPendingFaces(); // nothing to evaluate: the views already show the lesson
+    else
+        edit(lesson->workspace, tr("Open lesson %1").arg(lesson->workspace.title));
     return true;
+}
+
+void MainWindow::applyPendingFaces()
+{
+    const auto faces = std::exchange(m_pendingFaces, {});
+    std::vector<TensorView*> views = m_outputViews;
+    for (int s = 0; s < m_inputs->slotCount(); ++s)
+        views.push_back(m_inputs->view(s));
+    for (TensorView* view : views)
+        if (const auto it = faces.find(view->title()); it != faces.end())
+            view->setFaceDims(it->second.first, it->second.second);
 }
 
 bool MainWindow::openFile(const QString& path, QString* error)
@@ -841,6 +856,7 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
                 "<br>The views show the last good result, greyed as stale, until this is fixed.");
         showMessage(text);
     }
+    if (eval->ok) applyPendingFaces();
     m_hoverSlot = -1;
     updateStatus();
     lightCurrentStep();

@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QTimer>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -99,6 +100,7 @@ private:
     void onEvaluated(const std::shared_ptr<const Evaluation>& eval);
     void showEvaluation(const std::shared_ptr<const Evaluation>& eval);
     void ensureOutputViews(int count);
+    void applyPendingFaces();
     void updateStatus();
     void updateBanner();
     void fitEditorArea();
@@ -114,6 +116,8 @@ private:
 
     Workspace m_ws;
     QString m_lessonName;
+    /// The open lesson's face dimensions, applied to the views when its result is shown.
+    std::map<QString, std::pair<int, int>> m_pendingFaces;
     EngineClient* m_engine;
     QUndoStack* m_undo;
 

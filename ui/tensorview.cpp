@@ -269,6 +269,8 @@ TensorView::~TensorView()
     delete d->stack;
 }
 
+QString TensorView::title() const { return d->title; }
+
 void TensorView::setTensor(const ss::Tensor& tensor, const QString& title)
 {
     const Tensor& old = d->model->tensor();

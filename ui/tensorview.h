@@ -105,6 +105,7 @@ public:
 
     /// `title` labels the view ("input", "output 0", "values[1]").
     void setTensor(const ss::Tensor& tensor, const QString& title);
+    QString title() const;
     void setReadOrder(ReadOrder order);
     /// Like setReadOrder(order), but the ramp runs from read position 0 to `lastOrder` rather
     /// than to this tensor's own last read, so that several views of one op (its inputs and its

@@ -22,6 +22,8 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <algorithm>
+
 using namespace ss;
 using namespace ss::ui;
 using ss::testing::waitSettled;
@@ -125,6 +127,19 @@ void TestLessons::lessonShowsTheTrueResult()
                 QCOMPARE(eval->outputs[k].shape(), expect.shapes[k]);
         }
         QVERIFY(!eval->steps.empty());
+    }
+    // Every face hint names a view, which draws those dimensions as rows and columns.
+    for (const auto& [title, dims] : lesson->faces) {
+        std::vector<TensorView*> views;
+        for (int k = 0; k < w.outputViewCount(); ++k)
+            views.push_back(w.outputView(k));
+        for (int s = 0; w.inputView(s); ++s)
+            views.push_back(w.inputView(s));
+        const auto view = std::find_if(views.begin(), views.end(),
+                                       [&](TensorView* v) { return v->title() == title; });
+        QVERIFY2(view != views.end(), qPrintable(title));
+        QCOMPARE((*view)->faceRowDim(), dims.first);
+        QCOMPARE((*view)->faceColDim(), dims.second);
     }
     // As `slicescope --lesson NAME --screenshot FILE.png` makes it, for people to look at.
     QString error;
