@@ -181,17 +181,19 @@ MapLayer valueLayer(const Grid& g, const std::vector<double>& cells, const QCPRa
     return colourLayer(g, cells, nullptr, grey, range, pool, ctx);
 }
 
-/// The read-order ramp over the values, translucent. Each block shows its first-read element
+/// The read-order ramp (from read position rampEnds.first to rampEnds.second) over the values,
+/// translucent. Each block shows its first-read element
 /// (transparent if nothing in it is read), so a sparse selection stays visible however far out
 /// the view is zoomed.
-MapLayer sampleSelection(const std::vector<std::int64_t>* order, std::int64_t lastOrder,
+MapLayer sampleSelection(const std::vector<std::int64_t>* order,
+                         std::pair<std::int64_t, std::int64_t> rampEnds,
                          std::int64_t base, std::int64_t rs, std::int64_t cs, const Grid& g,
                          Executor& pool, JobContext& ctx)
 {
     const std::size_t n = std::size_t(g.width) * std::size_t(g.height);
     std::vector<double> cells(n, 0.0);
     std::vector<unsigned char> alpha(n, 0);
-    if (order && lastOrder >= 0) {
+    if (order) {
         constexpr unsigned char kOpacity = 235;
         const std::vector<std::int64_t> edges = columnEdges(g);
         forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t ra, std::int64_t rb) {
@@ -211,9 +213,8 @@ MapLayer sampleSelection(const std::vector<std::int64_t>* order, std::int64_t la
                 if (first[std::size_t(i)] == UINT64_MAX)
                     continue;
                 const std::size_t at = std::size_t(j) * std::size_t(g.width) + std::size_t(i);
-                cells[at] = lastOrder > 0
-                                ? std::min(1.0, double(first[std::size_t(i)]) / double(lastOrder))
-                                : 0.0;
+                cells[at] = rampFraction(std::int64_t(first[std::size_t(i)]), rampEnds.first,
+                                         rampEnds.second);
                 alpha[at] = kOpacity;
             }
         });
@@ -483,7 +484,8 @@ void HeatMap::startSampling()
     const bool wantRange = wantValues && !m_haveRange;
     const Tensor tensor = m_state.model->tensor();
     const ReadOrder order = m_state.model->readOrder();
-    const std::int64_t lastOrder = m_state.hasSelection() ? m_state.lastOrder() : -1;
+    const auto ramp = m_state.rampEnds();
+    const ReadOrder selected = m_state.hasSelection() ? order : nullptr;
     const std::int64_t base = layout.faceBase(0);
     const std::int64_t rs = layout.rowStride();
     const std::int64_t cs = layout.colStride();
@@ -508,7 +510,7 @@ void HeatMap::startSampling()
             }
             if (wantSelection)
                 samples->selection =
-                    sampleSelection(order.get(), lastOrder, base, rs, cs, g, pool, ctx);
+                    sampleSelection(selected.get(), ramp, base, rs, cs, g, pool, ctx);
         },
         [this, generation, samples](Job& job) {
             // The view outlives its worker, so `this` is alive while a job can finish.

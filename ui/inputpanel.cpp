@@ -276,6 +276,8 @@ void InputPanel::rebuild(const OpDef& def, const Workspace& ws)
             connect(view, &TensorView::elementHovered, this,
                     [this, s](qint64 flat) { emit elementHovered(s, flat); });
             connect(view, &TensorView::settled, this, &InputPanel::viewSettled);
+            connect(view, &TensorView::ordersOnScreenChanged, this,
+                    &InputPanel::ordersOnScreenChanged);
             if (m_toolTips)
                 view->setToolTipProvider(
                     [this, s](std::int64_t flat) { return m_toolTips(s, flat); });

@@ -72,6 +72,8 @@ signals:
     void elementHovered(int slot, qint64 flatIndex);
     /// A view finished its background work (TensorView::settled).
     void viewSettled();
+    /// A view's TensorView::ordersOnScreenChanged().
+    void ordersOnScreenChanged();
 
 private:
     void rebuild(const OpDef& def, const Workspace& ws);

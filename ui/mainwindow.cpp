@@ -56,6 +56,7 @@ constexpr qint64 kMergeWindowMs = 2000;
 constexpr std::int64_t kSyncTargetLimit = std::int64_t(1) << 20;
 const char* const kHistoryKey = "editor/history";
 const char* const kThemeKey = "view/dark";
+const char* const kFitColoursKey = "view/fitColours";
 
 QString tensorSummary(const QString& name, const Tensor& t)
 {
@@ -183,6 +184,10 @@ MainWindow::MainWindow(QWidget* parent)
             m_cancel->show();
         }
     });
+    m_fitColours.setSingleShot(true);
+    m_fitColours.setInterval(0);
+    connect(&m_fitColours, &QTimer::timeout, this, &MainWindow::fitColours);
+    connect(m_inputs, &InputPanel::ordersOnScreenChanged, this, [this] { m_fitColours.start(); });
     m_autosave.setSingleShot(true);
     m_autosave.setInterval(kAutosaveDelayMs);
     connect(&m_autosave, &QTimer::timeout, this, &MainWindow::writeAutosave);
@@ -503,6 +508,15 @@ void MainWindow::buildActions()
     redo->setObjectName(QStringLiteral("actionRedo"));
     redo->setShortcut(QKeySequence::Redo);
 
+    m_fitAction = action(QStringLiteral("actionFitColours"), tr("&Fit Colours to the Screen"));
+    m_fitAction->setCheckable(true);
+    m_fitAction->setChecked(QSettings().value(QLatin1String(kFitColoursKey), true).toBool());
+    m_fitAction->setToolTip(tr("Run the read-order colours from the first to the last element "
+                               "read among the cells on screen, rather than over the whole op"));
+    connect(m_fitAction, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(QLatin1String(kFitColoursKey), on);
+        fitColours();
+    });
     QAction* dark = action(QStringLiteral("actionDarkTheme"), tr("&Dark Theme"));
     dark->setCheckable(true);
     connect(dark, &QAction::toggled, this, [](bool on) {
@@ -557,7 +571,7 @@ void MainWindow::buildActions()
     QMenu* editMenu = menuBar()->addMenu(tr("&Edit"));
     editMenu->addActions({undo, redo});
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addActions({showLessons, showDecode, dark});
+    view->addActions({showLessons, showDecode, m_fitAction, dark});
     QMenu* lessonMenu = menuBar()->addMenu(tr("&Lessons"));
     lessonMenu->addAction(nextLesson);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -763,7 +777,7 @@ void MainWindow::evaluateNow()
 
 bool MainWindow::isSettled() const
 {
-    if (m_pending || m_engine->isBusy()) return false;
+    if (m_pending || m_engine->isBusy() || m_fitColours.isActive()) return false;
     for (int s = 0; s < m_inputs->slotCount(); ++s)
         if (!m_inputs->view(s)->isSettled()) return false;
     for (TensorView* v : m_outputViews)
@@ -857,9 +871,36 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
         showMessage(text);
     }
     if (eval->ok) applyPendingFaces();
+    fitColours(); // now, so that the first frame of the result has its colours
     m_hoverSlot = -1;
     updateStatus();
     lightCurrentStep();
+}
+
+void MainWindow::fitColours()
+{
+    m_fitColours.stop();
+    std::vector<TensorView*> views = m_outputViews;
+    for (int s = 0; s < m_inputs->slotCount(); ++s)
+        views.push_back(m_inputs->view(s));
+    bool whole = !m_fitAction->isChecked();
+    std::optional<std::pair<std::int64_t, std::int64_t>> range;
+    std::int64_t lastRead = -1;
+    for (const TensorView* view : views) {
+        if (view->readOrderScaleEnd() < 0) continue; // nothing selected in it
+        lastRead = std::max(lastRead, view->readOrderScaleEnd());
+        if (view->isHeatMap()) {
+            whole = true;
+        } else if (const auto shown = view->ordersOnScreen()) {
+            range = range ? std::pair(std::min(range->first, shown->first),
+                                      std::max(range->second, shown->second))
+                          : *shown;
+        }
+    }
+    if (whole || (range && range->first == 0 && range->second == lastRead)) range.reset();
+    for (TensorView* view : views)
+        view->setFittedScale(range);
+    checkSettled();
 }
 
 void MainWindow::ensureOutputViews(int count)
@@ -878,6 +919,7 @@ void MainWindow::ensureOutputViews(int count)
         connect(view, &TensorView::elementHovered, this,
                 [this, k](qint64 flat) { onOutputHovered(k, flat); });
         connect(view, &TensorView::settled, this, &MainWindow::checkSettled);
+        connect(view, &TensorView::ordersOnScreenChanged, this, [this] { m_fitColours.start(); });
         view->setToolTipProvider([this, k](std::int64_t flat) -> QString {
             if (!m_shown) return {};
             const OpDef* def = findOp(m_shown->op);

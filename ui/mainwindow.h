@@ -15,6 +15,7 @@
 #include <vector>
 
 class QComboBox;
+class QAction;
 class QLabel;
 class QLockFile;
 class QProgressBar;
@@ -101,6 +102,10 @@ private:
     void showEvaluation(const std::shared_ptr<const Evaluation>& eval);
     void ensureOutputViews(int count);
     void applyPendingFaces();
+    /// Runs every view's colour ramp over the read positions on screen in all of them together
+    /// (View > Fit Colours to the Screen), or over the whole op when that is off or a heat map
+    /// (which always shows the whole range) is among them.
+    void fitColours();
     void updateStatus();
     void updateBanner();
     void fitEditorArea();
@@ -147,6 +152,8 @@ private:
     QTimer m_debounce;      ///< at most one evaluation start per 100 ms while typing
     QTimer m_progressDelay; ///< progress shows only for evaluations that take a while
     QTimer m_autosave;
+    QTimer m_fitColours; ///< refits the colour ramp once the cells on screen have changed
+    QAction* m_fitAction = nullptr;
     bool m_pending = false;   ///< an edit waits for its evaluation to start
     bool m_fitEditors = true; ///< the editors' height follows their content (until dragged)
 

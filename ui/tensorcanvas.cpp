@@ -145,6 +145,7 @@ void TensorCanvas::relayout()
     layoutGrid();
     updateScrollBars();
     viewport()->update();
+    emit cellsOnScreenChanged();
 }
 
 void TensorCanvas::layoutGrid()
@@ -477,6 +478,7 @@ void TensorCanvas::resizeEvent(QResizeEvent* event)
     updateScrollBars();
     if (m_reveal >= 0 && isVisible())
         ensureVisible(std::exchange(m_reveal, -1));
+    emit cellsOnScreenChanged();
 }
 
 void TensorCanvas::showEvent(QShowEvent* event)
@@ -490,6 +492,7 @@ void TensorCanvas::scrollContentsBy(int, int)
 {
     m_editor->cancel();
     viewport()->update();
+    emit cellsOnScreenChanged();
 }
 
 bool TensorCanvas::viewportEvent(QEvent* event)

@@ -36,6 +36,8 @@ public:
 
 signals:
     void hovered(qint64 flatIndex);
+    /// The cells inside the viewport may be others now (scrolled, resized, laid out anew).
+    void cellsOnScreenChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;

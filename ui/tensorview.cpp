@@ -53,6 +53,21 @@ public:
         setToolTip(accessibleDescription());
         setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     }
+    /// Fitted to the cells on screen: the ramp runs from read position `fit->first` to
+    /// `fit->second` of the `total` elements read (numbered from 1 for people).
+    void setFit(std::optional<std::pair<std::int64_t, std::int64_t>> fit, std::int64_t total)
+    {
+        m_fit = fit;
+        setToolTip(fit ? tr("Colours fitted to the cells on screen: dark violet is the %L1th "
+                            "element read, yellow the %L2th (of %L3 read in all). View > Fit "
+                            "Colours to the Screen turns this off.")
+                             .arg(fit->first + 1)
+                             .arg(fit->second + 1)
+                             .arg(total)
+                       : accessibleDescription());
+        updateGeometry();
+        update();
+    }
     QSize sizeHint() const override { return {widthOf(labels(0)), fontMetrics().height() + 4}; }
     QSize minimumSizeHint() const override
     {
@@ -87,9 +102,19 @@ private:
     static constexpr int kGap = 6;
     static constexpr int kBarWidth = 64;
     static constexpr int kMinBarWidth = 40;
+    std::optional<std::pair<std::int64_t, std::int64_t>> m_fit;
 
     std::pair<QString, QString> labels(int variant) const
     {
+        if (m_fit) {
+            const QString first = QStringLiteral("#%L1").arg(m_fit->first + 1);
+            const QString last = QStringLiteral("#%L1").arg(m_fit->second + 1);
+            switch (variant) {
+            case 0: return {tr("read %1").arg(first), tr("read %1").arg(last)};
+            case 1: return {first, last};
+            default: return {};
+            }
+        }
         switch (variant) {
         case 0: return {tr("read first"), tr("read last")};
         case 1: return {tr("first"), tr("last")};
@@ -229,6 +254,8 @@ TensorView::Private::Private(TensorView* view)
     heat = new HeatMap(state, *worker, stack);
     stack->addWidget(canvas);
     stack->addWidget(heat);
+    QObject::connect(canvas, &TensorCanvas::cellsOnScreenChanged, q,
+                     &TensorView::ordersOnScreenChanged);
 
     auto* column = new QVBoxLayout(q);
     column->setContentsMargins(0, 0, 0, 0);
@@ -290,6 +317,8 @@ void TensorView::setTensor(const ss::Tensor& tensor, const QString& title)
         ++d->statsGeneration;
         d->state.selection = {};
         d->state.scaleLast = -1;
+        d->state.fitLast = -1;
+        d->legend->setFit(std::nullopt, 0);
         if (std::exchange(d->statsPending, false))
             QMetaObject::invokeMethod(this, [this] { d->checkSettled(); }, Qt::QueuedConnection);
     }
@@ -327,6 +356,7 @@ void TensorView::Private::showLayout(bool newValues)
         stack->setCurrentWidget(canvas);
         canvas->relayout();
     }
+    emit q->ordersOnScreenChanged();
 }
 
 void TensorView::Private::syncHeader()
@@ -433,6 +463,8 @@ void TensorView::Private::applyReadOrder(ReadOrder order, const ReadOrderSummary
 {
     state.selection = summary;
     state.scaleLast = order ? scaleLast : -1;
+    state.fitLast = -1;
+    legend->setFit(std::nullopt, 0);
     model->setReadOrder(order);
     legend->setVisible(state.hasSelection());
     // Show the selection: pin to the element read first if nothing selected is on show.
@@ -447,6 +479,7 @@ void TensorView::Private::applyReadOrder(ReadOrder order, const ReadOrderSummary
             canvas->ensureVisible(summary.first);
         canvas->viewport()->update();
     }
+    emit q->ordersOnScreenChanged();
 }
 
 void TensorView::setReadOrder(ReadOrder order) { d->setReadOrder(std::move(order), {}, -1); }
@@ -579,6 +612,39 @@ std::vector<int> TensorView::focusDims() const { return d->state.focusDims; }
 std::int64_t TensorView::readOrderScaleEnd() const
 {
     return d->state.hasSelection() ? d->state.lastOrder() : -1;
+}
+
+void TensorView::setFittedScale(std::optional<std::pair<std::int64_t, std::int64_t>> range)
+{
+    if (range == fittedScale()) return;
+    d->state.fitFirst = range ? range->first : 0;
+    d->state.fitLast = range ? range->second : -1;
+    d->legend->setFit(range, d->state.lastOrder() + 1);
+    if (d->heatMode)
+        d->heat->refreshSelection();
+    else
+        d->canvas->viewport()->update();
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> TensorView::fittedScale() const
+{
+    if (d->state.fitLast < 0) return std::nullopt;
+    return std::pair(d->state.fitFirst, d->state.fitLast);
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> TensorView::ordersOnScreen() const
+{
+    if (d->heatMode || !d->state.hasSelection()) return std::nullopt;
+    std::int64_t lo = INT64_MAX, hi = -1;
+    d->canvas->anyVisible([&](std::int64_t flat) {
+        if (const std::int64_t order = d->model->readOrderAt(flat); order >= 0) {
+            lo = std::min(lo, order);
+            hi = std::max(hi, order);
+        }
+        return false;
+    });
+    if (hi < 0) return std::nullopt;
+    return std::pair(lo, hi);
 }
 
 void TensorView::setEditable(bool editable) { d->model->setEditable(editable); }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -116,6 +117,16 @@ public:
     void setReadOrder(ReadOrder order, const ReadOrderSummary& summary, std::int64_t lastOrder);
     /// The read position the colour ramp ends at ("read last"), -1 when nothing is selected.
     std::int64_t readOrderScaleEnd() const;
+    /// Runs the colour ramp between read positions `first` and `last` instead of from 0 to
+    /// readOrderScaleEnd(), so that the cells on screen use all of it (the workbench fits all
+    /// views of an op to what they show together); std::nullopt: the whole range again. A new
+    /// read order ends the fit.
+    void setFittedScale(std::optional<std::pair<std::int64_t, std::int64_t>> range);
+    /// The ramp's ends while fitted.
+    std::optional<std::pair<std::int64_t, std::int64_t>> fittedScale() const;
+    /// The lowest and highest read positions of the selected cells on screen; std::nullopt when
+    /// none is on screen, and for a heat map (its colours always span the whole range).
+    std::optional<std::pair<std::int64_t, std::int64_t>> ordersOnScreen() const;
     /// Outlines these elements (the sources or targets of a hover in the other view).
     void setOutlined(std::vector<std::int64_t> flatIndices);
     /// Lights these dimensions (the decode stepper's current step); empty: none.
@@ -161,6 +172,8 @@ signals:
     void elementEdited(qint64 flatIndex, const QString& text);
     /// Work done in the background has landed and nothing else is pending (isSettled()).
     void settled();
+    /// ordersOnScreen() may have changed (scrolled, resized, pinned, new tensor or order).
+    void ordersOnScreenChanged();
 
 protected:
     void changeEvent(QEvent* event) override;

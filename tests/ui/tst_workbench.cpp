@@ -17,11 +17,14 @@
 #include "workbench_testing.h"
 
 #include <QAbstractItemModelTester>
+#include <QAbstractScrollArea>
+#include <QAction>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -110,6 +113,7 @@ private slots:
     void largeTensorUsesHeatMapWithHover();
     void hoverLinksBothWays();
     void oneColourScaleForTheWholeOp();
+    void coloursFitTheCellsOnScreen();
     void tooltipsExplainTheRule();
     void typingIsOneUndoStep();
     void historyRecallsEarlierExpressions();
@@ -411,6 +415,8 @@ void TestWorkbench::largeTensorUsesHeatMapWithHover()
     TensorView* out = w.outputView(0);
     QVERIFY(out->isHeatMap());
     QVERIFY(w.inputView(0)->isHeatMap());
+    // A heat map shows a whole face at once: its colours span the whole op.
+    QVERIFY(!out->fittedScale() && !w.inputView(0)->fittedScale());
     const auto eval = w.lastEvaluation();
     // 1500 rows share a few hundred pixels: hover the elements that own the pixels at a third
     // and at two thirds of the map.
@@ -505,6 +511,62 @@ void TestWorkbench::oneColourScaleForTheWholeOp()
         QCOMPARE(out->model()->data(out->model()->indexOfFlat(i), TensorModel::ReadOrderRole),
                  in.data(from, TensorModel::ReadOrderRole));
     }
+}
+
+void TestWorkbench::coloursFitTheCellsOnScreen()
+{
+    // The walk-through reads 500 elements and shows about 40 of them at first: the ramp runs
+    // over the read positions on screen, in the input and the output together.
+    MainWindow w;
+    QVERIFY(w.openLesson(QStringLiteral("walkthrough")));
+    w.resize(1440, 900);
+    w.show();
+    QVERIFY(waitSettled(w));
+    auto* fit = w.findChild<QAction*>(QStringLiteral("actionFitColours"));
+    QVERIFY(fit && fit->isChecked());
+    const std::int64_t lastRead = w.shownEvaluation()->lastRead;
+    QCOMPARE(lastRead, 499);
+    const std::vector<TensorView*> views{w.inputView(0), w.outputView(0)};
+    const auto onScreen = [&] {
+        std::pair<std::int64_t, std::int64_t> range{INT64_MAX, -1};
+        for (const TensorView* view : views)
+            for (std::int64_t i = 0; i < view->model()->tensor().size(); ++i) {
+                const std::int64_t order = view->model()->readOrderAt(i);
+                if (order < 0 || view->elementRect(i).isNull()) continue;
+                range = {std::min(range.first, order), std::max(range.second, order)};
+            }
+        return range;
+    };
+    const auto first = onScreen();
+    QCOMPARE(first.first, 0);
+    QVERIFY(first.second > 0 && first.second < lastRead);
+    for (const TensorView* view : views)
+        QCOMPARE(view->fittedScale(), std::optional(first));
+    auto* legend = w.outputView(0)->findChild<QWidget*>(QStringLiteral("legend"));
+    QVERIFY(legend->toolTip().contains(QStringLiteral("fitted")));
+
+    // Both views scrolled to their ends show later reads, the output's last among them: the
+    // ramp follows.
+    for (const TensorView* view : views) {
+        auto* area = qobject_cast<QAbstractScrollArea*>(view->viewport()->parentWidget());
+        QVERIFY(area);
+        for (QScrollBar* bar : {area->horizontalScrollBar(), area->verticalScrollBar()})
+            bar->setValue(bar->maximum());
+    }
+    QVERIFY(waitSettled(w));
+    const auto scrolled = onScreen();
+    QCOMPARE(scrolled.second, lastRead);
+    QVERIFY(scrolled.first > first.second);
+    for (const TensorView* view : views)
+        QCOMPARE(view->fittedScale(), std::optional(scrolled));
+
+    // Off: every ramp runs over the whole op again.
+    fit->setChecked(false);
+    for (const TensorView* view : views)
+        QVERIFY(!view->fittedScale());
+    QVERIFY(!legend->toolTip().contains(QStringLiteral("fitted")));
+    fit->setChecked(true);
+    QCOMPARE(w.outputView(0)->fittedScale(), std::optional(scrolled));
 }
 
 void TestWorkbench::tooltipsExplainTheRule()
