@@ -145,15 +145,12 @@ QVariant ArgTableModel::data(const QModelIndex& index, int role) const
                 .arg(index.row())
                 .arg(value != 0 ? tr("set") : tr("clear"));
         return tr("%1 of entry %2: %3").arg(column.name).arg(index.row()).arg(value);
-    case Qt::ToolTipRole:
-        return column.toolTip;
-    case Qt::TextAlignmentRole:
-        return int(Qt::AlignCenter);
+    case Qt::ToolTipRole: return column.toolTip;
+    case Qt::TextAlignmentRole: return int(Qt::AlignCenter);
     case Qt::BackgroundRole:
         if (std::find(m_lit.begin(), m_lit.end(), index.row()) != m_lit.end()) return kLitRow;
         return {};
-    default:
-        return {};
+    default: return {};
     }
 }
 

@@ -96,8 +96,9 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
                 const std::lock_guard lock(merge);
                 summary.selected += part.selected;
                 summary.last = std::max(summary.last, part.last);
-                if (part.first >= 0 && (summary.first < 0 || lowest < out[summary.first] ||
-                                        (lowest == out[summary.first] && part.first < summary.first)))
+                if (part.first >= 0 &&
+                    (summary.first < 0 || lowest < out[summary.first] ||
+                     (lowest == out[summary.first] && part.first < summary.first)))
                     summary.first = part.first;
             },
             &ctx);

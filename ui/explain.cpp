@@ -19,17 +19,10 @@ QString ordinal(std::int64_t n)
     const char* suffix = "th";
     if (tens < 11 || tens > 13) {
         switch (n % 10) {
-        case 1:
-            suffix = "st";
-            break;
-        case 2:
-            suffix = "nd";
-            break;
-        case 3:
-            suffix = "rd";
-            break;
-        default:
-            break;
+        case 1: suffix = "st"; break;
+        case 2: suffix = "nd"; break;
+        case 3: suffix = "rd"; break;
+        default: break;
         }
     }
     return QString::number(n) + QLatin1String(suffix);

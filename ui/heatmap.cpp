@@ -21,14 +21,15 @@ namespace {
 
 /// Visible cells [r0, r1) x [c0, c1), sampled to width x height map cells (at most one sample
 /// per cell each way).
-struct Grid {
+struct Grid
+{
     std::int64_t r0 = 0, r1 = 0, c0 = 0, c1 = 0;
     int width = 1, height = 1;
 
     /// The cells [first, end) of sample i of n over [from, from + cells): uneven blocks of at
     /// least one cell that tile the range.
-    static std::pair<std::int64_t, std::int64_t> block(std::int64_t from, std::int64_t cells,
-                                                       int n, std::int64_t i)
+    static std::pair<std::int64_t, std::int64_t> block(std::int64_t from, std::int64_t cells, int n,
+                                                       std::int64_t i)
     {
         return {from + cells * i / n, from + cells * (i + 1) / n};
     }
@@ -44,7 +45,8 @@ QCPRange spanFor(std::int64_t from, std::int64_t cells)
 }
 
 /// One colour map's content, finished on the worker so the GUI thread only draws it.
-struct MapLayer {
+struct MapLayer
+{
     std::unique_ptr<QCPColorMapData> span; ///< 2 x 2: where the image goes, not its content
     QImage image;
 };
@@ -110,23 +112,22 @@ MapLayer colourLayer(const Grid& g, const std::vector<double>& cells,
 /// widened so that it sits in the middle.
 QCPRange rangeOf(double lo, double hi)
 {
-    if (lo > hi)
-        return {0.0, 1.0};
-    if (lo == hi)
-        return {lo - 0.5, hi + 0.5};
+    if (lo > hi) return {0.0, 1.0};
+    if (lo == hi) return {lo - 0.5, hi + 0.5};
     return {lo, hi};
 }
 
 /// Each sample is the mean of its block (NaN if a NaN is in it, so NaNs never vanish when
 /// zoomed out), with the finite values' range over everything read; strings have no magnitude
 /// and get one neutral shade.
-struct ValueSamples {
+struct ValueSamples
+{
     std::vector<double> cells;
     double lo = HUGE_VAL, hi = -HUGE_VAL;
 };
 
-ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t rs,
-                          std::int64_t cs, const Grid& g, Executor& pool, JobContext& ctx)
+ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t rs, std::int64_t cs,
+                          const Grid& g, Executor& pool, JobContext& ctx)
 {
     ValueSamples out;
     out.cells.assign(std::size_t(g.width) * std::size_t(g.height), 0.5);
@@ -157,8 +158,8 @@ ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t 
                     }
                 }
                 for (int i = 0; i < g.width; ++i)
-                    sums[i] /= double(rb - ra) *
-                               double(edges[std::size_t(i) + 1] - edges[std::size_t(i)]);
+                    sums[i] /=
+                        double(rb - ra) * double(edges[std::size_t(i) + 1] - edges[std::size_t(i)]);
                 const std::lock_guard lock(merge);
                 out.lo = std::min(out.lo, lo);
                 out.hi = std::max(out.hi, hi);
@@ -186,9 +187,9 @@ MapLayer valueLayer(const Grid& g, const std::vector<double>& cells, const QCPRa
 /// (transparent if nothing in it is read), so a sparse selection stays visible however far out
 /// the view is zoomed.
 MapLayer sampleSelection(const std::vector<std::int64_t>* order,
-                         std::pair<std::int64_t, std::int64_t> rampEnds,
-                         std::int64_t base, std::int64_t rs, std::int64_t cs, const Grid& g,
-                         Executor& pool, JobContext& ctx)
+                         std::pair<std::int64_t, std::int64_t> rampEnds, std::int64_t base,
+                         std::int64_t rs, std::int64_t cs, const Grid& g, Executor& pool,
+                         JobContext& ctx)
 {
     const std::size_t n = std::size_t(g.width) * std::size_t(g.height);
     std::vector<double> cells(n, 0.0);
@@ -203,15 +204,13 @@ MapLayer sampleSelection(const std::vector<std::int64_t>* order,
                 const std::int64_t* row = order->data() + base + r * rs;
                 for (int i = 0; i < g.width; ++i) {
                     std::uint64_t f = first[std::size_t(i)];
-                    for (std::int64_t c = edges[std::size_t(i)]; c < edges[std::size_t(i) + 1];
-                         ++c)
+                    for (std::int64_t c = edges[std::size_t(i)]; c < edges[std::size_t(i) + 1]; ++c)
                         f = std::min(f, std::uint64_t(row[c * cs]));
                     first[std::size_t(i)] = f;
                 }
             }
             for (int i = 0; i < g.width; ++i) {
-                if (first[std::size_t(i)] == UINT64_MAX)
-                    continue;
+                if (first[std::size_t(i)] == UINT64_MAX) continue;
                 const std::size_t at = std::size_t(j) * std::size_t(g.width) + std::size_t(i);
                 cells[at] = rampFraction(std::int64_t(first[std::size_t(i)]), rampEnds.first,
                                          rampEnds.second);
@@ -259,7 +258,8 @@ QCPRange valueRange(const Tensor& tensor, Executor& pool, JobContext& ctx)
 }
 
 /// The top layer: outlines and the hovered cell, redrawn without redrawing the maps.
-class MarksLayerable : public QCPLayerable {
+class MarksLayerable : public QCPLayerable
+{
 public:
     MarksLayerable(QCustomPlot* plot, std::function<void(QCPPainter*)> draw)
         : QCPLayerable(plot, QStringLiteral("overlay")), m_draw(std::move(draw))
@@ -282,7 +282,8 @@ private:
 
 /// A colour map whose image comes finished from the worker: QCustomPlot would otherwise colour
 /// every cell on the GUI thread at the next replot.
-class PrebuiltColorMap : public QCPColorMap {
+class PrebuiltColorMap : public QCPColorMap
+{
 public:
     using QCPColorMap::QCPColorMap;
 
@@ -303,7 +304,8 @@ private:
     QImage m_image;
 };
 
-struct HeatMap::Samples {
+struct HeatMap::Samples
+{
     std::optional<MapLayer> values;
     std::optional<MapLayer> selection;
     std::optional<QCPRange> valueRange;
@@ -378,8 +380,7 @@ void HeatMap::clampRange(QCPAxis* axis, std::int64_t cells)
 void HeatMap::resetFace(bool newValues)
 {
     m_editor->cancel();
-    if (newValues)
-        m_haveRange = false;
+    if (newValues) m_haveRange = false;
     // A face of the same size keeps the zoom: an edit re-evaluates, it does not move the view.
     const std::int64_t rows = m_state.layout.rows();
     const std::int64_t cols = m_state.layout.cols();
@@ -396,19 +397,20 @@ void HeatMap::resetFace(bool newValues)
     requestSamples(true, true);
 }
 
-void HeatMap::refreshSelection() { requestSamples(false, true); }
+void HeatMap::refreshSelection()
+{
+    requestSamples(false, true);
+}
 
 void HeatMap::refreshMarks()
 {
-    if (isVisible())
-        m_marksLayer->replot();
+    if (isVisible()) m_marksLayer->replot();
 }
 
 void HeatMap::redraw()
 {
     // A hidden plot has no paint buffers yet; showEvent draws it when it appears.
-    if (isVisible())
-        replot(QCustomPlot::rpQueuedReplot);
+    if (isVisible()) replot(QCustomPlot::rpQueuedReplot);
 }
 
 void HeatMap::refreshLook()
@@ -445,8 +447,7 @@ void HeatMap::requestSamples(bool values, bool selection)
     m_valuesWanted = m_valuesWanted || values;
     m_selectionWanted = m_selectionWanted || selection;
     // A new tensor and its read order arrive one call after the other: one sampling serves both.
-    if (std::exchange(m_startQueued, true))
-        return;
+    if (std::exchange(m_startQueued, true)) return;
     QMetaObject::invokeMethod(
         this,
         [this] {
@@ -459,8 +460,7 @@ void HeatMap::requestSamples(bool values, bool selection)
 void HeatMap::startSampling()
 {
     const FaceLayout& layout = m_state.layout;
-    if (!layout.hasElements())
-        return;
+    if (!layout.hasElements()) return;
     const QCPRange xr = xAxis2->range();
     const QCPRange yr = yAxis->range();
     Grid g;
@@ -537,8 +537,7 @@ void HeatMap::applySamples(quint64 generation, std::shared_ptr<Samples> samples)
             m_values->setLayer(std::move(*samples->values));
             m_values->setDataRange(m_valueRange);
         }
-        if (samples->selection)
-            m_selection->setLayer(std::move(*samples->selection));
+        if (samples->selection) m_selection->setLayer(std::move(*samples->selection));
     }
     m_valuesWanted = m_selectionWanted = false;
     m_applied = generation;
@@ -574,8 +573,7 @@ std::int64_t HeatMap::cellAt(const QCPAxis* axis, int pixel) const
     // pixelToCoord and coordToPixel may round apart at a boundary: the spans decide.
     for (const std::int64_t cell : {guess, guess - 1, guess + 1}) {
         const auto [first, last] = pixelSpan(axis, cell);
-        if (first <= pixel && pixel <= last)
-            return cell;
+        if (first <= pixel && pixel <= last) return cell;
     }
     return guess;
 }
@@ -583,26 +581,22 @@ std::int64_t HeatMap::cellAt(const QCPAxis* axis, int pixel) const
 std::int64_t HeatMap::elementAt(const QPoint& pos) const
 {
     const FaceLayout& layout = m_state.layout;
-    if (!layout.hasElements() || !axisRect()->rect().contains(pos))
-        return -1;
+    if (!layout.hasElements() || !axisRect()->rect().contains(pos)) return -1;
     const std::int64_t col = cellAt(xAxis2, pos.x());
     const std::int64_t row = cellAt(yAxis, pos.y());
-    if (row < 0 || row >= layout.rows() || col < 0 || col >= layout.cols())
-        return -1;
+    if (row < 0 || row >= layout.rows() || col < 0 || col >= layout.cols()) return -1;
     return layout.flatIndex({0, row, col});
 }
 
 QRect HeatMap::elementRect(std::int64_t flat) const
 {
     const auto cell = m_state.layout.locate(flat);
-    if (!cell)
-        return {};
+    if (!cell) return {};
     // Exactly the pixels elementAt() gives to this element: those whose centres fall inside its
     // cell. Zoomed out past a pixel per element, most elements have none.
     const auto [left, right] = pixelSpan(xAxis2, cell->col);
     const auto [top, bottom] = pixelSpan(yAxis, cell->row);
-    if (right < left || bottom < top)
-        return {};
+    if (right < left || bottom < top) return {};
     // QCustomPlot maps a vertical range one pixel past the axis rect's top: clip to it.
     const QRect rect =
         QRect(QPoint(left, top), QPoint(right, bottom)).intersected(axisRect()->rect());
@@ -612,8 +606,7 @@ QRect HeatMap::elementRect(std::int64_t flat) const
 void HeatMap::ensureVisible(std::int64_t flat)
 {
     const auto cell = m_state.layout.locate(flat);
-    if (!cell)
-        return;
+    if (!cell) return;
     const auto centreOn = [](QCPAxis* axis, double at) {
         const QCPRange r = axis->range();
         if (at - 0.5 < r.lower || at + 0.5 > r.upper)
@@ -631,11 +624,9 @@ void HeatMap::drawMarks(QCPPainter* painter)
     constexpr double kMinMark = 9;
     const auto markRect = [&](std::int64_t flat) -> std::optional<QRectF> {
         const auto cell = layout.locate(flat);
-        if (!cell)
-            return std::nullopt;
+        if (!cell) return std::nullopt;
         QRectF r = cellPixels(cell->row, cell->col);
-        if (!r.intersects(area))
-            return std::nullopt;
+        if (!r.intersects(area)) return std::nullopt;
         const QPointF c = r.center();
         r.setWidth(std::max(r.width(), kMinMark));
         r.setHeight(std::max(r.height(), kMinMark));
@@ -664,8 +655,7 @@ void HeatMap::drawMarks(QCPPainter* painter)
 
 void HeatMap::setHovered(std::int64_t flat)
 {
-    if (flat == m_state.hovered)
-        return;
+    if (flat == m_state.hovered) return;
     m_state.hovered = flat;
     refreshMarks();
     emit hovered(flat);

@@ -21,7 +21,8 @@ class CellEditor;
 class PrebuiltColorMap;
 struct ViewState;
 
-class HeatMap : public QCustomPlot {
+class HeatMap : public QCustomPlot
+{
     Q_OBJECT
 public:
     /// `worker` is the view's own: its jobs are named, so a newer one cancels an older one.

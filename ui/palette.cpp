@@ -63,7 +63,8 @@ QPalette darkPalette()
 /// by 40%, which on the dark base is all but invisible (the mask bits of the raw-arguments table)
 /// and on the light one under the 3:1 that WCAG asks of a control's edge. The outline drawn over
 /// it has over 4:1 with either base.
-class ThemeStyle : public QProxyStyle {
+class ThemeStyle : public QProxyStyle
+{
 public:
     ThemeStyle() : QProxyStyle(QStyleFactory::create(QStringLiteral("Fusion"))) {}
 
@@ -71,8 +72,7 @@ public:
                        const QWidget* widget) const override
     {
         QProxyStyle::drawPrimitive(element, option, painter, widget);
-        if (element != PE_IndicatorCheckBox)
-            return;
+        if (element != PE_IndicatorCheckBox) return;
         painter->save();
         // Where Fusion draws its own outline.
         painter->setRenderHint(QPainter::Antialiasing, true);
@@ -89,8 +89,7 @@ public:
 
 QPalette themePalette(Theme theme)
 {
-    if (theme == Theme::Dark)
-        return darkPalette();
+    if (theme == Theme::Dark) return darkPalette();
     std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
     return fusion ? fusion->standardPalette() : QPalette();
 }

@@ -42,7 +42,8 @@ QColor mix(const QColor& a, const QColor& b, double t)
 }
 
 /// The read-order ramp and its text colours, precomputed so a frame of cells costs lookups.
-struct RampTable {
+struct RampTable
+{
     static constexpr int kSize = 256;
     std::array<QColor, kSize> fill;
     std::array<QColor, kSize> text;
@@ -113,8 +114,7 @@ void TensorCanvas::relayout()
     int widest = 0;
     std::int64_t measured = 0;
     layout.forEachShown([&](std::int64_t flat) {
-        if (measured++ >= kMeasuredCells)
-            return;
+        if (measured++ >= kMeasuredCells) return;
         const QString text = formatter.text(flat);
         // Digits share one advance, so for numbers the longest text is the widest.
         if (strings)
@@ -125,8 +125,8 @@ void TensorCanvas::relayout()
     });
     widest = std::max(widest, fm.horizontalAdvance(QLatin1Char('0')) * int(longest));
     const int colLabel = lfm.horizontalAdvance(QString::number(layout.cols() - 1)) + 8;
-    m_cellWidth = std::clamp(std::max(widest + 2 * kCellPadding, colLabel), kMinCellWidth,
-                             kMaxCellWidth);
+    m_cellWidth =
+        std::clamp(std::max(widest + 2 * kCellPadding, colLabel), kMinCellWidth, kMaxCellWidth);
     m_cellHeight = fm.height() + 8;
     m_headerHeight = layout.rank() >= 1 ? lfm.height() + 6 : 0;
     m_rowLabelWidth =
@@ -140,8 +140,7 @@ void TensorCanvas::relayout()
         m_titleHeight + m_headerHeight + layout.rows() * std::int64_t(m_cellHeight);
     m_panelWidth = int(std::min<std::int64_t>(width, INT_MAX / 4));
     m_panelHeight = int(std::min<std::int64_t>(height, INT_MAX / 4));
-    if (m_current >= 0 && !layout.locate(m_current))
-        m_current = -1;
+    if (m_current >= 0 && !layout.locate(m_current)) m_current = -1;
     layoutGrid();
     updateScrollBars();
     viewport()->update();
@@ -173,9 +172,9 @@ void TensorCanvas::layoutGrid()
     }
     const std::int64_t gridRows = faces > 0 ? (faces + m_gridCols - 1) / m_gridCols : 0;
     const std::int64_t w = faces > 0 ? widthFor(m_gridCols, m_groupSize) : 0;
-    const std::int64_t h = gridRows > 0 ? 2 * kMargin + gridRows * std::int64_t(m_panelHeight) +
-                                              (gridRows - 1) * kVGap
-                                        : 0;
+    const std::int64_t h =
+        gridRows > 0 ? 2 * kMargin + gridRows * std::int64_t(m_panelHeight) + (gridRows - 1) * kVGap
+                     : 0;
     m_contentSize = QSize(int(std::min<std::int64_t>(w, INT_MAX / 2)),
                           int(std::min<std::int64_t>(h, INT_MAX / 2)));
 }
@@ -235,14 +234,11 @@ std::optional<FaceCell> TensorCanvas::cellAt(const QPoint& pos) const
     const std::int64_t faces = m_contentSize.isEmpty() ? 0 : layout.faceCount();
     for (std::int64_t face = 0; face < faces; ++face) {
         const QRect panel = panelRect(face);
-        if (!panel.contains(p))
-            continue;
+        if (!panel.contains(p)) continue;
         const QPoint d = p - cellOrigin(panel);
-        if (d.x() < 0 || d.y() < 0)
-            return std::nullopt;
+        if (d.x() < 0 || d.y() < 0) return std::nullopt;
         const FaceCell cell{face, d.y() / m_cellHeight, d.x() / m_cellWidth};
-        if (cell.row >= layout.rows() || cell.col >= layout.cols())
-            return std::nullopt;
+        if (cell.row >= layout.rows() || cell.col >= layout.cols()) return std::nullopt;
         return cell;
     }
     return std::nullopt;
@@ -257,8 +253,7 @@ std::int64_t TensorCanvas::elementAt(const QPoint& pos) const
 QRect TensorCanvas::elementRect(std::int64_t flat) const
 {
     const auto cell = m_contentSize.isEmpty() ? std::nullopt : m_state.layout.locate(flat);
-    if (!cell)
-        return {};
+    if (!cell) return {};
     const QPoint origin = cellOrigin(panelRect(cell->face));
     return QRect(origin.x() + int(cell->col) * m_cellWidth,
                  origin.y() + int(cell->row) * m_cellHeight, m_cellWidth, m_cellHeight)
@@ -272,8 +267,7 @@ void TensorCanvas::ensureVisible(std::int64_t flat)
         return;
     }
     const QRect rect = elementRect(flat);
-    if (rect.isNull())
-        return;
+    if (rect.isNull()) return;
     const int margin = std::min(3 * m_cellWidth, viewport()->width() / 4);
     const QRect view = viewport()->rect();
     if (rect.left() < view.left())
@@ -296,13 +290,11 @@ bool TensorCanvas::anyVisible(const std::function<bool(std::int64_t)>& pred) con
     const std::int64_t faces = m_contentSize.isEmpty() ? 0 : layout.faceCount();
     for (std::int64_t face = 0; face < faces; ++face) {
         const QRect panel = panelRect(face);
-        if (!panel.intersects(area))
-            continue;
+        if (!panel.intersects(area)) continue;
         const CellRange r = cellsIn(panel, area);
         for (std::int64_t row = r.firstRow; row <= r.lastRow; ++row)
             for (std::int64_t col = r.firstCol; col <= r.lastCol; ++col)
-                if (pred(layout.flatIndex({face, row, col})))
-                    return true;
+                if (pred(layout.flatIndex({face, row, col}))) return true;
     }
     return false;
 }
@@ -319,18 +311,17 @@ void TensorCanvas::paintEvent(QPaintEvent*)
     p.translate(-scrollOffset());
     for (std::int64_t face = 0; face < m_state.layout.faceCount(); ++face) {
         const QRect panel = panelRect(face);
-        if (panel.intersects(area))
-            paintPanel(p, face, panel, area);
+        if (panel.intersects(area)) paintPanel(p, face, panel, area);
     }
 }
 
 void TensorCanvas::paintEmptyState(QPainter& p)
 {
     const Tensor& tensor = m_state.model->tensor();
-    const QString text = tensor.isValid()
-                             ? tr("shape %1: no elements")
-                                   .arg(QString::fromStdString(shapeTuple(tensor.shape())))
-                             : tr("no tensor");
+    const QString text =
+        tensor.isValid()
+            ? tr("shape %1: no elements").arg(QString::fromStdString(shapeTuple(tensor.shape())))
+            : tr("no tensor");
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 1.1);
     p.setFont(f);
@@ -364,16 +355,14 @@ void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel
         const int baseline = panel.top() + (m_titleHeight + fm.ascent() - fm.descent()) / 2;
         const auto put = [&](const QString& s, bool lit) {
             const int w = fm.horizontalAdvance(s);
-            if (lit)
-                p.fillRect(QRect(x - 1, panel.top() + 2, w + 2, m_titleHeight - 4), tint);
+            if (lit) p.fillRect(QRect(x - 1, panel.top() + 2, w + 2, m_titleHeight - 4), tint);
             p.setPen(lit ? tintText : text);
             p.drawText(QPoint(x, baseline), s);
             x += w;
         };
         put(m_state.name + QLatin1Char('['), false);
         for (int d = 0; d < layout.rank(); ++d) {
-            if (d > 0)
-                put(QStringLiteral(", "), false);
+            if (d > 0) put(QStringLiteral(", "), false);
             const bool faceDim = d == layout.rowDim() || d == layout.colDim();
             put(faceDim ? QStringLiteral(":") : QString::number(coords[std::size_t(d)]),
                 m_state.isFocused(d));
@@ -386,8 +375,7 @@ void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel
         const QRect band(origin.x(), origin.y() - m_headerHeight, int(layout.cols()) * m_cellWidth,
                          m_headerHeight);
         const bool lit = layout.colDim() >= 0 && m_state.isFocused(layout.colDim());
-        if (lit)
-            p.fillRect(band, tint);
+        if (lit) p.fillRect(band, tint);
         p.setPen(lit ? tintText : labelText);
         for (std::int64_t c = r.firstCol; c <= r.lastCol; ++c)
             p.drawText(
@@ -398,16 +386,14 @@ void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel
         const QRect band(panel.left(), origin.y(), m_rowLabelWidth,
                          int(layout.rows()) * m_cellHeight);
         const bool lit = m_state.isFocused(layout.rowDim());
-        if (lit)
-            p.fillRect(band, tint);
+        if (lit) p.fillRect(band, tint);
         p.setPen(lit ? tintText : labelText);
         for (std::int64_t row = r.firstRow; row <= r.lastRow; ++row)
             p.drawText(QRect(band.left(), origin.y() + int(row) * m_cellHeight, m_rowLabelWidth - 6,
                              m_cellHeight),
                        Qt::AlignRight | Qt::AlignVCenter, QString::number(row));
     }
-    if (r.lastRow < r.firstRow || r.lastCol < r.firstCol)
-        return;
+    if (r.lastRow < r.firstRow || r.lastCol < r.firstCol) return;
 
     // Cells: a grid-coloured block shows through a one-pixel gap around every cell.
     const QRect block(origin.x() + int(r.firstCol) * m_cellWidth,
@@ -445,15 +431,11 @@ void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel
             p.setPen(ink);
             QString label = formatter.text(flat);
             const QRect textRect = cell.adjusted(kCellPadding, 0, -kCellPadding - 1, -1);
-            if (strings)
-                label = fm.elidedText(label, Qt::ElideRight, textRect.width());
+            if (strings) label = fm.elidedText(label, Qt::ElideRight, textRect.width());
             p.drawText(textRect, align, label);
-            if (model.isOutlined(flat))
-                outlined.push_back(cell);
-            if (flat == m_state.hovered)
-                hovered = cell;
-            if (flat == m_current)
-                current = cell;
+            if (model.isOutlined(flat)) outlined.push_back(cell);
+            if (flat == m_state.hovered) hovered = cell;
+            if (flat == m_current) current = cell;
         }
     }
     if (!hovered.isNull()) {
@@ -473,19 +455,16 @@ void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel
 void TensorCanvas::resizeEvent(QResizeEvent* event)
 {
     QAbstractScrollArea::resizeEvent(event);
-    if (!m_contentSize.isEmpty())
-        layoutGrid();
+    if (!m_contentSize.isEmpty()) layoutGrid();
     updateScrollBars();
-    if (m_reveal >= 0 && isVisible())
-        ensureVisible(std::exchange(m_reveal, -1));
+    if (m_reveal >= 0 && isVisible()) ensureVisible(std::exchange(m_reveal, -1));
     emit cellsOnScreenChanged();
 }
 
 void TensorCanvas::showEvent(QShowEvent* event)
 {
     QAbstractScrollArea::showEvent(event);
-    if (m_reveal >= 0)
-        ensureVisible(std::exchange(m_reveal, -1));
+    if (m_reveal >= 0) ensureVisible(std::exchange(m_reveal, -1));
 }
 
 void TensorCanvas::scrollContentsBy(int, int)
@@ -518,8 +497,7 @@ bool TensorCanvas::viewportEvent(QEvent* event)
 
 void TensorCanvas::setHovered(std::int64_t flat)
 {
-    if (flat == m_state.hovered)
-        return;
+    if (flat == m_state.hovered) return;
     m_state.hovered = flat;
     viewport()->update();
     emit hovered(flat);
@@ -545,8 +523,7 @@ void TensorCanvas::mousePressEvent(QMouseEvent* event)
 void TensorCanvas::mouseDoubleClickEvent(QMouseEvent* event)
 {
     const std::int64_t flat = elementAt(event->position().toPoint());
-    if (flat < 0)
-        return QAbstractScrollArea::mouseDoubleClickEvent(event);
+    if (flat < 0) return QAbstractScrollArea::mouseDoubleClickEvent(event);
     m_current = flat;
     startEdit(m_state.model->formatter().editText(flat), true);
 }
@@ -561,8 +538,7 @@ void TensorCanvas::keyPressEvent(QKeyEvent* event)
     case Qt::Key_F2:
     case Qt::Key_Return:
     case Qt::Key_Enter:
-        if (m_current >= 0)
-            startEdit(m_state.model->formatter().editText(m_current), true);
+        if (m_current >= 0) startEdit(m_state.model->formatter().editText(m_current), true);
         return;
     default: break;
     }
@@ -578,8 +554,7 @@ void TensorCanvas::keyPressEvent(QKeyEvent* event)
 void TensorCanvas::moveCurrent(int dRow, int dCol)
 {
     const FaceLayout& layout = m_state.layout;
-    if (m_contentSize.isEmpty())
-        return;
+    if (m_contentSize.isEmpty()) return;
     auto cell = m_current >= 0 ? layout.locate(m_current) : std::nullopt;
     if (!cell)
         cell = FaceCell{};
@@ -594,19 +569,16 @@ void TensorCanvas::moveCurrent(int dRow, int dCol)
 
 void TensorCanvas::startEdit(const QString& initial, bool selectAll)
 {
-    if (!m_state.model->isEditable() || m_current < 0)
-        return;
+    if (!m_state.model->isEditable() || m_current < 0) return;
     ensureVisible(m_current);
     const QRect rect = elementRect(m_current);
-    if (!rect.isNull())
-        m_editor->open(m_current, rect, initial, selectAll);
+    if (!rect.isNull()) m_editor->open(m_current, rect, initial, selectAll);
 }
 
 void TensorCanvas::changeEvent(QEvent* event)
 {
     QAbstractScrollArea::changeEvent(event);
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange)
-        relayout();
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) relayout();
 }
 
 } // namespace ss::ui

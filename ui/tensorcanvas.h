@@ -17,7 +17,8 @@ namespace ss::ui {
 class CellEditor;
 struct ViewState;
 
-class TensorCanvas : public QAbstractScrollArea {
+class TensorCanvas : public QAbstractScrollArea
+{
     Q_OBJECT
 public:
     TensorCanvas(ViewState& state, QWidget* parent);
@@ -52,7 +53,8 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    struct CellRange {
+    struct CellRange
+    {
         std::int64_t firstRow = 0, lastRow = -1, firstCol = 0, lastCol = -1;
     };
 

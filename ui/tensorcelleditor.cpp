@@ -36,8 +36,7 @@ void CellEditor::open(std::int64_t flat, const QRect& rect, const QString& text,
 
 void CellEditor::cancel()
 {
-    if (!isOpen())
-        return;
+    if (!isOpen()) return;
     m_flat = -1;
     hide();
     parentWidget()->setFocus(Qt::OtherFocusReason);
@@ -45,8 +44,7 @@ void CellEditor::cancel()
 
 void CellEditor::commit()
 {
-    if (!isOpen())
-        return;
+    if (!isOpen()) return;
     const std::int64_t flat = std::exchange(m_flat, -1);
     hide();
     parentWidget()->setFocus(Qt::OtherFocusReason);
@@ -67,8 +65,7 @@ void CellEditor::focusOutEvent(QFocusEvent* event)
 {
     QLineEdit::focusOutEvent(event);
     // Like Qt's item views: clicking elsewhere keeps what was typed.
-    if (event->reason() != Qt::PopupFocusReason)
-        commit();
+    if (event->reason() != Qt::PopupFocusReason) commit();
 }
 
 } // namespace ss::ui

@@ -11,7 +11,8 @@ namespace ss::ui {
 
 class TensorModel;
 
-class CellEditor : public QLineEdit {
+class CellEditor : public QLineEdit
+{
 public:
     CellEditor(TensorModel* model, QWidget* parent);
 

@@ -20,8 +20,7 @@ FaceLayout::FaceLayout(const Shape& shape, int rowDim, int colDim)
         m_colDim = 0;
     }
     for (int d = 0; d < r; ++d)
-        if (d != m_rowDim && d != m_colDim)
-            m_outerDims.push_back(d);
+        if (d != m_rowDim && d != m_colDim) m_outerDims.push_back(d);
     m_hasElements = std::none_of(shape.begin(), shape.end(), [](std::int64_t n) { return n == 0; });
 }
 
@@ -94,15 +93,13 @@ std::int64_t FaceLayout::faceBase(std::int64_t face) const
 
 std::optional<FaceCell> FaceLayout::locate(std::int64_t flat) const
 {
-    if (!m_hasElements || flat < 0 || flat >= numElements(m_shape))
-        return std::nullopt;
+    if (!m_hasElements || flat < 0 || flat >= numElements(m_shape)) return std::nullopt;
     const auto coords = unravelIndex(flat, m_shape);
     FaceCell cell;
     for (std::size_t k = 0; k < m_outerDims.size(); ++k) {
         const auto d = std::size_t(m_outerDims[k]);
         if (k < m_pins.size()) {
-            if (coords[d] != m_pins[k])
-                return std::nullopt;
+            if (coords[d] != m_pins[k]) return std::nullopt;
         } else {
             cell.face = cell.face * m_shape[d] + coords[d];
         }

@@ -12,13 +12,15 @@
 
 namespace ss::ui {
 
-struct FaceCell {
+struct FaceCell
+{
     std::int64_t face = 0;
     std::int64_t row = 0;
     std::int64_t col = 0;
 };
 
-class FaceLayout {
+class FaceLayout
+{
 public:
     FaceLayout() = default;
     /// `rowDim`/`colDim` that are not two distinct dimensions of `shape` select the defaults:
@@ -67,8 +69,7 @@ public:
     std::vector<std::int64_t> faceCoords(std::int64_t face) const;
 
     /// Calls f(flat) for every shown element, face by face in row-major order.
-    template <class F>
-    void forEachShown(F&& f) const
+    template <class F> void forEachShown(F&& f) const
     {
         const std::int64_t faces = faceCount();
         for (std::int64_t face = 0; face < faces; ++face) {

@@ -27,8 +27,7 @@ bool exactAt(double v, int decimals)
 
 QString floatSpecial(double v)
 {
-    if (std::isnan(v))
-        return QStringLiteral("nan");
+    if (std::isnan(v)) return QStringLiteral("nan");
     return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
 }
 
@@ -36,19 +35,16 @@ QString floatSpecial(double v)
 
 ValueFormatter::ValueFormatter(const Tensor& tensor) : m_tensor(tensor)
 {
-    if (!tensor.isValid() || !isFloat(tensor.dtype()) || tensor.size() == 0)
-        return;
+    if (!tensor.isValid() || !isFloat(tensor.dtype()) || tensor.size() == 0) return;
     bool integral = true;
     double maxAbs = 0;
     double minNonZero = HUGE_VAL;
     int decimals = 0;
     const auto look = [&](double v) {
-        if (!std::isfinite(v))
-            return;
+        if (!std::isfinite(v)) return;
         const double a = std::abs(v);
         maxAbs = std::max(maxAbs, a);
-        if (a > 0)
-            minNonZero = std::min(minNonZero, a);
+        if (a > 0) minNonZero = std::min(minNonZero, a);
         integral = integral && v == std::nearbyint(v);
         while (decimals < kMaxDecimals && !exactAt(v, decimals))
             ++decimals;
@@ -79,15 +75,12 @@ ValueFormatter::ValueFormatter(const Tensor& tensor) : m_tensor(tensor)
 QString ValueFormatter::text(std::int64_t index) const
 {
     const DType t = m_tensor.dtype();
-    if (t == DType::String)
-        return QLatin1Char('\'') + editText(index) + QLatin1Char('\'');
+    if (t == DType::String) return QLatin1Char('\'') + editText(index) + QLatin1Char('\'');
     if (t == DType::Bool)
         return m_tensor.intAt(index) ? QStringLiteral("True") : QStringLiteral("False");
-    if (isInteger(t))
-        return QString::number(m_tensor.intAt(index));
+    if (isInteger(t)) return QString::number(m_tensor.intAt(index));
     const double v = m_tensor.doubleAt(index);
-    if (!std::isfinite(v))
-        return floatSpecial(v);
+    if (!std::isfinite(v)) return floatSpecial(v);
     switch (m_style) {
     case FloatStyle::Integral: return QString::number(v, 'f', 0) + QLatin1Char('.');
     case FloatStyle::Scientific: return QString::number(v, 'e', 3);
@@ -99,13 +92,10 @@ QString ValueFormatter::text(std::int64_t index) const
 QString ValueFormatter::editText(std::int64_t index) const
 {
     const DType t = m_tensor.dtype();
-    if (t == DType::String)
-        return QString::fromStdString(m_tensor.data<std::string>()[index]);
-    if (!isFloat(t))
-        return text(index);
+    if (t == DType::String) return QString::fromStdString(m_tensor.data<std::string>()[index]);
+    if (!isFloat(t)) return text(index);
     const double v = m_tensor.doubleAt(index);
-    if (!std::isfinite(v))
-        return floatSpecial(v);
+    if (!std::isfinite(v)) return floatSpecial(v);
     // Shortest text that reads back as the same value at the tensor's own precision (a float32
     // 0.1 edits as "0.1", not as its double expansion).
     char buffer[32];

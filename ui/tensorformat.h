@@ -11,7 +11,8 @@
 
 namespace ss::ui {
 
-class ValueFormatter {
+class ValueFormatter
+{
 public:
     ValueFormatter() = default;
     /// Chooses the float style from a bounded sample of the elements, so a huge tensor costs

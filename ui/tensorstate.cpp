@@ -12,8 +12,7 @@ ReadOrderSummary summarizeReadOrder(const std::vector<std::int64_t>& order)
     const std::int64_t n = std::int64_t(order.size());
     for (std::int64_t i = 0; i < n; ++i) {
         const std::int64_t o = order[std::size_t(i)];
-        if (o < 0)
-            continue;
+        if (o < 0) continue;
         if (summary.selected++ == 0 || o < lowest) {
             summary.first = i;
             lowest = o;
@@ -26,10 +25,8 @@ ReadOrderSummary summarizeReadOrder(const std::vector<std::int64_t>& order)
 bool showsSelected(const std::vector<std::int64_t>& order, const ReadOrderSummary& summary,
                    const FaceLayout& layout)
 {
-    if (summary.selected == 0)
-        return false;
-    if (layout.pins().empty() || layout.locate(summary.first))
-        return true;
+    if (summary.selected == 0) return false;
+    if (layout.pins().empty() || layout.locate(summary.first)) return true;
     bool shown = false;
     layout.forEachShown([&](std::int64_t flat) { shown = shown || order[std::size_t(flat)] >= 0; });
     return shown;
@@ -41,7 +38,7 @@ QString ViewState::faceLabel(std::int64_t face) const
     QStringList parts;
     for (int d = 0; d < layout.rank(); ++d)
         parts << (d == layout.rowDim() || d == layout.colDim() ? QStringLiteral(":")
-                                                                : QString::number(coords[d]));
+                                                               : QString::number(coords[d]));
     return name + QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
 }
 

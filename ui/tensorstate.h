@@ -27,7 +27,8 @@ inline double rampFraction(std::int64_t order, std::int64_t first, std::int64_t 
     return last > first ? std::clamp(double(order - first) / double(last - first), 0.0, 1.0) : 0.0;
 }
 
-struct ViewState {
+struct ViewState
+{
     TensorModel* model = nullptr;
     QString name = QStringLiteral("x"); ///< labels faces: "x[0, :, :]"
     FaceLayout layout;
@@ -47,7 +48,8 @@ struct ViewState {
     /// The read positions at the two ends of the colour ramp.
     std::pair<std::int64_t, std::int64_t> rampEnds() const
     {
-        return fitLast >= 0 ? std::pair(fitFirst, fitLast) : std::pair(std::int64_t(0), lastOrder());
+        return fitLast >= 0 ? std::pair(fitFirst, fitLast)
+                            : std::pair(std::int64_t(0), lastOrder());
     }
     /// Where an order falls on the read-order ramp, 0 (first) to 1 (last).
     double orderFraction(std::int64_t order) const

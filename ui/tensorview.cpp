@@ -42,7 +42,8 @@ constexpr std::size_t kOutlineProbe = 1024;
 
 /// "read first [ramp] read last": the ramp the selected cells are coloured with. A narrow view
 /// gets "first [ramp] last", then the ramp alone (its tooltip still says which end is which).
-class Legend : public QWidget {
+class Legend : public QWidget
+{
 public:
     explicit Legend(QWidget* parent) : QWidget(parent)
     {
@@ -125,8 +126,7 @@ private:
     int widthOf(const std::pair<QString, QString>& text) const
     {
         const QFontMetrics fm = fontMetrics();
-        if (text.first.isEmpty())
-            return kMinBarWidth;
+        if (text.first.isEmpty()) return kMinBarWidth;
         return fm.horizontalAdvance(text.first) + fm.horizontalAdvance(text.second) + 2 * kGap +
                kBarWidth;
     }
@@ -157,7 +157,8 @@ QString faceName(const QString& title)
 
 } // namespace
 
-struct TensorView::Private {
+struct TensorView::Private
+{
     explicit Private(TensorView* view);
 
     void rebuildLayout(int rowDim, int colDim, bool keepPins, bool newValues);
@@ -202,8 +203,7 @@ struct TensorView::Private {
     HeatMap* heat;
 };
 
-TensorView::Private::Private(TensorView* view)
-    : q(view), model(new TensorModel(view))
+TensorView::Private::Private(TensorView* view) : q(view), model(new TensorModel(view))
 {
     state.model = model;
     state.toolTip = [this](std::int64_t flat) {
@@ -296,7 +296,10 @@ TensorView::~TensorView()
     delete d->stack;
 }
 
-QString TensorView::title() const { return d->title; }
+QString TensorView::title() const
+{
+    return d->title;
+}
 
 void TensorView::setTensor(const ss::Tensor& tensor, const QString& title)
 {
@@ -306,8 +309,7 @@ void TensorView::setTensor(const ss::Tensor& tensor, const QString& title)
     // Tensors never change once made, so one whose buffer is on show is what is drawn (an input
     // when only the expression was edited).
     const bool sameValues = sameShape && old.dtype() == tensor.dtype() && old.raw() == tensor.raw();
-    if (sameValues && title == d->title)
-        return;
+    if (sameValues && title == d->title) return;
     const bool sameSize = old.size() == tensor.size();
     d->title = title;
     d->state.name = faceName(title);
@@ -320,7 +322,8 @@ void TensorView::setTensor(const ss::Tensor& tensor, const QString& title)
         d->state.fitLast = -1;
         d->legend->setFit(std::nullopt, 0);
         if (std::exchange(d->statsPending, false))
-            QMetaObject::invokeMethod(this, [this] { d->checkSettled(); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this] { d->checkSettled(); }, Qt::QueuedConnection);
     }
     d->state.hovered = -1;
     setAccessibleName(tr("%1 tensor").arg(title));
@@ -482,7 +485,10 @@ void TensorView::Private::applyReadOrder(ReadOrder order, const ReadOrderSummary
     emit q->ordersOnScreenChanged();
 }
 
-void TensorView::setReadOrder(ReadOrder order) { d->setReadOrder(std::move(order), {}, -1); }
+void TensorView::setReadOrder(ReadOrder order)
+{
+    d->setReadOrder(std::move(order), {}, -1);
+}
 
 void TensorView::setReadOrder(ReadOrder order, std::int64_t lastOrder)
 {
@@ -515,12 +521,14 @@ void TensorView::Private::setReadOrder(ReadOrder order, std::optional<ReadOrderS
                        scaleLast);
         // A summary that was on its way is dropped: whoever waits for it hears from the loop.
         if (std::exchange(statsPending, false))
-            QMetaObject::invokeMethod(q, [this] { checkSettled(); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                q, [this] { checkSettled(); }, Qt::QueuedConnection);
         return;
     }
     // Large: summarise on the worker; the old selection stays until the new one is complete.
     statsPending = true;
-    struct Result {
+    struct Result
+    {
         ReadOrderSummary summary;
         bool shown = false;
     };
@@ -536,11 +544,9 @@ void TensorView::Private::setReadOrder(ReadOrder order, std::optional<ReadOrderS
             QMetaObject::invokeMethod(
                 q,
                 [this, generation, order, result, scaleLast, ok] {
-                    if (generation != statsGeneration)
-                        return;
+                    if (generation != statsGeneration) return;
                     statsPending = false;
-                    if (ok)
-                        applyReadOrder(order, result->summary, result->shown, scaleLast);
+                    if (ok) applyReadOrder(order, result->summary, result->shown, scaleLast);
                     checkSettled();
                 },
                 Qt::QueuedConnection);
@@ -549,8 +555,7 @@ void TensorView::Private::setReadOrder(ReadOrder order, std::optional<ReadOrderS
 
 void TensorView::setOutlined(std::vector<std::int64_t> flatIndices)
 {
-    if (!d->model->setOutlined(std::move(flatIndices)))
-        return;
+    if (!d->model->setOutlined(std::move(flatIndices))) return;
     const auto& outlined = d->model->outlined();
     FaceLayout& layout = d->state.layout;
     if (!outlined.empty()) {
@@ -558,12 +563,10 @@ void TensorView::setOutlined(std::vector<std::int64_t> flatIndices)
         const bool shown =
             std::any_of(outlined.begin(), outlined.begin() + std::ptrdiff_t(probe),
                         [&](std::int64_t f) { return layout.locate(f).has_value(); });
-        if (!shown && layout.pinTo(outlined.front()))
-            d->showLayout(false);
+        if (!shown && layout.pinTo(outlined.front())) d->showLayout(false);
     }
     if (d->heatMode) {
-        if (!outlined.empty())
-            d->heat->ensureVisible(outlined.front());
+        if (!outlined.empty()) d->heat->ensureVisible(outlined.front());
         d->heat->refreshMarks();
         return;
     }
@@ -575,8 +578,7 @@ void TensorView::setOutlined(std::vector<std::int64_t> flatIndices)
 
 void TensorView::setFocusDims(std::vector<int> dims)
 {
-    if (dims == d->state.focusDims)
-        return;
+    if (dims == d->state.focusDims) return;
     d->state.focusDims = std::move(dims);
     d->syncHeader();
     d->syncPins();
@@ -607,7 +609,10 @@ void TensorView::changeEvent(QEvent* event)
     }
 }
 
-std::vector<int> TensorView::focusDims() const { return d->state.focusDims; }
+std::vector<int> TensorView::focusDims() const
+{
+    return d->state.focusDims;
+}
 
 std::int64_t TensorView::readOrderScaleEnd() const
 {
@@ -647,7 +652,10 @@ std::optional<std::pair<std::int64_t, std::int64_t>> TensorView::ordersOnScreen(
     return std::pair(lo, hi);
 }
 
-void TensorView::setEditable(bool editable) { d->model->setEditable(editable); }
+void TensorView::setEditable(bool editable)
+{
+    d->model->setEditable(editable);
+}
 
 void TensorView::setToolTipProvider(std::function<QString(std::int64_t)> provider)
 {
@@ -663,9 +671,15 @@ QString TensorView::Private::defaultToolTip(std::int64_t flat) const
     return text;
 }
 
-TensorModel* TensorView::model() const { return d->model; }
+TensorModel* TensorView::model() const
+{
+    return d->model;
+}
 
-bool TensorView::isHeatMap() const { return d->heatMode; }
+bool TensorView::isHeatMap() const
+{
+    return d->heatMode;
+}
 
 QWidget* TensorView::viewport() const
 {
@@ -674,8 +688,7 @@ QWidget* TensorView::viewport() const
 
 std::int64_t TensorView::elementAt(const QPoint& pos) const
 {
-    if (d->heatMode)
-        return d->heat->elementAt(d->heat->mapFrom(this, pos));
+    if (d->heatMode) return d->heat->elementAt(d->heat->mapFrom(this, pos));
     QWidget* vp = d->canvas->viewport();
     const QPoint p = vp->mapFrom(this, pos);
     return vp->rect().contains(p) ? d->canvas->elementAt(p) : -1;
@@ -685,10 +698,8 @@ QRect TensorView::elementRect(std::int64_t flatIndex) const
 {
     QWidget* vp = viewport();
     QRect rect = d->heatMode ? d->heat->elementRect(flatIndex) : d->canvas->elementRect(flatIndex);
-    if (!d->heatMode)
-        rect = rect.intersected(vp->rect());
-    if (rect.isEmpty())
-        return {};
+    if (!d->heatMode) rect = rect.intersected(vp->rect());
+    if (rect.isEmpty()) return {};
     return rect.translated(vp->mapTo(this, QPoint(0, 0)));
 }
 
@@ -698,7 +709,10 @@ void TensorView::setHeatMapThreshold(std::int64_t cells)
     d->rebuildLayout(d->state.layout.rowDim(), d->state.layout.colDim(), true, false);
 }
 
-std::int64_t TensorView::heatMapThreshold() const { return d->threshold; }
+std::int64_t TensorView::heatMapThreshold() const
+{
+    return d->threshold;
+}
 
 void TensorView::setFaceDims(int rowDim, int colDim)
 {
@@ -707,9 +721,15 @@ void TensorView::setFaceDims(int rowDim, int colDim)
     d->setReadOrder(d->model->readOrder(), d->state.selection, d->state.scaleLast);
 }
 
-int TensorView::faceRowDim() const { return d->state.layout.rowDim(); }
+int TensorView::faceRowDim() const
+{
+    return d->state.layout.rowDim();
+}
 
-int TensorView::faceColDim() const { return d->state.layout.colDim(); }
+int TensorView::faceColDim() const
+{
+    return d->state.layout.colDim();
+}
 
 std::vector<std::pair<int, std::int64_t>> TensorView::pinnedDims() const
 {
@@ -727,8 +747,7 @@ bool TensorView::isSettled() const
 
 void TensorView::Private::checkSettled()
 {
-    if (q->isSettled())
-        emit q->settled();
+    if (q->isSettled()) emit q->settled();
 }
 
 } // namespace ss::ui

@@ -26,7 +26,8 @@ using ReadOrder = std::shared_ptr<const std::vector<std::int64_t>>;
 /// What a view needs to know about a read order besides the order itself. Whoever makes an order
 /// can say it on the way (the workbench does, on its worker), so that a view never scans
 /// millions of elements on the GUI thread.
-struct ReadOrderSummary {
+struct ReadOrderSummary
+{
     std::int64_t selected = 0; ///< elements read at least once
     std::int64_t first = -1;   ///< the element with the lowest read position (-1: none)
     std::int64_t last = -1;    ///< the highest read position (-1: none)
@@ -38,7 +39,8 @@ ReadOrderSummary summarizeReadOrder(const std::vector<std::int64_t>& order);
 /// A whole tensor as a table, for tests and screen readers: one row per index of all dimensions
 /// but the last (row-major), one column per index of the last dimension (rank 0: one cell; rank
 /// 1: one row). Header labels give the coordinates ("[1, 2, :]").
-class TensorModel : public QAbstractTableModel {
+class TensorModel : public QAbstractTableModel
+{
     Q_OBJECT
 public:
     enum Role {
@@ -90,7 +92,7 @@ private:
 
     ss::Tensor m_tensor;
     ValueFormatter m_formatter;
-    ReadOrder m_readOrder; // null unless it has one entry per element
+    ReadOrder m_readOrder;                // null unless it has one entry per element
     std::vector<std::int64_t> m_outlined; // sorted
     bool m_editable = false;
 };
@@ -98,7 +100,8 @@ private:
 /// Draws a tensor. Small faces show every number over its colour; past a cell-count threshold a
 /// face becomes a heat map (QCustomPlot) with the selection as an overlay. Hover, the focus on
 /// dimensions, and the outline behave the same in both modes.
-class TensorView : public QWidget {
+class TensorView : public QWidget
+{
     Q_OBJECT
 public:
     explicit TensorView(QWidget* parent = nullptr);

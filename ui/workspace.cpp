@@ -91,8 +91,7 @@ std::optional<SparseSpec> sparseFromAttrs(const Attrs& attrs)
         const auto it = attrs.find(name);
         if (it == attrs.end()) return 0;
         // The kernel reads masks as int32 attributes; anything wider is refused there.
-        if (!it->second.isInt() || it->second.toInt() < INT32_MIN ||
-            it->second.toInt() > INT32_MAX)
+        if (!it->second.isInt() || it->second.toInt() < INT32_MIN || it->second.toInt() > INT32_MAX)
             return std::nullopt;
         return std::int32_t(it->second.toInt());
     };
@@ -110,8 +109,7 @@ std::optional<SparseSpec> sparseFromAttrs(const Attrs& attrs)
 std::optional<Shape> knownShape(const InputSource& source)
 {
     switch (source.fill) {
-    case FillKind::Data:
-        return source.data.shape();
+    case FillKind::Data: return source.data.shape();
     case FillKind::Literal:
         try {
             // Typed by hand, so small: reading it here costs nothing.
@@ -119,8 +117,7 @@ std::optional<Shape> knownShape(const InputSource& source)
         } catch (const OpError&) {
             return std::nullopt;
         }
-    default:
-        return source.shape;
+    default: return source.shape;
     }
 }
 
@@ -181,16 +178,13 @@ Tensor materialize(const InputSource& source, const Limits& limits)
     switch (source.fill) {
     case FillKind::Arange:
         return makeFilled(dtype, source.shape, Fill::Arange, source.seed, limits);
-    case FillKind::Zeros:
-        return makeFilled(dtype, source.shape, Fill::Zeros, source.seed, limits);
-    case FillKind::Ones:
-        return makeFilled(dtype, source.shape, Fill::Ones, source.seed, limits);
+    case FillKind::Zeros: return makeFilled(dtype, source.shape, Fill::Zeros, source.seed, limits);
+    case FillKind::Ones: return makeFilled(dtype, source.shape, Fill::Ones, source.seed, limits);
     case FillKind::Random:
         return makeFilled(dtype, source.shape, Fill::Random, source.seed, limits);
     case FillKind::Literal:
         return parseTensorLiteral(source.literal.toStdString(), source.dtype, limits);
-    case FillKind::Data:
-        break;
+    case FillKind::Data: break;
     }
     if (!source.data.isValid()) badRequest("the tensor has no data");
     return source.data;

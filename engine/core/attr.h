@@ -14,7 +14,8 @@ namespace ss {
 
 /// An op attribute as the caller wrote it: null, bool, integer, float, string or a list of
 /// those. The protocol layer builds these from JSON; the core never sees JSON.
-class Attr {
+class Attr
+{
 public:
     using List = std::vector<Attr>;
     /// Named members in the order they were written (for results such as `encoding`).
@@ -58,7 +59,8 @@ using Attrs = std::map<std::string, Attr>;
 
 /// An integer attribute read the way TensorFlow reads an index tensor: its shape (from the
 /// list nesting) and its values, row-major. A bare integer is a scalar of shape [].
-struct IntTensor {
+struct IntTensor
+{
     Shape shape;
     std::vector<std::int64_t> values;
 };

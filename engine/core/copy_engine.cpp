@@ -23,7 +23,8 @@ namespace ss {
 
 namespace {
 
-struct Dim {
+struct Dim
+{
     std::int64_t extent;
     std::int64_t in;
     std::int64_t out;
@@ -35,14 +36,11 @@ std::vector<Dim> normalise(const AffinePiece& p)
 {
     std::vector<Dim> dims;
     for (std::size_t k = 0; k < p.extents.size(); ++k) {
-        if (p.extents[k] == 0)
-            return {{0, 0, 0}};
-        if (p.extents[k] != 1)
-            dims.push_back({p.extents[k], p.inStrides[k], p.outStrides[k]});
+        if (p.extents[k] == 0) return {{0, 0, 0}};
+        if (p.extents[k] != 1) dims.push_back({p.extents[k], p.inStrides[k], p.outStrides[k]});
     }
-    std::stable_sort(dims.begin(), dims.end(), [](const Dim& a, const Dim& b) {
-        return std::abs(a.out) > std::abs(b.out);
-    });
+    std::stable_sort(dims.begin(), dims.end(),
+                     [](const Dim& a, const Dim& b) { return std::abs(a.out) > std::abs(b.out); });
     std::vector<Dim> merged;
     for (const Dim& d : dims) {
         if (!merged.empty()) {
@@ -54,8 +52,7 @@ std::vector<Dim> normalise(const AffinePiece& p)
         }
         merged.push_back(d);
     }
-    if (merged.empty())
-        merged.push_back({1, 1, 1});
+    if (merged.empty()) merged.push_back({1, 1, 1});
     return merged;
 }
 
@@ -93,8 +90,7 @@ void copyRuns(T* dst, const T* src, std::int64_t count, std::int64_t dstStep, st
 // Square blocks transposed in registers, one 16-byte row at a time. Integer unpacks move bits
 // only, so every value (NaN payloads included) arrives unchanged. Streaming stores bypass the
 // cache for outputs written a line at a time and not read back soon.
-template <bool Stream>
-inline void store16(void* dst, __m128i v)
+template <bool Stream> inline void store16(void* dst, __m128i v)
 {
     if constexpr (Stream)
         _mm_stream_si128(static_cast<__m128i*>(dst), v);
@@ -130,8 +126,8 @@ inline void transposeBlock(std::uint64_t* dst, const std::uint64_t* src, std::in
 #endif
 
 // Moves elements of type T from one source into the output.
-template <class T>
-struct ValueMover {
+template <class T> struct ValueMover
+{
 #if defined(__SSE2__)
     static constexpr bool kBlocks =
         std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>;
@@ -173,7 +169,10 @@ struct ValueMover {
             dst[k * outStride] = src[k * inStride];
     }
 
-    void one(std::int64_t o, std::int64_t i) const { out[o] = in[i]; }
+    void one(std::int64_t o, std::int64_t i) const
+    {
+        out[o] = in[i];
+    }
 
     void runs(std::int64_t o, std::int64_t i, std::int64_t count, const Dim& row, std::int64_t n,
               std::int64_t inStride, std::int64_t outStride) const
@@ -221,8 +220,7 @@ struct ValueMover {
     {
 #if defined(__SSE2__)
         if constexpr (kBlocks)
-            if (largeOutput)
-                _mm_sfence();
+            if (largeOutput) _mm_sfence();
 #endif
     }
 
@@ -247,7 +245,8 @@ private:
 };
 
 // Writes where each element would come from instead of moving it.
-struct SourceMover {
+struct SourceMover
+{
     static constexpr std::int64_t kTileA = 32;
     static constexpr std::int64_t kTileB = 32;
 
@@ -290,8 +289,7 @@ template <class Mover>
 void runAffine(const AffinePiece& p, const Mover& mv, Executor& ex, JobContext* ctx)
 {
     std::vector<Dim> dims = normalise(p);
-    if (dims.front().extent == 0)
-        return;
+    if (dims.front().extent == 0) return;
     const Dim inner = dims.back();
     dims.pop_back();
 
@@ -343,8 +341,7 @@ void runAffine(const AffinePiece& p, const Mover& mv, Executor& ex, JobContext* 
                     elements += na * nb;
                 }
                 mv.finish();
-                if (ctx)
-                    ctx->addWork(elements);
+                if (ctx) ctx->addWork(elements);
             },
             ctx);
         return;
@@ -357,8 +354,7 @@ void runAffine(const AffinePiece& p, const Mover& mv, Executor& ex, JobContext* 
         return std::min(std::abs(a.in), std::abs(a.out)) >
                std::min(std::abs(b.in), std::abs(b.out));
     });
-    if (dims.empty())
-        dims.push_back({1, 0, 0});
+    if (dims.empty()) dims.push_back({1, 0, 0});
     std::int64_t outer = 1;
     for (const Dim& d : dims)
         outer *= d.extent;
@@ -386,23 +382,20 @@ void runAffine(const AffinePiece& p, const Mover& mv, Executor& ex, JobContext* 
                 coord[last] += count;
                 o += count * row.out;
                 i += count * row.in;
-                if (coord[last] < row.extent)
-                    break; // the chunk ends inside this row of runs
+                if (coord[last] < row.extent) break; // the chunk ends inside this row of runs
                 o -= row.out * row.extent;
                 i -= row.in * row.extent;
                 coord[last] = 0;
                 for (std::size_t k = last; k-- > 0;) {
                     o += dims[k].out;
                     i += dims[k].in;
-                    if (++coord[k] < dims[k].extent)
-                        break;
+                    if (++coord[k] < dims[k].extent) break;
                     o -= dims[k].out * dims[k].extent;
                     i -= dims[k].in * dims[k].extent;
                     coord[k] = 0;
                 }
             }
-            if (ctx)
-                ctx->addWork((end - begin) * inner.extent);
+            if (ctx) ctx->addWork((end - begin) * inner.extent);
         },
         ctx);
 }
@@ -412,8 +405,7 @@ void runRows(const RowsPiece& p, const MakeMover& makeMover, Executor& ex, JobCo
 {
     const std::int64_t rows = std::int64_t(p.rows.size());
     const std::int64_t len = p.rowLength;
-    if (len == 0)
-        return;
+    if (len == 0) return;
     const std::int64_t constantStride = p.constantRuns ? 1 : 0;
     ex.parallelFor(
         rows, std::max<std::int64_t>(1, 16384 / len),
@@ -434,8 +426,7 @@ void runRows(const RowsPiece& p, const MakeMover& makeMover, Executor& ex, JobCo
                     mover.run(p.outOffset + r * len, sourceIndex(src), len,
                               slot == kConstantSlot ? constantStride : 1, 1);
             }
-            if (ctx)
-                ctx->addWork((end - begin) * len);
+            if (ctx) ctx->addWork((end - begin) * len);
         },
         ctx);
 }
@@ -452,11 +443,9 @@ void runPieces(const OutputPlan& plan, const MakeMover& makeMover, Executor& ex,
 }
 
 // Element types by width: moving bit patterns keeps NaN payloads and needs only five kernels.
-template <class F>
-void visitStorage(DType t, F&& f)
+template <class F> void visitStorage(DType t, F&& f)
 {
-    if (t == DType::String)
-        return f(std::type_identity<std::string>{});
+    if (t == DType::String) return f(std::type_identity<std::string>{});
     switch (dtypeSize(t)) {
     case 1: return f(std::type_identity<std::uint8_t>{});
     case 2: return f(std::type_identity<std::uint16_t>{});
@@ -486,8 +475,7 @@ std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& i
     std::int64_t work = 0;
     for (const OutputPlan& out : plan.outputs)
         work += pieceElements(out);
-    if (ctx)
-        ctx->beginWork(work);
+    if (ctx) ctx->beginWork(work);
     std::vector<Tensor> outputs;
     outputs.reserve(plan.outputs.size());
     for (const OutputPlan& out : plan.outputs) {
@@ -502,7 +490,8 @@ std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& i
             const std::int64_t bytes = result.size() * std::int64_t(sizeof(T));
             const bool large = !std::is_same_v<T, std::string> && bytes >= kLargeOutputBytes;
             auto makeMover = [&](int slot) {
-                const Tensor& src = slot == kConstantSlot ? out.constants : inputs[std::size_t(slot)];
+                const Tensor& src =
+                    slot == kConstantSlot ? out.constants : inputs[std::size_t(slot)];
                 return ValueMover<T>{result.data<T>(), src.data<T>(), large};
             };
             runPieces(out, makeMover, executor, ctx);

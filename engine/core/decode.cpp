@@ -11,7 +11,10 @@ namespace ss {
 
 namespace {
 
-bool bit(std::int64_t mask, int i) { return i < 63 && ((mask >> i) & 1) != 0; }
+bool bit(std::int64_t mask, int i)
+{
+    return i < 63 && ((mask >> i) & 1) != 0;
+}
 
 std::string bits(std::int32_t mask, int width)
 {
@@ -19,7 +22,10 @@ std::string bits(std::int32_t mask, int width)
     return std::bitset<32>(std::uint32_t(mask)).to_string().substr(std::size_t(32 - width));
 }
 
-std::string num(std::int64_t v) { return std::to_string(v); }
+std::string num(std::int64_t v)
+{
+    return std::to_string(v);
+}
 
 // Marker values in StridedSliceDecode::finalDims beyond input dimensions.
 constexpr int kShrinkMarker = -1000000;
@@ -54,10 +60,8 @@ std::vector<SpecEntry> describeSparseSpec(const SparseSpec& s)
             e.stride = s.strides[std::size_t(i)];
         } else {
             e.kind = SpecEntry::Kind::Slice;
-            if (!bit(s.beginMask, i))
-                e.begin = s.begin[std::size_t(i)];
-            if (!bit(s.endMask, i))
-                e.end = s.end[std::size_t(i)];
+            if (!bit(s.beginMask, i)) e.begin = s.begin[std::size_t(i)];
+            if (!bit(s.endMask, i)) e.end = s.end[std::size_t(i)];
             e.stride = s.strides[std::size_t(i)];
         }
         entries.push_back(std::move(e));
@@ -82,8 +86,7 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
     const int r = int(inputShape.size());
     const int m = int(sparse.strides.size());
     out.sparse = sparse;
-    if (out.spec.empty())
-        out.spec = describeSparseSpec(sparse);
+    if (out.spec.empty()) out.spec = describeSparseSpec(sparse);
     std::vector<int> allEntries(static_cast<std::size_t>(m));
     for (int i = 0; i < m; ++i)
         allEntries[std::size_t(i)] = i;
@@ -104,8 +107,9 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
                          allEntries});
         invalidArgument("Multiple ellipses in slice spec not allowed");
     }
-    std::string checks = num(m) + " entries in begin, end and strides (at most 31 fit in the "
-                                  "32-bit masks); ellipsis_mask " +
+    std::string checks = num(m) +
+                         " entries in begin, end and strides (at most 31 fit in the "
+                         "32-bit masks); ellipsis_mask " +
                          num(sparse.ellipsisMask) +
                          (sparse.ellipsisMask ? " has a single bit set." : " is 0.");
     const std::int32_t allMasks = sparse.beginMask | sparse.endMask | sparse.ellipsisMask |
@@ -118,10 +122,8 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
     bool sawEllipsis = false;
     int newAxesAfterEllipsis = 0;
     for (int i = 0; i < m; ++i) {
-        if (sawEllipsis && bit(sparse.newAxisMask, i))
-            ++newAxesAfterEllipsis;
-        if (bit(sparse.ellipsisMask, i))
-            sawEllipsis = true;
+        if (sawEllipsis && bit(sparse.newAxisMask, i)) ++newAxesAfterEllipsis;
+        if (bit(sparse.ellipsisMask, i)) sawEllipsis = true;
     }
     std::int64_t ellipsisMask = std::uint32_t(sparse.ellipsisMask);
     int sparseLength = m;
@@ -180,8 +182,9 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
                 denseDetail += who + " covers no dimension. ";
         } else if (bit(sparse.newAxisMask, i)) {
             finalGather.push_back(-1 - i);
-            denseDetail += "Entry " + num(i) + " is a new axis: a dimension of size 1 in the output, "
-                                               "no input dimension used. ";
+            denseDetail += "Entry " + num(i) +
+                           " is a new axis: a dimension of size 1 in the output, "
+                           "no input dimension used. ";
             if (bit(sparse.shrinkAxisMask, i))
                 denseDetail += "Quirk: its shrink bit is also set, and the new axis wins. ";
         } else {
@@ -193,10 +196,8 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
             dense.begin[std::size_t(full)] = sparse.begin[std::size_t(i)];
             dense.end[std::size_t(full)] = sparse.end[std::size_t(i)];
             dense.strides[std::size_t(full)] = sparse.strides[std::size_t(i)];
-            if (bit(sparse.beginMask, i))
-                dense.beginMask |= std::int64_t(1) << full;
-            if (bit(sparse.endMask, i))
-                dense.endMask |= std::int64_t(1) << full;
+            if (bit(sparse.beginMask, i)) dense.beginMask |= std::int64_t(1) << full;
+            if (bit(sparse.endMask, i)) dense.endMask |= std::int64_t(1) << full;
             out.dims[std::size_t(full)].specEntry = i;
             if (bit(sparse.shrinkAxisMask, i)) {
                 dense.shrinkAxisMask |= std::int64_t(1) << full;
@@ -209,8 +210,7 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
             ++full;
         }
     }
-    if (denseDetail.empty())
-        denseDetail = "The input is a scalar and the spec uses no dimension. ";
+    if (denseDetail.empty()) denseDetail = "The input is a scalar and the spec uses no dimension. ";
     denseDetail += "Dense masks: begin " + num(dense.beginMask) + ", end " + num(dense.endMask) +
                    ", shrink " + num(dense.shrinkAxisMask) + ".";
     {
@@ -237,8 +237,7 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
         dim.stride = s;
         dim.shrink = shrink;
         Step step{"Dimension " + num(i), "", {}, {i}};
-        if (dim.specEntry >= 0)
-            step.specEntries.push_back(dim.specEntry);
+        if (dim.specEntry >= 0) step.specEntries.push_back(dim.specEntry);
         auto fail = [&](ErrorCode code, const std::string& message) {
             step.detail = "Size " + num(d) + ", stride " + num(s) + ": " + message;
             steps.push_back(step);
@@ -298,8 +297,8 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
                 if (clamped != fwd)
                     dim.notes.push_back(std::string(which) + " " + num(fwd) + " is outside " +
                                         range + ", the valid range for a " +
-                                        (s > 0 ? "positive" : "negative") +
-                                        " stride: clamped to " + num(clamped));
+                                        (s > 0 ? "positive" : "negative") + " stride: clamped to " +
+                                        num(clamped));
                 return clamped;
             };
             b = canonical(b, beginMasked, true);
@@ -319,17 +318,16 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
         dim.length = length;
         out.processingShape.push_back(length);
 
-        std::string detail = "Size " + num(d) + ". Raw begin " +
-                             (beginMasked ? std::string("(masked)")
-                                          : num(dense.begin[std::size_t(i)])) +
-                             ", end " +
-                             (endMasked && !shrink ? std::string("(masked)")
-                                                   : num(dense.end[std::size_t(i)])) +
-                             ", stride " + num(s) + ".";
+        std::string detail =
+            "Size " + num(d) + ". Raw begin " +
+            (beginMasked ? std::string("(masked)") : num(dense.begin[std::size_t(i)])) + ", end " +
+            (endMasked && !shrink ? std::string("(masked)") : num(dense.end[std::size_t(i)])) +
+            ", stride " + num(s) + ".";
         for (const auto& n : dim.notes) {
             // Start each note as a sentence, unless it starts with a name such as begin_mask.
             const bool name = n.find('_') < n.find(' ');
-            detail += " " + (name ? n : std::string(1, char(std::toupper(n[0]))) + n.substr(1)) + ".";
+            detail +=
+                " " + (name ? n : std::string(1, char(std::toupper(n[0]))) + n.substr(1)) + ".";
         }
         detail += " Canonical begin " + num(b) + ", end " + num(e) + ", stride " + num(s) + ": ";
         if (length == 0) {
@@ -344,8 +342,8 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
                     detail += (k ? ", " : "") + num(b + k * s);
                 detail += ")";
             } else {
-                detail += " (" + num(b) + ", " + num(b + s) + ", ..., " + num(b + (length - 1) * s) +
-                          ")";
+                detail +=
+                    " (" + num(b) + ", " + num(b + s) + ", ..., " + num(b + (length - 1) * s) + ")";
             }
             detail += ".";
         }
@@ -357,8 +355,7 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
     out.finalShape.clear();
     out.finalDims.clear();
     for (int g : finalGather) {
-        if (g == kShrinkMarker)
-            continue;
+        if (g == kShrinkMarker) continue;
         if (g >= 0) {
             out.finalShape.push_back(out.processingShape[std::size_t(g)]);
             out.finalDims.push_back(g);

@@ -12,7 +12,8 @@
 namespace ss {
 
 /// The arguments of tf.strided_slice as the op receives them (one entry per sparse spec).
-struct SparseSpec {
+struct SparseSpec
+{
     std::vector<std::int64_t> begin;
     std::vector<std::int64_t> end;
     std::vector<std::int64_t> strides;
@@ -26,11 +27,12 @@ struct SparseSpec {
 };
 
 /// One entry of the sparse spec, as written (getitem) or as the masks say (strided_slice).
-struct SpecEntry {
+struct SpecEntry
+{
     enum class Kind { Index, Slice, NewAxis, Ellipsis };
     Kind kind = Kind::Slice;
-    std::string text;                  ///< the subscript text of this entry (getitem only)
-    int textBegin = -1;                ///< character range of `text` in the expression
+    std::string text;   ///< the subscript text of this entry (getitem only)
+    int textBegin = -1; ///< character range of `text` in the expression
     int textEnd = -1;
     std::optional<std::int64_t> begin; ///< absent where omitted or masked
     std::optional<std::int64_t> end;
@@ -39,7 +41,8 @@ struct SpecEntry {
 std::string_view specKindName(SpecEntry::Kind kind); ///< "index", "slice", "new_axis", "ellipsis"
 
 /// The sparse spec expanded to one entry per input dimension (TensorFlow's dense spec).
-struct DenseSpec {
+struct DenseSpec
+{
     std::vector<std::int64_t> begin;
     std::vector<std::int64_t> end;
     std::vector<std::int64_t> strides;
@@ -50,7 +53,8 @@ struct DenseSpec {
 
 /// One input dimension after canonicalisation: TensorFlow's begin/end/stride and the number of
 /// elements it selects, with every rule that changed a value in plain words.
-struct DimDecode {
+struct DimDecode
+{
     int dim = 0;
     std::int64_t size = 0;
     std::int64_t begin = 0;
@@ -58,13 +62,14 @@ struct DimDecode {
     std::int64_t stride = 1;
     std::int64_t length = 0;
     bool shrink = false;
-    int specEntry = -1;     ///< the sparse entry that produced this dimension
+    int specEntry = -1; ///< the sparse entry that produced this dimension
     bool fromEllipsis = false;
     std::vector<std::string> notes;
 };
 
 /// Everything TensorFlow's ValidateStridedSliceOp works out, stage by stage.
-struct StridedSliceDecode {
+struct StridedSliceDecode
+{
     std::vector<SpecEntry> spec;
     SparseSpec sparse;
     DenseSpec dense;

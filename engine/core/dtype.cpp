@@ -8,7 +8,8 @@
 namespace ss {
 
 namespace {
-struct DTypeInfo {
+struct DTypeInfo
+{
     DType type;
     std::string_view name;
     int size;
@@ -30,13 +31,28 @@ constexpr std::array<DTypeInfo, 9> kInfo{{
     {DType::String, "string", int(sizeof(std::string)), 0, 0},
 }};
 
-const DTypeInfo& info(DType t) { return kInfo[static_cast<std::size_t>(t)]; }
+const DTypeInfo& info(DType t)
+{
+    return kInfo[static_cast<std::size_t>(t)];
+}
 } // namespace
 
-int dtypeSize(DType t) { return info(t).size; }
-std::string_view dtypeName(DType t) { return info(t).name; }
-std::int64_t integerMin(DType t) { return info(t).min; }
-std::int64_t integerMax(DType t) { return info(t).max; }
+int dtypeSize(DType t)
+{
+    return info(t).size;
+}
+std::string_view dtypeName(DType t)
+{
+    return info(t).name;
+}
+std::int64_t integerMin(DType t)
+{
+    return info(t).min;
+}
+std::int64_t integerMax(DType t)
+{
+    return info(t).max;
+}
 
 std::string_view tfDataTypeString(DType t)
 {
@@ -46,10 +62,8 @@ std::string_view tfDataTypeString(DType t)
 std::optional<DType> dtypeFromName(std::string_view name)
 {
     for (const auto& i : kInfo)
-        if (i.name == name)
-            return i.type;
+        if (i.name == name) return i.type;
     return std::nullopt;
 }
-
 
 } // namespace ss

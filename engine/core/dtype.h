@@ -9,7 +9,17 @@
 namespace ss {
 
 /// Element types a tensor can hold. Floats are IEEE binary32/binary64; strings are byte strings.
-enum class DType : std::uint8_t { Bool, Int8, UInt8, Int16, Int32, Int64, Float32, Float64, String };
+enum class DType : std::uint8_t {
+    Bool,
+    Int8,
+    UInt8,
+    Int16,
+    Int32,
+    Int64,
+    Float32,
+    Float64,
+    String
+};
 
 /// Bytes one element occupies in a tensor buffer (strings: one std::string object).
 int dtypeSize(DType t);
@@ -26,9 +36,15 @@ inline bool isInteger(DType t)
     return t == DType::Int8 || t == DType::UInt8 || t == DType::Int16 || t == DType::Int32 ||
            t == DType::Int64;
 }
-inline bool isFloat(DType t) { return t == DType::Float32 || t == DType::Float64; }
+inline bool isFloat(DType t)
+{
+    return t == DType::Float32 || t == DType::Float64;
+}
 /// Integer, float or bool: everything but string.
-inline bool isNumeric(DType t) { return t != DType::String; }
+inline bool isNumeric(DType t)
+{
+    return t != DType::String;
+}
 
 /// Smallest and largest value of an integer dtype.
 std::int64_t integerMin(DType t);

@@ -26,7 +26,8 @@ std::string_view errorCodeName(ErrorCode code);
 
 /// What every engine function throws when it refuses its input. The message is TensorFlow's
 /// kernel wording where it has one; `position` is set for slice-expression parse errors.
-class OpError : public std::runtime_error {
+class OpError : public std::runtime_error
+{
 public:
     OpError(ErrorCode code, const std::string& message, std::optional<int> position = {})
         : std::runtime_error(message), m_code(code), m_position(position)

@@ -18,8 +18,7 @@ std::int64_t nowNs()
 
 void JobContext::throwIfCancelled() const
 {
-    if (isCancelled())
-        throw OpError(ErrorCode::Cancelled, "cancelled");
+    if (isCancelled()) throw OpError(ErrorCode::Cancelled, "cancelled");
 }
 
 void JobContext::beginWork(std::int64_t total)
@@ -31,14 +30,12 @@ void JobContext::beginWork(std::int64_t total)
 void JobContext::addWork(std::int64_t done)
 {
     const std::int64_t now = m_done.fetch_add(done) + done;
-    if (!m_sink)
-        return;
+    if (!m_sink) return;
     const std::int64_t total = m_total.load();
     const std::int64_t t = nowNs();
     std::int64_t last = m_lastReportNs.load();
     const bool finished = now >= total;
-    if (!finished && t - last < 30'000'000)
-        return;
+    if (!finished && t - last < 30'000'000) return;
     if (!finished && !m_lastReportNs.compare_exchange_strong(last, t))
         return; // another thread reports this instant
     m_sink(std::min(1.0, double(now) / double(total)));
@@ -71,8 +68,7 @@ std::exception_ptr Job::error() const
 
 Executor::Executor(int threads)
 {
-    if (threads <= 0)
-        threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
     m_threads.reserve(std::size_t(threads));
     for (int i = 0; i < threads; ++i)
         m_threads.emplace_back([this] { workerLoop(); });
@@ -84,8 +80,7 @@ Executor::~Executor()
         std::lock_guard lock(m_mutex);
         m_stopping = true;
         for (auto& [consumer, weak] : m_latestByConsumer)
-            if (auto job = weak.lock())
-                job->context().cancel();
+            if (auto job = weak.lock()) job->context().cancel();
     }
     m_cv.notify_all();
     for (auto& t : m_threads)
@@ -127,12 +122,10 @@ std::shared_ptr<Job> Executor::submit(const std::string& consumer,
     {
         std::lock_guard lock(m_mutex);
         if (!consumer.empty()) {
-            if (auto older = m_latestByConsumer[consumer].lock())
-                older->context().cancel();
+            if (auto older = m_latestByConsumer[consumer].lock()) older->context().cancel();
             m_latestByConsumer[consumer] = job;
         }
-        if (m_stopping)
-            job->context().cancel();
+        if (m_stopping) job->context().cancel();
         m_tasks.push_back([this, job] { runJob(job); });
     }
     m_cv.notify_one();
@@ -170,14 +163,14 @@ void Executor::runJob(const std::shared_ptr<Job>& job)
         job->m_state = final;
         job->m_error = error;
     }
-    if (job->m_onDone)
-        job->m_onDone(*job);
+    if (job->m_onDone) job->m_onDone(*job);
     job->m_cv.notify_all();
     job->m_work = nullptr; // release captured inputs early
 }
 
 namespace {
-struct ForState {
+struct ForState
+{
     std::int64_t n = 0;
     std::int64_t chunk = 1;
     std::int64_t chunks = 0;
@@ -196,8 +189,7 @@ struct ForState {
     {
         for (;;) {
             const std::int64_t c = next.fetch_add(1);
-            if (c >= chunks)
-                return;
+            if (c >= chunks) return;
             std::exception_ptr caught;
             if (!failed.load() && !(ctx && ctx->isCancelled())) {
                 const std::int64_t b = c * chunk;
@@ -209,10 +201,8 @@ struct ForState {
                 }
             }
             std::lock_guard lock(mutex);
-            if (caught && !error)
-                error = caught;
-            if (++completed == chunks)
-                cv.notify_all();
+            if (caught && !error) error = caught;
+            if (++completed == chunks) cv.notify_all();
         }
     }
 };
@@ -222,10 +212,8 @@ void Executor::parallelFor(std::int64_t n, std::int64_t grain,
                            const std::function<void(std::int64_t, std::int64_t)>& body,
                            JobContext* ctx)
 {
-    if (n <= 0)
-        return;
-    if (ctx)
-        ctx->throwIfCancelled();
+    if (n <= 0) return;
+    if (ctx) ctx->throwIfCancelled();
     grain = std::max<std::int64_t>(grain, 1);
     const std::int64_t workers = threadCount();
     // Several chunks per worker balance uneven chunks and give cancellation points.
@@ -233,8 +221,7 @@ void Executor::parallelFor(std::int64_t n, std::int64_t grain,
     const std::int64_t chunks = (n + chunk - 1) / chunk;
     if (chunks == 1 || workers == 1) {
         for (std::int64_t b = 0; b < n; b += chunk) {
-            if (ctx)
-                ctx->throwIfCancelled();
+            if (ctx) ctx->throwIfCancelled();
             body(b, std::min(n, b + chunk));
         }
         return;
@@ -258,10 +245,8 @@ void Executor::parallelFor(std::int64_t n, std::int64_t grain,
         std::unique_lock lock(state->mutex);
         state->cv.wait(lock, [&] { return state->completed == state->chunks; });
     }
-    if (state->error)
-        std::rethrow_exception(state->error);
-    if (ctx)
-        ctx->throwIfCancelled();
+    if (state->error) std::rethrow_exception(state->error);
+    if (ctx) ctx->throwIfCancelled();
 }
 
 } // namespace ss

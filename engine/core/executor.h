@@ -19,7 +19,8 @@ namespace ss {
 
 /// What a running job can see of its caller: a cancellation flag, checked between chunks, and a
 /// progress sink. Thread-safe.
-class JobContext {
+class JobContext
+{
 public:
     using ProgressSink = std::function<void(double fraction)>;
 
@@ -45,7 +46,8 @@ private:
 
 /// A job submitted to the executor. wait() blocks until it has run (or was dropped because a
 /// newer job for the same consumer cancelled it before it started).
-class Job {
+class Job
+{
 public:
     enum class State { Queued, Running, Finished, Failed, Cancelled };
 
@@ -73,7 +75,8 @@ private:
 /// A small pool of worker threads. Jobs run on a worker; inside a job, parallelFor() splits
 /// large loops across the pool with the calling thread taking part, so nothing ever waits on a
 /// task that has not started.
-class Executor {
+class Executor
+{
 public:
     /// threads <= 0: one per hardware thread.
     explicit Executor(int threads = 0);

@@ -12,8 +12,9 @@ namespace {
 void flattenInts(const Attr& a, std::size_t depth, const Shape& shape,
                  std::vector<std::int64_t>& values, const std::string& what)
 {
-    const bool ok = depth == shape.size() ? a.isInt()
-                                          : a.isList() && std::int64_t(a.toList().size()) == shape[depth];
+    const bool ok = depth == shape.size()
+                        ? a.isInt()
+                        : a.isList() && std::int64_t(a.toList().size()) == shape[depth];
     if (!ok)
         badRequest("attribute '" + what + "' must be an integer or a rectangular list of integers");
     if (depth == shape.size())
@@ -31,14 +32,14 @@ IntTensor toIntTensor(const Attr& value, const std::string& what)
     // The shape is read along the first elements; every other element must agree with it.
     for (const Attr* a = &value; a->isList(); a = &a->toList().front()) {
         t.shape.push_back(std::int64_t(a->toList().size()));
-        if (a->toList().empty())
-            break;
+        if (a->toList().empty()) break;
     }
     flattenInts(value, 0, t.shape, t.values, what);
     return t;
 }
 
-OpCall::OpCall(const OpDef& def, std::vector<std::vector<Tensor>> inputs, Attrs attrs, Limits limits)
+OpCall::OpCall(const OpDef& def, std::vector<std::vector<Tensor>> inputs, Attrs attrs,
+               Limits limits)
     : m_def(&def), m_inputs(std::move(inputs)), m_attrs(std::move(attrs)), m_limits(limits)
 {
     if (m_inputs.size() != def.inputs.size())
@@ -50,8 +51,7 @@ OpCall::OpCall(const OpDef& def, std::vector<std::vector<Tensor>> inputs, Attrs 
                        "' must be one tensor");
     for (const auto& [name, value] : m_attrs) {
         const AttrDef* a = findAttr(name);
-        if (!a)
-            badRequest("op '" + def.name + "' has no attribute '" + name + "'");
+        if (!a) badRequest("op '" + def.name + "' has no attribute '" + name + "'");
         int spellings = int(m_attrs.count(a->name));
         for (const auto& alias : a->aliases)
             spellings += int(m_attrs.count(alias));
@@ -64,33 +64,34 @@ OpCall::OpCall(const OpDef& def, std::vector<std::vector<Tensor>> inputs, Attrs 
 const AttrDef* OpCall::findAttr(std::string_view name) const
 {
     for (const AttrDef& a : m_def->attrs) {
-        if (a.name == name)
-            return &a;
-        if (std::find(a.aliases.begin(), a.aliases.end(), name) != a.aliases.end())
-            return &a;
+        if (a.name == name) return &a;
+        if (std::find(a.aliases.begin(), a.aliases.end(), name) != a.aliases.end()) return &a;
     }
     return nullptr;
 }
 
-const Tensor& OpCall::input(std::string_view name) const { return inputList(name).front(); }
+const Tensor& OpCall::input(std::string_view name) const
+{
+    return inputList(name).front();
+}
 
 const std::vector<Tensor>& OpCall::inputList(std::string_view name) const
 {
     for (std::size_t k = 0; k < m_def->inputs.size(); ++k)
-        if (m_def->inputs[k].name == name)
-            return m_inputs[k];
-    throw OpError(ErrorCode::Internal, "op '" + m_def->name + "' has no input '" + std::string(name) + "'");
+        if (m_def->inputs[k].name == name) return m_inputs[k];
+    throw OpError(ErrorCode::Internal,
+                  "op '" + m_def->name + "' has no input '" + std::string(name) + "'");
 }
 
 int OpCall::slot(std::string_view name, int k) const
 {
     int base = 0;
     for (std::size_t i = 0; i < m_def->inputs.size(); ++i) {
-        if (m_def->inputs[i].name == name)
-            return base + k;
+        if (m_def->inputs[i].name == name) return base + k;
         base += int(m_inputs[i].size());
     }
-    throw OpError(ErrorCode::Internal, "op '" + m_def->name + "' has no input '" + std::string(name) + "'");
+    throw OpError(ErrorCode::Internal,
+                  "op '" + m_def->name + "' has no input '" + std::string(name) + "'");
 }
 
 std::vector<Tensor> OpCall::allInputs() const
@@ -105,13 +106,11 @@ const Attr* OpCall::attr(std::string_view name) const
 {
     const AttrDef* a = findAttr(name);
     if (!a)
-        throw OpError(ErrorCode::Internal,
-                      "op '" + m_def->name + "' reads undeclared attribute '" + std::string(name) + "'");
-    if (auto it = m_attrs.find(a->name); it != m_attrs.end())
-        return &it->second;
+        throw OpError(ErrorCode::Internal, "op '" + m_def->name + "' reads undeclared attribute '" +
+                                               std::string(name) + "'");
+    if (auto it = m_attrs.find(a->name); it != m_attrs.end()) return &it->second;
     for (const auto& alias : a->aliases)
-        if (auto it = m_attrs.find(alias); it != m_attrs.end())
-            return &it->second;
+        if (auto it = m_attrs.find(alias); it != m_attrs.end()) return &it->second;
     return nullptr;
 }
 
@@ -120,18 +119,15 @@ std::string OpCall::spelledAs(std::string_view name) const
     const AttrDef* a = findAttr(name);
     if (a)
         for (const auto& alias : a->aliases)
-            if (m_attrs.count(alias))
-                return alias;
+            if (m_attrs.count(alias)) return alias;
     return std::string(name);
 }
 
 std::int64_t OpCall::requireInt(std::string_view name) const
 {
     const Attr* a = attr(name);
-    if (!a)
-        badRequest("op '" + m_def->name + "' needs attribute '" + std::string(name) + "'");
-    if (!a->isInt())
-        badRequest("attribute '" + spelledAs(name) + "' must be an integer");
+    if (!a) badRequest("op '" + m_def->name + "' needs attribute '" + std::string(name) + "'");
+    if (!a->isInt()) badRequest("attribute '" + spelledAs(name) + "' must be an integer");
     return a->toInt();
 }
 
@@ -143,18 +139,15 @@ std::int64_t OpCall::getInt(std::string_view name, std::int64_t fallback) const
 std::string OpCall::getString(std::string_view name, const std::string& fallback) const
 {
     const Attr* a = attr(name);
-    if (!a)
-        return fallback;
-    if (!a->isString())
-        badRequest("attribute '" + spelledAs(name) + "' must be a string");
+    if (!a) return fallback;
+    if (!a->isString()) badRequest("attribute '" + spelledAs(name) + "' must be a string");
     return a->toString();
 }
 
 IntTensor OpCall::intTensor(std::string_view name) const
 {
     const Attr* a = attr(name);
-    if (!a)
-        badRequest("op '" + m_def->name + "' needs attribute '" + std::string(name) + "'");
+    if (!a) badRequest("op '" + m_def->name + "' needs attribute '" + std::string(name) + "'");
     return toIntTensor(*a, spelledAs(name));
 }
 
@@ -174,10 +167,8 @@ std::vector<std::int64_t> OpCall::intList(std::string_view name) const
 const OpDef* findOp(std::string_view name)
 {
     for (const OpDef& op : allOps()) {
-        if (op.name == name)
-            return &op;
-        if (std::find(op.aliases.begin(), op.aliases.end(), name) != op.aliases.end())
-            return &op;
+        if (op.name == name) return &op;
+        if (std::find(op.aliases.begin(), op.aliases.end(), name) != op.aliases.end()) return &op;
     }
     return nullptr;
 }

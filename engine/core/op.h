@@ -2,8 +2,8 @@
 #pragma once
 
 #include "core/attr.h"
-#include "core/plan.h"
 #include "core/decode.h"
+#include "core/plan.h"
 #include "core/tensor.h"
 #include "core/trace.h"
 
@@ -21,20 +21,23 @@ class JobContext;
 class OpCall;
 
 /// One tensor input of an op. A list input (concat's `values`) takes several tensors.
-struct InputDef {
+struct InputDef
+{
     std::string name;
     bool isList = false;
 };
 
 /// One attribute. `defaultText` is shown by `slicescope-cli ops` ("" = required).
-struct AttrDef {
+struct AttrDef
+{
     std::string name;
     std::string defaultText;
     std::vector<std::string> aliases; ///< older TensorFlow names accepted in its place
 };
 
 /// Everything an op produces before its elements are moved.
-struct OpPlan {
+struct OpPlan
+{
     std::vector<OutputPlan> outputs;
     std::vector<Step> steps;
     std::optional<StridedSliceDecode> decode; ///< strided_slice and getitem
@@ -43,7 +46,8 @@ struct OpPlan {
     std::vector<std::pair<std::string, Attr>> extras;
 };
 
-struct OpDef {
+struct OpDef
+{
     std::string name;
     std::vector<std::string> aliases;
     std::string summary; ///< one line for `ops` and the GUI's op picker
@@ -56,7 +60,8 @@ struct OpDef {
 
 /// An op's arguments as the planner sees them, with typed attribute readers that answer a
 /// mistyped attribute with `bad_request` naming it.
-class OpCall {
+class OpCall
+{
 public:
     /// `inputs` holds one list per InputDef (exactly one tensor for a non-list input).
     /// Throws bad_request for unknown or doubly-given attributes and wrong input counts.

@@ -38,8 +38,7 @@ std::int64_t OutputPlan::addConstant(const Tensor& value)
         std::copy_n(constants.data<std::string>(), n, grown.data<std::string>());
         grown.data<std::string>()[n] = value.data<std::string>()[0];
     } else {
-        if (n > 0)
-            std::memcpy(grown.raw(), constants.raw(), std::size_t(n * dtypeSize(dtype)));
+        if (n > 0) std::memcpy(grown.raw(), constants.raw(), std::size_t(n * dtypeSize(dtype)));
         if (isFloat(value.dtype()))
             grown.setFromDouble(n, value.doubleAt(0));
         else

@@ -23,7 +23,10 @@ inline constexpr std::int64_t packSource(int slot, std::int64_t index)
 {
     return (std::int64_t(slot) << 40) | index;
 }
-inline constexpr int sourceSlot(std::int64_t packed) { return int(packed >> 40); }
+inline constexpr int sourceSlot(std::int64_t packed)
+{
+    return int(packed >> 40);
+}
 inline constexpr std::int64_t sourceIndex(std::int64_t packed)
 {
     return packed & ((std::int64_t(1) << 40) - 1);
@@ -37,7 +40,8 @@ inline constexpr std::int64_t kUnwritten = -2;
 /// `extents`, output[outOffset + sum p_k * outStrides_k] = source[inOffset + sum p_k *
 /// inStrides_k]. Strides may be negative (reversal) or zero (repetition). Describing an op in a
 /// reshaped, higher-rank view (tile, space_to_batch, depth_to_space) keeps it affine.
-struct AffinePiece {
+struct AffinePiece
+{
     int slot = 0; ///< input slot, or kConstantSlot
     std::int64_t inOffset = 0;
     std::int64_t outOffset = 0;
@@ -51,7 +55,8 @@ struct AffinePiece {
 /// value, or with `constantRuns` reads a run of the constants like any other row (so one_hot
 /// reads each row from a window [off.., on, off..]). Index-driven ops (gather, boolean_mask,
 /// dynamic_partition, ...) use this form.
-struct RowsPiece {
+struct RowsPiece
+{
     std::int64_t outOffset = 0;
     std::int64_t rowLength = 1;
     std::vector<std::int64_t> rows;
@@ -65,7 +70,8 @@ using Piece = std::variant<AffinePiece, RowsPiece>;
 /// write every element. An output whose values are computed rather than moved (unique's idx and
 /// count, required_space_to_batch_paddings) is given ready-made in `computed`; none of its
 /// elements has a source.
-struct OutputPlan {
+struct OutputPlan
+{
     DType dtype = DType::Float32;
     Shape shape;
     std::vector<Piece> pieces;

@@ -10,16 +10,12 @@ std::optional<std::int64_t> checkedNumElements(const Shape& shape)
     std::int64_t n = 1;
     bool zero = false;
     for (std::int64_t d : shape) {
-        if (d < 0)
-            return std::nullopt;
-        if (d == 0)
-            zero = true;
+        if (d < 0) return std::nullopt;
+        if (d == 0) zero = true;
     }
-    if (zero)
-        return 0;
+    if (zero) return 0;
     for (std::int64_t d : shape) {
-        if (__builtin_mul_overflow(n, d, &n))
-            return std::nullopt;
+        if (__builtin_mul_overflow(n, d, &n)) return std::nullopt;
     }
     return n;
 }
@@ -47,25 +43,25 @@ std::string listString(const std::vector<std::int64_t>& values)
 {
     std::string out = "[";
     for (std::size_t i = 0; i < values.size(); ++i) {
-        if (i)
-            out += ',';
+        if (i) out += ',';
         out += std::to_string(values[i]);
     }
     return out + "]";
 }
 
-std::string shapeString(const Shape& shape) { return listString(shape); }
+std::string shapeString(const Shape& shape)
+{
+    return listString(shape);
+}
 
 std::string shapeTuple(const Shape& shape)
 {
     std::string out = "(";
     for (std::size_t i = 0; i < shape.size(); ++i) {
-        if (i)
-            out += ", ";
+        if (i) out += ", ";
         out += std::to_string(shape[i]);
     }
-    if (shape.size() == 1)
-        out += ',';
+    if (shape.size() == 1) out += ',';
     return out + ")";
 }
 

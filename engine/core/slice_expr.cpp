@@ -13,16 +13,14 @@ namespace ss {
 
 std::string pythonFloatRepr(double v)
 {
-    if (std::isinf(v))
-        return v > 0 ? "inf" : "-inf";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
     char buf[64];
     const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
     const std::string sci(buf, end);
     const std::size_t e = sci.find('e');
     std::string digits;
     for (char c : sci.substr(0, e))
-        if (std::isdigit(static_cast<unsigned char>(c)))
-            digits += c;
+        if (std::isdigit(static_cast<unsigned char>(c))) digits += c;
     const bool negative = sci[0] == '-';
     const int exponent = std::stoi(sci.substr(e + 1));
     std::string out = negative ? "-" : "";
@@ -39,8 +37,7 @@ std::string pythonFloatRepr(double v)
         return out;
     }
     out += digits.substr(0, 1);
-    if (digits.size() > 1)
-        out += "." + digits.substr(1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
     const int magnitude = std::abs(exponent);
     return out + (exponent < 0 ? "e-" : "e+") + (magnitude < 10 ? "0" : "") +
            std::to_string(magnitude);
@@ -82,7 +79,8 @@ const char* const kTypeErrorText =
     "tf.int32/tf.int64 tensors are valid indices, got ";
 
 // A value inside a subscript before we know whether it is an index or a slice part.
-struct Atom {
+struct Atom
+{
     enum class Kind { Integer, Float, String, None, Ellipsis, Bool, List, Tuple };
     Kind kind = Kind::Integer;
     std::int64_t value = 0;
@@ -116,7 +114,8 @@ std::string decimalDigits(const std::string& digits, int base)
     return out;
 }
 
-class Parser {
+class Parser
+{
 public:
     explicit Parser(std::string_view text) : m_s(text) {}
 
@@ -134,15 +133,13 @@ public:
                 Subscript s = body(']');
                 expect(']', "expected ']' to close the subscript");
                 skipSpace();
-                if (m_pos != m_s.size())
-                    fail(m_pos, "unexpected text after the closing ']'");
+                if (m_pos != m_s.size()) fail(m_pos, "unexpected text after the closing ']'");
                 return s;
             }
             m_pos = save; // not a name: the text is a bare subscript such as "None, 1"
         }
         Subscript s = body('\0');
-        if (m_pos != m_s.size())
-            fail(m_pos, "unexpected '" + charAt(m_pos) + "'");
+        if (m_pos != m_s.size()) fail(m_pos, "unexpected '" + charAt(m_pos) + "'");
         return s;
     }
 
@@ -169,9 +166,18 @@ private:
             ++end;
         return std::string(m_s.substr(at, end - at));
     }
-    bool atTerminator(char term) const { return term == '\0' ? m_pos == m_s.size() : peek() == term; }
-    static bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-    static bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+    bool atTerminator(char term) const
+    {
+        return term == '\0' ? m_pos == m_s.size() : peek() == term;
+    }
+    static bool isIdentStart(char c)
+    {
+        return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+    }
+    static bool isIdentChar(char c)
+    {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    }
 
     void skipSpace()
     {
@@ -182,8 +188,7 @@ private:
     void expect(char c, const std::string& message)
     {
         skipSpace();
-        if (peek() != c)
-            fail(m_pos, message);
+        if (peek() != c) fail(m_pos, message);
         ++m_pos;
     }
 
@@ -238,18 +243,15 @@ private:
     void itemList(char close, std::vector<SubscriptItem>& items, bool& sawComma)
     {
         skipSpace();
-        if (atTerminator(close))
-            return;
+        if (atTerminator(close)) return;
         for (;;) {
             items.push_back(item(close));
             skipSpace();
-            if (peek() != ',')
-                break;
+            if (peek() != ',') break;
             sawComma = true;
             ++m_pos;
             skipSpace();
-            if (atTerminator(close))
-                break;
+            if (atTerminator(close)) break;
         }
         if (!atTerminator(close)) {
             if (m_pos == m_s.size())
@@ -271,22 +273,19 @@ private:
         SubscriptItem it;
         const std::size_t start = m_pos;
         std::optional<Atom> first;
-        if (peek() != ':')
-            first = atom(close);
+        if (peek() != ':') first = atom(close);
         skipSpace();
         if (peek() == ':') {
             it.kind = SubscriptItem::Kind::Slice;
             ++m_pos;
             std::optional<Atom> parts[3] = {first, std::nullopt, std::nullopt};
             skipSpace();
-            if (!atItemEnd(close))
-                parts[1] = atom(close);
+            if (!atItemEnd(close)) parts[1] = atom(close);
             skipSpace();
             if (peek() == ':') {
                 ++m_pos;
                 skipSpace();
-                if (!atItemEnd(close))
-                    parts[2] = atom(close);
+                if (!atItemEnd(close)) parts[2] = atom(close);
             }
             std::optional<std::int64_t>* fields[3] = {&it.start, &it.stop, &it.step};
             for (int k = 0; k < 3; ++k) {
@@ -300,8 +299,7 @@ private:
                 }
             }
         } else {
-            if (!first)
-                fail(m_pos, "expected an index, a slice, None or ...");
+            if (!first) fail(m_pos, "expected an index, a slice, None or ...");
             return itemFromAtom(*first, start, m_pos);
         }
         setText(it, start, m_pos);
@@ -325,8 +323,7 @@ private:
             break;
         default: it.kind = SubscriptItem::Kind::Other; break;
         }
-        if (it.kind == SubscriptItem::Kind::Other)
-            it.invalidMessage = invalidText(a);
+        if (it.kind == SubscriptItem::Kind::Other) it.invalidMessage = invalidText(a);
         it.invalidBegin = charPos(a.begin);
         setText(it, from, to);
         return it;
@@ -344,8 +341,9 @@ private:
     static std::string invalidText(const Atom& a)
     {
         if (a.kind == Atom::Kind::Integer)
-            return "index " + a.repr + " does not fit in a 64-bit integer, the widest index "
-                                       "TensorFlow takes";
+            return "index " + a.repr +
+                   " does not fit in a 64-bit integer, the widest index "
+                   "TensorFlow takes";
         return kTypeErrorText + a.repr;
     }
 
@@ -397,8 +395,7 @@ private:
                 if (peek() == ':')
                     fail(m_pos, "a slice can only stand directly in the subscript, not inside a "
                                 "list or tuple");
-                if (peek() != ',')
-                    break;
+                if (peek() != ',') break;
                 comma = true;
                 ++m_pos;
                 skipSpace();
@@ -415,8 +412,7 @@ private:
             std::string repr(1, c);
             for (std::size_t k = 0; k < a.elements.size(); ++k)
                 repr += (k ? ", " : "") + a.elements[k].repr;
-            if (c == '(' && a.elements.size() == 1)
-                repr += ",";
+            if (c == '(' && a.elements.size() == 1) repr += ",";
             a.repr = repr + closing;
         } else if (m_pos == m_s.size() || atTerminator(close)) {
             fail(m_pos, "expected an index, a slice, None or ... before the end");
@@ -449,8 +445,7 @@ private:
         std::string digits;
         bool isFloat = false;
         auto digitOk = [&](char d) {
-            if (base == 16)
-                return std::isxdigit(static_cast<unsigned char>(d)) != 0;
+            if (base == 16) return std::isxdigit(static_cast<unsigned char>(d)) != 0;
             return d >= '0' && d < char('0' + std::min(base, 10));
         };
         for (;;) {
@@ -467,8 +462,7 @@ private:
                 break;
             }
         }
-        if (isIdentChar(peek()) && !isFloat)
-            fail(m_pos, "invalid character in number");
+        if (isIdentChar(peek()) && !isFloat) fail(m_pos, "invalid character in number");
         if (isFloat) {
             // Python float literal: digits [. digits] [e [+-] digits]
             m_pos = start;
@@ -484,22 +478,19 @@ private:
             if (peek() == 'e' || peek() == 'E') {
                 text += 'e';
                 ++m_pos;
-                if (peek() == '+' || peek() == '-')
-                    text += peek(), ++m_pos;
+                if (peek() == '+' || peek() == '-') text += peek(), ++m_pos;
                 if (!std::isdigit(static_cast<unsigned char>(peek())))
                     fail(m_pos, "expected digits in the exponent");
                 while (std::isdigit(static_cast<unsigned char>(peek())))
                     text += peek(), ++m_pos;
             }
-            if (isIdentChar(peek()))
-                fail(m_pos, "invalid character in number");
+            if (isIdentChar(peek())) fail(m_pos, "invalid character in number");
             a.kind = Atom::Kind::Float;
             const double v = std::strtod(text.c_str(), nullptr);
             a.repr = pythonFloatRepr(negative ? -v : v);
             return;
         }
-        if (digits.empty())
-            fail(m_pos, "expected digits");
+        if (digits.empty()) fail(m_pos, "expected digits");
         if (base == 10 && digits.size() > 1 && digits[0] == '0' &&
             digits.find_first_not_of('0') != std::string::npos)
             fail(start, "leading zeros in decimal integer literals are not permitted");
@@ -543,8 +534,7 @@ private:
             }
             content += c;
         }
-        if (m_pos >= m_s.size())
-            fail(start, "unterminated string");
+        if (m_pos >= m_s.size()) fail(start, "unterminated string");
         ++m_pos;
         a.kind = Atom::Kind::String;
         a.repr = pythonStringRepr(content);
@@ -556,11 +546,17 @@ private:
     int m_depth = 0;
 };
 
-std::string num(std::int64_t v) { return std::to_string(v); }
+std::string num(std::int64_t v)
+{
+    return std::to_string(v);
+}
 
 } // namespace
 
-Subscript parseSubscript(std::string_view expression) { return Parser(expression).parse(); }
+Subscript parseSubscript(std::string_view expression)
+{
+    return Parser(expression).parse();
+}
 
 Encoding encodeSubscript(const Subscript& subscript)
 {
@@ -596,8 +592,9 @@ Encoding encodeSubscript(const Subscript& subscript)
         case SubscriptItem::Kind::Integer: {
             const std::int64_t v = *it.start;
             if (v == std::numeric_limits<std::int64_t>::max())
-                invalidArgument("index " + num(v) + " leaves no room for its end (index + 1) in "
-                                                    "a 64-bit integer");
+                invalidArgument("index " + num(v) +
+                                " leaves no room for its end (index + 1) in "
+                                "a 64-bit integer");
             e.kind = SpecEntry::Kind::Index;
             begin = v;
             end = v + 1;
@@ -608,8 +605,7 @@ Encoding encodeSubscript(const Subscript& subscript)
             break;
         }
         case SubscriptItem::Kind::Slice:
-            if (!it.invalidMessage.empty())
-                invalidArgument(it.invalidMessage);
+            if (!it.invalidMessage.empty()) invalidArgument(it.invalidMessage);
             e.kind = SpecEntry::Kind::Slice;
             if (it.start)
                 begin = *it.start;
@@ -637,8 +633,7 @@ Encoding encodeSubscript(const Subscript& subscript)
                             ") is not a valid index: TensorFlow stacks it with the other "
                             "begin/end/strides values and fails. Use x[mask] with a whole bool "
                             "tensor for a boolean mask");
-        case SubscriptItem::Kind::Other:
-            invalidArgument(it.invalidMessage);
+        case SubscriptItem::Kind::Other: invalidArgument(it.invalidMessage);
         }
         s.begin.push_back(begin);
         s.end.push_back(end);
@@ -673,8 +668,7 @@ std::string toExpr(const SparseSpec& s, std::vector<std::string>* notes)
     if ((ellipsisBits & (ellipsisBits - 1)) != 0)
         invalidArgument("Multiple ellipses in slice spec not allowed");
     auto note = [&](const std::string& text) {
-        if (notes)
-            notes->push_back(text);
+        if (notes) notes->push_back(text);
     };
     auto bit = [](std::int32_t mask, int i) { return ((std::uint32_t(mask) >> i) & 1) != 0; };
     constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
@@ -694,26 +688,24 @@ std::string toExpr(const SparseSpec& s, std::vector<std::string>* notes)
                  (bit(s.shrinkAxisMask, i) ? " (its shrink bit is ignored: the new axis wins)"
                                            : ""));
         } else if (bit(s.shrinkAxisMask, i)) {
-            if (st == 0)
-                invalidArgument("strides[" + num(i) + "] must be non-zero");
+            if (st == 0) invalidArgument("strides[" + num(i) + "] must be non-zero");
             if (st < 0)
                 invalidArgument("entry " + num(i) + " is an index with stride " + num(st) +
                                 ", which TensorFlow always rejects (\"only stride 1 allowed on "
                                 "non-range indexing.\"); no Python subscript produces it");
             parts.push_back(num(b));
-            std::string text = "entry " + num(i) + ": shrink_axis_mask bit set: the index " + num(b);
-            if (bit(s.beginMask, i))
-                text += " (the begin_mask bit is ignored for an index)";
-            if (st != 1)
-                text += " (stride " + num(st) + " is accepted and has no effect)";
+            std::string text =
+                "entry " + num(i) + ": shrink_axis_mask bit set: the index " + num(b);
+            if (bit(s.beginMask, i)) text += " (the begin_mask bit is ignored for an index)";
+            if (st != 1) text += " (stride " + num(st) + " is accepted and has no effect)";
             note(text);
         } else {
             const bool omitBegin = bit(s.beginMask, i) || (st > 0 && (b == 0 || b == kMin)) ||
                                    (st < 0 && (b == -1 || b == kMax));
-            const bool omitEnd = bit(s.endMask, i) || (st > 0 && e == kMax) || (st < 0 && e == kMin);
+            const bool omitEnd =
+                bit(s.endMask, i) || (st > 0 && e == kMax) || (st < 0 && e == kMin);
             std::string part = (omitBegin ? "" : num(b)) + ":" + (omitEnd ? "" : num(e));
-            if (st != 1)
-                part += ":" + num(st);
+            if (st != 1) part += ":" + num(st);
             parts.push_back(part);
             note("entry " + num(i) + ": the slice " + part);
         }
@@ -723,8 +715,7 @@ std::string toExpr(const SparseSpec& s, std::vector<std::string>* notes)
         parts.pop_back();
         note("a trailing ... is implied, so it is left out");
     }
-    if (parts.empty())
-        return "x[()]";
+    if (parts.empty()) return "x[()]";
     std::string out = "x[";
     for (std::size_t k = 0; k < parts.size(); ++k)
         out += (k ? ", " : "") + parts[k];

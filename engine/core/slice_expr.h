@@ -12,11 +12,12 @@
 namespace ss {
 
 /// One element of a Python subscript as written.
-struct SubscriptItem {
+struct SubscriptItem
+{
     enum class Kind { Integer, Slice, NewAxis, Ellipsis, Bool, Other };
     Kind kind = Kind::Other;
-    std::string text; ///< as written, trimmed
-    int textBegin = 0;  ///< character range in the expression
+    std::string text;  ///< as written, trimmed
+    int textBegin = 0; ///< character range in the expression
     int textEnd = 0;
     /// Integer: start holds the value. Slice: the given parts (absent = omitted).
     std::optional<std::int64_t> start, stop, step;
@@ -28,7 +29,8 @@ struct SubscriptItem {
 };
 
 /// A parsed subscript: `x[...]`, or the same without the name and brackets.
-struct Subscript {
+struct Subscript
+{
     enum class Form { Single, Tuple, List };
     Form form = Form::Single;
     std::vector<SubscriptItem> items;
@@ -40,7 +42,8 @@ Subscript parseSubscript(std::string_view expression);
 
 /// What tf.Tensor.__getitem__ passes to the op (semantics.md 1.11), with one SpecEntry per item
 /// and notes on readings that differ from NumPy.
-struct Encoding {
+struct Encoding
+{
     SparseSpec sparse;
     std::vector<SpecEntry> entries;
     std::vector<std::string> notes;

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/tensor.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace ss {
 
@@ -17,7 +16,8 @@ namespace {
 // its first write, which costs about half a memcpy of the same bytes. The GUI re-runs the same
 // op on every edit and scripts repeat requests, so the last few large buffers freed are kept and
 // handed out again for the same size.
-class BufferPool {
+class BufferPool
+{
 public:
     static BufferPool& instance()
     {
@@ -42,8 +42,7 @@ public:
         const std::size_t alignment = bytes >= kHugePageAdvice ? kHugePage : 64;
         void* p = std::aligned_alloc(alignment, bytes);
 #if defined(MADV_HUGEPAGE)
-        if (p && bytes >= kHugePageAdvice)
-            madvise(p, bytes, MADV_HUGEPAGE);
+        if (p && bytes >= kHugePageAdvice) madvise(p, bytes, MADV_HUGEPAGE);
 #endif
         return p;
     }
@@ -79,7 +78,8 @@ private:
     static constexpr std::size_t kMaxPooledBytes = std::size_t(512) << 20;
     static constexpr std::size_t kSlots = 2;
 
-    struct Buffer {
+    struct Buffer
+    {
         void* data;
         std::size_t bytes;
     };
@@ -95,8 +95,7 @@ Limits Limits::machineDefault()
     Limits limits;
     const long pages = sysconf(_SC_PHYS_PAGES);
     const long pageSize = sysconf(_SC_PAGE_SIZE);
-    if (pages > 0 && pageSize > 0)
-        limits.maxBytes = std::int64_t(pages) * pageSize;
+    if (pages > 0 && pageSize > 0) limits.maxBytes = std::int64_t(pages) * pageSize;
     limits.maxElements = std::min(limits.maxElements, limits.maxBytes);
     return limits;
 }
@@ -115,7 +114,8 @@ std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& w
         throw OpError(ErrorCode::ResourceExhausted,
                       what + " of shape " + shapeString(shape) +
                           " has more elements than a 64-bit count can hold");
-    const std::int64_t bytes = *n > maxBytes / dtypeSize(dtype) ? maxBytes + 1 : *n * dtypeSize(dtype);
+    const std::int64_t bytes =
+        *n > maxBytes / dtypeSize(dtype) ? maxBytes + 1 : *n * dtypeSize(dtype);
     if (*n > maxElements || bytes > maxBytes)
         throw OpError(ErrorCode::ResourceExhausted,
                       what + " of shape " + shapeString(shape) + " has " + std::to_string(*n) +
@@ -134,8 +134,7 @@ Tensor Tensor::empty(DType dtype, Shape shape, const Limits& limits)
     t.m_dtype = dtype;
     t.m_shape = std::move(shape);
     t.m_valid = true;
-    if (t.m_size == 0)
-        return t;
+    if (t.m_size == 0) return t;
     if (dtype == DType::String) {
         t.m_data = std::shared_ptr<void>(new std::string[std::size_t(t.m_size)],
                                          [](void* p) { delete[] static_cast<std::string*>(p); });
@@ -147,7 +146,8 @@ Tensor Tensor::empty(DType dtype, Shape shape, const Limits& limits)
         if (!p)
             throw OpError(ErrorCode::ResourceExhausted,
                           "could not allocate " + std::to_string(bytes) + " bytes");
-        t.m_data = std::shared_ptr<void>(p, [bytes](void* q) { BufferPool::instance().release(q, bytes); });
+        t.m_data = std::shared_ptr<void>(
+            p, [bytes](void* q) { BufferPool::instance().release(q, bytes); });
     }
     return t;
 }
@@ -170,11 +170,9 @@ Tensor Tensor::fromInts(DType dtype, Shape shape, const std::vector<std::int64_t
 
 Tensor Tensor::clone() const
 {
-    if (!m_valid)
-        return {};
+    if (!m_valid) return {};
     Tensor t = empty(m_dtype, m_shape);
-    if (m_size == 0)
-        return t;
+    if (m_size == 0) return t;
     if (m_dtype == DType::String)
         std::copy_n(data<std::string>(), m_size, t.data<std::string>());
     else
@@ -251,12 +249,12 @@ bool Tensor::identical(const Tensor& other) const
 {
     if (m_valid != other.m_valid || m_dtype != other.m_dtype || m_shape != other.m_shape)
         return false;
-    if (m_size == 0)
-        return true;
+    if (m_size == 0) return true;
     if (m_dtype == DType::String)
         return std::equal(data<std::string>(), data<std::string>() + m_size,
                           other.data<std::string>());
-    return std::memcmp(raw(), other.raw(), std::size_t(m_size) * std::size_t(dtypeSize(m_dtype))) == 0;
+    return std::memcmp(raw(), other.raw(), std::size_t(m_size) * std::size_t(dtypeSize(m_dtype))) ==
+           0;
 }
 
 namespace {
@@ -270,7 +268,8 @@ std::uint64_t nextRandom(std::uint64_t& state)
 }
 } // namespace
 
-Tensor makeFilled(DType dtype, const Shape& shape, Fill fill, std::uint64_t seed, const Limits& limits)
+Tensor makeFilled(DType dtype, const Shape& shape, Fill fill, std::uint64_t seed,
+                  const Limits& limits)
 {
     Tensor t = Tensor::empty(dtype, shape, limits);
     const std::int64_t n = t.size();

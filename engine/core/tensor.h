@@ -16,7 +16,8 @@ namespace ss {
 
 /// How much a single request may allocate. Checked before any allocation, so a request that is
 /// too big is refused with `resource_exhausted` and nothing is allocated.
-struct Limits {
+struct Limits
+{
     /// Default: 2^31 elements, or fewer if the machine's memory holds fewer bytes.
     std::int64_t maxElements = std::int64_t(1) << 31;
     /// Default: the machine's physical memory.
@@ -31,8 +32,7 @@ struct Limits {
 
 /// Calls f(std::type_identity<T>{}) with T the C++ element type of `t` (bool, std::int8_t, ...,
 /// float, double, std::string).
-template <class F>
-decltype(auto) visitDType(DType t, F&& f)
+template <class F> decltype(auto) visitDType(DType t, F&& f)
 {
     switch (t) {
     case DType::Bool: return f(std::type_identity<bool>{});
@@ -50,7 +50,8 @@ decltype(auto) visitDType(DType t, F&& f)
 
 /// A dense row-major tensor of rank 0 to 8. Copies share the buffer: treat a tensor as
 /// immutable once it has been handed to an op, and use clone() before editing a shared one.
-class Tensor {
+class Tensor
+{
 public:
     Tensor() = default;
 
@@ -59,8 +60,7 @@ public:
     /// All elements zero (false, 0, 0.0, "").
     static Tensor zeros(DType dtype, Shape shape, const Limits& limits = {});
     /// A rank-0 tensor.
-    template <class T>
-    static Tensor scalar(DType dtype, T value)
+    template <class T> static Tensor scalar(DType dtype, T value)
     {
         Tensor t = empty(dtype, {});
         if constexpr (std::is_same_v<T, std::string>)
@@ -80,16 +80,8 @@ public:
     std::int64_t size() const { return m_size; }
     bool isValid() const { return m_valid; }
 
-    template <class T>
-    T* data()
-    {
-        return static_cast<T*>(m_data.get());
-    }
-    template <class T>
-    const T* data() const
-    {
-        return static_cast<const T*>(m_data.get());
-    }
+    template <class T> T* data() { return static_cast<T*>(m_data.get()); }
+    template <class T> const T* data() const { return static_cast<const T*>(m_data.get()); }
     void* raw() { return m_data.get(); }
     const void* raw() const { return m_data.get(); }
 
@@ -125,6 +117,7 @@ enum class Fill { Arange, Zeros, Ones, Random };
 /// arange: element i is i converted to the dtype (integers wrap like NumPy's astype; bool is
 /// i % 2; strings are the decimal digits of i). random: a fixed generator seeded by `seed`;
 /// integers uniform in [0, 100) (bool: 0 or 1), floats uniform in [0, 1), strings "r<0..99>".
-Tensor makeFilled(DType dtype, const Shape& shape, Fill fill, std::uint64_t seed, const Limits& limits);
+Tensor makeFilled(DType dtype, const Shape& shape, Fill fill, std::uint64_t seed,
+                  const Limits& limits);
 
 } // namespace ss

@@ -7,7 +7,8 @@
 namespace ss {
 
 /// One step of an op's explanation, in the order a teacher would give it.
-struct Step {
+struct Step
+{
     std::string title;
     std::string detail;
     // What the step talks about, so a view can light it up (not part of the JSON protocol):

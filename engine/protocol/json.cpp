@@ -41,18 +41,12 @@ const Json* Json::find(std::string_view key) const
 std::string_view Json::typeName() const
 {
     switch (type()) {
-    case Type::Null:
-        return "null";
-    case Type::Bool:
-        return "a boolean";
-    case Type::Number:
-        return "a number";
-    case Type::String:
-        return "a string";
-    case Type::Array:
-        return "a list";
-    case Type::Object:
-        break;
+    case Type::Null: return "null";
+    case Type::Bool: return "a boolean";
+    case Type::Number: return "a number";
+    case Type::String: return "a string";
+    case Type::Array: return "a list";
+    case Type::Object: break;
     }
     return "an object";
 }
@@ -387,34 +381,16 @@ private:
         const char e = m_text[m_pos + 1];
         m_pos += 2;
         switch (e) {
-        case '"':
-            out += '"';
-            return;
-        case '\\':
-            out += '\\';
-            return;
-        case '/':
-            out += '/';
-            return;
-        case 'b':
-            out += '\b';
-            return;
-        case 'f':
-            out += '\f';
-            return;
-        case 'n':
-            out += '\n';
-            return;
-        case 'r':
-            out += '\r';
-            return;
-        case 't':
-            out += '\t';
-            return;
-        case 'u':
-            break;
-        default:
-            fail("invalid escape in a string: backslash followed by " + describe(at + 1), at);
+        case '"': out += '"'; return;
+        case '\\': out += '\\'; return;
+        case '/': out += '/'; return;
+        case 'b': out += '\b'; return;
+        case 'f': out += '\f'; return;
+        case 'n': out += '\n'; return;
+        case 'r': out += '\r'; return;
+        case 't': out += '\t'; return;
+        case 'u': break;
+        default: fail("invalid escape in a string: backslash followed by " + describe(at + 1), at);
         }
         std::uint32_t cp = hex4(m_pos);
         m_pos += 4;
@@ -550,27 +526,13 @@ void appendJsonString(std::string& out, std::string_view s)
             continue;
         }
         switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\b':
-            out += "\\b";
-            break;
-        case '\f':
-            out += "\\f";
-            break;
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        case '\r': out += "\\r"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
         default:
             out += "\\u00";
             out += hex[c >> 4];
@@ -702,12 +664,8 @@ void JsonWriter::raw(std::string_view json)
 void JsonWriter::value(const Json& json)
 {
     switch (json.type()) {
-    case Json::Type::Null:
-        null();
-        return;
-    case Json::Type::Bool:
-        value(json.toBool());
-        return;
+    case Json::Type::Null: null(); return;
+    case Json::Type::Bool: value(json.toBool()); return;
     case Json::Type::Number:
         if (json.number().fitsInt64) {
             value(json.number().integer);
@@ -719,9 +677,7 @@ void JsonWriter::value(const Json& json)
             value(json.number().value);
         }
         return;
-    case Json::Type::String:
-        value(std::string_view(json.toString()));
-        return;
+    case Json::Type::String: value(std::string_view(json.toString())); return;
     case Json::Type::Array:
         beginArray();
         for (const Json& item : json.toArray())

@@ -389,30 +389,14 @@ void writeNpy(const Tensor& t, const Sink& sink)
     std::int64_t chars = 1;
     std::vector<std::u32string> texts;
     switch (t.dtype()) {
-    case DType::Bool:
-        descr = "|b1";
-        break;
-    case DType::Int8:
-        descr = "|i1";
-        break;
-    case DType::UInt8:
-        descr = "|u1";
-        break;
-    case DType::Int16:
-        descr = "<i2";
-        break;
-    case DType::Int32:
-        descr = "<i4";
-        break;
-    case DType::Int64:
-        descr = "<i8";
-        break;
-    case DType::Float32:
-        descr = "<f4";
-        break;
-    case DType::Float64:
-        descr = "<f8";
-        break;
+    case DType::Bool: descr = "|b1"; break;
+    case DType::Int8: descr = "|i1"; break;
+    case DType::UInt8: descr = "|u1"; break;
+    case DType::Int16: descr = "<i2"; break;
+    case DType::Int32: descr = "<i4"; break;
+    case DType::Int64: descr = "<i8"; break;
+    case DType::Float32: descr = "<f4"; break;
+    case DType::Float64: descr = "<f8"; break;
     case DType::String:
         texts.reserve(std::size_t(t.size()));
         for (std::int64_t i = 0; i < t.size(); ++i) {

@@ -228,24 +228,15 @@ void writeSources(JsonWriter& w, const std::vector<std::int64_t>& sources)
 std::int64_t maxElementChars(DType dtype)
 {
     switch (dtype) {
-    case DType::Bool:
-        return 6;
-    case DType::Int8:
-        return 5;
-    case DType::UInt8:
-        return 4;
-    case DType::Int16:
-        return 7;
-    case DType::Int32:
-        return 12;
-    case DType::Int64:
-        return 21;
-    case DType::Float32:
-        return 16;
-    case DType::Float64:
-        return 25;
-    case DType::String:
-        break;
+    case DType::Bool: return 6;
+    case DType::Int8: return 5;
+    case DType::UInt8: return 4;
+    case DType::Int16: return 7;
+    case DType::Int32: return 12;
+    case DType::Int64: return 21;
+    case DType::Float32: return 16;
+    case DType::Float64: return 25;
+    case DType::String: break;
     }
     return 3; // at least `"",`; strings are copies of input strings, already in memory
 }
@@ -272,26 +263,22 @@ void checkResponseSize(const Request& request, const OpPlan& plan, const Limits&
 Attr attrFromJson(const Json& json, const std::string& name)
 {
     switch (json.type()) {
-    case Json::Type::Null:
-        return Attr();
-    case Json::Type::Bool:
-        return Attr(json.toBool());
+    case Json::Type::Null: return Attr();
+    case Json::Type::Bool: return Attr(json.toBool());
     case Json::Type::Number: {
         const JsonNumber& n = json.number();
         if (n.fitsInt64) return Attr(n.integer);
         if (n.isInteger) badRequest("attribute '" + name + "': an integer beyond the int64 range");
         return Attr(n.value);
     }
-    case Json::Type::String:
-        return Attr(json.toString());
+    case Json::Type::String: return Attr(json.toString());
     case Json::Type::Array: {
         Attr::List list;
         for (const Json& item : json.toArray())
             list.push_back(attrFromJson(item, name));
         return Attr(std::move(list));
     }
-    case Json::Type::Object:
-        break;
+    case Json::Type::Object: break;
     }
     Attr::Map map;
     for (const auto& [key, item] : json.toObject())

@@ -49,13 +49,15 @@ double median(std::vector<double> v)
     return v[v.size() / 2];
 }
 
-struct IndexArray {
+struct IndexArray
+{
     std::string name;
     std::int64_t count = 0;
     std::int64_t rows = 0; // values are (i * 7919) % rows
 };
 
-struct Workload {
+struct Workload
+{
     std::string name;
     std::string op;
     std::vector<std::pair<std::string, Shape>> floats; // float32 arrays, in fill order
@@ -76,8 +78,8 @@ Attr pairs(std::vector<std::vector<std::int64_t>> rows)
 // A workload on one float32 input, x.
 Workload unary(std::string name, std::string op, const Shape& shape, Attrs attrs, std::string numpy)
 {
-    return {std::move(name), std::move(op), {{"x", shape}}, {}, {{"x"}}, std::move(attrs),
-            std::move(numpy)};
+    return {std::move(name), std::move(op),    {{"x", shape}},  {},
+            {{"x"}},         std::move(attrs), std::move(numpy)};
 }
 
 Workload slicing(const std::string& expr, const Shape& shape)
@@ -104,12 +106,21 @@ std::vector<Workload> workloads()
         unary("pad REFLECT 8064x8064 by 64", "pad", {8064, 8064},
               {{"paddings", pairs({{64, 64}, {64, 64}})}, {"mode", Attr("REFLECT")}},
               "np.pad(x, ((64, 64), (64, 64)), mode='reflect')"),
-        unary("tile 4096x4096 by (2,2)", "tile", {4096, 4096},
-              {{"multiples", Attr::ints({2, 2})}}, "np.tile(x, (2, 2))"),
-        {"concat 2x 8192x4096 on axis 1", "concat", {{"x", {8192, 4096}}, {"y", {8192, 4096}}}, {},
-         {{"x", "y"}}, {{"axis", Attr(1)}}, "np.concatenate([x, y], axis=1)"},
-        {"gather 32768 of 65536x1024 rows", "gather", {{"x", {65536, 1024}}},
-         {{"idx", 32768, 65536}}, {{"x"}, {"idx"}}, {{"axis", Attr(0)}},
+        unary("tile 4096x4096 by (2,2)", "tile", {4096, 4096}, {{"multiples", Attr::ints({2, 2})}},
+              "np.tile(x, (2, 2))"),
+        {"concat 2x 8192x4096 on axis 1",
+         "concat",
+         {{"x", {8192, 4096}}, {"y", {8192, 4096}}},
+         {},
+         {{"x", "y"}},
+         {{"axis", Attr(1)}},
+         "np.concatenate([x, y], axis=1)"},
+        {"gather 32768 of 65536x1024 rows",
+         "gather",
+         {{"x", {65536, 1024}}},
+         {{"idx", 32768, 65536}},
+         {{"x"}, {"idx"}},
+         {{"axis", Attr(0)}},
          "np.take(x, idx, axis=0)"},
         unary("space_to_batch_nd 16x512x512x16 by 2x2", "space_to_batch_nd", {16, 512, 512, 16},
               {{"block_shape", Attr::ints({2, 2})}, {"paddings", pairs({{0, 0}, {0, 0}})}},
@@ -160,7 +171,8 @@ std::string shapeText(const Shape& s)
     return text;
 }
 
-struct EngineResult {
+struct EngineResult
+{
     double ms = 0;  // median wall time
     double cpu = 0; // median CPU time, all threads
     Shape shape;
@@ -215,8 +227,7 @@ EngineResult runEngine(const OpDef& def, const Workload& w, Executor& executor, 
         lineBits[s].assign(
             std::size_t((all[s].size() * dtypeSize(all[s].dtype()) + 63) / 64 / 64 + 1), 0);
     for (std::int64_t src : planSources(plan, 0, executor)) {
-        if (src < 0)
-            continue;
+        if (src < 0) continue;
         const std::size_t slot = std::size_t(sourceSlot(src));
         const std::int64_t line = sourceIndex(src) * dtypeSize(all[slot].dtype()) / 64;
         lineBits[slot][std::size_t(line / 64)] |= std::uint64_t(1) << (line % 64);
@@ -238,8 +249,7 @@ void warmUpMemory()
 {
     const std::size_t bytes = std::size_t(2) << 30;
     auto* p = static_cast<char*>(std::aligned_alloc(4096, bytes));
-    if (!p)
-        return;
+    if (!p) return;
     madvise(p, bytes, MADV_HUGEPAGE);
     for (int pass = 0; pass < 2; ++pass) {
         std::thread helper([&] { std::memset(p + bytes / 2, pass, bytes / 2); });
@@ -296,7 +306,8 @@ double freshPageRate(std::size_t bytes, int runs)
     return double(bytes) / median(times);
 }
 
-struct NumpyResult {
+struct NumpyResult
+{
     double ms = 0;
     std::string shape;
     std::uint64_t checksum = 0;
@@ -306,8 +317,7 @@ std::string jsonString(const std::string& s)
 {
     std::string out = "\"";
     for (char c : s) {
-        if (c == '"' || c == '\\')
-            out += '\\';
+        if (c == '"' || c == '\\') out += '\\';
         out += c;
     }
     return out + "\"";
@@ -317,8 +327,7 @@ std::map<std::string, NumpyResult> runNumpy(const std::vector<const Workload*>& 
 {
     char path[] = "/tmp/bench_slicing_XXXXXX";
     const int fd = mkstemp(path);
-    if (fd < 0)
-        throw std::runtime_error("cannot create a temporary file");
+    if (fd < 0) throw std::runtime_error("cannot create a temporary file");
     std::string text;
     for (const Workload* w : list) {
         std::string inputs;
@@ -335,13 +344,11 @@ std::map<std::string, NumpyResult> runNumpy(const std::vector<const Workload*>& 
     }
     const bool written = write(fd, text.data(), text.size()) == ssize_t(text.size());
     close(fd);
-    if (!written)
-        throw std::runtime_error("cannot write the workload file");
+    if (!written) throw std::runtime_error("cannot write the workload file");
     const std::string command =
         std::string("/usr/bin/python3 ") + SLICESCOPE_BENCH_DIR + "/numpy_bench.py " + path;
     FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe)
-        throw std::runtime_error("cannot start " + command);
+    if (!pipe) throw std::runtime_error("cannot start " + command);
     std::map<std::string, NumpyResult> results;
     char line[4096];
     while (std::fgets(line, sizeof line, pipe)) {
@@ -412,8 +419,7 @@ int main(int argc, char** argv)
     std::map<std::string, EngineResult> engine;
     const std::vector<Workload> all = workloads();
     for (const Workload& w : all) {
-        if (!only.empty() && w.name.find(only) == std::string::npos)
-            continue;
+        if (!only.empty() && w.name.find(only) == std::string::npos) continue;
         const OpDef* def = findOp(w.op);
         if (!def) {
             std::printf("%-40s  (op '%s' not available)\n", w.name.c_str(), w.op.c_str());
@@ -452,11 +458,9 @@ int main(int argc, char** argv)
                 notes = "  RESULTS DIFFER (shape " + shapeText(e.shape) + " vs " + n.shape + ")";
                 allAgree = false;
             }
-            if (e.ms / n.ms > 0.7)
-                notes += "  misses 0.7x NumPy";
+            if (e.ms / n.ms > 0.7) notes += "  misses 0.7x NumPy";
         }
-        if (e.ms / bound > 1.5)
-            notes += "  misses 1.5x bound";
+        if (e.ms / bound > 1.5) notes += "  misses 1.5x bound";
         std::printf("%-40s %9.1f %s %8.1f %7.2fx %8.1f %7.2fx%s\n", w->name.c_str(), e.ms,
                     numpyColumns.c_str(), bound, e.ms / bound, floor, e.ms / floor, notes.c_str());
     }

@@ -56,7 +56,8 @@ ReadOrder makeOrder(std::int64_t n, int k)
     return order;
 }
 
-struct Row {
+struct Row
+{
     const char* name;
     Shape shape;
 };
@@ -65,8 +66,7 @@ struct Row {
 
 int main(int argc, char** argv)
 {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const int runs =
         argc > 2 && std::strcmp(argv[1], "--runs") == 0 ? std::max(3, std::atoi(argv[2])) : 9;
@@ -78,8 +78,8 @@ int main(int argc, char** argv)
         {"10^6 (1000x1000, heat map)", {1000, 1000}},
         {"10^7 (10x1000x1000, heat map)", {10, 1000, 1000}},
     };
-    std::printf("%-30s %9s %9s %9s %9s %9s %9s\n", "input", "order", "tensor", "outline",
-                "frame", "stall", "busy");
+    std::printf("%-30s %9s %9s %9s %9s %9s %9s\n", "input", "order", "tensor", "outline", "frame",
+                "stall", "busy");
     for (const Row& row : rows) {
         TensorView view;
         view.resize(1200, 800);

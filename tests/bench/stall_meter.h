@@ -7,9 +7,8 @@
 #include <QObject>
 #include <QTimer>
 
-#include <time.h>
-
 #include <algorithm>
+#include <time.h>
 
 namespace ss::bench {
 
@@ -24,7 +23,8 @@ inline qint64 threadCpuNs()
 /// The longest gap between ticks of a 1 ms GUI-thread timer, in wall time (what a user would
 /// feel, including time the OS gave to other processes) and in the GUI thread's own CPU time
 /// (the work this process did on it, which is what the GUI controls).
-class StallMeter {
+class StallMeter
+{
 public:
     StallMeter()
     {

@@ -17,7 +17,8 @@
 
 namespace ss::testing {
 
-struct GeneratedSubscript {
+struct GeneratedSubscript
+{
     std::string engineText; // what the engine parses
     // What NumPy must evaluate to give TensorFlow's answer: the same subscript, except that a
     // list subscript becomes the tuple TensorFlow reads it as.
@@ -27,7 +28,8 @@ struct GeneratedSubscript {
     bool hasInt64MaxIndex = false;
 };
 
-class SubscriptGenerator {
+class SubscriptGenerator
+{
 public:
     explicit SubscriptGenerator(std::uint64_t seed) : m_rng(seed) {}
 
@@ -49,8 +51,7 @@ public:
             Shape s;
             for (int k = 0; k < rank; ++k)
                 s.push_back(chance(0.06) ? 0 : between(1, 5));
-            if (numElements(s) <= maxElements)
-                return s;
+            if (numElements(s) <= maxElements) return s;
         }
     }
 
@@ -67,10 +68,8 @@ public:
     std::int64_t bound() { return chance(0.9) ? between(-7, 7) : extreme(); }
     std::int64_t stride()
     {
-        if (chance(0.04))
-            return 0;
-        if (chance(0.05))
-            return extreme();
+        if (chance(0.04)) return 0;
+        if (chance(0.05)) return extreme();
         const std::int64_t s = between(1, 3);
         return chance(0.5) ? s : -s;
     }
@@ -86,8 +85,7 @@ public:
                           static_cast<unsigned long long>(v < 0 ? -v : v));
             digits = buf;
         }
-        if (v < 0)
-            return (chance(0.05) ? "- " : "-") + digits;
+        if (v < 0) return (chance(0.05) ? "- " : "-") + digits;
         return (chance(0.04) ? "+" : "") + digits;
     }
 
@@ -151,8 +149,7 @@ public:
             g.numpyText = "x[(" + joined + ")]";
             return g;
         }
-        if (chance(0.1))
-            joined += "," + space();
+        if (chance(0.1)) joined += "," + space();
         g.engineText = chance(0.08) ? joined : open + joined + close;
         g.numpyText = "x[" + joined + "]";
         return g;
@@ -163,15 +160,12 @@ private:
     {
         auto part = [&](bool isStep) -> std::string {
             const double r = std::uniform_real_distribution<double>(0, 1)(m_rng);
-            if (r < 0.45)
-                return "";
-            if (r < 0.5)
-                return "None";
+            if (r < 0.45) return "";
+            if (r < 0.5) return "None";
             return intText(isStep ? stride() : bound());
         };
         std::string text = part(false) + space() + ":" + space() + part(false);
-        if (chance(0.5))
-            text += space() + ":" + space() + part(true);
+        if (chance(0.5)) text += space() + ":" + space() + part(true);
         return text;
     }
 

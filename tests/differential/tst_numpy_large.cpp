@@ -42,7 +42,8 @@ for line in sys.stdin.read().split('\n'):
     print(','.join(map(str, y.shape)) + '\t' + str(checksum(y)))
 )PY";
 
-struct Case {
+struct Case
+{
     const char* name;
     DType dtype;
     std::vector<Shape> inputs; // x, y, ...: as a list input for concat, else one tensor each
@@ -200,7 +201,8 @@ QString shapeText(const Shape& s)
 
 } // namespace
 
-class TestNumpyLarge : public QObject {
+class TestNumpyLarge : public QObject
+{
     Q_OBJECT
 
 private slots:

@@ -47,7 +47,8 @@ for line in sys.stdin.read().split('\n'):
 sys.stdout.write('\n'.join(out) + '\n')
 )PY";
 
-struct Answer {
+struct Answer
+{
     bool ok = false;
     Shape shape;
     std::vector<std::int64_t> values;
@@ -65,8 +66,7 @@ QString shapeText(const Shape& s)
 
 std::string describe(const Answer& a)
 {
-    if (!a.ok)
-        return "error " + a.error;
+    if (!a.ok) return "error " + a.error;
     std::string v;
     for (std::size_t k = 0; k < a.values.size() && k < 12; ++k)
         v += (k ? " " : "") + std::to_string(a.values[k]);
@@ -93,16 +93,13 @@ Answer parseNumpyLine(const QByteArray& line)
 {
     const QList<QByteArray> f = line.split('\t');
     Answer a;
-    if (f.size() != 3)
-        throw std::runtime_error("unreadable NumPy answer: " + line.toStdString());
+    if (f.size() != 3) throw std::runtime_error("unreadable NumPy answer: " + line.toStdString());
     a.ok = f[0] == "ok";
     if (a.ok) {
         for (const QByteArray& d : f[1].split(','))
-            if (!d.isEmpty())
-                a.shape.push_back(d.toLongLong());
+            if (!d.isEmpty()) a.shape.push_back(d.toLongLong());
         for (const QByteArray& v : f[2].split(' '))
-            if (!v.isEmpty())
-                a.values.push_back(v.toLongLong());
+            if (!v.isEmpty()) a.values.push_back(v.toLongLong());
     } else {
         a.error = (f[1] + ": " + f[2]).toStdString();
         a.message = f[2].toStdString();
@@ -118,7 +115,8 @@ bool sameResult(const Answer& a, const Answer& b)
 // TensorFlow's message for the mistake NumPy reports, the name of the error class and the
 // protocol's code for it. NumPy and TensorFlow check in the same order (the whole spec first, then
 // dimension by dimension), so the first error each finds is the same mistake.
-struct ExpectedError {
+struct ExpectedError
+{
     std::string kind;
     std::string message;
     std::string code = "invalid_argument";
@@ -155,7 +153,8 @@ ExpectedError tensorflowError(const Answer& numpy, const Shape& shape, bool int6
     return {"unmapped NumPy error", ""};
 }
 
-struct RandomCase {
+struct RandomCase
+{
     Shape shape;
     GeneratedSubscript subscript;
     int numpyLine = -1;
@@ -163,7 +162,8 @@ struct RandomCase {
 
 // A subscript where TensorFlow and NumPy part ways on purpose (semantics.md, engine decisions 1
 // and 3; protocol.md: tensors have rank 0 to 8).
-struct DifferenceCase {
+struct DifferenceCase
+{
     const char* name;
     Shape shape;
     std::string text;        // given to the engine, and to NumPy literally
@@ -176,7 +176,8 @@ struct DifferenceCase {
 
 } // namespace
 
-class TestNumpySlicing : public QObject {
+class TestNumpySlicing : public QObject
+{
     Q_OBJECT
 
 private slots:
@@ -199,8 +200,7 @@ private slots:
         m_differences = differenceCases();
         for (DifferenceCase& d : m_differences) {
             d.numpyLine = ask(d.shape, d.text);
-            if (!d.tfReference.empty())
-                d.referenceLine = ask(d.shape, d.tfReference);
+            if (!d.tfReference.empty()) d.referenceLine = ask(d.shape, d.tfReference);
         }
         const QList<QByteArray> lines =
             runNumpy(QString::fromUtf8(kNumpyScript), batch).split('\n');
@@ -221,8 +221,7 @@ private slots:
         QStringList failures;
         int cases = 0;
         for (const RandomCase& c : m_random) {
-            if (int(c.shape.size()) != rank)
-                continue;
+            if (int(c.shape.size()) != rank) continue;
             ++cases;
             const Answer& numpy = m_numpy[std::size_t(c.numpyLine)];
             const Answer engine = engineAnswer(c.shape, c.subscript.engineText);

@@ -19,7 +19,8 @@ namespace {
 
 constexpr int kShapesPerSpec = 4;
 
-struct Outcome {
+struct Outcome
+{
     bool ok = false;
     Shape shape;
     std::vector<std::int64_t> values;
@@ -103,14 +104,10 @@ SparseSpec randomSpec(SubscriptGenerator& g, Quirk quirk)
         s.begin.push_back(extreme ? g.extreme() : g.bound());
         s.end.push_back(extreme ? g.extreme() : g.bound());
         s.strides.push_back(extreme && g.chance(0.7) ? g.extreme() : g.stride());
-        if (s.strides.back() == 0 && quirk != Quirk::Plain)
-            s.strides.back() = 1;
-        if (g.chance(0.25))
-            s.beginMask |= bitAt(i);
-        if (g.chance(0.25))
-            s.endMask |= bitAt(i);
-        if (g.chance(0.12))
-            s.newAxisMask |= bitAt(i);
+        if (s.strides.back() == 0 && quirk != Quirk::Plain) s.strides.back() = 1;
+        if (g.chance(0.25)) s.beginMask |= bitAt(i);
+        if (g.chance(0.25)) s.endMask |= bitAt(i);
+        if (g.chance(0.12)) s.newAxisMask |= bitAt(i);
         if (g.chance(0.25)) {
             s.shrinkAxisMask |= bitAt(i);
             // Mostly valid indices, so that most specs reach the shapes instead of being refused.
@@ -132,8 +129,7 @@ SparseSpec randomSpec(SubscriptGenerator& g, Quirk quirk)
     };
     switch (quirk) {
     case Quirk::Plain:
-    case Quirk::ExtremeValues:
-        break;
+    case Quirk::ExtremeValues: break;
     case Quirk::NewAxisAndShrink:
         s.newAxisMask |= bitAt(i);
         s.shrinkAxisMask |= bitAt(i);
@@ -154,10 +150,8 @@ SparseSpec randomSpec(SubscriptGenerator& g, Quirk quirk)
     case Quirk::BitsPastSpec:
         for (std::int32_t* mask : {&s.beginMask, &s.endMask, &s.newAxisMask, &s.shrinkAxisMask})
             for (int b = m; b < 32; ++b)
-                if (g.chance(0.3))
-                    *mask |= bitAt(b);
-        if (s.ellipsisMask == 0)
-            s.ellipsisMask = bitAt(int(g.between(m, 31)));
+                if (g.chance(0.3)) *mask |= bitAt(b);
+        if (s.ellipsisMask == 0) s.ellipsisMask = bitAt(int(g.between(m, 31)));
         break;
     case Quirk::NoSubscript:
         makeIndex();
@@ -169,7 +163,8 @@ SparseSpec randomSpec(SubscriptGenerator& g, Quirk quirk)
     return s;
 }
 
-struct Tally {
+struct Tally
+{
     int specs = 0;
     int values = 0;
     int errors = 0;
@@ -217,21 +212,20 @@ void compareOnShapes(SubscriptGenerator& g, const std::string& label,
         else
             tally.count(a);
     }
-    if (expr.empty())
-        ++tally.refused;
+    if (expr.empty()) ++tally.refused;
 }
 
 // to_expr's answer is already in shortest form, so reading it back must reproduce it.
 void checkFixedPoint(const std::string& label, const std::string& expr, Tally& tally)
 {
     const std::string again = toExpr(encodeExpression(expr).sparse);
-    if (again != expr)
-        tally.fail(label + ": to_expr gives " + expr + ", and then " + again);
+    if (again != expr) tally.fail(label + ": to_expr gives " + expr + ", and then " + again);
 }
 
 } // namespace
 
-class TestSliceRoundTrip : public QObject {
+class TestSliceRoundTrip : public QObject
+{
     Q_OBJECT
 
 private slots:
@@ -267,8 +261,7 @@ private slots:
             compareOnShapes(
                 g, text, [&](const Shape& s) { return run(s, "getitem", exprAttrs(text)); }, expr,
                 tally);
-            if (!expr.empty())
-                checkFixedPoint(text, expr, tally);
+            if (!expr.empty()) checkFixedPoint(text, expr, tally);
         }
         qInfo().noquote() << tally.summary();
         QVERIFY2(tally.failures.isEmpty(), qPrintable(tally.failures.join('\n')));
@@ -308,8 +301,7 @@ private slots:
             compareOnShapes(
                 g, specText(spec), [&](const Shape& s) { return run(s, "strided_slice", attrs); },
                 expr, tally);
-            if (!expr.empty())
-                checkFixedPoint(specText(spec), expr, tally);
+            if (!expr.empty()) checkFixedPoint(specText(spec), expr, tally);
         }
         qInfo().noquote() << tally.summary();
         QVERIFY2(tally.failures.isEmpty(), qPrintable(tally.failures.join('\n')));

@@ -13,7 +13,10 @@
 namespace ss::testing {
 
 /// The interpreter with NumPy. The pyenv python3 on PATH may lack NumPy, so use Debian's.
-inline QString numpyPython() { return QStringLiteral("/usr/bin/python3"); }
+inline QString numpyPython()
+{
+    return QStringLiteral("/usr/bin/python3");
+}
 
 /// The source tree (set by ctest), for scripts kept beside the tests.
 inline QString sourceDir()

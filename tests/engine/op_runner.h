@@ -15,7 +15,8 @@
 
 namespace ss::testing {
 
-struct OpRun {
+struct OpRun
+{
     OpPlan plan;
     std::vector<Tensor> inputs;
     std::vector<Tensor> outputs;
@@ -55,13 +56,15 @@ inline Tensor strings(const Shape& shape, const std::vector<std::string>& values
         t.data<std::string>()[i] = values[std::size_t(i)];
     return t;
 }
-inline std::vector<std::int64_t> values(const Tensor& t) { return t.toInt64Vector(); }
+inline std::vector<std::int64_t> values(const Tensor& t)
+{
+    return t.toInt64Vector();
+}
 
 /// Bitwise equality of element i of a and element j of b (same dtype).
 inline bool sameElement(const Tensor& a, std::int64_t i, const Tensor& b, std::int64_t j)
 {
-    if (a.dtype() == DType::String)
-        return a.data<std::string>()[i] == b.data<std::string>()[j];
+    if (a.dtype() == DType::String) return a.data<std::string>()[i] == b.data<std::string>()[j];
     const int w = dtypeSize(a.dtype());
     return std::memcmp(static_cast<const char*>(a.raw()) + i * w,
                        static_cast<const char*>(b.raw()) + j * w, std::size_t(w)) == 0;
@@ -72,8 +75,7 @@ inline bool sameElement(const Tensor& a, std::int64_t i, const Tensor& b, std::i
 inline OpRun runOp(std::string_view name, std::vector<std::vector<Tensor>> inputs, Attrs attrs = {})
 {
     const OpDef* def = findOp(name);
-    if (!def)
-        throw OpError(ErrorCode::BadRequest, "unknown op " + std::string(name));
+    if (!def) throw OpError(ErrorCode::BadRequest, "unknown op " + std::string(name));
     OpCall call(*def, std::move(inputs), std::move(attrs), Limits::machineDefault());
     OpRun run;
     run.plan = def->plan(call);
@@ -88,9 +90,9 @@ inline OpRun runOp(std::string_view name, std::vector<std::vector<Tensor>> input
         for (std::int64_t i = 0; i < out.size(); ++i) {
             const std::int64_t s = src[std::size_t(i)];
             if (s == kUnwritten)
-                throw OpError(ErrorCode::Internal,
-                              "output " + std::to_string(k) + " element " + std::to_string(i) +
-                                  " is never written by the plan");
+                throw OpError(ErrorCode::Internal, "output " + std::to_string(k) + " element " +
+                                                       std::to_string(i) +
+                                                       " is never written by the plan");
             if (s != kNoSource &&
                 !sameElement(out, i, run.inputs[std::size_t(sourceSlot(s))], sourceIndex(s)))
                 throw OpError(ErrorCode::Internal, "output " + std::to_string(k) + " element " +

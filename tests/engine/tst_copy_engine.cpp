@@ -15,7 +15,8 @@ namespace {
 
 // A random affine piece over a random input: output dimensions are a permutation of the
 // iteration dimensions, so every output element is written exactly once.
-struct RandomAffine {
+struct RandomAffine
+{
     Shape inputShape;
     Shape outShape;
     AffinePiece piece;
@@ -27,7 +28,8 @@ RandomAffine randomAffine(std::mt19937_64& rng, bool bigTiles)
     // Tiled cases use up to three long dimensions, the others up to five short ones.
     const int rank = bigTiles ? int(rng() % 2) + 2 : int(rng() % 5) + 1;
     for (int k = 0; k < rank; ++k)
-        r.inputShape.push_back(bigTiles ? std::int64_t(rng() % 70) + 1 : std::int64_t(rng() % 6) + 1);
+        r.inputShape.push_back(bigTiles ? std::int64_t(rng() % 70) + 1
+                                        : std::int64_t(rng() % 6) + 1);
     const auto inStrides = rowMajorStrides(r.inputShape);
     // Per dimension: a start, a stride (either sign, sometimes 0) and a count that stays inside.
     std::vector<std::int64_t> extents, inS;
@@ -35,13 +37,13 @@ RandomAffine randomAffine(std::mt19937_64& rng, bool bigTiles)
     for (int k = 0; k < rank; ++k) {
         const std::int64_t d = r.inputShape[std::size_t(k)];
         std::int64_t step = std::int64_t(rng() % 3) + 1;
-        if (rng() % 3 == 0)
-            step = -step;
-        if (rng() % 8 == 0)
-            step = 0;
+        if (rng() % 3 == 0) step = -step;
+        if (rng() % 8 == 0) step = 0;
         const std::int64_t start = step < 0 ? d - 1 - std::int64_t(rng() % std::uint64_t(d))
                                             : std::int64_t(rng() % std::uint64_t(d));
-        std::int64_t room = step > 0 ? (d - 1 - start) / step + 1 : step < 0 ? start / -step + 1 : 4;
+        std::int64_t room = step > 0   ? (d - 1 - start) / step + 1
+                            : step < 0 ? start / -step + 1
+                                       : 4;
         extents.push_back(std::int64_t(rng() % std::uint64_t(room)) + 1);
         inS.push_back(step * inStrides[std::size_t(k)]);
         offset += start * inStrides[std::size_t(k)];
@@ -88,7 +90,8 @@ OpPlan planOf(OutputPlan out)
 
 } // namespace
 
-class TestCopyEngine : public QObject {
+class TestCopyEngine : public QObject
+{
     Q_OBJECT
 private slots:
     void randomAffinePieces_data()
@@ -178,7 +181,8 @@ private slots:
         const Tensor t = executePlan(plan, {input}, testExecutor())[0];
         QCOMPARE(values(t), (std::vector<std::int64_t>{0, 5, 0, 6}));
         const auto src = planSources(plan, 0, testExecutor());
-        QCOMPARE(src, (std::vector<std::int64_t>{kNoSource, packSource(0, 0), kNoSource, packSource(0, 1)}));
+        QCOMPARE(src, (std::vector<std::int64_t>{kNoSource, packSource(0, 0), kNoSource,
+                                                 packSource(0, 1)}));
     }
 
     void unwrittenElementsAreVisible()

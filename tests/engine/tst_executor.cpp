@@ -14,7 +14,8 @@
 using namespace ss;
 using namespace std::chrono_literals;
 
-class TestExecutor : public QObject {
+class TestExecutor : public QObject
+{
     Q_OBJECT
 private slots:
     void parallelForCoversEveryIndexOnce_data()
@@ -109,11 +110,12 @@ private slots:
         });
         std::atomic<bool> ran{false};
         std::atomic<int> doneCalls{0};
-        auto stale = ex.submit("view", [&](JobContext&) { ran = true; },
-                               [&](Job& j) {
-                                   QCOMPARE(j.state(), Job::State::Cancelled);
-                                   doneCalls.fetch_add(1);
-                               });
+        auto stale = ex.submit(
+            "view", [&](JobContext&) { ran = true; },
+            [&](Job& j) {
+                QCOMPARE(j.state(), Job::State::Cancelled);
+                doneCalls.fetch_add(1);
+            });
         auto fresh = ex.submit("view", [](JobContext&) {});
         release = true;
         QCOMPARE(stale->wait(), Job::State::Cancelled);
@@ -129,8 +131,7 @@ private slots:
         bool caught = false;
         try {
             ex.parallelFor(1000, 1, [](std::int64_t b, std::int64_t) {
-                if (b >= 500)
-                    throw OpError(ErrorCode::InvalidArgument, "boom");
+                if (b >= 500) throw OpError(ErrorCode::InvalidArgument, "boom");
             });
         } catch (const OpError& e) {
             caught = std::string(e.what()) == "boom";

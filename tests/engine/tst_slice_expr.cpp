@@ -29,12 +29,9 @@ const QString kTooWide =
 QString formName(Subscript::Form form)
 {
     switch (form) {
-    case Subscript::Form::Single:
-        return QStringLiteral("single");
-    case Subscript::Form::Tuple:
-        return QStringLiteral("tuple");
-    case Subscript::Form::List:
-        return QStringLiteral("list");
+    case Subscript::Form::Single: return QStringLiteral("single");
+    case Subscript::Form::Tuple: return QStringLiteral("tuple");
+    case Subscript::Form::List: return QStringLiteral("list");
     }
     return {};
 }
@@ -42,18 +39,12 @@ QString formName(Subscript::Form form)
 QString kindName(SubscriptItem::Kind kind)
 {
     switch (kind) {
-    case SubscriptItem::Kind::Integer:
-        return QStringLiteral("index");
-    case SubscriptItem::Kind::Slice:
-        return QStringLiteral("slice");
-    case SubscriptItem::Kind::NewAxis:
-        return QStringLiteral("None");
-    case SubscriptItem::Kind::Ellipsis:
-        return QStringLiteral("...");
-    case SubscriptItem::Kind::Bool:
-        return QStringLiteral("bool");
-    case SubscriptItem::Kind::Other:
-        return QStringLiteral("other");
+    case SubscriptItem::Kind::Integer: return QStringLiteral("index");
+    case SubscriptItem::Kind::Slice: return QStringLiteral("slice");
+    case SubscriptItem::Kind::NewAxis: return QStringLiteral("None");
+    case SubscriptItem::Kind::Ellipsis: return QStringLiteral("...");
+    case SubscriptItem::Kind::Bool: return QStringLiteral("bool");
+    case SubscriptItem::Kind::Other: return QStringLiteral("other");
     }
     return {};
 }
@@ -99,7 +90,8 @@ QString repeated(const QString& item, int n)
 
 } // namespace
 
-class TestSliceExpr : public QObject {
+class TestSliceExpr : public QObject
+{
     Q_OBJECT
 
 private slots:
@@ -312,11 +304,10 @@ private slots:
         decodeStridedSlice({2}, encodeExpression(longest).sparse, d, steps);
         QCOMPARE(d.finalShape, Shape(30, 1));
         // ...but a rank-30 result is past the engine's rank cap, refused before allocating.
-        SS_EXPECT_ERROR(runOp("getitem", {{input}}, {{"expr", Attr(longest)}}),
-                        ErrorCode::InvalidArgument,
-                        "the output would have rank 30 (shape [" +
-                            repeated("1", 30).remove(' ').toStdString() +
-                            "]); tensors may have rank 0 to 8");
+        SS_EXPECT_ERROR(
+            runOp("getitem", {{input}}, {{"expr", Attr(longest)}}), ErrorCode::InvalidArgument,
+            "the output would have rank 30 (shape [" + repeated("1", 30).remove(' ').toStdString() +
+                "]); tensors may have rank 0 to 8");
         SS_EXPECT_ERROR(runOp("getitem", {{input}},
                               {{"expr", Attr(("x[" + repeated("0:1", 32) + "]").toStdString())}}),
                         ErrorCode::InvalidArgument,

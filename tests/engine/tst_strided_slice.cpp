@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // strided_slice and getitem: every worked example and error of semantics.md section 1, and the
 // seed pages' examples with their true results.
-#include "op_runner.h"
-
 #include "core/slice_expr.h"
+#include "op_runner.h"
 
 #include <QTest>
 
@@ -12,13 +11,14 @@ using namespace ss::testing;
 
 namespace {
 
-struct Case {
+struct Case
+{
     const char* name;
-    Shape shape;                        // input: iota(shape), or the values below
-    std::vector<std::int64_t> input;    // explicit input values (empty: iota)
-    Attrs attrs;                        // strided_slice attributes, or {"expr": ...} for getitem
+    Shape shape;                     // input: iota(shape), or the values below
+    std::vector<std::int64_t> input; // explicit input values (empty: iota)
+    Attrs attrs;                     // strided_slice attributes, or {"expr": ...} for getitem
     Shape expectShape;
-    std::vector<std::int64_t> expect;   // expected values
+    std::vector<std::int64_t> expect;          // expected values
     ErrorCode errorCode = ErrorCode::Internal; // Internal: no error expected
     std::string errorMessage;
 };
@@ -27,11 +27,14 @@ Attrs raw(std::vector<std::int64_t> b, std::vector<std::int64_t> e, std::vector<
           std::int64_t bm = 0, std::int64_t em = 0, std::int64_t el = 0, std::int64_t na = 0,
           std::int64_t sh = 0)
 {
-    return {{"begin", Attr::ints(b)},     {"end", Attr::ints(e)},       {"strides", Attr::ints(s)},
-            {"begin_mask", bm},           {"end_mask", em},             {"ellipsis_mask", el},
-            {"new_axis_mask", na},        {"shrink_axis_mask", sh}};
+    return {{"begin", Attr::ints(b)}, {"end", Attr::ints(e)},  {"strides", Attr::ints(s)},
+            {"begin_mask", bm},       {"end_mask", em},        {"ellipsis_mask", el},
+            {"new_axis_mask", na},    {"shrink_axis_mask", sh}};
 }
-Attrs expr(const char* text) { return {{"expr", Attr(text)}}; }
+Attrs expr(const char* text)
+{
+    return {{"expr", Attr(text)}};
+}
 Attrs exprAttrs(const std::string& text)
 {
     return {{"expr", Attr("x[" + text + "]")}};
@@ -165,7 +168,8 @@ const std::vector<Case>& cases()
 
 } // namespace
 
-class TestStridedSlice : public QObject {
+class TestStridedSlice : public QObject
+{
     Q_OBJECT
 private slots:
     void examples_data()
@@ -195,8 +199,8 @@ private slots:
     // S13, the seed walk-through: encoding, every stage and the final shape.
     void seedWalkThrough()
     {
-        const OpRun run = runOp("getitem", {{iota({5, 5, 5, 5, 5, 5})}},
-                                expr("x[1, 2:4, None, ..., :-3:-1, :]"));
+        const OpRun run =
+            runOp("getitem", {{iota({5, 5, 5, 5, 5, 5})}}, expr("x[1, 2:4, None, ..., :-3:-1, :]"));
         const StridedSliceDecode& d = *run.plan.decode;
         QCOMPARE(d.sparse.begin, (std::vector<std::int64_t>{1, 2, 0, 0, 0, 0}));
         QCOMPARE(d.sparse.end, (std::vector<std::int64_t>{2, 4, 0, 0, -3, 0}));
@@ -252,8 +256,8 @@ private slots:
 
     void stringsMove()
     {
-        const OpRun run = runOp("getitem", {{strings({2, 2}, {"a0", "b0", "a1", "b1"})}},
-                                expr("x[::-1, 1]"));
+        const OpRun run =
+            runOp("getitem", {{strings({2, 2}, {"a0", "b0", "a1", "b1"})}}, expr("x[::-1, 1]"));
         QCOMPARE(run.outputs[0].data<std::string>()[0], std::string("b1"));
         QCOMPARE(run.outputs[0].data<std::string>()[1], std::string("b0"));
     }
@@ -264,17 +268,17 @@ private slots:
         QTest::addColumn<QList<qint64>>("valueShape");
         QTest::addColumn<QList<qint64>>("value");
         QTest::addColumn<QList<qint64>>("expect");
-        QTest::newRow("v[:, ::-2]") << "x[:, ::-2]" << QList<qint64>{2, 2}
-                                    << QList<qint64>{30, 10, 60, 40}
-                                    << QList<qint64>{10, 2, 30, 40, 5, 60};
+        QTest::newRow("v[:, ::-2]")
+            << "x[:, ::-2]" << QList<qint64>{2, 2} << QList<qint64>{30, 10, 60, 40}
+            << QList<qint64>{10, 2, 30, 40, 5, 60};
         QTest::newRow("v[1, 1:2]") << "x[1, 1:2]" << QList<qint64>{1} << QList<qint64>{66}
                                    << QList<qint64>{1, 2, 3, 4, 66, 6};
-        QTest::newRow("v[None, None, 0, 0:1]") << "x[None, None, 0, 0:1]" << QList<qint64>{1, 1, 1}
-                                               << QList<qint64>{99}
-                                               << QList<qint64>{99, 2, 3, 4, 5, 6};
-        QTest::newRow("v[8:10, 0] empty, any value") << "x[8:10, 0]" << QList<qint64>{3}
-                                                     << QList<qint64>{7, 7, 7}
-                                                     << QList<qint64>{1, 2, 3, 4, 5, 6};
+        QTest::newRow("v[None, None, 0, 0:1]")
+            << "x[None, None, 0, 0:1]" << QList<qint64>{1, 1, 1} << QList<qint64>{99}
+            << QList<qint64>{99, 2, 3, 4, 5, 6};
+        QTest::newRow("v[8:10, 0] empty, any value")
+            << "x[8:10, 0]" << QList<qint64>{3} << QList<qint64>{7, 7, 7}
+            << QList<qint64>{1, 2, 3, 4, 5, 6};
     }
 
     void assign()
@@ -286,8 +290,8 @@ private slots:
         const SparseSpec s = encodeAttrs(spec);
         const Tensor v = i32(Shape(valueShape.begin(), valueShape.end()),
                              std::vector<std::int64_t>(value.begin(), value.end()));
-        const OpRun run = runOp("strided_slice_assign", {{i32({2, 3}, {1, 2, 3, 4, 5, 6})}, {v}},
-                                specAttrs(s));
+        const OpRun run =
+            runOp("strided_slice_assign", {{i32({2, 3}, {1, 2, 3, 4, 5, 6})}, {v}}, specAttrs(s));
         QCOMPARE(values(run.outputs[0]), std::vector<std::int64_t>(expect.begin(), expect.end()));
     }
 
@@ -399,8 +403,8 @@ private:
     }
     static Attrs specAttrs(const SparseSpec& s)
     {
-        return raw(s.begin, s.end, s.strides, s.beginMask, s.endMask, s.ellipsisMask,
-                   s.newAxisMask, s.shrinkAxisMask);
+        return raw(s.begin, s.end, s.strides, s.beginMask, s.endMask, s.ellipsisMask, s.newAxisMask,
+                   s.shrinkAxisMask);
     }
 };
 

@@ -380,16 +380,12 @@ void TestCli::executableAnswersMixedInput()
             input += "{\"id\":" + QByteArray::number(k) +
                      ",\"op\":\"encode\",\"attrs\":{\"expr\":\"x[1:]\"}}\n";
             break;
-        case 1:
-            input += "\x01\x02\xff garbage " + QByteArray::number(k) + "\n";
-            break;
+        case 1: input += "\x01\x02\xff garbage " + QByteArray::number(k) + "\n"; break;
         case 2:
             input += "\n";
             --expected;
             break;
-        case 3:
-            input += "{\"id\":" + QByteArray::number(k) + ",\"op\":\"getitem\"}\n";
-            break;
+        case 3: input += "{\"id\":" + QByteArray::number(k) + ",\"op\":\"getitem\"}\n"; break;
         }
         ++expected;
     }

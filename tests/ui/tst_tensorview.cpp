@@ -6,8 +6,6 @@
 #include "ui/palette.h"
 #include "ui/tensorview.h"
 
-#include <qcustomplot.h>
-
 #include <QAbstractItemModelTester>
 #include <QAccessible>
 #include <QApplication>
@@ -20,6 +18,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
+#include <qcustomplot.h>
 
 #include <cmath>
 #include <limits>
@@ -67,8 +66,7 @@ ReadOrder orderOf(std::int64_t size, const std::vector<std::int64_t>& reads)
 {
     auto order = std::make_shared<std::vector<std::int64_t>>(std::size_t(size), -1);
     for (std::size_t k = 0; k < reads.size(); ++k)
-        if ((*order)[std::size_t(reads[k])] < 0)
-            (*order)[std::size_t(reads[k])] = std::int64_t(k);
+        if ((*order)[std::size_t(reads[k])] < 0) (*order)[std::size_t(reads[k])] = std::int64_t(k);
     return order;
 }
 
@@ -76,7 +74,8 @@ ReadOrder orderOf(std::int64_t size, const std::vector<std::int64_t>& reads)
 /// ramp is not.
 bool isGrey(const QColor& c)
 {
-    return std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()}) <= 12;
+    return std::max({c.red(), c.green(), c.blue()}) - std::min({c.red(), c.green(), c.blue()}) <=
+           12;
 }
 
 bool near(const QColor& a, const QColor& b)
@@ -127,7 +126,8 @@ std::vector<std::int64_t> selectedInReadOrder(const TensorModel& model)
 
 } // namespace
 
-class TestTensorView : public QObject {
+class TestTensorView : public QObject
+{
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -420,8 +420,8 @@ void TestTensorView::elementAtAndElementRectAreInverses_data()
     QTest::addColumn<double>("zoom"); // the share of rows and columns in view (1: all)
     QTest::newRow("cells, rank 3") << Shape{3, 4, 5} << qint64(10000) << 1.0;
     QTest::newRow("cells, scrolled wide face") << Shape{6, 120} << qint64(10000) << 1.0;
-    QTest::newRow("heat map, rows thinner than a pixel") << Shape{1500, 200} << qint64(10000)
-                                                         << 1.0;
+    QTest::newRow("heat map, rows thinner than a pixel")
+        << Shape{1500, 200} << qint64(10000) << 1.0;
     QTest::newRow("heat map, cells of a few pixels") << Shape{60, 80} << qint64(100) << 1.0;
     QTest::newRow("heat map, one column") << Shape{400, 1} << qint64(100) << 1.0;
     QTest::newRow("heat map, zoomed to a fractional range")
@@ -451,8 +451,7 @@ void TestTensorView::elementAtAndElementRectAreInverses()
     for (int y = 0; y < view.height(); ++y)
         for (int x = 0; x < view.width(); ++x) {
             const std::int64_t flat = view.elementAt({x, y});
-            if (flat < 0)
-                continue;
+            if (flat < 0) continue;
             ++mapped;
             QVERIFY2(view.elementRect(flat).contains(QPoint(x, y)),
                      qPrintable(QStringLiteral("(%1, %2) -> %3").arg(x).arg(y).arg(flat)));
@@ -461,8 +460,7 @@ void TestTensorView::elementAtAndElementRectAreInverses()
     int drawn = 0;
     for (std::int64_t flat = 0; flat < t.size(); ++flat) {
         const QRect r = view.elementRect(flat);
-        if (r.isNull())
-            continue;
+        if (r.isNull()) continue;
         ++drawn;
         for (const QPoint& p : {r.center(), r.topLeft(), r.bottomRight(), r.topRight()})
             QVERIFY2(view.elementAt(p) == flat,
@@ -502,7 +500,8 @@ void TestTensorView::selectionMapMarksExactlyTheSelected()
     QTest::qWait(20);
     shot = view.grab().toImage();
     QVERIFY(near(shot.pixelColor(view.elementRect(0).center()), expectedHeat(3.0 / 8, 0)));
-    QVERIFY(near(shot.pixelColor(view.elementRect(31).center()), expectedHeat(1.0 / 8, 31 / 599.0)));
+    QVERIFY(
+        near(shot.pixelColor(view.elementRect(31).center()), expectedHeat(1.0 / 8, 31 / 599.0)));
 }
 
 void TestTensorView::sparseSelectionSurvivesDownsampling()
@@ -524,8 +523,7 @@ void TestTensorView::sparseSelectionSurvivesDownsampling()
     std::vector<QPoint> lit;
     for (int y = inside.top(); y <= inside.bottom(); ++y)
         for (int x = inside.left(); x <= inside.right(); ++x)
-            if (!isGrey(shot.pixelColor(x, y)))
-                lit.emplace_back(x, y);
+            if (!isGrey(shot.pixelColor(x, y))) lit.emplace_back(x, y);
     QVERIFY2(!lit.empty() && lit.size() <= 4, qPrintable(QString::number(lit.size())));
     // Its cell is far smaller than a pixel: where its centre falls.
     const QPoint at(int(plot->xAxis2->coordToPixel(1717)), int(plot->yAxis->coordToPixel(1234)));
@@ -857,7 +855,8 @@ void TestTensorView::everyInteractiveWidgetHasAnAccessibleName()
 
 void TestTensorView::screenshots()
 {
-    struct Shot {
+    struct Shot
+    {
         QString name;
         Tensor tensor;
         std::vector<std::int64_t> reads;
@@ -883,14 +882,21 @@ void TestTensorView::screenshots()
     const std::vector<Shot> shots = {
         {"seed_3x2x3_reversed", arange(DType::Int32, {3, 2, 3}), reversed, {5}, {}},
         {"seed_5x5x5x5x5x5_walk", arange(DType::Int32, six), walk, {}, {4}},
-        {"floats_dark", doubles({4, 5}, {0.5, -1.25, std::nan(""), HUGE_VAL, 2, 3, 4, 5, 6, 7,
-                                         8, 9, 10, 11, 12, 13, 14, 15, 16, 17}),
-         {19, 0, 7, 13}, {7}, {0}, Theme::Dark},
+        {"floats_dark",
+         doubles({4, 5}, {0.5, -1.25, std::nan(""), HUGE_VAL, 2,  3,  4,  5,  6,  7,
+                          8,   9,     10,           11,       12, 13, 14, 15, 16, 17}),
+         {19, 0, 7, 13},
+         {7},
+         {0},
+         Theme::Dark},
         {"one_element", Tensor::scalar(DType::Float64, 3.5), {0}, {}, {}},
         {"zero_size", arange(DType::Int32, {3, 0, 2}), {}, {}, {}},
         {"rank_8", arange(DType::UInt8, {2, 2, 2, 2, 2, 2, 2, 2}), {255, 128, 3}, {3}, {2}},
-        {"strings", strings({2, 3}, {"alpha", "", "a rather long string value", "d", "e", "f"}),
-         {2, 4}, {}, {}},
+        {"strings",
+         strings({2, 3}, {"alpha", "", "a rather long string value", "d", "e", "f"}),
+         {2, 4},
+         {},
+         {}},
         {"heat_2000x2000", arange(DType::Int32, {2000, 2000}), stripes, {2000 * 1000 + 1000}, {0}},
     };
     for (const Shot& shot : shots) {

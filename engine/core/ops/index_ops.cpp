@@ -1015,8 +1015,8 @@ OpPlan sequenceMask(const OpCall& call)
     if (numElements(outShape) > 0) {
         // Line i is `take` trues then falses: it reads the window [true x maxlen, false x maxlen]
         // from maxlen - take.
-        out.constants = constantWindow(call, Tensor::scalar(dtype, 1), Tensor::scalar(dtype, 0),
-                                       0, maxlen, maxlen);
+        out.constants = constantWindow(call, Tensor::scalar(dtype, 1), Tensor::scalar(dtype, 0), 0,
+                                       maxlen, maxlen);
         RowsPiece rows = rowList(call, std::int64_t(len.size()), maxlen);
         rows.constantRuns = true;
         for (std::size_t i = 0; i < len.size(); ++i) {

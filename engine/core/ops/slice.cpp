@@ -10,7 +10,10 @@ namespace ss {
 
 namespace {
 
-std::string num(std::int64_t v) { return std::to_string(v); }
+std::string num(std::int64_t v)
+{
+    return std::to_string(v);
+}
 
 // output[p] = input[first + p * step] per dimension.
 AffinePiece boxPiece(int slot, const Shape& inputShape, const std::vector<std::int64_t>& first,
@@ -25,8 +28,7 @@ AffinePiece boxPiece(int slot, const Shape& inputShape, const std::vector<std::i
         p.inOffset += first[k] * strides[k];
         p.inStrides.push_back(step[k] * strides[k]);
     }
-    if (numElements(outShape) == 0)
-        p.inOffset = 0;
+    if (numElements(outShape) == 0) p.inOffset = 0;
     return p;
 }
 
@@ -52,7 +54,8 @@ OpPlan slice(const OpCall& call)
         std::string detail = "Size " + num(d) + ", begin " + num(b) + ", size " + num(s);
         if (s == -1) {
             s = d - b;
-            detail += " (-1 means \"to the end\": " + num(d) + " - " + num(b) + " = " + num(s) + ")";
+            detail +=
+                " (-1 means \"to the end\": " + num(d) + " - " + num(b) + " = " + num(s) + ")";
         }
         auto fail = [&](const std::string& message) {
             step.detail = detail + ". " + message;
@@ -69,7 +72,8 @@ OpPlan slice(const OpCall& call)
             if (s < 0 || s > d - b)
                 fail("Expected size[" + num(i) + "] in [0, " + num(d - b) + "], but got " + num(s));
         }
-        detail += s == 0 ? ": nothing is taken." : ": takes indices " + num(b) + " to " + num(b + s - 1) + ".";
+        detail += s == 0 ? ": nothing is taken."
+                         : ": takes indices " + num(b) + " to " + num(b + s - 1) + ".";
         step.detail = detail + " No wrap-around and no clamping: tf.slice takes begin and size "
                                "literally.";
         plan.steps.push_back(std::move(step));
@@ -197,8 +201,8 @@ OpPlan paddleStridedSlice(const OpCall& call)
     out.dtype = input.dtype();
     out.shape = outShape;
     out.pieces.push_back(boxPiece(call.slot("input"), input.shape(), first, step, outShape));
-    plan.steps.push_back({"Output shape",
-                          shapeTuple(outShape) + ": axes not listed are kept whole.", {}});
+    plan.steps.push_back(
+        {"Output shape", shapeTuple(outShape) + ": axes not listed are kept whole.", {}});
     plan.outputs.push_back(std::move(out));
     return plan;
 }
@@ -208,10 +212,19 @@ OpPlan paddleStridedSlice(const OpCall& call)
 std::vector<OpDef> sliceOps()
 {
     return {
-        {"slice", {}, "tf.slice: a box given by begin and size (-1: to the end)", {{"input"}},
-         {{"begin", ""}, {"size", ""}}, "output", slice},
-        {"paddle_strided_slice", {}, "paddle.strided_slice: axes, starts, ends, strides with Paddle's clamping",
-         {{"input"}}, {{"axes", ""}, {"starts", ""}, {"ends", ""}, {"strides", ""}}, "output",
+        {"slice",
+         {},
+         "tf.slice: a box given by begin and size (-1: to the end)",
+         {{"input"}},
+         {{"begin", ""}, {"size", ""}},
+         "output",
+         slice},
+        {"paddle_strided_slice",
+         {},
+         "paddle.strided_slice: axes, starts, ends, strides with Paddle's clamping",
+         {{"input"}},
+         {{"axes", ""}, {"starts", ""}, {"ends", ""}, {"strides", ""}},
+         "output",
          paddleStridedSlice},
     };
 }

@@ -13,7 +13,10 @@ namespace ss {
 
 namespace {
 
-std::string num(std::int64_t v) { return std::to_string(v); }
+std::string num(std::int64_t v)
+{
+    return std::to_string(v);
+}
 
 // |v| as text; INT64_MIN has no positive int64.
 std::string magnitude(std::int64_t v)
@@ -81,13 +84,12 @@ Attr encodingAttr(const SparseSpec& s)
 Step encodingStep(const std::string& title, const SparseSpec& s, const std::string& intro)
 {
     const int m = int(s.strides.size());
-    Step step{title,
-              intro + "begin " + listString(s.begin) + ", end " + listString(s.end) +
-                  ", strides " + listString(s.strides) + "; begin_mask " +
-                  maskText(s.beginMask, m) + ", end_mask " + maskText(s.endMask, m) +
-                  ", ellipsis_mask " + maskText(s.ellipsisMask, m) + ", new_axis_mask " +
-                  maskText(s.newAxisMask, m) + ", shrink_axis_mask " +
-                  maskText(s.shrinkAxisMask, m) + ". Bit i of a mask belongs to entry i."};
+    Step step{title, intro + "begin " + listString(s.begin) + ", end " + listString(s.end) +
+                         ", strides " + listString(s.strides) + "; begin_mask " +
+                         maskText(s.beginMask, m) + ", end_mask " + maskText(s.endMask, m) +
+                         ", ellipsis_mask " + maskText(s.ellipsisMask, m) + ", new_axis_mask " +
+                         maskText(s.newAxisMask, m) + ", shrink_axis_mask " +
+                         maskText(s.shrinkAxisMask, m) + ". Bit i of a mask belongs to entry i."};
     for (int i = 0; i < m; ++i)
         step.specEntries.push_back(i);
     return step;
@@ -99,7 +101,8 @@ void addEntrySteps(const Encoding& enc, std::vector<Step>& steps)
     for (std::size_t k = 0; k < enc.entries.size(); ++k) {
         const SpecEntry& e = enc.entries[k];
         const int i = int(k);
-        const std::string at = "bit " + num(i) + " (" + num(std::int64_t(1) << std::min(i, 62)) + ")";
+        const std::string at =
+            "bit " + num(i) + " (" + num(std::int64_t(1) << std::min(i, 62)) + ")";
         std::string detail;
         switch (e.kind) {
         case SpecEntry::Kind::Index:
@@ -108,13 +111,13 @@ void addEntrySteps(const Encoding& enc, std::vector<Step>& steps)
                      " so the dimension is removed rather than kept with size 1.";
             break;
         case SpecEntry::Kind::Slice:
-            detail = "A slice: begin " +
-                     (e.begin ? num(*e.begin) : "omitted, so 0 goes in and begin_mask " + at +
-                                                    " is set") +
-                     "; end " +
-                     (e.end ? num(*e.end) : "omitted, so 0 goes in and end_mask " + at +
-                                                " is set") +
-                     "; stride " + num(*e.stride) + ".";
+            detail =
+                "A slice: begin " +
+                (e.begin ? num(*e.begin)
+                         : "omitted, so 0 goes in and begin_mask " + at + " is set") +
+                "; end " +
+                (e.end ? num(*e.end) : "omitted, so 0 goes in and end_mask " + at + " is set") +
+                "; stride " + num(*e.stride) + ".";
             break;
         case SpecEntry::Kind::NewAxis:
             detail = "None (tf.newaxis): placeholders 0, 0, 1 and new_axis_mask " + at +
@@ -142,8 +145,7 @@ AffinePiece slicePiece(int slot, const Shape& inputShape, const StridedSliceDeco
         // A stride over a single element is never used (and may be as large as INT64_MIN).
         p.inStrides.push_back((d.dims[k].length > 1 ? d.dims[k].stride : 1) * inStrides[k]);
     }
-    if (numElements(d.processingShape) == 0)
-        p.inOffset = 0;
+    if (numElements(d.processingShape) == 0) p.inOffset = 0;
     return p;
 }
 
@@ -169,18 +171,17 @@ Step readStep(const StridedSliceDecode& d, const std::string& in, const std::str
         else
             term = (dim.begin == 0 ? "" : num(dim.begin) + " ") +
                    (dim.stride < 0 ? (dim.begin == 0 ? "-" : "- ") : (dim.begin == 0 ? "" : "+ ")) +
-                   (dim.stride == 1 || dim.stride == -1 ? "" : magnitude(dim.stride) + "*") +
-                   "p" + num(int(k));
+                   (dim.stride == 1 || dim.stride == -1 ? "" : magnitude(dim.stride) + "*") + "p" +
+                   num(int(k));
         index += (k ? ", " : "") + term;
     }
     const std::int64_t n = numElements(d.finalShape);
     std::string detail =
-        d.dims.empty()
-            ? "The input is a scalar; the " + out + " holds its one element."
-            : "Element p of the processing block is " + in + "[" + index + "], for p" +
-                  (d.dims.size() == 1 ? "0" : "0..p" + num(int(d.dims.size()) - 1)) +
-                  " over " + shapeTuple(d.processingShape) + "; the " + out +
-                  " is that block reshaped to " + shapeTuple(d.finalShape) + ".";
+        d.dims.empty() ? "The input is a scalar; the " + out + " holds its one element."
+                       : "Element p of the processing block is " + in + "[" + index + "], for p" +
+                             (d.dims.size() == 1 ? "0" : "0..p" + num(int(d.dims.size()) - 1)) +
+                             " over " + shapeTuple(d.processingShape) + "; the " + out +
+                             " is that block reshaped to " + shapeTuple(d.finalShape) + ".";
     detail += " " + num(n) + (n == 1 ? " element is" : " elements are") + " copied.";
     Step s{"Read the elements", detail, {}};
     for (int k = 0; k < int(d.dims.size()); ++k)
@@ -210,8 +211,9 @@ OpPlan planSlice(const Tensor& input, int slot, const SparseSpec& sparse,
 }
 
 const std::vector<AttrDef> kSliceAttrs = {
-    {"begin", ""},         {"end", ""},           {"strides", "all 1"},
-    {"begin_mask", "0"},   {"end_mask", "0"},     {"ellipsis_mask", "0"},
+    {"begin", ""},          {"end", ""},
+    {"strides", "all 1"},   {"begin_mask", "0"},
+    {"end_mask", "0"},      {"ellipsis_mask", "0"},
     {"new_axis_mask", "0"}, {"shrink_axis_mask", "0"},
 };
 
@@ -302,8 +304,7 @@ OpPlan stridedSliceAssign(const OpCall& call)
     out.dtype = ref.dtype();
     out.shape = ref.shape();
     out.pieces.push_back(OutputPlan::identityPiece(call.slot("ref"), ref.shape()));
-    if (!empty)
-        out.pieces.push_back(scatterPiece(call.slot("value"), ref.shape(), d));
+    if (!empty) out.pieces.push_back(scatterPiece(call.slot("value"), ref.shape(), d));
     plan.steps.push_back(
         {"Write the value",
          empty ? "The slice selects no element, so nothing is written. Quirk: TensorFlow then "
@@ -326,8 +327,7 @@ OpPlan stridedSliceGrad(const OpCall& call)
     if (shapeArg.shape.size() != 1)
         invalidArgument("shape must be 1-D, got shape.shape = " + shapeString(shapeArg.shape));
     for (std::int64_t v : shapeArg.values)
-        if (v < 0)
-            invalidArgument("Dimension " + num(v) + " must be >= 0");
+        if (v < 0) invalidArgument("Dimension " + num(v) + " must be >= 0");
     if (shapeArg.values.size() > std::size_t(kMaxRank))
         invalidArgument("shape has rank " + num(std::int64_t(shapeArg.values.size())) +
                         "; tensors may have rank 0 to " + num(kMaxRank));
@@ -365,18 +365,48 @@ std::vector<OpDef> stridedSliceOps()
     std::vector<AttrDef> gradAttrs = kSliceAttrs;
     gradAttrs.insert(gradAttrs.begin(), AttrDef{"shape", ""});
     return {
-        {"strided_slice", {}, "tf.strided_slice: the raw op with begin/end/strides and five masks",
-         {{"input"}}, kSliceAttrs, "output", stridedSlice},
-        {"getitem", {}, "tf.Tensor.__getitem__: a Python subscript such as x[1, 2:4, None, ...]",
-         {{"input"}}, {{"expr", ""}}, "output", getitem},
-        {"encode", {}, "the strided_slice arguments a Python subscript encodes to", {},
-         {{"expr", ""}}, "none (the response has \"encoding\")", encode},
-        {"to_expr", {}, "the shortest Python subscript for raw strided_slice arguments", {},
-         kSliceAttrs, "none (the response has \"expr\")", toExprOp},
-        {"strided_slice_assign", {}, "var[spec].assign(value): writes value into the slice",
-         {{"ref"}, {"value"}}, kSliceAttrs, "the updated ref", stridedSliceAssign},
-        {"strided_slice_grad", {}, "the gradient of strided_slice: dy scattered into zeros",
-         {{"dy"}}, gradAttrs, "a tensor of shape `shape`", stridedSliceGrad},
+        {"strided_slice",
+         {},
+         "tf.strided_slice: the raw op with begin/end/strides and five masks",
+         {{"input"}},
+         kSliceAttrs,
+         "output",
+         stridedSlice},
+        {"getitem",
+         {},
+         "tf.Tensor.__getitem__: a Python subscript such as x[1, 2:4, None, ...]",
+         {{"input"}},
+         {{"expr", ""}},
+         "output",
+         getitem},
+        {"encode",
+         {},
+         "the strided_slice arguments a Python subscript encodes to",
+         {},
+         {{"expr", ""}},
+         "none (the response has \"encoding\")",
+         encode},
+        {"to_expr",
+         {},
+         "the shortest Python subscript for raw strided_slice arguments",
+         {},
+         kSliceAttrs,
+         "none (the response has \"expr\")",
+         toExprOp},
+        {"strided_slice_assign",
+         {},
+         "var[spec].assign(value): writes value into the slice",
+         {{"ref"}, {"value"}},
+         kSliceAttrs,
+         "the updated ref",
+         stridedSliceAssign},
+        {"strided_slice_grad",
+         {},
+         "the gradient of strided_slice: dy scattered into zeros",
+         {{"dy"}},
+         gradAttrs,
+         "a tensor of shape `shape`",
+         stridedSliceGrad},
     };
 }
 
