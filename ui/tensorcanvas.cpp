@@ -260,10 +260,11 @@ QRect TensorCanvas::elementRect(std::int64_t flat) const
         .translated(-scrollOffset());
 }
 
-void TensorCanvas::ensureVisible(std::int64_t flat)
+void TensorCanvas::ensureVisible(std::int64_t flat, bool panelAtTop)
 {
     if (!isVisible()) {
         m_reveal = flat;
+        m_revealAtTop = panelAtTop;
         return;
     }
     const QRect rect = elementRect(flat);
@@ -276,7 +277,10 @@ void TensorCanvas::ensureVisible(std::int64_t flat)
         horizontalScrollBar()->setValue(horizontalScrollBar()->value() + rect.right() -
                                         view.right() + margin);
     const int vmargin = std::min(3 * m_cellHeight, viewport()->height() / 4);
-    if (rect.top() < view.top())
+    if (panelAtTop && (rect.top() < view.top() || rect.bottom() > view.bottom()))
+        verticalScrollBar()->setValue(panelRect(m_state.layout.locate(flat)->face).top() -
+                                      kMargin);
+    else if (rect.top() < view.top())
         verticalScrollBar()->setValue(verticalScrollBar()->value() + rect.top() - vmargin);
     else if (rect.bottom() > view.bottom())
         verticalScrollBar()->setValue(verticalScrollBar()->value() + rect.bottom() - view.bottom() +
@@ -457,14 +461,14 @@ void TensorCanvas::resizeEvent(QResizeEvent* event)
     QAbstractScrollArea::resizeEvent(event);
     if (!m_contentSize.isEmpty()) layoutGrid();
     updateScrollBars();
-    if (m_reveal >= 0 && isVisible()) ensureVisible(std::exchange(m_reveal, -1));
+    if (m_reveal >= 0 && isVisible()) ensureVisible(std::exchange(m_reveal, -1), m_revealAtTop);
     emit cellsOnScreenChanged();
 }
 
 void TensorCanvas::showEvent(QShowEvent* event)
 {
     QAbstractScrollArea::showEvent(event);
-    if (m_reveal >= 0) ensureVisible(std::exchange(m_reveal, -1));
+    if (m_reveal >= 0) ensureVisible(std::exchange(m_reveal, -1), m_revealAtTop);
 }
 
 void TensorCanvas::scrollContentsBy(int, int)

@@ -29,9 +29,11 @@ public:
     std::int64_t elementAt(const QPoint& pos) const;
     /// An element's cell in viewport coordinates; null if the pins hide it.
     QRect elementRect(std::int64_t flat) const;
-    /// Scrolls the least needed to show element `flat` (if the pins show it); before the canvas
-    /// is shown, once it is (a hidden viewport has no size to scroll within).
-    void ensureVisible(std::int64_t flat);
+    /// Scrolls the least needed to show element `flat` (if the pins show it); with `panelAtTop`,
+    /// a scroll down or up brings the top of its face's panel to the top instead, so the face
+    /// reads from its title. Before the canvas is shown, once it is (a hidden viewport has no
+    /// size to scroll within).
+    void ensureVisible(std::int64_t flat, bool panelAtTop = false);
     /// Whether any cell inside the viewport satisfies `pred(flat)`.
     bool anyVisible(const std::function<bool(std::int64_t)>& pred) const;
 
@@ -89,6 +91,7 @@ private:
     QSize m_contentSize;
     std::int64_t m_current = -1; ///< the keyboard's cell
     std::int64_t m_reveal = -1;  ///< to show once the canvas is visible
+    bool m_revealAtTop = false;
 };
 
 } // namespace ss::ui

@@ -479,7 +479,7 @@ void TensorView::Private::applyReadOrder(ReadOrder order, const ReadOrderSummary
     if (!heatMode) {
         if (state.hasSelection() &&
             !canvas->anyVisible([this](std::int64_t f) { return model->readOrderAt(f) >= 0; }))
-            canvas->ensureVisible(summary.first);
+            canvas->ensureVisible(summary.first, true);
         canvas->viewport()->update();
     }
     emit q->ordersOnScreenChanged();

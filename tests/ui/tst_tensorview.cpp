@@ -150,6 +150,7 @@ private slots:
     void selectionMapMarksExactlyTheSelected();
     void sparseSelectionSurvivesDownsampling();
     void pinsJumpToShowTheSelection();
+    void scrollsToTheFirstSelectedFace();
     void outlineJumpsToItsElement();
     void faceDimsChooseRowsAndColumns();
     void focusDimsLightTheirLabels();
@@ -579,6 +580,30 @@ void TestTensorView::pinsJumpToShowTheSelection()
     QVERIFY(view.elementRect(reads.front()).isNull());
     QCOMPARE(view.elementAt(view.elementRect(ravelIndex({1, 4, 0, 0, 0, 0}, shape)).center()),
              ravelIndex({1, 4, 0, 0, 0, 0}, shape));
+}
+
+void TestTensorView::scrollsToTheFirstSelectedFace()
+{
+    // 20 faces in one column, only face 15 selected: the view scrolls so that face 15's panel
+    // starts at the top (its title in view), not so that its first cell just peeks in.
+    TensorView view;
+    view.resize(260, 400);
+    const Shape shape{20, 3, 4};
+    view.setTensor(arange(DType::Int32, shape), QStringLiteral("x"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    std::vector<std::int64_t> reads;
+    for (std::int64_t i = 0; i < 12; ++i)
+        reads.push_back(15 * 12 + i);
+    view.setReadOrder(orderOf(numElements(shape), reads));
+    const QRect first = view.elementRect(reads.front());
+    const QRect top(view.viewport()->mapTo(&view, QPoint(0, 0)), view.viewport()->size());
+    QVERIFY(!first.isNull());
+    // Above the first cell: the margin, the face's title and its column labels, nothing more.
+    QVERIFY2(first.top() - top.top() < 4 * first.height(),
+             qPrintable(QStringLiteral("%1 px below the top").arg(first.top() - top.top())));
+    QVERIFY(view.elementRect(reads.back()).isValid());
+    QVERIFY(view.elementRect(14 * 12 + 11).isNull()); // face 14 scrolled away above
 }
 
 void TestTensorView::outlineJumpsToItsElement()
