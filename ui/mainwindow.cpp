@@ -641,23 +641,33 @@ bool MainWindow::openLesson(const QString& name)
 {
     const Lesson* lesson = findLesson(name);
     if (!lesson || !lesson->unavailable.isEmpty()) return false;
-    m_pendingFaces = lesson->faces;
-    if (lesson->workspace == m_ws)
+    if (lesson->workspace == m_ws) {
+        m_pendingFaces = {lesson->workspace, lesson->faces};
         applyPendingFaces(); // nothing to evaluate: the views already show the lesson
-    else
+    } else {
         edit(lesson->workspace, tr("Open lesson %1").arg(lesson->workspace.title));
+        // After edit(): applying the workspace forgets faces meant for another one.
+        m_pendingFaces = {lesson->workspace, lesson->faces};
+    }
     return true;
 }
 
 void MainWindow::applyPendingFaces()
 {
-    const auto faces = std::exchange(m_pendingFaces, {});
+    if (!m_pendingFaces || m_pendingFaces->first != m_ws) return;
+    const auto faces = std::exchange(m_pendingFaces, std::nullopt)->second;
     std::vector<TensorView*> views = m_outputViews;
     for (int s = 0; s < m_inputs->slotCount(); ++s)
         views.push_back(m_inputs->view(s));
-    for (TensorView* view : views)
-        if (const auto it = faces.find(view->title()); it != faces.end())
-            view->setFaceDims(it->second.first, it->second.second);
+    // A lesson sets every view: the dimensions it names, the default (the last two) elsewhere.
+    for (TensorView* view : views) {
+        const int rank = view->model()->tensor().rank();
+        const auto it = faces.find(view->title());
+        const std::pair<int, int> want =
+            it != faces.end() ? it->second : std::pair(rank - 2, rank - 1);
+        if (rank >= 2 && std::pair(view->faceRowDim(), view->faceColDim()) != want)
+            view->setFaceDims(want.first, want.second);
+    }
 }
 
 bool MainWindow::openFile(const QString& path, QString* error)
@@ -712,6 +722,7 @@ void MainWindow::applyWorkspace(const Workspace& ws)
     const bool opChanged = !m_opEditor || ws.op != m_ws.op;
     const bool bannerChanged = ws.title != m_ws.title || ws.explanation != m_ws.explanation;
     m_ws = ws;
+    if (m_pendingFaces && m_pendingFaces->first != ws) m_pendingFaces.reset();
     // A lesson stays "open" while its title is shown, through edits, undo and redo.
     m_lessonName.clear();
     for (const Lesson& lesson : lessons())
@@ -899,7 +910,8 @@ void MainWindow::fitColours()
     }
     if (whole || (range && range->first == 0 && range->second == lastRead)) range.reset();
     for (TensorView* view : views)
-        view->setFittedScale(range);
+        view->setFittedScale(view->readOrderScaleEnd() >= 0 && !view->isHeatMap() ? range
+                                                                                  : std::nullopt);
     checkSettled();
 }
 

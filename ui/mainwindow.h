@@ -12,6 +12,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -121,8 +122,9 @@ private:
 
     Workspace m_ws;
     QString m_lessonName;
-    /// The open lesson's face dimensions, applied to the views when its result is shown.
-    std::map<QString, std::pair<int, int>> m_pendingFaces;
+    /// A lesson's workspace and its face dimensions, applied to the views when that
+    /// workspace's result is shown; forgotten when another workspace comes first.
+    std::optional<std::pair<Workspace, std::map<QString, std::pair<int, int>>>> m_pendingFaces;
     EngineClient* m_engine;
     QUndoStack* m_undo;
 

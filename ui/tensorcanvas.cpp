@@ -277,9 +277,13 @@ void TensorCanvas::ensureVisible(std::int64_t flat, bool panelAtTop)
         horizontalScrollBar()->setValue(horizontalScrollBar()->value() + rect.right() -
                                         view.right() + margin);
     const int vmargin = std::min(3 * m_cellHeight, viewport()->height() / 4);
-    if (panelAtTop && (rect.top() < view.top() || rect.bottom() > view.bottom()))
-        verticalScrollBar()->setValue(panelRect(m_state.layout.locate(flat)->face).top() -
-                                      kMargin);
+    // The panel's top goes to the top only if the cell is then on screen (a face taller than the
+    // viewport would leave it below).
+    const int panelTop = panelRect(m_state.layout.locate(flat)->face).top() - kMargin;
+    const bool fromPanelTop =
+        panelAtTop && rect.bottom() + scrollOffset().y() - panelTop < view.height();
+    if (fromPanelTop && (rect.top() < view.top() || rect.bottom() > view.bottom()))
+        verticalScrollBar()->setValue(panelTop);
     else if (rect.top() < view.top())
         verticalScrollBar()->setValue(verticalScrollBar()->value() + rect.top() - vmargin);
     else if (rect.bottom() > view.bottom())
@@ -287,10 +291,14 @@ void TensorCanvas::ensureVisible(std::int64_t flat, bool panelAtTop)
                                       vmargin);
 }
 
-bool TensorCanvas::anyVisible(const std::function<bool(std::int64_t)>& pred) const
+bool TensorCanvas::anyVisible(const std::function<bool(std::int64_t)>& pred,
+                              bool unobscuredOnly) const
 {
     const FaceLayout& layout = m_state.layout;
-    const QRect area = visibleArea();
+    const QRect area = unobscuredOnly
+                           ? viewport()->visibleRegion().boundingRect().translated(scrollOffset())
+                           : visibleArea();
+    if (area.isEmpty()) return false;
     const std::int64_t faces = m_contentSize.isEmpty() ? 0 : layout.faceCount();
     for (std::int64_t face = 0; face < faces; ++face) {
         const QRect panel = panelRect(face);

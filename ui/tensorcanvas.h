@@ -34,8 +34,11 @@ public:
     /// reads from its title. Before the canvas is shown, once it is (a hidden viewport has no
     /// size to scroll within).
     void ensureVisible(std::int64_t flat, bool panelAtTop = false);
-    /// Whether any cell inside the viewport satisfies `pred(flat)`.
-    bool anyVisible(const std::function<bool(std::int64_t)>& pred) const;
+    /// Whether any cell inside the viewport satisfies `pred(flat)`; with `unobscuredOnly`, only
+    /// the part of the viewport its ancestors leave on screen counts (a view inside a scroll
+    /// area scrolled away has none).
+    bool anyVisible(const std::function<bool(std::int64_t)>& pred,
+                    bool unobscuredOnly = false) const;
 
 signals:
     void hovered(qint64 flatIndex);

@@ -66,13 +66,15 @@ public:
                              .arg(fit->second + 1)
                              .arg(total)
                        : accessibleDescription());
-        updateGeometry();
-        update();
+        update(); // same size: the fitted labels take the shorter variants when they are wider
     }
-    QSize sizeHint() const override { return {widthOf(labels(0)), fontMetrics().height() + 4}; }
+    QSize sizeHint() const override
+    {
+        return {widthOf(unfittedLabels(0)), fontMetrics().height() + 4};
+    }
     QSize minimumSizeHint() const override
     {
-        return {widthOf(labels(kVariants - 1)), fontMetrics().height() + 4};
+        return {widthOf(unfittedLabels(kVariants - 1)), fontMetrics().height() + 4};
     }
 
 protected:
@@ -116,6 +118,10 @@ private:
             default: return {};
             }
         }
+        return unfittedLabels(variant);
+    }
+    std::pair<QString, QString> unfittedLabels(int variant) const
+    {
         switch (variant) {
         case 0: return {tr("read first"), tr("read last")};
         case 1: return {tr("first"), tr("last")};
@@ -641,13 +647,15 @@ std::optional<std::pair<std::int64_t, std::int64_t>> TensorView::ordersOnScreen(
 {
     if (d->heatMode || !d->state.hasSelection()) return std::nullopt;
     std::int64_t lo = INT64_MAX, hi = -1;
-    d->canvas->anyVisible([&](std::int64_t flat) {
-        if (const std::int64_t order = d->model->readOrderAt(flat); order >= 0) {
-            lo = std::min(lo, order);
-            hi = std::max(hi, order);
-        }
-        return false;
-    });
+    d->canvas->anyVisible(
+        [&](std::int64_t flat) {
+            if (const std::int64_t order = d->model->readOrderAt(flat); order >= 0) {
+                lo = std::min(lo, order);
+                hi = std::max(hi, order);
+            }
+            return false;
+        },
+        true);
     if (hi < 0) return std::nullopt;
     return std::pair(lo, hi);
 }

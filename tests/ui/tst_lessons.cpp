@@ -41,6 +41,7 @@ private slots:
     void darkThemeScreenshots();
     void firstStartOpensTheFirstLesson();
     void galleryAndNextLessonOpenLessons();
+    void lessonFacesStayWithTheirLesson();
     void startOptions_data();
     void startOptions();
     void screenshotWaitsForTheResult();
@@ -186,6 +187,29 @@ void TestLessons::firstStartOpensTheFirstLesson()
     QVERIFY(applyStartOptions(w, {}, &error));
     QVERIFY(w.currentLesson().isEmpty());
     QCOMPARE(w.workspace(), Workspace{});
+}
+
+void TestLessons::lessonFacesStayWithTheirLesson()
+{
+    MainWindow w;
+    w.show();
+    const auto faces = [&] {
+        return std::pair(w.inputView(0)->faceRowDim(), w.inputView(0)->faceColDim());
+    };
+    // The image lesson draws H x W; the next rank-4 lesson names no faces and gets the default.
+    QVERIFY(w.openLesson(QStringLiteral("erratum-space-to-batch-values")));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(faces(), std::pair(1, 2));
+    QVERIFY(w.openLesson(QStringLiteral("erratum-space-to-batch-brackets")));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(faces(), std::pair(2, 3));
+    // Another workspace before the lesson's result: the lesson's faces are not put on it.
+    QVERIFY(w.openLesson(QStringLiteral("erratum-space-to-batch-values")));
+    w.setWorkspace(ss::testing::getitemWorkspace({1, 4, 4, 1}, QStringLiteral("x[...]")),
+                   QStringLiteral("test"));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.workspace().op, std::string("getitem"));
+    QCOMPARE(faces(), std::pair(2, 3));
 }
 
 void TestLessons::galleryAndNextLessonOpenLessons()

@@ -604,6 +604,12 @@ void TestTensorView::scrollsToTheFirstSelectedFace()
              qPrintable(QStringLiteral("%1 px below the top").arg(first.top() - top.top())));
     QVERIFY(view.elementRect(reads.back()).isValid());
     QVERIFY(view.elementRect(14 * 12 + 11).isNull()); // face 14 scrolled away above
+
+    // One face taller than the viewport: its top cannot go to the top, the selected row is shown.
+    view.setTensor(arange(DType::Int32, {1000, 8}), QStringLiteral("x"));
+    view.setReadOrder(orderOf(8000, {500 * 8, 500 * 8 + 1}));
+    QVERIFY(!view.isHeatMap());
+    QVERIFY(!view.elementRect(500 * 8).isNull());
 }
 
 void TestTensorView::outlineJumpsToItsElement()

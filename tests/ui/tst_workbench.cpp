@@ -567,6 +567,46 @@ void TestWorkbench::coloursFitTheCellsOnScreen()
     QVERIFY(!legend->toolTip().contains(QStringLiteral("fitted")));
     fit->setChecked(true);
     QCOMPARE(w.outputView(0)->fittedScale(), std::optional(scrolled));
+
+    // concat of six 30 x 30 tensors: the input views stack in a scroll area, and the output
+    // shows its first rows. A view scrolled out of the scroll area does not count, and
+    // scrolling it refits.
+    Workspace cat;
+    cat.op = "concat";
+    cat.attrs = {{"axis", Attr(std::int64_t(0))}};
+    InputSource block;
+    block.shape = {30, 30};
+    cat.inputs = {{block, block, block, block, block, block}};
+    w.setWorkspace(cat, QStringLiteral("test"));
+    w.resize(1000, 700);
+    QVERIFY(waitSettled(w));
+    auto* inputScroll = w.findChild<QAbstractScrollArea*>(QStringLiteral("inputScroll"));
+    QVERIFY(inputScroll && inputScroll->verticalScrollBar()->maximum() > 0);
+    const auto onScreenNow = [&] {
+        std::optional<std::pair<std::int64_t, std::int64_t>> range;
+        std::vector<TensorView*> all{w.outputView(0)};
+        for (int slot = 0; w.inputView(slot); ++slot)
+            all.push_back(w.inputView(slot));
+        for (TensorView* view : all)
+            for (std::int64_t i = 0; i < view->model()->tensor().size(); ++i) {
+                const std::int64_t order = view->model()->readOrderAt(i);
+                const QRect rect = view->elementRect(i);
+                if (order < 0 || rect.isNull() || !view->visibleRegion().intersects(rect)) continue;
+                range =
+                    range ? std::pair(std::min(range->first, order), std::max(range->second, order))
+                          : std::pair(order, order);
+            }
+        return range;
+    };
+    for (const int value : {0, inputScroll->verticalScrollBar()->maximum()}) {
+        inputScroll->verticalScrollBar()->setValue(value);
+        QVERIFY(waitSettled(w));
+        // At the top, the last input (read last) is out of sight; at the bottom, in sight.
+        QCOMPARE(w.inputView(5)->visibleRegion().isEmpty(), value == 0);
+        const auto shown = onScreenNow();
+        QVERIFY(shown && shown->second < w.shownEvaluation()->lastRead);
+        QCOMPARE(w.outputView(0)->fittedScale(), shown);
+    }
 }
 
 void TestWorkbench::tooltipsExplainTheRule()
