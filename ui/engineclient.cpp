@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <mutex>
 #include <thread>
 
 #ifdef __GLIBC__
@@ -36,13 +35,11 @@ constexpr int kTrimDelayMs = 60000;
 // Read orders, counted over the whole op: the first time an output element takes an input
 // element as its source (outputs in order, elements in order) gives that input element its read
 // position; each output element takes its source's position (-1 for constants), so an output
-// cell has the colour of the input cell it came from. The numbering is one sequential pass; the
-// output orders, and the summaries the views would otherwise scan for on the GUI thread, are a
-// second pass spread over the pool.
-void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Executor& pool,
-                       JobContext& ctx)
+// cell has the colour of the input cell it came from. Both come from one pass over the sources,
+// with the summaries the views would otherwise have to scan for on the GUI thread. (The pass is
+// bound by memory traffic: a second, parallel pass for the outputs was slower.)
+void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, JobContext& ctx)
 {
-    const auto isRead = [](std::int64_t s) { return s >= 0 && sourceSlot(s) != kConstantSlot; };
     std::vector<std::shared_ptr<std::vector<std::int64_t>>> orders;
     std::vector<std::int64_t*> slotOrders;
     for (const Tensor& t : inputs) {
@@ -54,54 +51,38 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
     for (const auto& outputSources : eval.sources) {
         const std::int64_t n = std::int64_t(outputSources->size());
         const std::int64_t* src = outputSources->data();
-        for (std::int64_t i = 0; i < n; ++i) {
-            if ((i & (kCancelCheckInterval - 1)) == 0) ctx.throwIfCancelled();
-            if (!isRead(src[i])) continue;
-            const auto slot = std::size_t(sourceSlot(src[i]));
-            std::int64_t& order = slotOrders[slot][sourceIndex(src[i])];
-            if (order >= 0) continue;
-            order = next++;
-            ReadOrderSummary& read = readSummaries[slot];
-            if (read.selected++ == 0) read.first = sourceIndex(src[i]);
-            read.last = order;
-        }
-    }
-
-    std::mutex merge;
-    for (const auto& outputSources : eval.sources) {
-        const std::int64_t* src = outputSources->data();
-        auto outputOrder = std::make_shared<std::vector<std::int64_t>>(outputSources->size());
+        auto outputOrder = std::make_shared<std::vector<std::int64_t>>(std::size_t(n));
         std::int64_t* out = outputOrder->data();
         ReadOrderSummary summary;
-        pool.parallelFor(
-            std::int64_t(outputSources->size()), 1 << 16,
-            [&](std::int64_t a, std::int64_t b) {
-                // An element read again by a later output keeps its earlier, smaller position:
-                // the lowest position, first met, is the summary's first element.
-                ReadOrderSummary part;
-                std::int64_t lowest = INT64_MAX;
-                for (std::int64_t i = a; i < b; ++i) {
-                    const std::int64_t s = src[i];
-                    const std::int64_t order =
-                        isRead(s) ? slotOrders[std::size_t(sourceSlot(s))][sourceIndex(s)] : -1;
-                    out[i] = order;
-                    if (order < 0) continue;
-                    ++part.selected;
-                    part.last = std::max(part.last, order);
-                    if (order < lowest) {
-                        lowest = order;
-                        part.first = i;
-                    }
+        std::int64_t lowest = INT64_MAX;
+        for (std::int64_t a = 0; a < n; a += kCancelCheckInterval) {
+            ctx.throwIfCancelled();
+            const std::int64_t b = std::min(n, a + kCancelCheckInterval);
+            for (std::int64_t i = a; i < b; ++i) {
+                const std::int64_t s = src[i];
+                if (s < 0 || sourceSlot(s) == kConstantSlot) {
+                    out[i] = -1;
+                    continue;
                 }
-                const std::lock_guard lock(merge);
-                summary.selected += part.selected;
-                summary.last = std::max(summary.last, part.last);
-                if (part.first >= 0 &&
-                    (summary.first < 0 || lowest < out[summary.first] ||
-                     (lowest == out[summary.first] && part.first < summary.first)))
-                    summary.first = part.first;
-            },
-            &ctx);
+                const auto slot = std::size_t(sourceSlot(s));
+                std::int64_t& order = slotOrders[slot][sourceIndex(s)];
+                if (order < 0) {
+                    order = next++;
+                    ReadOrderSummary& read = readSummaries[slot];
+                    if (read.selected++ == 0) read.first = sourceIndex(s);
+                    read.last = order;
+                }
+                out[i] = order;
+                // An element read again by a later output keeps its earlier, smaller position:
+                // the lowest position, first met, is the output's first element.
+                ++summary.selected;
+                summary.last = std::max(summary.last, order);
+                if (order < lowest) {
+                    lowest = order;
+                    summary.first = i;
+                }
+            }
+        }
         eval.outputOrders.push_back(std::move(outputOrder));
         eval.outputSummaries.push_back(summary);
     }
@@ -157,7 +138,7 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         for (auto& sources : run.sources)
             eval->sources.push_back(
                 std::make_shared<const std::vector<std::int64_t>>(std::move(sources)));
-        computeReadOrders(run.inputs, *eval, executor, ctx);
+        computeReadOrders(run.inputs, *eval, ctx);
         eval->steps = std::move(run.plan.steps);
         eval->decode = std::move(run.plan.decode);
         eval->extras = std::move(run.plan.extras);
