@@ -21,8 +21,10 @@ class BufferPool
 public:
     static BufferPool& instance()
     {
-        static BufferPool pool;
-        return pool;
+        // Never destroyed: a tensor freed by another static's destructor may still return its
+        // buffer here, and the kept buffers stay reachable (not leaks) until the process ends.
+        static BufferPool* pool = new BufferPool;
+        return *pool;
     }
 
     void* acquire(std::size_t bytes)
@@ -64,10 +66,11 @@ public:
         std::free(p);
     }
 
-    /// Rounds a request so that tensors of nearly the same size share pooled buffers.
+    /// Rounds a request so that tensors of nearly the same size share pooled buffers, and to a
+    /// multiple of the alignment acquire() asks aligned_alloc for (which requires it).
     static std::size_t roundedSize(std::size_t bytes)
     {
-        const std::size_t unit = bytes >= kMinPooled ? kHugePage : 64;
+        const std::size_t unit = bytes >= kHugePageAdvice ? kHugePage : 64;
         return (bytes + unit - 1) / unit * unit;
     }
 
