@@ -105,7 +105,8 @@ DecodeStepper::DecodeStepper(QWidget* parent)
 }
 
 void DecodeStepper::setSteps(std::vector<Step> steps, const Shape& inputShape,
-                             const Shape& outputShape)
+                             const Shape& outputShape, const QString& inputName,
+                             const QString& outputName)
 {
     // Most edits explain themselves with the same steps (an index moved): the list is only
     // rebuilt, and laid out again, when they differ.
@@ -116,10 +117,14 @@ void DecodeStepper::setSteps(std::vector<Step> steps, const Shape& inputShape,
                                             a.inputDims == b.inputDims &&
                                             a.outputDims == b.outputDims;
                                  });
-    if (same && inputShape == m_inputShape && outputShape == m_outputShape) return;
+    if (same && inputShape == m_inputShape && outputShape == m_outputShape &&
+        inputName == m_inputName && outputName == m_outputName)
+        return;
     m_steps = std::move(steps);
     m_inputShape = inputShape;
     m_outputShape = outputShape;
+    m_inputName = inputName;
+    m_outputName = outputName;
     if (!same) {
         const QSignalBlocker block(m_list);
         m_list->clear();
@@ -206,8 +211,9 @@ QString DecodeStepper::shapeLine() const
     if (m_steps.empty()) return {};
     const Step* step = current();
     const std::vector<int> none;
-    return tr("input %1 → output %2")
-        .arg(shapeHtml(m_inputShape, step ? step->inputDims : none),
+    return tr("%1 %2 → %3 %4")
+        .arg(m_inputName.toHtmlEscaped(), shapeHtml(m_inputShape, step ? step->inputDims : none),
+             m_outputName.toHtmlEscaped(),
              shapeHtml(m_outputShape, step ? step->outputDims : none));
 }
 

@@ -24,8 +24,11 @@ public:
     explicit DecodeStepper(QWidget* parent = nullptr);
 
     /// Shows new steps. The current position is kept when the new trace is as long, so stepping
-    /// through while editing stays on the same stage.
-    void setSteps(std::vector<Step> steps, const Shape& inputShape, const Shape& outputShape);
+    /// through while editing stays on the same stage. The shape line names the op's first input
+    /// and first output as the views do ("params (4, 3) → output (2, 3)").
+    void setSteps(std::vector<Step> steps, const Shape& inputShape, const Shape& outputShape,
+                  const QString& inputName = QStringLiteral("input"),
+                  const QString& outputName = QStringLiteral("output"));
     /// Marks the steps as belonging to the last good result (the newest edit failed).
     void setStale(bool stale);
 
@@ -51,6 +54,8 @@ private:
     std::vector<Step> m_steps;
     Shape m_inputShape;
     Shape m_outputShape;
+    QString m_inputName;
+    QString m_outputName;
     int m_current = -1;
     QListWidget* m_list;
     QTextBrowser* m_detail;

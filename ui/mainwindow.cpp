@@ -862,7 +862,7 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
         m_extras->setVisible(!extras.isEmpty());
         const Shape in = tensors.empty() ? Shape{} : tensors.front().shape();
         const Shape out = outputs > 0 ? outputsFrom->outputs.front().shape() : Shape{};
-        m_stepper->setSteps(outputsFrom->steps, in, out);
+        m_stepper->setSteps(outputsFrom->steps, in, out, names.value(0), outNames.value(0));
     } else {
         m_extras->hide();
         m_stepper->setSteps({}, {}, {});

@@ -498,6 +498,9 @@ void TestWorkbench::oneColourScaleForTheWholeOp()
         }
     }
     QCOMPARE(selectedViews, 3); // data[0], data[1], data[2]; the indices are not copied
+    // The decode panel names the first input and the output as the views do.
+    QCOMPARE(w.findChild<QLabel*>(QStringLiteral("stepShapes"))->text(),
+             QStringLiteral("indices[0] () → output (7, 2)"));
     std::sort(positions.begin(), positions.end());
     std::vector<std::int64_t> all(14);
     std::iota(all.begin(), all.end(), 0);
