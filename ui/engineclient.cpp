@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #ifdef __GLIBC__
@@ -40,10 +41,20 @@ constexpr int kTrimDelayMs = 60000;
 // bound by memory traffic: a second, parallel pass for the outputs was slower.)
 void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, JobContext& ctx)
 {
-    std::vector<std::shared_ptr<std::vector<std::int64_t>>> orders;
-    std::vector<std::int64_t*> slotOrders;
+    // Every output element reads at most one input element: that many positions at most.
+    std::int64_t outputElements = 0;
+    for (const auto& outputSources : eval.sources)
+        outputElements += std::int64_t(outputSources->size());
+    if (outputElements > std::numeric_limits<ReadPosition>::max())
+        throw OpError(ErrorCode::ResourceExhausted,
+                      "the workbench colours at most 2^31 - 1 read positions, and this op's "
+                      "outputs have " +
+                          std::to_string(outputElements) +
+                          " elements (slicescope-cli has no such limit)");
+    std::vector<std::shared_ptr<std::vector<ReadPosition>>> orders;
+    std::vector<ReadPosition*> slotOrders;
     for (const Tensor& t : inputs) {
-        orders.push_back(std::make_shared<std::vector<std::int64_t>>(std::size_t(t.size()), -1));
+        orders.push_back(std::make_shared<std::vector<ReadPosition>>(std::size_t(t.size()), -1));
         slotOrders.push_back(orders.back()->data());
     }
     std::vector<ReadOrderSummary> readSummaries(inputs.size());
@@ -51,8 +62,8 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, JobC
     for (const auto& outputSources : eval.sources) {
         const std::int64_t n = std::int64_t(outputSources->size());
         const std::int64_t* src = outputSources->data();
-        auto outputOrder = std::make_shared<std::vector<std::int64_t>>(std::size_t(n));
-        std::int64_t* out = outputOrder->data();
+        auto outputOrder = std::make_shared<std::vector<ReadPosition>>(std::size_t(n));
+        ReadPosition* out = outputOrder->data();
         ReadOrderSummary summary;
         std::int64_t lowest = INT64_MAX;
         for (std::int64_t a = 0; a < n; a += kCancelCheckInterval) {
@@ -65,9 +76,9 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, JobC
                     continue;
                 }
                 const auto slot = std::size_t(sourceSlot(s));
-                std::int64_t& order = slotOrders[slot][sourceIndex(s)];
+                ReadPosition& order = slotOrders[slot][sourceIndex(s)];
                 if (order < 0) {
-                    order = next++;
+                    order = ReadPosition(next++);
                     ReadOrderSummary& read = readSummaries[slot];
                     if (read.selected++ == 0) read.first = sourceIndex(s);
                     read.last = order;
@@ -76,7 +87,7 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, JobC
                 // An element read again by a later output keeps its earlier, smaller position:
                 // the lowest position, first met, is the output's first element.
                 ++summary.selected;
-                summary.last = std::max(summary.last, order);
+                summary.last = std::max<std::int64_t>(summary.last, order);
                 if (order < lowest) {
                     lowest = order;
                     summary.first = i;

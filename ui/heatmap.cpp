@@ -186,7 +186,7 @@ MapLayer valueLayer(const Grid& g, const std::vector<double>& cells, const QCPRa
 /// translucent. Each block shows its first-read element
 /// (transparent if nothing in it is read), so a sparse selection stays visible however far out
 /// the view is zoomed.
-MapLayer sampleSelection(const std::vector<std::int64_t>* order,
+MapLayer sampleSelection(const std::vector<ReadPosition>* order,
                          std::pair<std::int64_t, std::int64_t> rampEnds, std::int64_t base,
                          std::int64_t rs, std::int64_t cs, const Grid& g, Executor& pool,
                          JobContext& ctx)
@@ -199,18 +199,18 @@ MapLayer sampleSelection(const std::vector<std::int64_t>* order,
         const std::vector<std::int64_t> edges = columnEdges(g);
         forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t ra, std::int64_t rb) {
             // Unsigned, "not read" (-1) is the largest value: the minimum is the first read.
-            std::vector<std::uint64_t> first(std::size_t(g.width), UINT64_MAX);
+            std::vector<std::uint32_t> first(std::size_t(g.width), UINT32_MAX);
             for (std::int64_t r = ra; r < rb; ++r) {
-                const std::int64_t* row = order->data() + base + r * rs;
+                const ReadPosition* row = order->data() + base + r * rs;
                 for (int i = 0; i < g.width; ++i) {
-                    std::uint64_t f = first[std::size_t(i)];
+                    std::uint32_t f = first[std::size_t(i)];
                     for (std::int64_t c = edges[std::size_t(i)]; c < edges[std::size_t(i) + 1]; ++c)
-                        f = std::min(f, std::uint64_t(row[c * cs]));
+                        f = std::min(f, std::uint32_t(row[c * cs]));
                     first[std::size_t(i)] = f;
                 }
             }
             for (int i = 0; i < g.width; ++i) {
-                if (first[std::size_t(i)] == UINT64_MAX) continue;
+                if (first[std::size_t(i)] == UINT32_MAX) continue;
                 const std::size_t at = std::size_t(j) * std::size_t(g.width) + std::size_t(i);
                 cells[at] = rampFraction(std::int64_t(first[std::size_t(i)]), rampEnds.first,
                                          rampEnds.second);

@@ -5,7 +5,7 @@
 
 namespace ss::ui {
 
-ReadOrderSummary summarizeReadOrder(const std::vector<std::int64_t>& order)
+ReadOrderSummary summarizeReadOrder(const std::vector<ReadPosition>& order)
 {
     ReadOrderSummary summary;
     std::int64_t lowest = -1;
@@ -22,7 +22,7 @@ ReadOrderSummary summarizeReadOrder(const std::vector<std::int64_t>& order)
     return summary;
 }
 
-bool showsSelected(const std::vector<std::int64_t>& order, const ReadOrderSummary& summary,
+bool showsSelected(const std::vector<ReadPosition>& order, const ReadOrderSummary& summary,
                    const FaceLayout& layout)
 {
     if (summary.selected == 0) return false;

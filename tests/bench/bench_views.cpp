@@ -48,9 +48,9 @@ double median(std::vector<double> v)
 /// reversed slice would.
 ReadOrder makeOrder(std::int64_t n, int k)
 {
-    auto order = std::make_shared<std::vector<std::int64_t>>(std::size_t(n), -1);
+    auto order = std::make_shared<std::vector<ReadPosition>>(std::size_t(n), -1);
     const std::int64_t step = 2 + k % 3;
-    std::int64_t position = 0;
+    ReadPosition position = 0;
     for (std::int64_t i = n - 1 - k; i >= 0; i -= step)
         (*order)[std::size_t(i)] = position++;
     return order;
