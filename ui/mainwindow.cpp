@@ -641,26 +641,28 @@ bool MainWindow::openLesson(const QString& name)
 {
     const Lesson* lesson = findLesson(name);
     if (!lesson || !lesson->unavailable.isEmpty()) return false;
-    if (lesson->workspace == m_ws) {
-        m_pendingFaces = {lesson->workspace, lesson->faces};
-        applyPendingFaces(); // nothing to evaluate: the views already show the lesson
-    } else {
-        edit(lesson->workspace, tr("Open lesson %1").arg(lesson->workspace.title));
-        // After edit(): applying the workspace forgets faces meant for another one.
-        m_pendingFaces = {lesson->workspace, lesson->faces};
-    }
+    const bool shown = lesson->workspace == m_ws;
+    if (!shown) edit(lesson->workspace, tr("Open lesson %1").arg(lesson->workspace.title));
+    // After edit(): applying a workspace forgets faces meant for another one.
+    m_pendingFaces = {lesson->workspace, lesson->faces};
+    if (shown) applyPendingFaces(); // nothing to evaluate: the views already show the lesson
     return true;
+}
+
+std::vector<TensorView*> MainWindow::allViews() const
+{
+    std::vector<TensorView*> views = m_outputViews;
+    for (int s = 0; s < m_inputs->slotCount(); ++s)
+        views.push_back(m_inputs->view(s));
+    return views;
 }
 
 void MainWindow::applyPendingFaces()
 {
     if (!m_pendingFaces || m_pendingFaces->first != m_ws) return;
     const auto faces = std::exchange(m_pendingFaces, std::nullopt)->second;
-    std::vector<TensorView*> views = m_outputViews;
-    for (int s = 0; s < m_inputs->slotCount(); ++s)
-        views.push_back(m_inputs->view(s));
     // A lesson sets every view: the dimensions it names, the default (the last two) elsewhere.
-    for (TensorView* view : views) {
+    for (TensorView* view : allViews()) {
         const int rank = view->model()->tensor().rank();
         const auto it = faces.find(view->title());
         const std::pair<int, int> want =
@@ -789,11 +791,8 @@ void MainWindow::evaluateNow()
 bool MainWindow::isSettled() const
 {
     if (m_pending || m_engine->isBusy() || m_fitColours.isActive()) return false;
-    for (int s = 0; s < m_inputs->slotCount(); ++s)
-        if (!m_inputs->view(s)->isSettled()) return false;
-    for (TensorView* v : m_outputViews)
-        if (!v->isSettled()) return false;
-    return true;
+    const std::vector<TensorView*> views = allViews();
+    return std::all_of(views.begin(), views.end(), [](TensorView* v) { return v->isSettled(); });
 }
 
 void MainWindow::checkSettled()
@@ -891,9 +890,7 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
 void MainWindow::fitColours()
 {
     m_fitColours.stop();
-    std::vector<TensorView*> views = m_outputViews;
-    for (int s = 0; s < m_inputs->slotCount(); ++s)
-        views.push_back(m_inputs->view(s));
+    const std::vector<TensorView*> views = allViews();
     bool whole = !m_fitAction->isChecked();
     std::optional<std::pair<std::int64_t, std::int64_t>> range;
     std::int64_t lastRead = -1;

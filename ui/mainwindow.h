@@ -103,6 +103,8 @@ private:
     void showEvaluation(const std::shared_ptr<const Evaluation>& eval);
     void ensureOutputViews(int count);
     void applyPendingFaces();
+    /// The output views, then the input views.
+    std::vector<TensorView*> allViews() const;
     /// Runs every view's colour ramp over the read positions on screen in all of them together
     /// (View > Fit Colours to the Screen), or over the whole op when that is off or a heat map
     /// (which always shows the whole range) is among them.
