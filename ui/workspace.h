@@ -63,8 +63,6 @@ Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* 
 /// The shape an input source will have, when it is known without making the tensor.
 std::optional<Shape> knownShape(const InputSource& source);
 
-/// strided_slice's attributes for a sparse spec (masks only where non-zero).
-Attrs attrsFromSparse(const SparseSpec& sparse);
 /// The sparse spec in strided_slice-style attributes, or std::nullopt if they are not integer
 /// lists and 32-bit masks (the engine then explains what is wrong).
 std::optional<SparseSpec> sparseFromAttrs(const Attrs& attrs);

@@ -9,6 +9,22 @@
 
 namespace ss {
 
+Attrs attrsFromSparse(const SparseSpec& sparse)
+{
+    Attrs attrs{{"begin", Attr::ints(sparse.begin)},
+                {"end", Attr::ints(sparse.end)},
+                {"strides", Attr::ints(sparse.strides)}};
+    const std::pair<const char*, std::int32_t> masks[] = {
+        {"begin_mask", sparse.beginMask},
+        {"end_mask", sparse.endMask},
+        {"ellipsis_mask", sparse.ellipsisMask},
+        {"new_axis_mask", sparse.newAxisMask},
+        {"shrink_axis_mask", sparse.shrinkAxisMask}};
+    for (const auto& [name, value] : masks)
+        if (value != 0) attrs[name] = Attr(std::int64_t(value));
+    return attrs;
+}
+
 namespace {
 
 bool bit(std::int64_t mask, int i)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/attr.h"
 #include "core/shape.h"
 #include "core/trace.h"
 
@@ -25,6 +26,9 @@ struct SparseSpec
 
     bool operator==(const SparseSpec&) const = default;
 };
+
+/// strided_slice's attributes for a sparse spec (masks only where non-zero: they default to 0).
+Attrs attrsFromSparse(const SparseSpec& sparse);
 
 /// One entry of the sparse spec, as written (getitem) or as the masks say (strided_slice).
 struct SpecEntry

@@ -51,19 +51,6 @@ std::string describe(const Outcome& o)
     return o.ok ? "shape " + shapeString(o.shape) + " " + listString(o.values) : o.error;
 }
 
-// The masks as the int32 attributes TensorFlow holds: bit 31 makes a mask negative.
-Attrs specAttrs(const SparseSpec& s)
-{
-    return {{"begin", Attr::ints(s.begin)},
-            {"end", Attr::ints(s.end)},
-            {"strides", Attr::ints(s.strides)},
-            {"begin_mask", std::int64_t(s.beginMask)},
-            {"end_mask", std::int64_t(s.endMask)},
-            {"ellipsis_mask", std::int64_t(s.ellipsisMask)},
-            {"new_axis_mask", std::int64_t(s.newAxisMask)},
-            {"shrink_axis_mask", std::int64_t(s.shrinkAxisMask)}};
-}
-
 std::string specText(const SparseSpec& s)
 {
     return "begin " + listString(s.begin) + " end " + listString(s.end) + " strides " +
@@ -297,7 +284,7 @@ private slots:
             } catch (const OpError&) {
                 expr.clear();
             }
-            const Attrs attrs = specAttrs(spec);
+            const Attrs attrs = attrsFromSparse(spec);
             compareOnShapes(
                 g, specText(spec), [&](const Shape& s) { return run(s, "strided_slice", attrs); },
                 expr, tally);

@@ -290,8 +290,8 @@ private slots:
         const SparseSpec s = encodeAttrs(spec);
         const Tensor v = i32(Shape(valueShape.begin(), valueShape.end()),
                              std::vector<std::int64_t>(value.begin(), value.end()));
-        const OpRun run =
-            runOp("strided_slice_assign", {{i32({2, 3}, {1, 2, 3, 4, 5, 6})}, {v}}, specAttrs(s));
+        const OpRun run = runOp("strided_slice_assign", {{i32({2, 3}, {1, 2, 3, 4, 5, 6})}, {v}},
+                                attrsFromSparse(s));
         QCOMPARE(values(run.outputs[0]), std::vector<std::int64_t>(expect.begin(), expect.end()));
     }
 
@@ -330,7 +330,7 @@ private slots:
         const Tensor value =
             iota(Shape(valueShape.begin(), valueShape.end()), 0, DType(valueDtype));
         SS_EXPECT_ERROR(runOp("strided_slice_assign", {{i32({2, 3}, {1, 2, 3, 4, 5, 6})}, {value}},
-                              specAttrs(encodeAttrs(spec))),
+                              attrsFromSparse(encodeAttrs(spec))),
                         ErrorCode(code), message.toStdString());
     }
 
@@ -379,12 +379,12 @@ private slots:
 
     void grad()
     {
-        Attrs a = specAttrs(encodeAttrs("x[::-2]"));
+        Attrs a = attrsFromSparse(encodeAttrs("x[::-2]"));
         a["shape"] = Attr::ints({5});
         const OpRun run = runOp("strided_slice_grad", {{i32({3}, {1, 2, 3})}}, a);
         QCOMPARE(values(run.outputs[0]), (std::vector<std::int64_t>{3, 0, 2, 0, 1}));
         QCOMPARE(run.sources[0][1], kNoSource);
-        Attrs b = specAttrs(encodeAttrs("x[1, 1:]"));
+        Attrs b = attrsFromSparse(encodeAttrs("x[1, 1:]"));
         b["shape"] = Attr::ints({2, 3});
         const OpRun run2 = runOp("strided_slice_grad", {{i32({2}, {7, 8})}}, b);
         QCOMPARE(values(run2.outputs[0]), (std::vector<std::int64_t>{0, 0, 0, 0, 7, 8}));
@@ -400,11 +400,6 @@ private:
     static SparseSpec encodeAttrs(const QString& spec)
     {
         return encodeExpression(spec.toStdString()).sparse;
-    }
-    static Attrs specAttrs(const SparseSpec& s)
-    {
-        return raw(s.begin, s.end, s.strides, s.beginMask, s.endMask, s.ellipsisMask, s.newAxisMask,
-                   s.shrinkAxisMask);
     }
 };
 

@@ -120,11 +120,11 @@ void addEntrySteps(const Encoding& enc, std::vector<Step>& steps)
                 "; stride " + num(*e.stride) + ".";
             break;
         case SpecEntry::Kind::NewAxis:
-            detail = "None (tf.newaxis): placeholders 0, 0, 1 and new_axis_mask " + at +
-                     ": the output gets a dimension of size 1 here.";
+            detail = "None (tf.newaxis): begin 0, end 0, stride 1 (never read) and new_axis_mask " +
+                     at + ": the output gets a dimension of size 1 here.";
             break;
         case SpecEntry::Kind::Ellipsis:
-            detail = "An ellipsis: placeholders 0, 0, 1 and ellipsis_mask " + at +
+            detail = "An ellipsis: begin 0, end 0, stride 1 (never read) and ellipsis_mask " + at +
                      ": it stands for as many whole dimensions as the others leave.";
             break;
         }
@@ -297,6 +297,7 @@ OpPlan stridedSliceAssign(const OpCall& call)
     decodeStridedSlice(ref.shape(), sparse, d, plan.steps);
     const bool empty = numElements(d.processingShape) == 0;
     if (!empty && value.shape() != d.finalShape)
+        // TensorFlow's own message, word for word (semantics.md 2): its kernel has no broadcasting.
         unimplemented("sliced l-value shape " + shapeString(d.finalShape) +
                       " does not match r-value shape " + shapeString(value.shape()) +
                       ". Automatic broadcasting not yet implemented.");
