@@ -469,13 +469,17 @@ std::int64_t pieceElements(const OutputPlan& plan)
 
 } // namespace
 
-std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& inputs,
-                                Executor& executor, JobContext* ctx)
+std::int64_t planWork(const OpPlan& plan)
 {
     std::int64_t work = 0;
     for (const OutputPlan& out : plan.outputs)
         work += pieceElements(out);
-    if (ctx) ctx->beginWork(work);
+    return work;
+}
+
+std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& inputs,
+                                Executor& executor, JobContext* ctx)
+{
     std::vector<Tensor> outputs;
     outputs.reserve(plan.outputs.size());
     for (const OutputPlan& out : plan.outputs) {

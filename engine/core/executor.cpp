@@ -25,6 +25,7 @@ void JobContext::beginWork(std::int64_t total)
 {
     m_total.store(std::max<std::int64_t>(total, 1));
     m_done.store(0);
+    m_reportedFinished.store(false);
 }
 
 void JobContext::addWork(std::int64_t done)
@@ -35,9 +36,11 @@ void JobContext::addWork(std::int64_t done)
     const std::int64_t t = nowNs();
     std::int64_t last = m_lastReportNs.load();
     const bool finished = now >= total;
-    if (!finished && t - last < 30'000'000) return;
-    if (!finished && !m_lastReportNs.compare_exchange_strong(last, t))
-        return; // another thread reports this instant
+    if (finished) {
+        if (m_reportedFinished.exchange(true)) return; // 1 is reported once
+    } else if (t - last < 30'000'000 || !m_lastReportNs.compare_exchange_strong(last, t)) {
+        return; // too soon, or another thread reports this instant
+    }
     m_sink(std::min(1.0, double(now) / double(total)));
 }
 

@@ -41,6 +41,7 @@ private:
     std::atomic<std::int64_t> m_total{0};
     std::atomic<std::int64_t> m_done{0};
     std::atomic<std::int64_t> m_lastReportNs{0};
+    std::atomic<bool> m_reportedFinished{false};
     ProgressSink m_sink;
 };
 

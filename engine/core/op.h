@@ -112,8 +112,12 @@ const std::vector<OpDef>& allOps();
 /// The op with this name or alias, or null.
 const OpDef* findOp(std::string_view name);
 
+/// The work units executePlan reports to a JobContext (elements its pieces copy); planSources
+/// reports the same amount. A caller with a progress sink announces the sum of what it will
+/// run with ctx->beginWork().
+std::int64_t planWork(const OpPlan& plan);
 /// Moves the elements: one tensor per output of the plan. The caller's executor splits large
-/// copies across its workers; `ctx` may cancel between chunks.
+/// copies across its workers; `ctx` may cancel between chunks and hears of the work done.
 std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& inputs,
                                 Executor& executor, JobContext* ctx = nullptr);
 /// Where every element of output `output` came from: packSource(slot, index) or kNoSource.

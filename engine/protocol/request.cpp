@@ -403,6 +403,8 @@ RequestResult runRequest(const Request& request, const Limits& limits, Executor&
     result.plan = request.op->plan(call);
     checkResponseSize(request, result.plan, limits);
     result.inputs = call.allInputs();
+    // Values, then (if asked) sources: the same pieces run twice.
+    if (context) context->beginWork(planWork(result.plan) * (request.sources ? 2 : 1));
     result.outputs = executePlan(result.plan, result.inputs, executor, context);
     result.opMs = msSince(start);
     if (request.sources) {

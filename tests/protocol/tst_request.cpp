@@ -7,7 +7,10 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <mutex>
 #include <new>
+#include <numeric>
 
 using namespace ss;
 using namespace ss::testing;
@@ -35,6 +38,7 @@ private slots:
     void refusesWrongTypes();
     void refusesWhatWouldNotFitInMemory();
     void reportsInternalErrors();
+    void progressCountsValuesAndSources();
     void mapsExceptions();
     void echoesIds_data();
     void echoesIds();
@@ -233,6 +237,31 @@ void TestRequest::reportsInternalErrors()
             std::string(
                 R"({"id":7,"ok":false,"error":{"code":"internal","message":"op 'broken' left element 2 of output 0 unwritten"}})"));
     }
+}
+
+void TestRequest::progressCountsValuesAndSources()
+{
+    // Values and sources run the same pieces: progress counts both, so it reaches 1 once, at
+    // the end (it used to reach 1 after the values and then report every chunk of the sources).
+    Request request;
+    request.op = findOp("getitem");
+    std::vector<std::int64_t> values(std::size_t(1) << 20);
+    std::iota(values.begin(), values.end(), 0);
+    request.inputs = {{Tensor::fromInts(DType::Int32, {std::int64_t(values.size())}, values)}};
+    request.attrs = {{"expr", Attr("x[::-1]")}};
+    request.sources = true;
+    JobContext ctx;
+    std::mutex mutex;
+    std::vector<double> reports;
+    ctx.setProgressSink([&](double fraction) {
+        const std::lock_guard lock(mutex);
+        reports.push_back(fraction);
+    });
+    runRequest(request, Limits::machineDefault(), testExecutor(), &ctx);
+    QVERIFY(!reports.empty());
+    QCOMPARE(reports.back(), 1.0);
+    QCOMPARE(std::count(reports.begin(), reports.end(), 1.0), 1);
+    QCOMPARE(ctx.progress(), 1.0);
 }
 
 void TestRequest::mapsExceptions()
