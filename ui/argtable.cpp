@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/argtable.h"
 
+#include "core/decode.h"
+
 #include <QAbstractButton>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -20,13 +22,6 @@ const QColor kLitRow(255, 190, 0, 90);
 // The table is tall enough for this many entries at least, and for up to kVisibleRows.
 constexpr int kMinVisibleRows = 3;
 constexpr int kVisibleRows = 8;
-
-QString binary(std::int64_t mask, int width)
-{
-    QString bits = QString::number(quint32(mask), 2);
-    if (bits.size() < width) bits = QString(width - bits.size(), u'0') + bits;
-    return QStringLiteral("0b") + bits;
-}
 
 } // namespace
 
@@ -163,10 +158,10 @@ QVariant ArgTableModel::headerData(int section, Qt::Orientation orientation, int
         if (role != Qt::DisplayRole) return {};
         if (!column.isBit) return column.name;
         const std::int64_t total = mask(section);
-        int width = std::max(1, rowCount());
-        while (width < 32 && (std::uint64_t(total) >> width) != 0)
-            ++width;
-        return QStringLiteral("%1\n%2 = %3").arg(column.name).arg(total).arg(binary(total, width));
+        return QStringLiteral("%1\n%2 = %3")
+            .arg(column.name)
+            .arg(total)
+            .arg(QString::fromStdString(maskBinary(std::int32_t(total), rowCount())));
     }
     if (section < 0 || section >= rowCount() || role != Qt::DisplayRole) return {};
     return section < m_rowLabels.size() && !m_rowLabels[section].isEmpty()

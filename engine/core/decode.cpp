@@ -9,6 +9,14 @@
 
 namespace ss {
 
+std::string maskBinary(std::int32_t mask, int digits)
+{
+    int width = std::clamp(digits, 1, 32);
+    while (width < 32 && (std::uint32_t(mask) >> width) != 0)
+        ++width;
+    return "0b" + std::bitset<32>(std::uint32_t(mask)).to_string().substr(std::size_t(32 - width));
+}
+
 Attrs attrsFromSparse(const SparseSpec& sparse)
 {
     Attrs attrs{{"begin", Attr::ints(sparse.begin)},
@@ -30,12 +38,6 @@ namespace {
 bool bit(std::int64_t mask, int i)
 {
     return i < 63 && ((mask >> i) & 1) != 0;
-}
-
-std::string bits(std::int32_t mask, int width)
-{
-    width = std::clamp(width, 1, 32);
-    return std::bitset<32>(std::uint32_t(mask)).to_string().substr(std::size_t(32 - width));
 }
 
 std::string num(std::int64_t v)
@@ -115,8 +117,8 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
     const std::uint32_t ellipsisBits = std::uint32_t(sparse.ellipsisMask);
     if ((ellipsisBits & (ellipsisBits - 1)) != 0) {
         steps.push_back({"Check the arguments",
-                         "ellipsis_mask is " + num(sparse.ellipsisMask) + " (0b" +
-                             bits(sparse.ellipsisMask, 32) +
+                         "ellipsis_mask is " + num(sparse.ellipsisMask) + " (" +
+                             maskBinary(sparse.ellipsisMask, 32) +
                              "): more than one bit is set, but a spec can hold only one ellipsis. "
                              "TensorFlow tests all 32 bits here, even those past the " +
                              num(m) + " entries.",

@@ -27,6 +27,10 @@ struct SparseSpec
     bool operator==(const SparseSpec&) const = default;
 };
 
+/// A mask in binary, "0b0110": at least `digits` digits (one per spec entry), more when a higher
+/// bit is set, so that no set bit is ever cut off.
+std::string maskBinary(std::int32_t mask, int digits);
+
 /// strided_slice's attributes for a sparse spec (masks only where non-zero: they default to 0).
 Attrs attrsFromSparse(const SparseSpec& sparse);
 

@@ -26,14 +26,21 @@ void flattenInts(const Attr& a, std::size_t depth, const Shape& shape,
 
 } // namespace
 
+Shape attrShape(const Attr& value)
+{
+    Shape shape;
+    for (const Attr* a = &value; a->isList(); a = &a->toList().front()) {
+        shape.push_back(std::int64_t(a->toList().size()));
+        if (a->toList().empty()) break;
+    }
+    return shape;
+}
+
 IntTensor toIntTensor(const Attr& value, const std::string& what)
 {
     IntTensor t;
     // The shape is read along the first elements; every other element must agree with it.
-    for (const Attr* a = &value; a->isList(); a = &a->toList().front()) {
-        t.shape.push_back(std::int64_t(a->toList().size()));
-        if (a->toList().empty()) break;
-    }
+    t.shape = attrShape(value);
     flattenInts(value, 0, t.shape, t.values, what);
     return t;
 }

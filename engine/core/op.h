@@ -106,6 +106,8 @@ private:
 /// Reads an attribute value as an integer tensor (shape from nesting). Throws bad_request
 /// naming `what` if it is not a rectangular nest of integers.
 IntTensor toIntTensor(const Attr& value, const std::string& what);
+/// The nesting shape of a list attribute, read along its first elements ([] for a scalar).
+Shape attrShape(const Attr& value);
 
 /// Every op, in the order `slicescope-cli ops` lists them.
 const std::vector<OpDef>& allOps();

@@ -11,7 +11,6 @@
 #include "protocol/text_format.h"
 
 #include <algorithm>
-#include <bitset>
 #include <charconv>
 #include <fstream>
 #include <istream>
@@ -239,14 +238,6 @@ std::string entryList(std::int32_t mask)
     return (count == 1 ? "entry " : "entries ") + list;
 }
 
-std::string binary(std::int32_t mask, int entries)
-{
-    int width = std::max(entries, 1);
-    while (width < 32 && (std::uint32_t(mask) >> width) != 0)
-        ++width;
-    return "0b" + std::bitset<32>(std::uint32_t(mask)).to_string().substr(std::size_t(32 - width));
-}
-
 void printEntries(Printer& p, const std::vector<SpecEntry>& entries)
 {
     TextTable t;
@@ -281,7 +272,7 @@ void printSparse(Printer& p, const SparseSpec& s)
                                                           {"new_axis_mask", s.newAxisMask},
                                                           {"shrink_axis_mask", s.shrinkAxisMask}};
     for (const auto& [name, mask] : masks)
-        t.addRow({name, std::to_string(mask), binary(mask, m), entryList(mask)});
+        t.addRow({name, std::to_string(mask), maskBinary(mask, m), entryList(mask)});
     p.table(t, "   ");
     p.out()
         << "   (bit i of a mask belongs to entry i; binary is written with entry 0 on the right)\n";

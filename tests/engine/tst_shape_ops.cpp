@@ -1306,6 +1306,12 @@ private slots:
             "");
         SS_EXPECT_ERROR(runOp("reverse", {{iota({2})}}, {{"dims", ilist({1})}}), BR,
                         "attribute 'dims' must be a list of booleans");
+        // Ragged: [[true, false], [true], [false, true, false]] holds six flags, as a 3 x 2 list
+        // would, but is not one.
+        SS_EXPECT_ERROR(runOp("reverse", {{iota({2})}},
+                              {{"dims", Attr(Attr::List{bools({true, false}), bools({true}),
+                                                        bools({false, true, false})})}}),
+                        BR, "attribute 'dims' must be a rectangular list of booleans");
         SS_EXPECT_ERROR(runOp("concat", {{iota({2}), iota({2})}}), BR, "");
         SS_EXPECT_ERROR(runOp("stack", {{iota({2})}}, {{"axis", "0"}}), BR, "");
         SS_EXPECT_ERROR(

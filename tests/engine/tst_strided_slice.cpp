@@ -231,6 +231,20 @@ private slots:
         QVERIFY(titles.contains("Final shape"));
     }
 
+    void maskBitsPastTheEntriesStayVisible()
+    {
+        // begin_mask 16 on a 2-entry spec: the step shows bit 4 rather than cutting it to "0b00".
+        const OpRun run = runOp("strided_slice", {{iota({3, 4})}}, raw({0, 0}, {2, 2}, {1, 1}, 16));
+        const auto read = std::find_if(run.plan.steps.begin(), run.plan.steps.end(),
+                                       [](const Step& s) { return s.title == "Read the spec"; });
+        QVERIFY(read != run.plan.steps.end());
+        QVERIFY2(read->detail.find("begin_mask 16 (0b10000)") != std::string::npos,
+                 read->detail.c_str());
+        QCOMPARE(maskBinary(5, 2), std::string("0b101"));
+        QCOMPARE(maskBinary(1, 4), std::string("0b0001"));
+        QCOMPARE(maskBinary(-1, 2), std::string("0b" + std::string(32, '1')));
+    }
+
     void flags()
     {
         // x[0] on [1,3] rewrites to begin 0, end 1 = d: an identity (semantics.md 1.7).

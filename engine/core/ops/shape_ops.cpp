@@ -407,17 +407,6 @@ Tensor padConstant(const Attr* given, DType dtype)
     return Tensor::scalar(DType::Int64, v);
 }
 
-// The nesting shape of a list attribute, read along its first elements.
-Shape attrShape(const Attr& a)
-{
-    Shape shape;
-    for (const Attr* x = &a; x->isList(); x = &x->toList().front()) {
-        shape.push_back(std::int64_t(x->toList().size()));
-        if (x->toList().empty()) break;
-    }
-    return shape;
-}
-
 OpPlan pad(const OpCall& call)
 {
     const Tensor& tensor = call.input("tensor");
@@ -958,25 +947,23 @@ OpPlan reverseSequence(const OpCall& call)
 // ---------------------------------------------------------------------------------------------
 // reverse (ReverseV2's axis list, or the 1.x Reverse's one bool per dimension)
 
+// The flags of `dims`, row-major; every list at one depth as long as the first (the shape).
 std::vector<bool> boolList(const Attr& a, Shape& shape)
 {
     shape = attrShape(a);
     std::vector<bool> flags;
-    std::vector<const Attr*> todo{&a};
-    while (!todo.empty()) {
-        const Attr* x = todo.back();
-        todo.pop_back();
-        if (x->isList()) {
-            for (auto it = x->toList().rbegin(); it != x->toList().rend(); ++it)
-                todo.push_back(&*it);
-        } else if (x->isBool()) {
-            flags.push_back(x->toBool());
-        } else {
-            badRequest("attribute 'dims' must be a list of booleans");
+    const auto flatten = [&](const auto& self, const Attr& x, std::size_t depth) -> void {
+        if (depth == shape.size()) {
+            if (!x.isBool()) badRequest("attribute 'dims' must be a list of booleans");
+            flags.push_back(x.toBool());
+            return;
         }
-    }
-    if (std::int64_t(flags.size()) != numElements(shape))
-        badRequest("attribute 'dims' must be a rectangular list of booleans");
+        if (!x.isList() || std::int64_t(x.toList().size()) != shape[depth])
+            badRequest("attribute 'dims' must be a rectangular list of booleans");
+        for (const Attr& item : x.toList())
+            self(self, item, depth + 1);
+    };
+    flatten(flatten, a, 0);
     return flags;
 }
 

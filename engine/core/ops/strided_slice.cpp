@@ -7,7 +7,6 @@
 #include "core/slice_expr.h"
 
 #include <algorithm>
-#include <bitset>
 
 namespace ss {
 
@@ -26,9 +25,7 @@ std::string magnitude(std::int64_t v)
 
 std::string maskText(std::int32_t mask, int entries)
 {
-    const int width = std::clamp(entries, 1, 32);
-    return num(mask) + " (0b" +
-           std::bitset<32>(std::uint32_t(mask)).to_string().substr(std::size_t(32 - width)) + ")";
+    return num(mask) + " (" + maskBinary(mask, entries) + ")";
 }
 
 // The five masks. The kernel reads them as int32 attributes when it is built, before it looks
