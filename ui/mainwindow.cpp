@@ -54,6 +54,18 @@ constexpr int kAutosaveDelayMs = 2000;
 constexpr qint64 kMergeWindowMs = 2000;
 /// Below this many output elements, an input hover finds its targets on the GUI thread.
 constexpr std::int64_t kSyncTargetLimit = std::int64_t(1) << 20;
+
+using TargetLists = std::vector<std::vector<std::int64_t>>;
+
+/// Whether finding an input element's targets (a scan of every output's sources) is cheap enough
+/// for the GUI thread.
+bool targetsAreCheap(const Evaluation& eval)
+{
+    std::int64_t total = 0;
+    for (const auto& sources : eval.sources)
+        total += std::int64_t(sources->size());
+    return total <= kSyncTargetLimit;
+}
 const char* const kHistoryKey = "editor/history";
 const char* const kThemeKey = "view/dark";
 const char* const kFitColoursKey = "view/fitColours";
@@ -354,9 +366,13 @@ void MainWindow::buildLayout()
         if (!m_shown || !m_linked) return {};
         const OpDef* def = findOp(m_shown->op);
         if (!def) return {};
+        // The hover's targets (a large op's arrive from a worker); otherwise only a scan that is
+        // cheap enough for the GUI thread.
         const bool hovered = m_hoverSlot == slot && m_hoverIndex == index;
         return explainInputElement(*def, *m_shown, slot, index,
-                                   hovered ? m_hoverTargets : findTargets(*m_shown, slot, index));
+                                   hovered                     ? m_hoverTargets
+                                   : targetsAreCheap(*m_shown) ? findTargets(*m_shown, slot, index)
+                                                               : TargetLists{});
     });
 
     auto* outputs = new QWidget;
@@ -960,10 +976,7 @@ void MainWindow::onInputHovered(int slot, qint64 index)
             v->setOutlined({});
         return;
     }
-    std::int64_t total = 0;
-    for (const auto& sources : m_shown->sources)
-        total += std::int64_t(sources->size());
-    if (total <= kSyncTargetLimit)
+    if (targetsAreCheap(*m_shown))
         showTargets(slot, index, findTargets(*m_shown, slot, index));
     else
         m_engine->lookupTargets(m_shown, slot, index);

@@ -20,6 +20,7 @@
 #include <QAbstractScrollArea>
 #include <QAction>
 #include <QComboBox>
+#include <QHelpEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -28,6 +29,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QToolTip>
 #include <QUndoStack>
 #include <qcustomplot.h>
 
@@ -115,6 +117,7 @@ private slots:
     void oneColourScaleForTheWholeOp();
     void coloursFitTheCellsOnScreen();
     void tooltipsExplainTheRule();
+    void inputTooltipOfALargeOpWaitsForTheWorker();
     void typingIsOneUndoStep();
     void historyRecallsEarlierExpressions();
     void cellEditIsUndoable();
@@ -644,6 +647,37 @@ void TestWorkbench::tooltipsExplainTheRule()
              qPrintable(in));
     const QString unread = explainInputElement(getitem, *eval, 0, 0, findTargets(*eval, 0, 0));
     QVERIFY2(unread.contains(QStringLiteral("is not read")), qPrintable(unread));
+}
+
+void TestWorkbench::inputTooltipOfALargeOpWaitsForTheWorker()
+{
+    // 1.1 million outputs: finding where an input element went is a worker's job. A tooltip on an
+    // element that is not the hovered one says when it is read, without scanning on the GUI
+    // thread; once hovered, the worker's answer fills in where it was copied.
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace({1100, 1000}, QStringLiteral("x[::-1]")),
+                   QStringLiteral("test"));
+    w.resize(1440, 900);
+    w.show();
+    QVERIFY(waitSettled(w, 60000));
+    TensorView* in = w.inputView(0);
+    QVERIFY(in->isHeatMap());
+    QWidget* viewport = in->viewport();
+    const QPoint local = viewport->rect().center();
+    const std::int64_t flat = in->elementAt(viewport->mapTo(in, local));
+    QVERIFY(flat >= 0);
+    const auto tooltip = [&] {
+        QHelpEvent help(QEvent::ToolTip, local, viewport->mapToGlobal(local));
+        QCoreApplication::sendEvent(viewport, &help);
+        return QToolTip::text();
+    };
+    const QString before = tooltip();
+    QVERIFY2(before.contains(QStringLiteral("is read")) &&
+                 !before.contains(QStringLiteral("copied to")),
+             qPrintable(before));
+    QToolTip::hideText();
+    QTest::mouseMove(viewport, local);
+    QTRY_VERIFY2(tooltip().contains(QStringLiteral("copied to output[")), qPrintable(tooltip()));
 }
 
 void TestWorkbench::typingIsOneUndoStep()
