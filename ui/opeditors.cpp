@@ -146,8 +146,6 @@ public:
         connect(m_table->model(), &ArgTableModel::edited, this, &ExprEditor::tableEdited);
     }
 
-    SpecEditor* spec() const { return m_spec; }
-
     void setWorkspace(const Workspace& ws) override
     {
         const auto it = ws.attrs.find("expr");

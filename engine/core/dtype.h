@@ -40,11 +40,6 @@ inline bool isFloat(DType t)
 {
     return t == DType::Float32 || t == DType::Float64;
 }
-/// Integer, float or bool: everything but string.
-inline bool isNumeric(DType t)
-{
-    return t != DType::String;
-}
 
 /// Smallest and largest value of an integer dtype.
 std::int64_t integerMin(DType t);

@@ -139,7 +139,6 @@ void Executor::runJob(const std::shared_ptr<Job>& job)
 {
     Job::State final = Job::State::Finished;
     std::exception_ptr error;
-    const auto start = std::chrono::steady_clock::now();
     if (job->context().isCancelled()) {
         final = Job::State::Cancelled;
     } else {
@@ -159,8 +158,6 @@ void Executor::runJob(const std::shared_ptr<Job>& job)
         if (final == Job::State::Finished && job->context().isCancelled())
             final = Job::State::Cancelled;
     }
-    job->m_elapsedMs =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     {
         std::lock_guard lock(job->m_mutex);
         job->m_state = final;

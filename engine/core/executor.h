@@ -58,8 +58,6 @@ public:
     State wait();
     /// The exception the work threw (Failed state), else null.
     std::exception_ptr error() const;
-    /// Runs-on-worker wall time, in milliseconds.
-    double elapsedMs() const { return m_elapsedMs; }
 
 private:
     friend class Executor;
@@ -70,7 +68,6 @@ private:
     std::condition_variable m_cv;
     State m_state = State::Queued;
     std::exception_ptr m_error;
-    double m_elapsedMs = 0;
 };
 
 /// A small pool of worker threads. Jobs run on a worker; inside a job, parallelFor() splits

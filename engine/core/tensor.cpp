@@ -129,9 +129,6 @@ std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& w
 
 Tensor Tensor::empty(DType dtype, Shape shape, const Limits& limits)
 {
-    if (shape.size() > std::size_t(kMaxRank))
-        invalidArgument("tensors may have rank 0 to " + std::to_string(kMaxRank) + ", not " +
-                        std::to_string(shape.size()));
     Tensor t;
     t.m_size = limits.check(shape, dtype, "a tensor");
     t.m_dtype = dtype;

@@ -111,11 +111,7 @@ std::optional<DType> dtypeAttr(const OpCall& call, std::string_view name)
 // A new output, refused (before anything is allocated for it) if the engine cannot hold it.
 OutputPlan newOutput(const OpCall& call, DType dtype, Shape shape, const std::string& what)
 {
-    if (shape.size() > std::size_t(kMaxRank))
-        invalidArgument(what + " would have shape " + shapeString(shape) + ", rank " +
-                        num(std::int64_t(shape.size())) + "; tensors may have rank 0 to " +
-                        num(kMaxRank));
-    call.limits().check(shape, dtype, what);
+    call.limits().check(shape, dtype, what); // rank, then size
     OutputPlan out;
     out.dtype = dtype;
     out.shape = std::move(shape);
