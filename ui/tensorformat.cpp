@@ -62,8 +62,10 @@ ValueFormatter::ValueFormatter(const Tensor& tensor) : m_tensor(tensor)
             }
         }
     });
-    // Like NumPy's repr: past 1e8, or for fractions of very different sizes, fixed-point
-    // digits stop helping.
+    // Past 1e8, or for fractions of very different sizes, fixed-point digits stop helping. Looser
+    // than NumPy's repr (and slicescope-cli's printing), which also goes scientific when the
+    // largest and smallest values differ by more than 1e3: in a grid of cells, 0.5 beside 2000.5
+    // (or an arange of floats) reads better in fixed point.
     if (maxAbs >= 1e8 || (!integral && (maxAbs >= 1e6 || minNonZero < 1e-4)))
         m_style = FloatStyle::Scientific;
     else if (integral)
