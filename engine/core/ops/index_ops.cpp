@@ -4,6 +4,7 @@
 // contiguous inner slices), so every plan here is a row list: RowsPiece.
 #include "core/error.h"
 #include "core/op.h"
+#include "core/ops/common.h"
 #include "core/ops/ops.h"
 
 #include <algorithm>
@@ -15,24 +16,13 @@
 
 namespace ss {
 
-namespace {
+using namespace ops;
 
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
+namespace {
 
 std::string dtypeText(DType t)
 {
     return std::string(dtypeName(t));
-}
-
-std::int64_t product(const Shape& shape, std::size_t from, std::size_t to)
-{
-    std::int64_t p = 1;
-    for (std::size_t k = from; k < to; ++k)
-        p *= shape[k];
-    return p;
 }
 
 Shape subShape(const Shape& shape, std::size_t from, std::size_t to)
@@ -46,14 +36,6 @@ Shape joinShapes(std::initializer_list<Shape> parts)
     for (const Shape& p : parts)
         all.insert(all.end(), p.begin(), p.end());
     return all;
-}
-
-std::vector<int> dimRange(std::size_t from, std::size_t to)
-{
-    std::vector<int> dims;
-    for (std::size_t k = from; k < to; ++k)
-        dims.push_back(int(k));
-    return dims;
 }
 
 // TensorFlow's SliceDebugString: where flat element `flat` of `shape` sits, as "" (scalar),
@@ -106,26 +88,6 @@ std::optional<DType> dtypeAttr(const OpCall& call, std::string_view name)
                    "' must name a dtype (bool, int8, uint8, int16, int32, int64, float32, "
                    "float64 or string)");
     return t;
-}
-
-// A new output, refused (before anything is allocated for it) if the engine cannot hold it.
-OutputPlan newOutput(const OpCall& call, DType dtype, Shape shape, const std::string& what)
-{
-    call.limits().check(shape, dtype, what); // rank, then size
-    OutputPlan out;
-    out.dtype = dtype;
-    out.shape = std::move(shape);
-    return out;
-}
-
-// An empty row list with room for `count` rows; the list itself is held to the limits too.
-RowsPiece rowList(const OpCall& call, std::int64_t count, std::int64_t rowLength)
-{
-    call.limits().check({count}, DType::Int64, "the row list");
-    RowsPiece p;
-    p.rowLength = rowLength;
-    p.rows.reserve(std::size_t(count));
-    return p;
 }
 
 // ---------------------------------------------------------------------------------------------

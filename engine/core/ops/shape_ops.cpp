@@ -3,6 +3,7 @@
 // transpose. Each one is planned as a few box copies between the right views of its tensors.
 #include "core/error.h"
 #include "core/op.h"
+#include "core/ops/common.h"
 #include "core/ops/ops.h"
 #include "core/slice_expr.h"
 
@@ -10,25 +11,14 @@
 #include <cctype>
 #include <functional>
 #include <limits>
-#include <numeric>
 
 namespace ss {
+
+using namespace ops;
 
 namespace {
 
 using Coords = std::vector<std::int64_t>;
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
-
-std::vector<int> allDims(int rank)
-{
-    std::vector<int> dims(static_cast<std::size_t>(rank));
-    std::iota(dims.begin(), dims.end(), 0);
-    return dims;
-}
 
 // Lists at most a handful of items, so that a step about a million pieces stays readable and
 // cheap: only the items shown are ever made.
@@ -321,8 +311,8 @@ OpPlan tile(const OpCall& call)
                                             }) +
                                        ", so the output is " + shapeTuple(outShape) + ".",
                           {},
-                          allDims(r),
-                          allDims(r)});
+                          dimRange(0, r),
+                          dimRange(0, r)});
     plan.steps.push_back(
         {"Repeat",
          "output[p] = input[p mod d] in every dimension: the input is laid down multiples[i] "
@@ -331,8 +321,8 @@ OpPlan tile(const OpCall& call)
                                              "the input itself."
                                            : ""),
          {},
-         allDims(r),
-         allDims(r)});
+         dimRange(0, r),
+         dimRange(0, r)});
 
     // In the output seen as [m0, d0, m1, d1, ...], the coordinate over a multiple moves to the
     // next whole copy and reads nothing new (input stride 0): one affine piece.
@@ -530,8 +520,8 @@ OpPlan pad(const OpCall& call)
                                   num(numElements(outShape) - tensor.size()) +
                                   " elements around it take the constant.",
                               {},
-                              allDims(r),
-                              allDims(r)});
+                              dimRange(0, r),
+                              dimRange(0, r)});
     } else {
         // Per dimension the output is three runs: the mirrored border before (read backwards
         // from index b - 1 + offset), the input itself, and the mirrored border after (read
@@ -581,8 +571,8 @@ OpPlan pad(const OpCall& call)
                  (out.pieces.size() == 1 ? " block is" : " blocks are") +
                  " copied, each one straight or mirrored per dimension.",
              {},
-             allDims(r),
-             allDims(r)});
+             dimRange(0, r),
+             dimRange(0, r)});
     }
     plan.outputs.push_back(std::move(out));
     return plan;
@@ -890,9 +880,7 @@ OpPlan reverseSequence(const OpCall& call)
     // tail). When those pieces would be tiny, one list of contiguous rows costs less.
     const std::int64_t total = input.size();
     const std::size_t innerFrom = std::max(s, b) + 1;
-    std::int64_t inner = 1;
-    for (std::size_t k = innerFrom; k < shape.size(); ++k)
-        inner *= shape[k];
+    const std::int64_t inner = product(shape, innerFrom, shape.size());
     const std::int64_t rowCount = inner == 0 ? 0 : total / inner;
     if (std::int64_t(runs) * 64 <= rowCount || total == 0) {
         const Coords ones(shape.size(), 1);
@@ -920,10 +908,7 @@ OpPlan reverseSequence(const OpCall& call)
             k = end;
         }
     } else {
-        call.limits().check({rowCount}, DType::Int64, "the row list");
-        RowsPiece rows;
-        rows.rowLength = inner;
-        rows.rows.reserve(std::size_t(rowCount));
+        RowsPiece rows = rowList(call, rowCount, inner);
         const Shape outer(shape.begin(), shape.begin() + std::ptrdiff_t(innerFrom));
         const std::int64_t seqStride = rowMajorStrides(shape)[s];
         Coords c(outer.size(), 0);
@@ -1093,20 +1078,20 @@ OpPlan transpose(const OpCall& call)
                               ". Entries are not wrapped: each must be in [0, " + num(r) +
                               ") and appear once.",
                           {},
-                          allDims(r),
-                          allDims(r)});
+                          dimRange(0, r),
+                          dimRange(0, r)});
     plan.steps.push_back({"Output shape",
                           (r == 0 ? std::string("A scalar stays a scalar") : dims) +
                               ", so the output is " + shapeTuple(outShape) + ".",
                           {},
-                          allDims(r),
-                          allDims(r)});
+                          dimRange(0, r),
+                          dimRange(0, r)});
     plan.steps.push_back({"Rule",
                           "out[c] = in[c'] with c'[perm[i]] = c[i]: walking output dimension i "
                           "walks input dimension perm[i].",
                           {},
-                          allDims(r),
-                          allDims(r)});
+                          dimRange(0, r),
+                          dimRange(0, r)});
     AffinePiece p;
     p.slot = call.slot("a");
     p.extents = outShape;

@@ -2,18 +2,16 @@
 // tf.slice (begin + size) and PaddlePaddle's strided_slice (axes, starts, ends, strides).
 #include "core/error.h"
 #include "core/op.h"
+#include "core/ops/common.h"
 #include "core/ops/ops.h"
 
 #include <algorithm>
 
 namespace ss {
 
-namespace {
+using namespace ops;
 
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
+namespace {
 
 // output[p] = input[first + p * step] per dimension.
 AffinePiece boxPiece(int slot, const Shape& inputShape, const std::vector<std::int64_t>& first,

@@ -11,6 +11,7 @@
 // written twice.
 #include "core/error.h"
 #include "core/op.h"
+#include "core/ops/common.h"
 #include "core/ops/ops.h"
 
 #include <algorithm>
@@ -18,12 +19,9 @@
 
 namespace ss {
 
-namespace {
+using namespace ops;
 
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
+namespace {
 
 // Division rounding down / up, for a positive divisor.
 std::int64_t floorDiv(std::int64_t a, std::int64_t b)
@@ -33,14 +31,6 @@ std::int64_t floorDiv(std::int64_t a, std::int64_t b)
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
 {
     return a / b + (a % b > 0 ? 1 : 0);
-}
-
-std::vector<int> dimRange(int first, int end)
-{
-    std::vector<int> dims;
-    for (int d = first; d < end; ++d)
-        dims.push_back(d);
-    return dims;
 }
 
 // TensorFlow registers the patch and space/batch kernels for real numbers only

@@ -3,6 +3,7 @@
 // strided_slice_assign, strided_slice_grad.
 #include "core/error.h"
 #include "core/op.h"
+#include "core/ops/common.h"
 #include "core/ops/ops.h"
 #include "core/slice_expr.h"
 
@@ -10,12 +11,9 @@
 
 namespace ss {
 
-namespace {
+using namespace ops;
 
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
+namespace {
 
 // |v| as text; INT64_MIN has no positive int64.
 std::string magnitude(std::int64_t v)
