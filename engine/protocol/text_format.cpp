@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "protocol/text_format.h"
 
+#include "core/slice_expr.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -20,36 +22,6 @@ std::string pad(const std::string& s, int width, bool right, char fill = ' ')
     if (missing <= 0) return s;
     const std::string padding(std::size_t(missing), fill);
     return right ? padding + s : s + padding;
-}
-
-// Python's repr() of a str: single quotes unless the text holds a single quote and no double
-// quote; backslashes and control characters escaped; other characters as they are.
-std::string pythonRepr(const std::string& s)
-{
-    static const char* hex = "0123456789abcdef";
-    const char quote =
-        s.find('\'') != std::string::npos && s.find('"') == std::string::npos ? '"' : '\'';
-    std::string out(1, quote);
-    for (const char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (ch == quote || ch == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (ch == '\n') {
-            out += "\\n";
-        } else if (ch == '\t') {
-            out += "\\t";
-        } else if (ch == '\r') {
-            out += "\\r";
-        } else if (c < 0x20 || c == 0x7F) {
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        } else {
-            out += ch;
-        }
-    }
-    return out + quote;
 }
 
 // The digits NumPy's Dragon4 prints with unique=True and precision 8: the shortest text that
@@ -176,7 +148,7 @@ std::vector<std::string> formatElements(const Tensor& t, const std::vector<std::
             return formatFloats(values);
         } else if constexpr (std::is_same_v<T, std::string>) {
             for (const std::int64_t i : indices)
-                out.push_back(t.rank() == 0 ? data[i] : pythonRepr(data[i]));
+                out.push_back(t.rank() == 0 ? data[i] : pythonStringRepr(data[i]));
         } else if constexpr (std::is_same_v<T, bool>) {
             for (const std::int64_t i : indices)
                 out.push_back(data[i] ? (t.rank() == 0 ? "True" : " True") : "False");
