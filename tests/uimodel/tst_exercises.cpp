@@ -90,13 +90,28 @@ void TestExercises::hintsSayWhatDiffers_data()
     QTest::addColumn<QString>("exercise");
     QTest::addColumn<QString>("expr");
     QTest::addColumn<QString>("hint");
-    QTest::newRow("index removed an axis") << "keep-row" << "x[2]" << "a slice keeps an axis (1:2 keeps one row)";
-    QTest::newRow("slice kept an axis") << "row-two" << "x[2:3]" << "rank 2 (shape (1, 5)), the target rank 1 (shape (5,)): an index removes an axis";
-    QTest::newRow("count") << "middle-block" << "x[1:3, 1:3]" << "You selected 4 cells";
-    QTest::newRow("backwards") << "rows-reversed" << "x[:, ::-1]" << "your stride is positive, the target runs backwards";
-    QTest::newRow("forwards") << "last-two-rows" << "x[:1:-1]" << "your stride is negative, the target runs forwards";
-    QTest::newRow("shifted") << "last-two-rows" << "x[1:3]" << "off by -1";
-    QTest::newRow("refused") << "row-two" << "x[9]" << "The engine refuses this answer";
+    QTest::newRow("index removed an axis") << "keep-row"
+                                           << "x[2]"
+                                           << "a slice keeps an axis (1:2 keeps one row)";
+    QTest::newRow("slice kept an axis")
+        << "row-two"
+        << "x[2:3]"
+        << "rank 2 (shape (1, 5)), the target rank 1 (shape (5,)): an index removes an axis";
+    QTest::newRow("count") << "middle-block"
+                           << "x[1:3, 1:3]"
+                           << "You selected 4 cells";
+    QTest::newRow("backwards") << "rows-reversed"
+                               << "x[:, ::-1]"
+                               << "your stride is positive, the target runs backwards";
+    QTest::newRow("forwards") << "last-two-rows"
+                              << "x[:1:-1]"
+                              << "your stride is negative, the target runs forwards";
+    QTest::newRow("shifted") << "last-two-rows"
+                             << "x[1:3]"
+                             << "off by -1";
+    QTest::newRow("refused") << "row-two"
+                             << "x[9]"
+                             << "The engine refuses this answer";
 }
 
 void TestExercises::hintsSayWhatDiffers()
@@ -127,13 +142,12 @@ void TestExercises::differingCellsAreListed()
     QCOMPARE(r.differingOutputs.size(), std::size_t(10));
     // Same cells, other order: nothing missing or extra, every reversed element differs.
     answer.attrs["expr"] = Attr("x[:]");
-    const CheckResult order = ExerciseChecker::check(*findExercise(QStringLiteral("reverse-all")),
-                                                     [&] {
-                                                         Workspace w = findExercise(
-                                                             QStringLiteral("reverse-all"))->start;
-                                                         w.attrs["expr"] = Attr("x[:]");
-                                                         return w;
-                                                     }());
+    const CheckResult order =
+        ExerciseChecker::check(*findExercise(QStringLiteral("reverse-all")), [&] {
+            Workspace w = findExercise(QStringLiteral("reverse-all"))->start;
+            w.attrs["expr"] = Attr("x[:]");
+            return w;
+        }());
     QVERIFY(order.missingInputs.empty() && order.extraInputs.empty());
     QCOMPARE(order.differingOutputs.size(), std::size_t(6));
 }

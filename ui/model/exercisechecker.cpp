@@ -129,9 +129,9 @@ QString hintFor(const Selection& target, const Selection& answer)
             for (auto w = want.begin(), g = got.begin(); w != want.end(); ++w, ++g)
                 shifted = shifted && *g - *w == shift;
             if (shifted)
-                hint += QLatin1Char(' ') +
-                        QObject::tr("Every one is off by %1: check where that axis starts.")
-                            .arg(shift);
+                hint +=
+                    QLatin1Char(' ') +
+                    QObject::tr("Every one is off by %1: check where that axis starts.").arg(shift);
         } else if (!want.empty() && !got.empty() && want.size() > 1 && got.size() > 1) {
             hint += QLatin1Char(' ') + QObject::tr("Check the step (stride) on that axis.");
         }
@@ -167,7 +167,10 @@ Selection ExerciseChecker::select(const Workspace& workspace)
         const std::shared_ptr<Executor> pool = WorkerPool::shared();
         RequestResult run = runRequest(request, limits, *pool);
         if (run.outputs.empty() || run.sources.empty()) badRequest("the op gives no output");
-        if (!run.inputs.empty()) s.inputShape = run.inputs.front().shape();
+        if (!run.inputs.empty()) {
+            s.input = run.inputs.front();
+            s.inputShape = s.input.shape();
+        }
         s.shape = run.outputs.front().shape();
         s.sources = std::move(run.sources.front());
         s.ok = true;
@@ -175,6 +178,18 @@ Selection ExerciseChecker::select(const Workspace& workspace)
         s.error = QString::fromUtf8(e.what());
     }
     return s;
+}
+
+std::vector<std::int64_t> ExerciseChecker::readPositions(const Selection& s)
+{
+    std::vector<std::int64_t> order(std::size_t(s.input.isValid() ? s.input.size() : 0), -1);
+    for (std::size_t i = 0; i < s.sources.size(); ++i) {
+        const std::int64_t packed = s.sources[i];
+        if (packed < 0 || sourceSlot(packed) != 0) continue;
+        auto& slot = order[std::size_t(sourceIndex(packed))];
+        if (slot < 0) slot = std::int64_t(i);
+    }
+    return order;
 }
 
 Selection ExerciseChecker::target(const Exercise& exercise)

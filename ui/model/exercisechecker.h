@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/shape.h"
+#include "core/tensor.h"
 #include "ui/model/exercises.h"
 
 #include <QString>
@@ -19,7 +20,8 @@ namespace ss::ui {
 struct Selection
 {
     bool ok = false;
-    QString error; ///< why the engine refused it (ok == false)
+    QString error;    ///< why the engine refused it (ok == false)
+    Tensor input;     ///< input slot 0, as made
     Shape inputShape; ///< of input slot 0
     Shape shape;      ///< of output 0
     /// Per element of output 0: packSource(slot, index), or kNoSource.
@@ -52,6 +54,9 @@ public:
     /// Checks an answer against a target selection already made.
     static CheckResult check(const Selection& target, const std::string& op,
                              const Workspace& answer);
+    /// Per element of `s.input`: its read position in `s` (the first output element that takes
+    /// it), or -1: how a view colours the target.
+    static std::vector<std::int64_t> readPositions(const Selection& s);
 };
 
 } // namespace ss::ui

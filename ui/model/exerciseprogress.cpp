@@ -57,8 +57,8 @@ QString ExerciseProgress::save() const
     QJsonArray names;
     for (const QString& name : m_solved)
         names.append(name);
-    const QByteArray bytes =
-        QJsonDocument(QJsonObject{{QStringLiteral("solved"), names}}).toJson(QJsonDocument::Indented);
+    const QByteArray bytes = QJsonDocument(QJsonObject{{QStringLiteral("solved"), names}})
+                                 .toJson(QJsonDocument::Indented);
     if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
         return QObject::tr("cannot make the folder %1").arg(QFileInfo(m_path).absolutePath());
     const std::string error = writeFileAtomically(

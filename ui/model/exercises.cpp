@@ -45,10 +45,13 @@ Json overlay(const Json& base, const Json& answer)
         }
         Json::Object members = slot->second.isObject() ? slot->second.toObject() : Json::Object{};
         for (const auto& member : value.toObject()) {
-            auto same = std::find_if(members.begin(), members.end(),
-                                     [&](const Json::Member& m) { return m.first == member.first; });
-            if (same != members.end()) same->second = member.second;
-            else members.push_back(member);
+            auto same = std::find_if(members.begin(), members.end(), [&](const Json::Member& m) {
+                return m.first == member.first;
+            });
+            if (same != members.end())
+                same->second = member.second;
+            else
+                members.push_back(member);
         }
         slot->second = Json(std::move(members));
     }
@@ -80,8 +83,6 @@ Exercise readExercise(const Json& json)
         if (const Json* value = json.find(key)) request.emplace_back(key, *value);
     const Json requestJson(std::move(request));
     exercise.start = workspaceFromJson(requestJson, Limits::machineDefault());
-    exercise.start.title = exercise.title;
-    exercise.start.explanation = exercise.task;
     exercise.solutions = answers(json, requestJson, "solutions");
     exercise.wrong = answers(json, requestJson, "wrong");
     if (exercise.solutions.empty())
@@ -112,9 +113,10 @@ ExerciseSet readExerciseSet(const QString& path)
                 set.exercises.push_back(readExercise(item));
             } catch (const OpError& e) {
                 const Json* name = item.isObject() ? item.find("name") : nullptr;
-                const std::string which = name && name->isString()
-                                              ? "exercise '" + name->toString() + "'"
-                                              : "exercise " + std::to_string(set.exercises.size() + 1);
+                const std::string which =
+                    name && name->isString()
+                        ? "exercise '" + name->toString() + "'"
+                        : "exercise " + std::to_string(set.exercises.size() + 1);
                 throw OpError(e.code(), which + ": " + e.what());
             }
         }

@@ -82,6 +82,22 @@ void drawOutline(QPainter& p, const QRect& cell)
     p.drawRect(cell.adjusted(3, 3, -4, -4));
 }
 
+/// A cell that differs from an exercise's target: a red frame and a red corner, which read
+/// apart from the hover's outline and from every ramp colour.
+void drawMark(QPainter& p, const QRect& cell)
+{
+    const QColor red(0xd0, 0x10, 0x10);
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(red, 2, Qt::DashLine));
+    p.drawRect(cell.adjusted(1, 1, -2, -2));
+    const int side = std::max(6, std::min(cell.width(), cell.height()) / 3);
+    const QPoint corner = cell.topRight() + QPoint(-1, 0);
+    const QPoint triangle[3] = {corner, corner - QPoint(side, 0), corner + QPoint(0, side)};
+    p.setPen(Qt::NoPen);
+    p.setBrush(red);
+    p.drawPolygon(triangle, 3);
+}
+
 } // namespace
 
 TensorCanvas::TensorCanvas(ViewState& state, QWidget* parent)
@@ -421,7 +437,7 @@ void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel
     const bool strings = model.tensor().dtype() == DType::String;
     const int align = (strings ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter;
     const RampTable& ramp = RampTable::get();
-    std::vector<QRect> outlined;
+    std::vector<QRect> outlined, marked;
     QRect hovered, current;
     const std::int64_t base0 = layout.faceBase(face);
     for (std::int64_t row = r.firstRow; row <= r.lastRow; ++row) {
@@ -446,6 +462,7 @@ void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel
             if (strings) label = fm.elidedText(label, Qt::ElideRight, textRect.width());
             p.drawText(textRect, align, label);
             if (model.isOutlined(flat)) outlined.push_back(cell);
+            if (model.isMarked(flat)) marked.push_back(cell);
             if (flat == m_state.hovered) hovered = cell;
             if (flat == m_current) current = cell;
         }
@@ -455,6 +472,8 @@ void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel
         p.setPen(QPen(pal.color(QPalette::Highlight), 2));
         p.drawRect(hovered.adjusted(1, 1, -2, -2));
     }
+    for (const QRect& cell : marked)
+        drawMark(p, cell);
     for (const QRect& cell : outlined)
         drawOutline(p, cell);
     if (!current.isNull() && hasFocus()) {

@@ -41,6 +41,7 @@ void TensorModel::setTensor(const ss::Tensor& tensor)
     // same count is kept until the caller replaces it, so an edit does not flash the selection.
     if (m_readOrder && std::int64_t(m_readOrder->size()) != tensor.size()) m_readOrder.reset();
     std::erase_if(m_outlined, [&](std::int64_t i) { return i >= tensor.size(); });
+    std::erase_if(m_marked, [&](std::int64_t i) { return i >= tensor.size(); });
     if (sameTable)
         allChanged({});
     else
@@ -85,6 +86,22 @@ bool TensorModel::setOutlined(std::vector<std::int64_t> flatIndices)
         emit dataChanged(index(top, left), index(bottom, right),
                          {OutlinedRole, Qt::AccessibleDescriptionRole});
     return true;
+}
+
+bool TensorModel::setMarked(std::vector<std::int64_t> flatIndices)
+{
+    std::sort(flatIndices.begin(), flatIndices.end());
+    flatIndices.erase(std::unique(flatIndices.begin(), flatIndices.end()), flatIndices.end());
+    std::erase_if(flatIndices, [&](std::int64_t i) { return i < 0 || i >= m_tensor.size(); });
+    if (flatIndices == m_marked) return false;
+    m_marked = std::move(flatIndices);
+    allChanged({MarkedRole, Qt::AccessibleDescriptionRole});
+    return true;
+}
+
+bool TensorModel::isMarked(std::int64_t flat) const
+{
+    return std::binary_search(m_marked.begin(), m_marked.end(), flat);
 }
 
 void TensorModel::setEditable(bool editable)
@@ -146,12 +163,14 @@ QVariant TensorModel::data(const QModelIndex& index, int role) const
         text += order >= 0 ? QStringLiteral(", read at position %1").arg(order)
                            : QStringLiteral(", not read");
         if (isOutlined(flat)) text += QStringLiteral(", outlined");
+        if (isMarked(flat)) text += QStringLiteral(", differs from the target");
         return text;
     }
     case FlatIndexRole: return qint64(flat);
     case ReadOrderRole: return qint64(readOrderAt(flat));
     case SelectedRole: return readOrderAt(flat) >= 0;
     case OutlinedRole: return isOutlined(flat);
+    case MarkedRole: return isMarked(flat);
     case CoordinatesRole: {
         QList<qint64> coords;
         for (std::int64_t c : unravelIndex(flat, m_tensor.shape()))

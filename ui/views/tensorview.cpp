@@ -693,6 +693,12 @@ void TensorView::setOutlined(std::vector<std::int64_t> flatIndices)
     d->canvas->viewport()->update();
 }
 
+void TensorView::setMarked(std::vector<std::int64_t> flatIndices)
+{
+    if (!d->model->setMarked(std::move(flatIndices))) return;
+    if (!d->heatMode) d->canvas->viewport()->update();
+}
+
 void TensorView::setFocusDims(std::vector<int> dims)
 {
     if (dims == d->state.focusDims) return;

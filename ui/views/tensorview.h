@@ -33,6 +33,7 @@ public:
         SelectedRole,                     ///< bool: read by the op
         OutlinedRole,                     ///< bool: outlined by a linked hover
         CoordinatesRole,                  ///< QList<qint64>: the element's coordinates
+        MarkedRole,                       ///< bool: marked as differing (an exercise's check)
     };
 
     explicit TensorModel(QObject* parent = nullptr);
@@ -42,6 +43,8 @@ public:
     void setReadOrder(ReadOrder order);
     /// Returns whether the outline changed.
     bool setOutlined(std::vector<std::int64_t> flatIndices);
+    /// Marks these elements as differing from an exercise's target; returns whether it changed.
+    bool setMarked(std::vector<std::int64_t> flatIndices);
     /// Whether cells may be edited (the input view); edits are reported through
     /// elementEdited, never applied to the tensor by the model.
     void setEditable(bool editable);
@@ -64,6 +67,8 @@ public:
     }
     const std::vector<std::int64_t>& outlined() const { return m_outlined; }
     bool isOutlined(std::int64_t flat) const;
+    const std::vector<std::int64_t>& marked() const { return m_marked; }
+    bool isMarked(std::int64_t flat) const;
     bool isEditable() const { return m_editable; }
     /// The text style every view of this tensor uses.
     const ValueFormatter& formatter() const { return m_formatter; }
@@ -78,6 +83,7 @@ private:
     ValueFormatter m_formatter;
     ReadOrder m_readOrder;                // null unless it has one entry per element
     std::vector<std::int64_t> m_outlined; // sorted
+    std::vector<std::int64_t> m_marked;   // sorted
     bool m_editable = false;
 };
 
@@ -116,6 +122,9 @@ public:
     std::optional<std::pair<std::int64_t, std::int64_t>> ordersOnScreen() const;
     /// Outlines these elements (the sources or targets of a hover in the other view).
     void setOutlined(std::vector<std::int64_t> flatIndices);
+    /// Marks these elements as differing from an exercise's target (a red corner and frame on
+    /// the cell faces; the heat map does not draw them); empty: none.
+    void setMarked(std::vector<std::int64_t> flatIndices);
     /// Lights these dimensions (the decode stepper's current step); empty: none.
     void setFocusDims(std::vector<int> dims);
     void setEditable(bool editable);

@@ -16,6 +16,7 @@
 #include "ui/views/tensorview.h"
 #include "ui/workbench/copyasmenu.h"
 #include "ui/workbench/decodestepper.h"
+#include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/frameworkspanel.h"
 #include "ui/workbench/lessongallery.h"
 #include "ui/workbench/sessionguard.h"
@@ -639,6 +640,31 @@ void MainWindow::buildActions()
     showDecode->setObjectName(QStringLiteral("actionDecodeSteps"));
     showDecode->setText(tr("D&ecode Steps"));
     showDecode->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    // Exercises: a dock of their own, hidden by default so the first window is unchanged. Shown,
+    // it takes the lessons' place on the left (View > Lessons brings them back beside it) and
+    // opens the first unsolved exercise if none is open.
+    m_exercisePanel = new ExercisePanel(this);
+    auto* exerciseDock = new QDockWidget(tr("Exercises"), this);
+    exerciseDock->setObjectName(QStringLiteral("exerciseDock"));
+    exerciseDock->setWidget(m_exercisePanel);
+    addDockWidget(Qt::LeftDockWidgetArea, exerciseDock);
+    exerciseDock->hide();
+    QAction* showExercises = exerciseDock->toggleViewAction();
+    showExercises->setObjectName(QStringLiteral("actionExercises"));
+    showExercises->setText(tr("&Exercises"));
+    showExercises->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    connect(showExercises, &QAction::toggled, this, [this, exerciseDock, lessonDock](bool on) {
+        if (!on) return;
+        lessonDock->hide();
+        resizeDocks({exerciseDock}, {380}, Qt::Horizontal);
+        if (!m_exercisePanel->currentExercise().isEmpty()) return;
+        for (const ExerciseSet& set : exerciseSets())
+            for (const Exercise& exercise : set.exercises)
+                if (!m_exercisePanel->progress().isSolved(exercise.name)) {
+                    m_exercisePanel->openExercise(exercise.name);
+                    return;
+                }
+    });
     QAction* nextLesson = action(QStringLiteral("actionNextLesson"), tr("&Next Lesson"),
                                  QKeySequence(Qt::CTRL | Qt::Key_Period));
     connect(nextLesson, &QAction::triggered, m_nextLesson, &QPushButton::click);
@@ -656,6 +682,7 @@ void MainWindow::buildActions()
                "steps</td></tr>"
                "<tr><td>Ctrl+Shift+F</td><td>show or hide the frameworks</td></tr>"
                "<tr><td>Ctrl+.</td><td>next lesson</td></tr>"
+               "<tr><td>Ctrl+Shift+E</td><td>show or hide the exercises</td></tr>"
                "<tr><td>Ctrl+Shift+C</td><td>copy the workspace as a slicescope-cli "
                "request</td></tr>"
                "<tr><td>Ctrl+N / Ctrl+O / Ctrl+S / Ctrl+Shift+S</td><td>new / open / save / "
@@ -691,6 +718,7 @@ void MainWindow::buildActions()
     view->addActions({showLessons, showDecode, showFrameworks, m_fitAction, dark});
     QMenu* lessonMenu = menuBar()->addMenu(tr("&Lessons"));
     lessonMenu->addAction(nextLesson);
+    lessonMenu->addAction(showExercises);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addActions({shortcuts, about});
 

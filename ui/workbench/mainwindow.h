@@ -28,6 +28,7 @@ class QUndoStack;
 namespace ss::ui {
 
 class DecodeStepper;
+class ExercisePanel;
 class FrameworksPanel;
 class InputPanel;
 class LessonGallery;
@@ -104,6 +105,8 @@ public:
     QUndoStack* undoStack() const { return m_undo; }
     DecodeStepper* stepper() const { return m_stepper; }
     FrameworksPanel* frameworksPanel() const { return m_frameworks; }
+    /// The exercise dock (Lessons > Exercises): hidden until asked for.
+    ExercisePanel* exercisePanel() const { return m_exercisePanel; }
     OpEditor* opEditor() const { return m_opEditor; }
     /// getitem's expression line, or null when the op has none.
     SpecEditor* specEditor() const;
@@ -202,6 +205,7 @@ private:
     DecodeStepper* m_stepper = nullptr;
     LessonGallery* m_gallery = nullptr;
     FrameworksPanel* m_frameworks = nullptr;
+    ExercisePanel* m_exercisePanel = nullptr;
     QLabel* m_statusShapes = nullptr;
     QLabel* m_statusTime = nullptr;
     QLabel* m_statusState = nullptr;

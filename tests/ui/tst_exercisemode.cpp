@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The exercise dock as a student uses it: Lessons > Exercises opens the first exercise, a wrong
+// answer gets a hint and red marks on the cells that differ, a right one is ticked, and the ticks
+// survive a restart. Leaves screenshots of the three screens in exercise-screenshots/.
+#include "ui/model/exerciseprogress.h"
+#include "ui/views/palette.h"
+#include "ui/views/tensorview.h"
+#include "ui/workbench/exercisepanel.h"
+#include "ui/workbench/mainwindow.h"
+#include "workbench_testing.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace ss;
+using namespace ss::ui;
+using ss::testing::getitemWorkspace;
+using ss::testing::waitSettled;
+
+class TestExerciseMode : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void wrongThenRightAnswer();
+    void progressSurvivesARestart();
+    void nextAndStartOver();
+
+private:
+    void shot(QWidget& w, const QString& name);
+};
+
+void TestExerciseMode::initTestCase()
+{
+    ss::testing::useCleanTestEnvironment();
+    applyTheme(*qApp, Theme::Light);
+    QFile::remove(ExerciseProgress::defaultPath());
+    QDir().mkpath(QStringLiteral("exercise-screenshots"));
+}
+
+void TestExerciseMode::shot(QWidget& w, const QString& name)
+{
+    QVERIFY(w.grab().save(QStringLiteral("exercise-screenshots/%1.png").arg(name)));
+}
+
+namespace {
+
+int markedCount(const TensorModel& model)
+{
+    int n = 0;
+    for (std::int64_t i = 0; i < model.tensor().size(); ++i)
+        n += model.data(model.indexOfFlat(i), TensorModel::MarkedRole).toBool() ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+void TestExerciseMode::wrongThenRightAnswer()
+{
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    QVERIFY(waitSettled(w));
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("exerciseDock"));
+    QVERIFY(dock && !dock->isVisible());
+    w.findChild<QAction*>(QStringLiteral("actionExercises"))->trigger();
+    QVERIFY(dock->isVisible());
+    ExercisePanel* panel = w.exercisePanel();
+    // The first unsolved exercise opens: row 2 of a 4x5 matrix, as a vector.
+    QCOMPARE(panel->currentExercise(), QStringLiteral("row-two"));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.workspace().op, std::string("getitem"));
+    auto* target = panel->findChild<QLabel*>(QStringLiteral("exerciseTargetShape"));
+    QVERIFY2(target->text().contains(QStringLiteral("(5,)")), qPrintable(target->text()));
+    // The target view lights row 2 of the input, in order.
+    QCOMPARE(panel->targetView()->model()->readOrderAt(10), std::int64_t(0));
+    QCOMPARE(panel->targetView()->model()->readOrderAt(14), std::int64_t(4));
+    QCOMPARE(panel->targetView()->model()->readOrderAt(0), std::int64_t(-1));
+
+    // A wrong answer: x[1:3] (two rows, rank 2). The hint names the rank; the cells differ.
+    w.setWorkspace(getitemWorkspace({4, 5}, QStringLiteral("x[1:3]")), QStringLiteral("answer"));
+    QVERIFY(waitSettled(w));
+    panel->findChild<QPushButton*>(QStringLiteral("exerciseCheck"))->click();
+    QVERIFY(panel->lastResult() && !panel->lastResult()->correct);
+    auto* result = panel->findChild<QLabel*>(QStringLiteral("exerciseResult"));
+    QVERIFY2(result->text().contains(QStringLiteral("an index removes an axis")),
+             qPrintable(result->text()));
+    QVERIFY(waitSettled(w));
+    // Row 1 is read and should not be: five input cells marked; all ten output cells differ.
+    QCOMPARE(markedCount(*w.inputView(0)->model()), 5);
+    QVERIFY(w.inputView(0)->model()->isMarked(5) && !w.inputView(0)->model()->isMarked(10));
+    QCOMPARE(markedCount(*w.outputView(0)->model()), 10);
+    QVERIFY(!panel->progress().isSolved(QStringLiteral("row-two")));
+    shot(w, QStringLiteral("wrong-answer"));
+
+    // An edit clears the marks and the verdict once its result is shown.
+    w.setWorkspace(getitemWorkspace({4, 5}, QStringLiteral("x[2]")), QStringLiteral("answer"));
+    QVERIFY(waitSettled(w));
+    QVERIFY(!panel->lastResult());
+    QCOMPARE(markedCount(*w.inputView(0)->model()), 0);
+    panel->findChild<QPushButton*>(QStringLiteral("exerciseCheck"))->click();
+    QVERIFY(panel->lastResult() && panel->lastResult()->correct);
+    QVERIFY(result->text().contains(QStringLiteral("Right")));
+    QCOMPARE(markedCount(*w.outputView(0)->model()), 0);
+    QVERIFY(panel->progress().isSolved(QStringLiteral("row-two")));
+    QVERIFY(QFile::exists(ExerciseProgress::defaultPath()));
+    shot(w, QStringLiteral("right-answer"));
+}
+
+void TestExerciseMode::progressSurvivesARestart()
+{
+    // A new window (as after a restart) reads the progress file: the set shows 1 / 7 and the
+    // exercise is ticked; showing the dock opens the first unsolved exercise.
+    MainWindow w;
+    w.resize(1500, 950);
+    w.show();
+    ExercisePanel* panel = w.exercisePanel();
+    QVERIFY(panel->progress().isSolved(QStringLiteral("row-two")));
+    auto* tree = panel->findChild<QTreeWidget*>(QStringLiteral("exerciseProgress"));
+    QVERIFY(tree->topLevelItemCount() >= 7);
+    QCOMPARE(tree->topLevelItem(0)->text(1), QStringLiteral("1 / 7"));
+    QVERIFY(tree->topLevelItem(0)->child(0)->text(1).contains(QStringLiteral("solved")));
+    QVERIFY(tree->topLevelItem(0)->child(1)->text(1).isEmpty());
+    w.findChild<QAction*>(QStringLiteral("actionExercises"))->trigger();
+    QCOMPARE(panel->currentExercise(), QStringLiteral("column-one"));
+    QVERIFY(waitSettled(w));
+    auto* count = panel->findChild<QLabel*>(QStringLiteral("exerciseCount"));
+    QVERIFY2(count->text().startsWith(QStringLiteral("Solved 1 of")), qPrintable(count->text()));
+    // The progress view: every set expanded for the picture.
+    tree->expandAll();
+    shot(w, QStringLiteral("progress-view"));
+}
+
+void TestExerciseMode::nextAndStartOver()
+{
+    MainWindow w;
+    w.show();
+    ExercisePanel* panel = w.exercisePanel();
+    QVERIFY(panel->openExercise(QStringLiteral("slice-block")));
+    QVERIFY(!panel->openExercise(QStringLiteral("no-such-exercise")));
+    QCOMPARE(w.workspace().op, std::string("slice"));
+    panel->findChild<QPushButton*>(QStringLiteral("exerciseNext"))->click();
+    QCOMPARE(panel->currentExercise(), QStringLiteral("slice-last-row"));
+    panel->findChild<QPushButton*>(QStringLiteral("exercisePrevious"))->click();
+    QCOMPARE(panel->currentExercise(), QStringLiteral("slice-block"));
+    // A wrong op is refused with a hint that names the exercise's op.
+    w.setWorkspace(getitemWorkspace({4, 5}, QStringLiteral("x[1:3, 2:5]")), QStringLiteral("op"));
+    panel->check();
+    QVERIFY(panel->lastResult() && !panel->lastResult()->correct);
+    QVERIFY(panel->lastResult()->hint.contains(QStringLiteral("slice")));
+    // Start Over brings back the exercise's own workspace.
+    panel->findChild<QPushButton*>(QStringLiteral("exerciseRestart"))->click();
+    QCOMPARE(w.workspace(), findExercise(QStringLiteral("slice-block"))->start);
+    QVERIFY(waitSettled(w));
+}
+
+QTEST_MAIN(TestExerciseMode)
+#include "tst_exercisemode.moc"

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/workbench/exercisepanel.h"
+
+#include "ui/views/tensorview.h"
+#include "ui/workbench/mainwindow.h"
+
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace ss::ui {
+
+namespace {
+
+std::vector<const Exercise*> allExercises()
+{
+    std::vector<const Exercise*> list;
+    for (const ExerciseSet& set : exerciseSets())
+        for (const Exercise& exercise : set.exercises)
+            list.push_back(&exercise);
+    return list;
+}
+
+const ExerciseSet* setOf(const Exercise* exercise)
+{
+    for (const ExerciseSet& set : exerciseSets())
+        for (const Exercise& e : set.exercises)
+            if (&e == exercise) return &set;
+    return nullptr;
+}
+
+QLabel* wrappedLabel(const QString& name, const QString& accessible)
+{
+    auto* label = new QLabel;
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setAccessibleName(accessible);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+QPushButton* button(const QString& name, const QString& text, const QString& accessible)
+{
+    auto* b = new QPushButton(text);
+    b->setObjectName(name);
+    b->setAccessibleName(accessible);
+    return b;
+}
+
+} // namespace
+
+ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QWidget* parent)
+    : QWidget(parent), m_window(window),
+      m_progress(progressPath.isEmpty() ? ExerciseProgress::defaultPath() : progressPath),
+      m_heading(wrappedLabel(QStringLiteral("exerciseHeading"), tr("Exercise set"))),
+      m_title(wrappedLabel(QStringLiteral("exerciseTitle"), tr("Exercise title"))),
+      m_task(wrappedLabel(QStringLiteral("exerciseTask"), tr("Task"))), m_target(new TensorView),
+      m_targetShape(wrappedLabel(QStringLiteral("exerciseTargetShape"), tr("Target shape"))),
+      m_check(button(QStringLiteral("exerciseCheck"), tr("&Check"), tr("Check the answer"))),
+      m_previous(
+          button(QStringLiteral("exercisePrevious"), tr("Previous"), tr("Previous exercise"))),
+      m_next(button(QStringLiteral("exerciseNext"), tr("Next"), tr("Next exercise"))),
+      m_restart(button(QStringLiteral("exerciseRestart"), tr("Start Over"),
+                       tr("Start the exercise over"))),
+      m_resultText(wrappedLabel(QStringLiteral("exerciseResult"), tr("Result"))),
+      m_count(wrappedLabel(QStringLiteral("exerciseCount"), tr("Exercises solved"))),
+      m_tree(new QTreeWidget)
+{
+    setObjectName(QStringLiteral("exercisePanel"));
+    setAccessibleName(tr("Exercises"));
+    QFont titleFont = m_title->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+    m_title->setFont(titleFont);
+    m_target->setObjectName(QStringLiteral("exerciseTarget"));
+    m_target->setAccessibleName(tr("Target"));
+    m_target->setMinimumHeight(150);
+    // Until an exercise opens: an empty target, which also names the view's parts for screen
+    // readers.
+    m_target->setTensor(Tensor::zeros(DType::Int32, {0}), tr("target"));
+    m_resultText->setTextFormat(Qt::RichText);
+    // Room for a hint and the marks' summary, so that a verdict never shows cut short.
+    m_resultText->setMinimumHeight(m_resultText->fontMetrics().lineSpacing() * 5);
+    m_resultText->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_task->setMinimumHeight(m_task->fontMetrics().lineSpacing() * 2);
+    m_targetShape->setMinimumHeight(m_targetShape->fontMetrics().lineSpacing() * 3);
+    m_tree->setObjectName(QStringLiteral("exerciseProgress"));
+    m_tree->setAccessibleName(tr("Exercise progress"));
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Exercise"), tr("Solved")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_tree->header()->setStretchLastSection(false);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_check);
+    buttons->addWidget(m_restart);
+    buttons->addStretch();
+    buttons->addWidget(m_previous);
+    buttons->addWidget(m_next);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_heading);
+    layout->addWidget(m_title);
+    layout->addWidget(m_task);
+    layout->addWidget(m_target, 2);
+    layout->addWidget(m_targetShape);
+    layout->addLayout(buttons);
+    layout->addWidget(m_resultText);
+    layout->addWidget(m_count);
+    layout->addWidget(m_tree, 3);
+
+    connect(m_check, &QPushButton::clicked, this, &ExercisePanel::check);
+    connect(m_previous, &QPushButton::clicked, this, [this] { step(-1); });
+    connect(m_next, &QPushButton::clicked, this, [this] { step(1); });
+    connect(m_restart, &QPushButton::clicked, this, [this] {
+        if (const Exercise* e = findExercise(currentExercise()))
+            m_window->setWorkspace(e->start, tr("Start exercise over"));
+    });
+    connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        const QString name = item->data(0, Qt::UserRole).toString();
+        if (!name.isEmpty()) openExercise(name);
+    });
+    connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+        const QString name = item->data(0, Qt::UserRole).toString();
+        if (!name.isEmpty() && name != currentExercise()) openExercise(name);
+    });
+    // An edit makes the last check's marks and verdict stale: they go when its result shows.
+    connect(m_window, &MainWindow::evaluationShown, this, [this] {
+        if (m_result && m_window->workspace() != m_checked) {
+            m_result.reset();
+            clearMarks();
+            showResult();
+        }
+    });
+    // A check made while an evaluation was still running marks the views once they show it.
+    connect(m_window, &MainWindow::settled, this, [this] {
+        if (m_result && m_window->workspace() == m_checked) applyMarks();
+    });
+    rebuildProgress();
+    showResult();
+    m_check->setEnabled(false);
+    m_restart->setEnabled(false);
+}
+
+QString ExercisePanel::currentExercise() const
+{
+    const auto list = allExercises();
+    return m_index >= 0 && m_index < int(list.size()) ? list[std::size_t(m_index)]->name
+                                                      : QString();
+}
+
+bool ExercisePanel::openExercise(const QString& name)
+{
+    const auto list = allExercises();
+    const auto it =
+        std::find_if(list.begin(), list.end(), [&](const Exercise* e) { return e->name == name; });
+    if (it == list.end()) return false;
+    const Exercise& exercise = **it;
+    m_index = int(it - list.begin());
+    m_result.reset();
+    clearMarks();
+    const ExerciseSet* set = setOf(&exercise);
+    m_heading->setText(
+        tr("%1 · exercise %2 of %3")
+            .arg(set ? set->title : QString())
+            .arg(set ? int(std::find_if(set->exercises.begin(), set->exercises.end(),
+                                        [&](const Exercise& e) { return e.name == name; }) -
+                           set->exercises.begin()) +
+                           1
+                     : 0)
+            .arg(set ? int(set->exercises.size()) : 0));
+    m_title->setText(exercise.title);
+    m_task->setText(exercise.task);
+    m_targetSelection = ExerciseChecker::target(exercise);
+    if (m_targetSelection.ok) {
+        const auto positions = ExerciseChecker::readPositions(m_targetSelection);
+        auto order =
+            std::make_shared<std::vector<ReadPosition>>(positions.begin(), positions.end());
+        m_target->setTensor(m_targetSelection.input, tr("target"));
+        m_target->setReadOrder(order, std::int64_t(m_targetSelection.sources.size()) - 1);
+        m_targetShape->setText(
+            tr("Target: output shape %1, %2 cells, read in the order of the colours (light "
+               "first). Answer in the workbench's %3 editor, then Check.")
+                .arg(shapeText(m_targetSelection.shape))
+                .arg(m_targetSelection.sources.size())
+                .arg(QString::fromStdString(exercise.start.op)));
+    } else {
+        m_targetShape->setText(
+            tr("This exercise's solution fails: %1").arg(m_targetSelection.error));
+    }
+    m_window->setWorkspace(exercise.start, tr("Open exercise %1").arg(exercise.title));
+    m_check->setEnabled(m_targetSelection.ok);
+    m_restart->setEnabled(true);
+    m_previous->setEnabled(m_index > 0);
+    m_next->setEnabled(m_index + 1 < int(list.size()));
+    showResult();
+    rebuildProgress();
+    return true;
+}
+
+void ExercisePanel::step(int delta)
+{
+    const auto list = allExercises();
+    const int next = m_index + delta;
+    if (next >= 0 && next < int(list.size())) openExercise(list[std::size_t(next)]->name);
+}
+
+void ExercisePanel::check()
+{
+    const Exercise* exercise = findExercise(currentExercise());
+    if (!exercise) return;
+    m_checked = m_window->workspace();
+    m_result = ExerciseChecker::check(m_targetSelection, exercise->start.op, m_checked);
+    if (m_result->correct) {
+        const QString error = m_progress.markSolved(exercise->name);
+        if (!error.isEmpty()) m_window->showError(tr("Exercise progress not saved: %1").arg(error));
+        rebuildProgress();
+        emit solved(exercise->name);
+    }
+    showResult();
+    if (m_window->isSettled()) applyMarks();
+}
+
+void ExercisePanel::showResult()
+{
+    if (!m_result) {
+        m_resultText->setText(m_index < 0 ? tr("Choose an exercise below.") : QString());
+        m_resultText->setStyleSheet(QString());
+        return;
+    }
+    if (m_result->correct) {
+        m_resultText->setText(tr("<b>Right.</b> Same shape, same cells, same order."));
+        m_resultText->setStyleSheet(QStringLiteral("QLabel { color: #1b7a1b; }"));
+        return;
+    }
+    QString text = tr("<b>Not yet.</b> %1").arg(m_result->hint.toHtmlEscaped());
+    const std::size_t differ = m_result->differingOutputs.size();
+    if (differ > 0 || !m_result->missingInputs.empty() || !m_result->extraInputs.empty())
+        text += QStringLiteral("<br>") +
+                tr("Marked in red: %1 output cells that differ, %2 input cells the target reads "
+                   "and you do not, %3 you read and it does not.")
+                    .arg(differ)
+                    .arg(m_result->missingInputs.size())
+                    .arg(m_result->extraInputs.size());
+    m_resultText->setText(text);
+    m_resultText->setStyleSheet(QStringLiteral("QLabel { color: #b01010; }"));
+}
+
+void ExercisePanel::applyMarks()
+{
+    if (!m_result || m_result->correct) {
+        clearMarks();
+        return;
+    }
+    if (TensorView* input = m_window->inputView(0)) {
+        std::vector<std::int64_t> cells = m_result->missingInputs;
+        cells.insert(cells.end(), m_result->extraInputs.begin(), m_result->extraInputs.end());
+        input->setMarked(std::move(cells));
+    }
+    if (m_window->outputViewCount() > 0)
+        m_window->outputView(0)->setMarked(m_result->differingOutputs);
+    m_target->setMarked(m_result->missingInputs);
+}
+
+void ExercisePanel::clearMarks()
+{
+    if (TensorView* input = m_window->inputView(0)) input->setMarked({});
+    for (int k = 0; k < m_window->outputViewCount(); ++k)
+        m_window->outputView(k)->setMarked({});
+    m_target->setMarked({});
+}
+
+void ExercisePanel::rebuildProgress()
+{
+    m_tree->clear();
+    std::size_t done = 0, total = 0;
+    const QString current = currentExercise();
+    for (const ExerciseSet& set : exerciseSets()) {
+        auto* top = new QTreeWidgetItem(m_tree);
+        std::size_t solved = 0;
+        for (const Exercise& exercise : set.exercises) {
+            auto* item = new QTreeWidgetItem(top);
+            item->setText(0, exercise.title);
+            item->setData(0, Qt::UserRole, exercise.name);
+            item->setToolTip(0, exercise.task);
+            const bool ok = m_progress.isSolved(exercise.name);
+            item->setText(1, ok ? tr("✓ solved") : QString());
+            if (exercise.name == current) {
+                QFont f = item->font(0);
+                f.setBold(true);
+                item->setFont(0, f);
+                m_tree->setCurrentItem(item);
+                top->setExpanded(true);
+            }
+            solved += ok ? 1 : 0;
+        }
+        top->setText(0, set.title);
+        top->setText(1, tr("%1 / %2").arg(solved).arg(set.exercises.size()));
+        done += solved;
+        total += set.exercises.size();
+    }
+    m_count->setText(tr("Solved %1 of %2 exercises.").arg(done).arg(total));
+}
+
+} // namespace ss::ui
