@@ -5,6 +5,7 @@
 #include "ui/model/exerciseprogress.h"
 #include "ui/views/palette.h"
 #include "ui/views/tensorview.h"
+#include "ui/workbench/commandline.h"
 #include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/mainwindow.h"
 #include "workbench_testing.h"
@@ -31,6 +32,7 @@ private slots:
     void wrongThenRightAnswer();
     void progressSurvivesARestart();
     void nextAndStartOver();
+    void commandLineOpensAnExercise();
 
 private:
     void shot(QWidget& w, const QString& name);
@@ -158,6 +160,24 @@ void TestExerciseMode::nextAndStartOver()
     panel->findChild<QPushButton*>(QStringLiteral("exerciseRestart"))->click();
     QCOMPARE(w.workspace(), findExercise(QStringLiteral("slice-block"))->start);
     QVERIFY(waitSettled(w));
+}
+
+void TestExerciseMode::commandLineOpensAnExercise()
+{
+    MainWindow w;
+    StartOptions options;
+    options.exercise = QStringLiteral("paddle-reverse-columns");
+    QString error;
+    QVERIFY2(applyStartOptions(w, options, &error), qPrintable(error));
+    QCOMPARE(w.exercisePanel()->currentExercise(), QStringLiteral("paddle-reverse-columns"));
+    QCOMPARE(w.workspace().op, std::string("paddle_strided_slice"));
+    QVERIFY(w.findChild<QAction*>(QStringLiteral("actionExercises"))->isChecked());
+    MainWindow other;
+    options.exercise = QStringLiteral("nope");
+    QVERIFY(!applyStartOptions(other, options, &error));
+    QVERIFY2(error.contains(QStringLiteral("no exercise \"nope\"")) &&
+                 error.contains(QStringLiteral("row-two")),
+             qPrintable(error));
 }
 
 QTEST_MAIN(TestExerciseMode)

@@ -6,6 +6,8 @@
 #include "ui/model/exerciseprogress.h"
 #include "ui/model/exercises.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFile>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -21,12 +23,14 @@ class TestExercises : public QObject
     Q_OBJECT
 
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase();
+    void cleanupTestCase();
     void everySetReads();
     void everyExercise_data();
     void everyExercise();
     void hintsSayWhatDiffers_data();
     void hintsSayWhatDiffers();
+    void hintsForOtherOpsDoNotSpeakOfSubscripts();
     void differingCellsAreListed();
     void answerWithAnotherOpIsRefused();
     void badSetFilesAreRefusedWithTheirName_data();
@@ -34,12 +38,35 @@ private slots:
     void progressPersists();
 };
 
+// A teacher's set in the user's folder, written before the sets are first read: it is listed
+// after the built-in ones.
+void TestExercises::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setApplicationName(QStringLiteral("SliceScopeTests-tst_exercises"));
+    QDir().mkpath(userExerciseDir());
+    QFile file(userExerciseDir() + QStringLiteral("/teacher.json"));
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(R"({"title": "Teacher's set", "exercises": [{"name": "teacher-first-two",
+        "title": "First two", "task": "Select elements 0 and 1.", "op": "getitem",
+        "inputs": {"input": {"dtype": "int32", "shape": [5], "fill": "arange"}},
+        "attrs": {"expr": "x[:]"}, "solutions": [{"attrs": {"expr": "x[:2]"}},
+        {"attrs": {"expr": "x[-5:-3]"}}], "wrong": [{"attrs": {"expr": "x[:3]"}}]}]})");
+}
+
+void TestExercises::cleanupTestCase()
+{
+    QDir(userExerciseDir()).removeRecursively();
+}
+
 void TestExercises::everySetReads()
 {
     QStringList problems;
     const auto& sets = exerciseSets(&problems);
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
-    QVERIFY(sets.size() >= 7);
+    QVERIFY(sets.size() >= 8);
+    QCOMPARE(sets.back().title, QStringLiteral("Teacher's set"));
+    QVERIFY(findExercise(QStringLiteral("teacher-first-two")));
     std::size_t count = 0;
     std::set<QString> names;
     for (const ExerciseSet& set : sets) {
@@ -50,7 +77,7 @@ void TestExercises::everySetReads()
             ++count;
         }
     }
-    QVERIFY2(count >= 40, qPrintable(QString::number(count)));
+    QVERIFY2(count >= 41, qPrintable(QString::number(count))); // 40 built in, one teacher's
 }
 
 void TestExercises::everyExercise_data()
@@ -100,6 +127,9 @@ void TestExercises::hintsSayWhatDiffers_data()
     QTest::newRow("count") << "middle-block"
                            << "x[1:3, 1:3]"
                            << "You selected 4 cells";
+    QTest::newRow("one cell") << "middle-block"
+                              << "x[1:2, 1:2]"
+                              << "You selected 1 cell (shape (1, 1)), the target 6 cells";
     QTest::newRow("backwards") << "rows-reversed"
                                << "x[:, ::-1]"
                                << "your stride is positive, the target runs backwards";
@@ -126,6 +156,22 @@ void TestExercises::hintsSayWhatDiffers()
     const CheckResult r = ExerciseChecker::check(*e, answer);
     QVERIFY(!r.correct);
     QVERIFY2(r.hint.contains(hint), qPrintable(r.hint));
+}
+
+void TestExercises::hintsForOtherOpsDoNotSpeakOfSubscripts()
+{
+    // gather_nd reads no slice spec: its rank hint names no index or slice, its order hint no
+    // stride.
+    const Exercise* nd = findExercise(QStringLiteral("gather-nd-elements"));
+    QVERIFY(nd);
+    CheckResult r = ExerciseChecker::check(*nd, nd->wrong.front());
+    QVERIFY2(r.hint.contains(QStringLiteral("rank 2")) && !r.hint.contains(QStringLiteral("slice")),
+             qPrintable(r.hint));
+    const Exercise* gather = findExercise(QStringLiteral("gather-rows"));
+    r = ExerciseChecker::check(*gather, gather->wrong.front());
+    QVERIFY2(r.hint.contains(QStringLiteral("the target's backwards")) &&
+                 !r.hint.contains(QStringLiteral("stride")),
+             qPrintable(r.hint));
 }
 
 void TestExercises::differingCellsAreListed()

@@ -55,6 +55,11 @@ std::int64_t direction(const Selection& s, std::size_t axis)
     return sourceIndex(second) - sourceIndex(first);
 }
 
+QString cells(std::int64_t n)
+{
+    return n == 1 ? QObject::tr("1 cell") : QObject::tr("%1 cells").arg(n);
+}
+
 QString listText(const std::set<std::int64_t>& values)
 {
     QStringList parts;
@@ -75,17 +80,16 @@ QString hintFor(const Selection& target, const Selection& answer)
                                   .arg(shapeWords(answer.shape))
                                   .arg(target.shape.size())
                                   .arg(shapeWords(target.shape));
+        if (!answer.spec)
+            return ranks + QObject::tr("check which axes the op keeps, adds or removes.");
         if (answer.shape.size() > target.shape.size())
             return ranks + QObject::tr("an index removes an axis, a slice keeps it.");
         return ranks + QObject::tr("a slice keeps an axis (1:2 keeps one row), an index removes "
                                    "it, and a new axis adds one of length 1.");
     }
     if (a != t)
-        return QObject::tr("You selected %1 cells (shape %2), the target %3 (shape %4).")
-            .arg(a)
-            .arg(shapeWords(answer.shape))
-            .arg(t)
-            .arg(shapeWords(target.shape));
+        return QObject::tr("You selected %1 (shape %2), the target %3 (shape %4).")
+            .arg(cells(a), shapeWords(answer.shape), cells(t), shapeWords(target.shape));
     if (answer.shape != target.shape)
         return QObject::tr("The right number of cells, but shape %1 where the target has %2: "
                            "the axes are in another order or split differently.")
@@ -100,16 +104,24 @@ QString hintFor(const Selection& target, const Selection& answer)
             const std::int64_t want = direction(target, axis);
             const std::int64_t got = direction(answer, axis);
             if (want < 0 && got > 0)
-                return QObject::tr("The right cells in the wrong order: along output axis %1 your "
-                                   "stride is positive, the target runs backwards.")
-                    .arg(axis);
+                return answer.spec
+                           ? QObject::tr("The right cells in the wrong order: along output axis "
+                                         "%1 your stride is positive, the target runs backwards.")
+                                 .arg(axis)
+                           : QObject::tr("The right cells in the wrong order: along output axis "
+                                         "%1 yours run forwards, the target's backwards.")
+                                 .arg(axis);
             if (want > 0 && got < 0)
-                return QObject::tr("The right cells in the wrong order: along output axis %1 your "
-                                   "stride is negative, the target runs forwards.")
-                    .arg(axis);
+                return answer.spec
+                           ? QObject::tr("The right cells in the wrong order: along output axis "
+                                         "%1 your stride is negative, the target runs forwards.")
+                                 .arg(axis)
+                           : QObject::tr("The right cells in the wrong order: along output axis "
+                                         "%1 yours run backwards, the target's forwards.")
+                                 .arg(axis);
         }
         return QObject::tr("The right cells in the wrong order: follow the target's read order "
-                           "(its colours, light to dark).");
+                           "(its colours, dark to light).");
     }
     // Other cells: name the first input axis whose coordinates differ.
     const std::size_t rank = target.inputShape.size();
@@ -132,7 +144,7 @@ QString hintFor(const Selection& target, const Selection& answer)
                 hint +=
                     QLatin1Char(' ') +
                     QObject::tr("Every one is off by %1: check where that axis starts.").arg(shift);
-        } else if (!want.empty() && !got.empty() && want.size() > 1 && got.size() > 1) {
+        } else if (answer.spec && want.size() > 1 && got.size() > 1) {
             hint += QLatin1Char(' ') + QObject::tr("Check the step (stride) on that axis.");
         }
         return hint;
@@ -173,6 +185,7 @@ Selection ExerciseChecker::select(const Workspace& workspace)
         }
         s.shape = run.outputs.front().shape();
         s.sources = std::move(run.sources.front());
+        s.spec = run.plan.decode.has_value();
         s.ok = true;
     } catch (const std::exception& e) {
         s.error = QString::fromUtf8(e.what());

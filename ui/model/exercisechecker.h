@@ -26,6 +26,9 @@ struct Selection
     Shape shape;      ///< of output 0
     /// Per element of output 0: packSource(slot, index), or kNoSource.
     std::vector<std::int64_t> sources;
+    /// The op read a slice spec (it has a strided-slice decode): hints may speak of indices,
+    /// slices and strides.
+    bool spec = false;
 };
 
 struct CheckResult

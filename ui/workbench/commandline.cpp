@@ -3,11 +3,14 @@
 
 #include "core/error.h"
 #include "protocol/shape_text.h"
+#include "ui/model/exercises.h"
 #include "ui/model/lessons.h"
 #include "ui/views/palette.h"
 #include "ui/workbench/automation.h"
+#include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/mainwindow.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -41,7 +44,18 @@ bool applyStartOptions(MainWindow& window, const StartOptions& options, QString*
     const bool firstStart = !settings.value(QLatin1String(kStartedKey), false).toBool();
     settings.setValue(QLatin1String(kStartedKey), true);
 
-    if (!options.lesson.isEmpty()) {
+    if (!options.exercise.isEmpty()) {
+        if (!window.exercisePanel()->openExercise(options.exercise)) {
+            QStringList names;
+            for (const ExerciseSet& set : exerciseSets())
+                for (const Exercise& exercise : set.exercises)
+                    names << exercise.name;
+            *error = QObject::tr("There is no exercise \"%1\". The exercises are: %2")
+                         .arg(options.exercise, names.join(QStringLiteral(", ")));
+            return false;
+        }
+        window.findChild<QAction*>(QStringLiteral("actionExercises"))->setChecked(true);
+    } else if (!options.lesson.isEmpty()) {
         if (!window.openLesson(options.lesson)) {
             QStringList names;
             for (const Lesson& lesson : lessons())
@@ -166,6 +180,9 @@ struct Parser
                             QObject::tr("EXPR")};
     QCommandLineOption lesson{QStringLiteral("lesson"),
                               QObject::tr("Open a built-in lesson by name."), QObject::tr("NAME")};
+    QCommandLineOption exercise{QStringLiteral("exercise"),
+                                QObject::tr("Open the exercises at this one (by name)."),
+                                QObject::tr("NAME")};
     QCommandLineOption screenshot{
         QStringLiteral("screenshot"),
         QObject::tr("Wait for the evaluation, save the window as PNG and exit."),
@@ -181,6 +198,7 @@ struct Parser
             QObject::tr("See what tensor indexing does: type a tensor and a slice expression and "
                         "watch every selected element light up, step by step."));
         parser.addOptions({shape, dtype, expr, lesson, screenshot, automation});
+        parser.addOption(exercise);
         parser.addPositionalArgument(
             QStringLiteral("FILE"),
             QObject::tr("A NumPy .npy file (the input) or a saved workspace (.json)."),
@@ -244,6 +262,7 @@ int runGui(QApplication& app)
                          p.parser.value(p.expr),
                          p.parser.value(p.lesson),
                          p.parser.value(p.screenshot)};
+    options.exercise = p.parser.value(p.exercise);
     applyTheme(app, Theme::Light);
     MainWindow window;
     QString error;

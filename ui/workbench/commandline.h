@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `slicescope [FILE.npy|FILE.json] [--shape S] [--dtype D] [--expr EXPR] [--lesson NAME]
-// [--screenshot FILE.png]`: everything main() does, here so that tests can drive it.
+// [--screenshot FILE.png] [--exercise NAME]`: everything main() does, here so that tests can drive it.
 #pragma once
 
 #include <QString>
@@ -20,6 +20,7 @@ struct StartOptions
     QString expr;
     QString lesson;
     QString screenshot;
+    QString exercise; ///< --exercise NAME: open the exercise dock at this exercise
 };
 
 /// Sets the window up as the options say. With none of them, the very first start opens the

@@ -185,7 +185,7 @@ bool ExercisePanel::openExercise(const QString& name)
         m_target->setTensor(m_targetSelection.input, tr("target"));
         m_target->setReadOrder(order, std::int64_t(m_targetSelection.sources.size()) - 1);
         m_targetShape->setText(
-            tr("Target: output shape %1, %2 cells, read in the order of the colours (light "
+            tr("Target: output shape %1, %2 cells, read in the order of the colours (dark "
                "first). Answer in the workbench's %3 editor, then Check.")
                 .arg(shapeText(m_targetSelection.shape))
                 .arg(m_targetSelection.sources.size())
