@@ -113,6 +113,12 @@ void TestExerciseMode::wrongThenRightAnswer()
     QVERIFY(panel->progress().isSolved(QStringLiteral("row-two")));
     QVERIFY(QFile::exists(ExerciseProgress::defaultPath()));
     shot(w, QStringLiteral("right-answer"));
+
+    // The exercises took the lessons' place; closing them gives it back.
+    auto* lessons = w.findChild<QDockWidget*>(QStringLiteral("lessonDock"));
+    QVERIFY(!lessons->isVisible());
+    w.findChild<QAction*>(QStringLiteral("actionExercises"))->trigger();
+    QVERIFY(!dock->isVisible() && lessons->isVisible());
 }
 
 void TestExerciseMode::progressSurvivesARestart()

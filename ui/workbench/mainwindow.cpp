@@ -641,8 +641,9 @@ void MainWindow::buildActions()
     showDecode->setText(tr("D&ecode Steps"));
     showDecode->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     // Exercises: a dock of their own, hidden by default so the first window is unchanged. Shown,
-    // it takes the lessons' place on the left (View > Lessons brings them back beside it) and
-    // opens the first unsolved exercise if none is open.
+    // it takes the lessons' place on the left (View > Lessons brings them back beside it, and
+    // closing the exercises brings them back) and opens the first unsolved exercise if none is
+    // open.
     m_exercisePanel = new ExercisePanel(this);
     auto* exerciseDock = new QDockWidget(tr("Exercises"), this);
     exerciseDock->setObjectName(QStringLiteral("exerciseDock"));
@@ -654,7 +655,13 @@ void MainWindow::buildActions()
     showExercises->setText(tr("&Exercises"));
     showExercises->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     connect(showExercises, &QAction::toggled, this, [this, exerciseDock, lessonDock](bool on) {
-        if (!on) return;
+        // Closing the exercises gives the lessons their place back if they had it.
+        static const char* const kLessonsWereShown = "lessonsWereShown";
+        if (!on) {
+            if (exerciseDock->property(kLessonsWereShown).toBool()) lessonDock->show();
+            return;
+        }
+        exerciseDock->setProperty(kLessonsWereShown, lessonDock->isVisible());
         lessonDock->hide();
         resizeDocks({exerciseDock}, {380}, Qt::Horizontal);
         if (!m_exercisePanel->currentExercise().isEmpty()) return;
