@@ -431,12 +431,135 @@ void runRows(const RowsPiece& p, const MakeMover& makeMover, Executor& ex, JobCo
         ctx);
 }
 
+// Calls f with an index tensor's elements in their own type.
+template <class F> void withIndexType(const Tensor& indices, F&& f)
+{
+    switch (indices.dtype()) {
+    case DType::Int16: return f(indices.data<std::int16_t>());
+    case DType::Int32: return f(indices.data<std::int32_t>());
+    case DType::Int64: return f(indices.data<std::int64_t>());
+    default: throw OpError(ErrorCode::Internal, "an index piece needs int16, int32 or int64");
+    }
+}
+
+// The element offset an index tuple stands for.
+template <class I>
+inline std::int64_t tupleOffset(const I* tuple, const std::vector<std::int64_t>& strides)
+{
+    std::int64_t offset = 0;
+    for (std::size_t k = 0; k < strides.size(); ++k)
+        offset += std::int64_t(tuple[k]) * strides[k];
+    return offset;
+}
+
+// Gather form: output rows [begin, end) of the piece, each read where its index tuple points.
+template <class I, class Mover>
+void gatherRows(const IndexPiece& p, const I* idx, const Mover& mv, std::int64_t begin,
+                std::int64_t end)
+{
+    const std::int64_t len = p.rowLength;
+    const std::size_t width = p.indexStrides.size();
+    const std::int64_t stride = width > 0 ? p.indexStrides[0] : 0;
+    std::int64_t g = begin / p.count;
+    std::int64_t j = begin % p.count;
+    for (std::int64_t r = begin; r < end; ++g, j = 0) {
+        const std::int64_t stop = std::min(p.count, j + (end - r));
+        const I* tuples = idx + std::int64_t(width) * ((g / p.groupsPerBlock) * p.count);
+        const std::int64_t in = p.inOffset + g * p.groupStride;
+        const std::int64_t out = p.outOffset + (r - j) * len;
+        // The common cases get loops of their own: one index per row, and one-element rows.
+        if (width == 1 && len == 1) {
+            for (std::int64_t k = j; k < stop; ++k)
+                mv.one(out + k, in + std::int64_t(tuples[k]) * stride);
+        } else if (width == 1) {
+            for (std::int64_t k = j; k < stop; ++k)
+                mv.run(out + k * len, in + std::int64_t(tuples[k]) * stride, len, 1, 1);
+        } else {
+            for (std::int64_t k = j; k < stop; ++k)
+                mv.run(out + k * len,
+                       in + tupleOffset(tuples + std::size_t(k) * width, p.indexStrides), len, 1,
+                       1);
+        }
+        r += stop - j;
+    }
+}
+
+// Scatter form: source rows [begin, end) to where their indices point, those whose target row
+// lies in [lo, hi) only (all of them when lo = 0 and hi = targetRows). Returns the rows moved.
+template <class I, class Mover>
+std::int64_t scatterRows(const IndexPiece& p, const I* idx, const Mover& mv, std::int64_t begin,
+                         std::int64_t end, std::int64_t lo, std::int64_t hi)
+{
+    const std::int64_t len = p.rowLength;
+    const std::int64_t stride = p.indexStrides[0];
+    const bool all = lo == 0 && hi >= p.targetRows;
+    std::int64_t moved = 0;
+    for (std::int64_t j = begin; j < end; ++j) {
+        const std::int64_t v = idx[j];
+        if (!all && (v < lo || v >= hi)) continue;
+        ++moved;
+        if (len == 1)
+            mv.one(p.outOffset + v * stride, p.inOffset + j);
+        else
+            mv.run(p.outOffset + v * stride, p.inOffset + j * len, len, 1, 1);
+    }
+    return moved;
+}
+
+template <class Mover>
+void runIndex(const IndexPiece& p, const Mover& mv, Executor& ex, JobContext* ctx)
+{
+    if (p.count == 0 || p.groups == 0 || p.rowLength == 0) return;
+    const std::int64_t grain = std::max<std::int64_t>(1, 16384 / p.rowLength);
+    withIndexType(p.indices, [&](const auto* idx) {
+        if (!p.scatter) {
+            ex.parallelFor(
+                p.groups * p.count, grain,
+                [&](std::int64_t begin, std::int64_t end) {
+                    gatherRows(p, idx, mv, begin, end);
+                    mv.finish();
+                    if (ctx) ctx->addWork((end - begin) * p.rowLength);
+                },
+                ctx);
+        } else if (p.distinctTargets) {
+            // No row is named twice, so chunks of sources may be written in any order.
+            ex.parallelFor(
+                p.count, grain,
+                [&](std::int64_t begin, std::int64_t end) {
+                    scatterRows(p, idx, mv, begin, end, 0, p.targetRows);
+                    mv.finish();
+                    if (ctx) ctx->addWork((end - begin) * p.rowLength);
+                },
+                ctx);
+        } else {
+            // A later source must win over an earlier one for the same row, whatever the thread
+            // timing: each part owns a range of output rows and reads every index in order.
+            const std::int64_t parts =
+                std::min<std::int64_t>(p.targetRows, std::max(1, ex.threadCount()));
+            ex.parallelFor(
+                parts, 1,
+                [&](std::int64_t begin, std::int64_t end) {
+                    for (std::int64_t q = begin; q < end; ++q) {
+                        const std::int64_t moved =
+                            scatterRows(p, idx, mv, 0, p.count, p.targetRows * q / parts,
+                                        p.targetRows * (q + 1) / parts);
+                        if (ctx) ctx->addWork(moved * p.rowLength);
+                    }
+                    mv.finish();
+                },
+                ctx);
+        }
+    });
+}
+
 template <class MakeMover>
 void runPieces(const OutputPlan& plan, const MakeMover& makeMover, Executor& ex, JobContext* ctx)
 {
     for (const Piece& piece : plan.pieces) {
         if (const auto* affine = std::get_if<AffinePiece>(&piece))
             runAffine(*affine, makeMover(affine->slot), ex, ctx);
+        else if (const auto* indexed = std::get_if<IndexPiece>(&piece))
+            runIndex(*indexed, makeMover(indexed->slot), ex, ctx);
         else
             runRows(std::get<RowsPiece>(piece), makeMover, ex, ctx);
     }
@@ -460,6 +583,8 @@ std::int64_t pieceElements(const OutputPlan& plan)
     for (const Piece& piece : plan.pieces) {
         if (const auto* a = std::get_if<AffinePiece>(&piece))
             n += numElements(a->extents);
+        else if (const auto* indexed = std::get_if<IndexPiece>(&piece))
+            n += indexed->elements();
         else
             n += std::int64_t(std::get<RowsPiece>(piece).rows.size()) *
                  std::get<RowsPiece>(piece).rowLength;

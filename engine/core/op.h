@@ -115,6 +115,10 @@ public:
 
     const OpDef& def() const { return *m_def; }
     const Limits& limits() const { return m_limits; }
+    /// The executor a planner may split long scans over (the range checks of index tensors);
+    /// null (the default) plans on the calling thread.
+    Executor* executor() const { return m_executor; }
+    void setExecutor(Executor* executor) { m_executor = executor; }
 
     /// The single tensor of a non-list input.
     const Tensor& input(std::string_view name) const;
@@ -147,6 +151,7 @@ private:
     std::vector<std::vector<Tensor>> m_inputs;
     Attrs m_attrs;
     Limits m_limits;
+    Executor* m_executor = nullptr;
 };
 
 /// Reads an attribute value as an integer tensor (shape from nesting). Throws bad_request

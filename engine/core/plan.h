@@ -63,7 +63,38 @@ struct RowsPiece
     bool constantRuns = false;
 };
 
-using Piece = std::variant<AffinePiece, RowsPiece>;
+/// Rows picked by an index tensor read in place (gather, gather_nd, dynamic_stitch), so that no
+/// 8-byte-per-row list is built. The planner has range-checked every index. An index tuple t is
+/// `indexStrides.size()` consecutive elements of `indices` (int16, int32 or int64), and stands for
+/// the element offset sum_k indices[t * tupleLength + k] * indexStrides[k].
+/// - Gather form (`scatter` false): output row r = g * count + j (g < groups, j < count), at
+///   outOffset + r * rowLength, is copied from the run at inOffset + g * groupStride + the offset
+///   of tuple t = (g / groupsPerBlock) * count + j. (gather: g runs over params' batch and outer
+///   dimensions, and every `groupsPerBlock` outer groups of a batch entry read its indices.)
+/// - Scatter form (`scatter` true, groups 1): source row j, the run at inOffset + j * rowLength,
+///   is copied to outOffset + the offset of tuple j. A later j wins where two name one row
+///   (dynamic_stitch); `distinctTargets` says that none do, so rows may be written in any order.
+struct IndexPiece
+{
+    int slot = 0; ///< input slot (never kConstantSlot)
+    Tensor indices;
+    std::int64_t rowLength = 1;
+    std::int64_t inOffset = 0;
+    std::int64_t outOffset = 0;
+    std::int64_t groups = 1;
+    std::int64_t count = 0;
+    std::int64_t groupsPerBlock = 1;
+    std::int64_t groupStride = 0;
+    std::vector<std::int64_t> indexStrides{1};
+    bool scatter = false;
+    bool distinctTargets = true;
+    std::int64_t targetRows = 0; ///< scatter: the output rows a tuple may name (rows of rowLength)
+
+    /// The elements the piece moves (duplicates included).
+    std::int64_t elements() const { return groups * count * rowLength; }
+};
+
+using Piece = std::variant<AffinePiece, RowsPiece, IndexPiece>;
 
 /// How one output tensor is made. Pieces run in order and a later piece overwrites an earlier
 /// one where they meet (strided_slice_assign, dynamic_stitch duplicates); together they must

@@ -538,6 +538,7 @@ RequestResult runRequest(const Request& request, const Limits& givenLimits, Exec
     // A request read by RequestHandler brings its budget, its line and inputs already charged.
     const Limits limits = givenLimits.budget ? givenLimits : givenLimits.forRequest();
     OpCall call(*request.op, request.inputs, request.attrs, limits);
+    call.setExecutor(&executor);
     RequestResult result;
     const auto start = Clock::now();
     result.plan = request.op->plan(call);

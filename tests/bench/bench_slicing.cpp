@@ -3,6 +3,7 @@
 // kernel expressions (Eigen, engine/eigen), against NumPy doing the same work (materialised, and
 // into a preallocated output) and against the streaming bound, the time memcpy on this machine
 // needs to move the bytes that must move. Everything is measured in one run; see README.md.
+#include "bench_common.h"
 #include "core/decode.h"
 #include "core/executor.h"
 #include "core/op.h"
@@ -28,31 +29,9 @@
 #include <vector>
 
 using namespace ss;
+using namespace ss::bench;
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-// User + system time of every thread of this process, in ms.
-double cpuMs()
-{
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return (double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 +
-            double(u.ru_utime.tv_usec + u.ru_stime.tv_usec)) /
-           1e3;
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 struct IndexArray
 {
@@ -308,7 +287,8 @@ EngineResult runEngine(const OpDef& def, const Workload& w, Executor& executor, 
         outputs.clear(); // the previous output is freed outside the timed region
         const double cpu0 = cpuMs();
         const auto start = Clock::now();
-        const OpCall call(def, inputs, w.attrs, limits);
+        OpCall call(def, inputs, w.attrs, limits);
+        call.setExecutor(&executor); // as a request plans
         const OpPlan plan = def.plan(call);
         outputs = executePlan(plan, call.allInputs(), executor);
         if (r >= 0) {
@@ -322,119 +302,18 @@ EngineResult runEngine(const OpDef& def, const Workload& w, Executor& executor, 
     result.checksum = checksum(outputs[0]);
     outputs.clear();
 
-    // The bytes that must move: each 64-byte input line holding a source element, read once
-    // (buffers are 64-byte aligned), and the output, written once.
+    // The bytes that must move: each 64-byte input line holding a source element, read once,
+    // and the output, written once.
     const OpCall call(def, inputs, w.attrs, limits);
     const OpPlan plan = def.plan(call);
-    const std::vector<Tensor> all = call.allInputs();
-    std::vector<std::vector<std::uint64_t>> lineBits(all.size());
-    for (std::size_t s = 0; s < all.size(); ++s)
-        lineBits[s].assign(
-            std::size_t((all[s].size() * dtypeSize(all[s].dtype()) + 63) / 64 / 64 + 1), 0);
-    for (std::int64_t src : planSources(plan, 0, executor)) {
-        if (src < 0) continue;
-        const std::size_t slot = std::size_t(sourceSlot(src));
-        const std::int64_t line = sourceIndex(src) * dtypeSize(all[slot].dtype()) / 64;
-        lineBits[slot][std::size_t(line / 64)] |= std::uint64_t(1) << (line % 64);
-    }
-    std::int64_t lines = 0;
-    for (const auto& bits : lineBits)
-        for (std::uint64_t word : bits)
-            lines += std::popcount(word);
-    result.bytesToMove = double(lines) * 64 + double(numElements(result.shape)) * 4;
+    result.bytesToMove = sourceLineBytes(plan, 0, call.allInputs(), executor) +
+                         double(numElements(result.shape)) * 4;
     return result;
-}
-
-// A virtual machine may back guest memory lazily and take back what the guest frees (virtio
-// free page reporting): the first writes to memory not used for a few seconds then cost several
-// times a page fault (here 150-300 ms instead of 34 ms for 256 MiB). Touching more memory than any
-// workload needs, once, and an untimed first run of every workload (here and in numpy_bench.py)
-// keep that out of the figures.
-void warmUpMemory()
-{
-    const std::size_t bytes = std::size_t(2) << 30;
-    auto* p = static_cast<char*>(std::aligned_alloc(4096, bytes));
-    if (!p) return;
-    madvise(p, bytes, MADV_HUGEPAGE);
-    for (int pass = 0; pass < 2; ++pass) {
-        std::thread helper([&] { std::memset(p + bytes / 2, pass, bytes / 2); });
-        std::memset(p, pass, bytes / 2);
-        helper.join();
-    }
-    std::free(p);
-}
-
-// memcpy throughput in bytes moved (read + written) per millisecond, buffers already faulted in.
-double memcpyRate(std::size_t bytes, int threads, int runs)
-{
-    auto* src = static_cast<char*>(std::aligned_alloc(64, bytes));
-    auto* dst = static_cast<char*>(std::aligned_alloc(64, bytes));
-    std::memset(src, 1, bytes);
-    std::memset(dst, 0, bytes);
-    std::vector<double> times;
-    for (int r = 0; r < runs; ++r) {
-        const auto start = Clock::now();
-        if (threads == 1) {
-            std::memcpy(dst, src, bytes);
-        } else {
-            const std::size_t half = bytes / 2 / 64 * 64;
-            std::thread helper([&] { std::memcpy(dst + half, src + half, bytes - half); });
-            std::memcpy(dst, src, half);
-            helper.join();
-        }
-        times.push_back(msSince(start));
-    }
-    std::free(src);
-    std::free(dst);
-    return 2.0 * double(bytes) / median(times);
-}
-
-// How fast the kernel hands out fresh memory, in bytes per millisecond: faulting in 256 MiB of
-// new 2 MiB pages (which the kernel zeroes) with two threads, as every output of a run must be.
-double freshPageRate(std::size_t bytes, int runs)
-{
-    std::vector<double> times;
-    for (int r = 0; r < runs; ++r) {
-        auto* p = static_cast<char*>(std::aligned_alloc(4096, bytes));
-        madvise(p, bytes, MADV_HUGEPAGE);
-        const auto start = Clock::now();
-        auto touch = [&](std::size_t from, std::size_t to) {
-            for (std::size_t k = from; k < to; k += 4096)
-                p[k] = 1;
-        };
-        std::thread helper([&] { touch(bytes / 2, bytes); });
-        touch(0, bytes / 2);
-        helper.join();
-        times.push_back(msSince(start));
-        std::free(p);
-    }
-    return double(bytes) / median(times);
-}
-
-struct NumpyResult
-{
-    double ms = 0;
-    double outMs = 0; // into a preallocated output; NaN where there is no such form
-    std::string shape;
-    std::uint64_t checksum = 0;
-};
-
-std::string jsonString(const std::string& s)
-{
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
 }
 
 std::map<std::string, NumpyResult> runNumpy(const std::vector<const Workload*>& list, int runs)
 {
-    char path[] = "/tmp/bench_slicing_XXXXXX";
-    const int fd = mkstemp(path);
-    if (fd < 0) throw std::runtime_error("cannot create a temporary file");
-    std::string text;
+    std::vector<std::string> lines;
     for (const Workload* w : list) {
         std::string inputs;
         for (const auto& [name, shape] : w->floats)
@@ -444,37 +323,12 @@ std::map<std::string, NumpyResult> runNumpy(const std::vector<const Workload*>& 
         for (const IndexArray& a : w->indices)
             indices += (indices.empty() ? "" : ", ") + jsonString(a.name) + ": [" +
                        std::to_string(a.count) + "," + std::to_string(a.rows) + "]";
-        text += "{\"name\": " + jsonString(w->name) + ", \"inputs\": {" + inputs +
-                "}, \"indices\": {" + indices + "}, \"expr\": " + jsonString(w->numpy) +
-                ", \"out_expr\": " + jsonString(w->numpyOut) +
-                ", \"runs\": " + std::to_string(runs) + "}\n";
+        lines.push_back("{\"name\": " + jsonString(w->name) + ", \"inputs\": {" + inputs +
+                        "}, \"indices\": {" + indices + "}, \"expr\": " + jsonString(w->numpy) +
+                        ", \"out_expr\": " + jsonString(w->numpyOut) +
+                        ", \"runs\": " + std::to_string(runs) + "}");
     }
-    const bool written = write(fd, text.data(), text.size()) == ssize_t(text.size());
-    close(fd);
-    if (!written) throw std::runtime_error("cannot write the workload file");
-    const std::string command =
-        std::string("/usr/bin/python3 ") + SLICESCOPE_BENCH_DIR + "/numpy_bench.py " + path;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) throw std::runtime_error("cannot start " + command);
-    std::map<std::string, NumpyResult> results;
-    char line[4096];
-    while (std::fgets(line, sizeof line, pipe)) {
-        char name[1024];
-        char shape[256];
-        NumpyResult r;
-        unsigned long long sum = 0;
-        if (std::sscanf(line, "%1023[^\t]\t%lf\t%255[^\t]\t%llu\t%lf", name, &r.ms, shape, &sum,
-                        &r.outMs) == 5) {
-            r.shape = shape;
-            r.checksum = sum;
-            results[name] = r;
-        }
-    }
-    const int status = pclose(pipe);
-    unlink(path);
-    if (status != 0)
-        throw std::runtime_error("the NumPy driver failed (is python3-numpy installed?)");
-    return results;
+    return ss::bench::runNumpy(SLICESCOPE_BENCH_DIR, lines);
 }
 
 } // namespace

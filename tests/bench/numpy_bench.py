@@ -7,6 +7,10 @@ bench_slicing writes one JSON object per line to the file named on the command l
    "expr": "x[::2, ::-1].copy()", "out_expr": "np.copyto(out, x[::2, ::-1])", "runs": 7}
 "out_expr" (may be empty) does the same work into a preallocated array `out` of the result's
 shape, as np.copyto or an out= argument does: no fresh output pages to fault in.
+Optional, for bench_index: "setup" is Python code run once, untimed, after the arrays are made
+(it may make more arrays and define functions for statements such as out[idx] = x), and
+"check" an expression over the timed result `y` that gives the array to checksum (np.unique's
+values in order of first occurrence, as TensorFlow gives them).
 Inputs are float32 arrays whose bit patterns are 0, 1, 2, ... plus (k << 28) for the k-th input,
 exactly as the benchmark fills the engine's inputs; index arrays are int32, (i * 7919) % rows.
 For each workload this prints one line:
@@ -50,6 +54,8 @@ def main():
             ns[name] = make_input(tuple(shape), k)
         for name, (count, rows) in w.get('indices', {}).items():
             ns[name] = make_indices(count, rows)
+        if w.get('setup'):
+            exec(compile(w['setup'], w['name'] + ' setup', 'exec'), ns)
         code = compile(w['expr'], w['name'], 'eval')
         eval(code, ns)  # an untimed warm-up run, as the engine has
         times = []
@@ -60,6 +66,10 @@ def main():
             if run + 1 < w['runs']:
                 del y  # freed between runs, as the engine's output is
         times.sort()
+        if w.get('check'):
+            ns['y'] = y
+            y = eval(compile(w['check'], w['name'] + ' check', 'eval'), ns)
+            del ns['y']
         shape = ','.join(str(d) for d in y.shape)
         total = checksum(y)
         out_ms = float('nan')

@@ -77,6 +77,7 @@ inline OpRun runOp(std::string_view name, std::vector<std::vector<Tensor>> input
     const OpDef* def = findOp(name);
     if (!def) throw OpError(ErrorCode::BadRequest, "unknown op " + std::string(name));
     OpCall call(*def, std::move(inputs), std::move(attrs), Limits::machineDefault());
+    call.setExecutor(&testExecutor());
     OpRun run;
     run.plan = def->plan(call);
     run.inputs = call.allInputs();

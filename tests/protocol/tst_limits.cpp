@@ -106,6 +106,10 @@ void writeFile(const QString& path, const QByteArray& text)
 
 // JSON pieces of the requests below (moc cannot read raw strings inside a test class).
 const std::string kAxis0 = R"({"axis": [0]})";
+const std::string kPartition4M =
+    R"({"op": "dynamic_partition", "inputs": {"data": {"dtype": "int8", "shape": [4000000], "fill": "zeros"},)"
+    R"( "partitions": {"dtype": "int32", "shape": [4000000], "fill": "zeros"}},)"
+    R"( "attrs": {"num_partitions": 1}, "emit": "summary"})";
 const std::string kGather4M =
     R"({"op": "gather", "inputs": {"params": {"dtype": "int8", "shape": [1], "fill": "zeros"},)"
     R"( "indices": {"dtype": "int32", "shape": [4000000], "fill": "zeros"}}, "emit": "summary"})";
@@ -145,17 +149,18 @@ private slots:
         QCOMPARE(errorCode(fits), "");
     }
 
-    // The plan's index lists count: gathering 4M rows keeps a 32 MB row list beside the 16 MB
-    // of indices.
+    // The plan's row lists count: partitioning 4M rows keeps a 32 MB row list beside the 16 MB
+    // of partition numbers. gather reads its 16 MB of indices in place and needs no list.
     void thePlanIsBudgeted()
     {
-        const std::string request = kGather4M;
+        const std::string request = kPartition4M;
         const Json refused = respond(request, bytesLimit(40 << 20));
         QCOMPARE(errorCode(refused), "resource_exhausted");
         QVERIFY2(errorMessage(refused).starts_with("the row list of shape [4000000] needs 32000000 "
                                                    "bytes"),
                  errorMessage(refused).c_str());
         QCOMPARE(errorCode(respond(request, bytesLimit(64 << 20))), "");
+        QCOMPARE(errorCode(respond(kGather4M, bytesLimit(40 << 20))), "");
     }
 
     // Sources take 8 bytes an element, and their JSON text far more.

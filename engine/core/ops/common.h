@@ -5,9 +5,11 @@
 // the steps, products of shape ranges, and outputs and row lists held to the limits.
 
 #include "core/checked.h"
+#include "core/executor.h"
 #include "core/op.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -76,6 +78,19 @@ inline RowsPiece rowList(const OpCall& call, std::int64_t count, std::int64_t ro
     p.rowLength = rowLength;
     p.rows.reserve(std::size_t(count));
     return p;
+}
+
+/// body(begin, end) over [0, n) in chunks of at least `grain`: split over the call's executor
+/// when it has one, on the calling thread otherwise. For long scans while planning (the range
+/// checks of index tensors), which would otherwise keep every core but one idle.
+inline void planParallelFor(const OpCall& call, std::int64_t n, std::int64_t grain,
+                            const std::function<void(std::int64_t, std::int64_t)>& body)
+{
+    if (n <= 0) return;
+    if (call.executor() && n > grain)
+        call.executor()->parallelFor(n, grain, body);
+    else
+        body(0, n);
 }
 
 /// strided_slice's arguments (begin, end, strides and the five masks) read and checked exactly as

@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The index-driven ops: gather, gather_nd, unique_with_counts, dynamic_partition,
 // dynamic_stitch, boolean_mask, one_hot, sequence_mask. Index values pick whole rows (the
-// contiguous inner slices), so every plan here is a row list: RowsPiece.
+// contiguous inner slices). Where an index tensor names the rows (gather, gather_nd,
+// dynamic_stitch) the plan is an IndexPiece that the copy engine reads it through, in parallel;
+// the others are row lists (RowsPiece).
 #include "core/error.h"
 #include "core/op.h"
 #include "core/ops/common.h"
 #include "core/ops/ops.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <string_view>
 #include <type_traits>
-#include <unordered_map>
 
 namespace ss {
 
@@ -88,6 +91,50 @@ std::optional<DType> dtypeAttr(const OpCall& call, std::string_view name)
                    "' must name a dtype (bool, int8, uint8, int16, int32, int64, float32, "
                    "float64 or string)");
     return t;
+}
+
+// The smallest and largest value of each of the `width` components of `tuples` index tuples
+// (stored one after another), scanned in parallel chunks. A range check needs only these: the
+// element that fails is looked for only when one does.
+struct ValueRange
+{
+    std::int64_t min = std::numeric_limits<std::int64_t>::max();
+    std::int64_t max = std::numeric_limits<std::int64_t>::min();
+};
+
+template <class I>
+std::vector<ValueRange> componentRanges(const OpCall& call, const I* idx, std::int64_t tuples,
+                                        std::size_t width)
+{
+    constexpr std::int64_t kGrain = std::int64_t(1) << 16;
+    std::vector<ValueRange> all(width);
+    std::mutex mutex;
+    planParallelFor(call, tuples, kGrain, [&](std::int64_t begin, std::int64_t end) {
+        std::vector<ValueRange> part(width);
+        if (width == 1) {
+            // Branch-free, so that the compiler vectorises it.
+            I lo = idx[begin];
+            I hi = idx[begin];
+            for (std::int64_t k = begin; k < end; ++k) {
+                lo = std::min(lo, idx[k]);
+                hi = std::max(hi, idx[k]);
+            }
+            part[0] = {lo, hi};
+        } else {
+            for (std::int64_t t = begin; t < end; ++t)
+                for (std::size_t c = 0; c < width; ++c) {
+                    const std::int64_t v = idx[std::size_t(t) * width + c];
+                    part[c].min = std::min(part[c].min, v);
+                    part[c].max = std::max(part[c].max, v);
+                }
+        }
+        const std::lock_guard<std::mutex> lock(mutex);
+        for (std::size_t c = 0; c < width; ++c) {
+            all[c].min = std::min(all[c].min, part[c].min);
+            all[c].max = std::max(all[c].max, part[c].max);
+        }
+    });
+    return all;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -199,20 +246,26 @@ OpPlan gather(const OpCall& call)
     const std::int64_t batch = product(ps, 0, b);
     const std::int64_t outer = product(ps, b, ax);
     const std::int64_t perBatch = indices.size() / batch;
-    RowsPiece rows = rowList(call, numElements(outShape) / inner, inner);
-    const int slot = call.slot("params");
     withInts(indices, [&](const auto* idx) {
+        const ValueRange range = componentRanges(call, idx, indices.size(), 1)[0];
+        if (range.min >= 0 && range.max < gatherSize) return;
         for (std::int64_t i = 0; i < indices.size(); ++i)
             if (idx[i] < 0 || idx[i] >= gatherSize)
                 outOfRange("indices" + position(is, i) + " = " + num(idx[i]) + " is not in [0, " +
                            num(gatherSize) + ")");
-        for (std::int64_t bb = 0; bb < batch; ++bb)
-            for (std::int64_t o = 0; o < outer; ++o)
-                for (std::int64_t j = 0; j < perBatch; ++j)
-                    rows.rows.push_back(packSource(
-                        slot, ((bb * outer + o) * gatherSize + idx[bb * perBatch + j]) * inner));
     });
-    out.pieces.push_back(std::move(rows));
+    // Output row (bb, o, j) reads params[bb, o, indices[bb, j]]: the copy engine reads the
+    // indices in place.
+    IndexPiece piece;
+    piece.slot = call.slot("params");
+    piece.indices = indices;
+    piece.rowLength = inner;
+    piece.groups = batch * outer;
+    piece.count = perBatch;
+    piece.groupsPerBlock = outer;
+    piece.groupStride = gatherSize * inner;
+    piece.indexStrides = {inner};
+    out.pieces.push_back(std::move(piece));
     plan.steps.push_back(
         {"Rule",
          std::string(
@@ -338,11 +391,15 @@ OpPlan gatherNd(const OpCall& call)
     const std::int64_t perBatch = tuples / batchSize;
     const std::int64_t batchStride = batchDims ? strides[std::size_t(batchDims) - 1] : 0;
     const std::int64_t sliceSize = numElements(sliceShape);
-    RowsPiece rows = rowList(call, tuples, sliceSize);
-    const int slot = call.slot("params");
     withInts(indices, [&](const auto* idx) {
+        const std::vector<ValueRange> ranges =
+            componentRanges(call, idx, tuples, std::size_t(tupleLength));
+        bool inRange = true;
+        for (std::size_t k = 0; k < ranges.size(); ++k)
+            inRange =
+                inRange && ranges[k].min >= 0 && ranges[k].max < ps[std::size_t(batchDims) + k];
+        if (inRange) return;
         for (std::int64_t t = 0; t < tuples; ++t) {
-            std::int64_t offset = (t / perBatch) * batchStride;
             for (std::int64_t k = 0; k < tupleLength; ++k) {
                 const std::int64_t v = idx[t * tupleLength + k];
                 const auto dim = std::size_t(batchDims + k);
@@ -354,12 +411,20 @@ OpPlan gatherNd(const OpCall& call)
                     outOfRange("indices" + position(tupleShape, t) + " = [" + joinValues(tuple) +
                                "] does not index into param shape " + shapeString(ps));
                 }
-                offset += v * strides[dim];
             }
-            rows.rows.push_back(packSource(slot, offset));
         }
     });
-    out.pieces.push_back(std::move(rows));
+    // Tuple t of batch entry t / perBatch reads the slice at that entry's offset plus its own.
+    IndexPiece piece;
+    piece.slot = call.slot("params");
+    piece.indices = indices;
+    piece.rowLength = sliceSize;
+    piece.groups = batchSize;
+    piece.count = perBatch;
+    piece.groupStride = batchStride;
+    piece.indexStrides.assign(strides.begin() + std::ptrdiff_t(batchDims),
+                              strides.begin() + std::ptrdiff_t(depth));
+    out.pieces.push_back(std::move(piece));
     plan.steps.push_back({"Rule",
                           "output[i..., s...] = params[indices[i...][0], ..., indices[i...][" +
                               num(depth - 1) + "], s...]. Each of the " + num(tuples) +
@@ -375,28 +440,142 @@ OpPlan gatherNd(const OpCall& call)
 // ---------------------------------------------------------------------------------------------
 // unique_with_counts
 
-// For each element, the number of its distinct value in order of first occurrence; and where
-// each distinct value first occurs. Equality is C++ ==, as in TensorFlow's hash map: every NaN
-// is new, -0.0 and +0.0 are one value.
-template <class T>
-void findDistinct(const T* x, std::int64_t n, std::vector<std::int64_t>& firstAt,
-                  std::vector<std::int64_t>& idx)
+// unique's table: from a value's key to its number in order of first occurrence and how often
+// it occurs. Flat, with open addressing and linear probing, doubled when half full: no node per
+// value and no allocation per insert, where std::unordered_map spent most of its time. The slot's
+// home is the top bits of key * 2^64/phi (Fibonacci hashing), which depend on every key bit.
+template <class Key> class DistinctTable
 {
-    using Key = std::conditional_t<std::is_same_v<T, std::string>, std::string_view, T>;
-    std::unordered_map<Key, std::int64_t> seen;
-    for (std::int64_t i = 0; i < n; ++i) {
-        if constexpr (std::is_floating_point_v<T>) {
-            // NaN is never equal to anything; kept out of the map, where they would all collide.
-            if (x[i] != x[i]) {
-                idx[std::size_t(i)] = std::int64_t(firstAt.size());
-                firstAt.push_back(i);
-                continue;
+public:
+    /// The id of `key`: its existing one (same(id) confirms a match of equal keys), or `newId`,
+    /// which it then gets.
+    template <class Same> std::int32_t insert(Key key, std::int32_t newId, const Same& same)
+    {
+        if (2 * (m_size + 1) > m_slots.size()) grow();
+        for (std::size_t pos = home(key);; pos = (pos + 1) & (m_slots.size() - 1)) {
+            Slot& s = m_slots[pos];
+            if (s.id < 0) {
+                s = {key, newId, 1};
+                ++m_size;
+                return newId;
+            }
+            if (s.key == key && same(s.id)) {
+                ++s.count;
+                return s.id;
             }
         }
-        const auto [it, inserted] = seen.try_emplace(Key(x[i]), std::int64_t(firstAt.size()));
-        if (inserted) firstAt.push_back(i);
-        idx[std::size_t(i)] = it->second;
     }
+
+    /// Starts fetching the slot where a lookup of `key` begins.
+    void prefetch(Key key) const
+    {
+        if (!m_slots.empty()) __builtin_prefetch(&m_slots[home(key)], 1);
+    }
+
+    /// count[id] for every value in the table.
+    void writeCounts(std::vector<std::int64_t>& count) const
+    {
+        for (const Slot& s : m_slots)
+            if (s.id >= 0) count[std::size_t(s.id)] = s.count;
+    }
+
+    /// Bytes a table holding `distinct` values may take, while it doubles included.
+    static constexpr std::int64_t kBytesPerValue = 6 * std::int64_t(sizeof(Key) + 8);
+
+private:
+    struct Slot
+    {
+        Key key;
+        std::int32_t id; // -1: empty
+        std::int32_t count;
+    };
+
+    std::size_t home(Key key) const
+    {
+        return std::size_t((std::uint64_t(key) * 0x9E3779B97F4A7C15ull) >> m_shift);
+    }
+
+    void grow()
+    {
+        std::vector<Slot> old(m_slots.empty() ? 512 : m_slots.size() * 2, Slot{Key(), -1, 0});
+        old.swap(m_slots);
+        m_shift = 64 - std::countr_zero(m_slots.size());
+        constexpr std::size_t kAhead = 16; // as in findDistinct
+        for (std::size_t k = 0; k < old.size(); ++k) {
+            if (k + kAhead < old.size() && old[k + kAhead].id >= 0)
+                __builtin_prefetch(&m_slots[home(old[k + kAhead].key)], 1);
+            const Slot& s = old[k];
+            if (s.id < 0) continue;
+            std::size_t pos = home(s.key);
+            while (m_slots[pos].id >= 0)
+                pos = (pos + 1) & (m_slots.size() - 1);
+            m_slots[pos] = s;
+        }
+    }
+
+    std::vector<Slot> m_slots;
+    std::size_t m_size = 0;
+    int m_shift = 64;
+};
+
+// The key a value is compared by: its bits (unsigned, as wide as the value, at least 32 bits)
+// or, for strings, their hash (same() then compares the strings).
+template <class T>
+using DistinctKey = std::conditional_t<std::is_same_v<T, std::string> || sizeof(T) == 8,
+                                       std::uint64_t, std::uint32_t>;
+
+// For each element, the number of its distinct value in order of first occurrence (written to
+// idx); where each distinct value first occurs; how often each occurs. Equality is C++ ==, as in
+// TensorFlow's hash map: every NaN is new, -0.0 and +0.0 are one value.
+// The key of a value other than NaN: -0.0 and +0.0 get one key; strings their hash.
+template <class T> DistinctKey<T> distinctKey(const T& v)
+{
+    using Key = DistinctKey<T>;
+    if constexpr (std::is_same_v<T, std::string>) {
+        return Key(std::hash<std::string_view>{}(v));
+    } else if constexpr (std::is_floating_point_v<T>) {
+        using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
+        return Key(std::bit_cast<Bits>(v == T(0) ? T(0) : v));
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return Key(v);
+    } else {
+        return Key(std::make_unsigned_t<T>(v));
+    }
+}
+
+// For each element, the number of its distinct value in order of first occurrence (written to
+// idx); where each distinct value first occurs; how often each occurs. Equality is C++ ==, as in
+// TensorFlow's hash map: every NaN is new, -0.0 and +0.0 are one value.
+template <class T, class Idx>
+void findDistinct(const T* x, std::int64_t n, std::vector<std::int64_t>& firstAt, Idx* idx,
+                  std::vector<std::int64_t>& count)
+{
+    // Many distinct values make a table larger than the caches, where every lookup would wait
+    // for memory: the slot of a value this far ahead is fetched while the current one is looked
+    // up (string keys are hashed once only, so they are not fetched ahead).
+    constexpr std::int64_t kAhead = 16;
+    DistinctTable<DistinctKey<T>> table;
+    for (std::int64_t i = 0; i < n; ++i) {
+        if constexpr (!std::is_same_v<T, std::string>)
+            if (i + kAhead < n) table.prefetch(distinctKey(x[i + kAhead]));
+        const auto next = std::int32_t(firstAt.size());
+        std::int32_t id = next;
+        // NaN is never equal to anything: a value of its own, kept out of the table.
+        if constexpr (std::is_floating_point_v<T>)
+            if (x[i] != x[i]) id = -1;
+        if (id == -1)
+            id = next;
+        else if constexpr (std::is_same_v<T, std::string>)
+            id = table.insert(distinctKey(x[i]), next,
+                              [&](std::int32_t k) { return x[firstAt[std::size_t(k)]] == x[i]; });
+        else
+            id = table.insert(distinctKey(x[i]), next, [](std::int32_t) { return true; });
+        if (id == next) firstAt.push_back(i);
+        idx[i] = Idx(id);
+    }
+    // NaNs, not in the table, occur once each.
+    count.assign(firstAt.size(), 1);
+    table.writeCounts(count);
 }
 
 OpPlan uniqueWithCounts(const OpCall& call)
@@ -411,23 +590,27 @@ OpPlan uniqueWithCounts(const OpCall& call)
     if (x.rank() != 1) invalidArgument("unique expects a 1D vector.");
     const std::int64_t n = x.size();
     call.limits().check({n}, idxType, "idx");
-    // Working memory while the distinct values are found: idx and firstAt (8 bytes each, firstAt
-    // with room to grow) and a hash-table node and bucket per value: 46 bytes an element
-    // measured (/usr/bin/time -v, 5M distinct int32), more for string keys.
-    constexpr std::int64_t kWorkingBytesPerElement = 64;
-    call.limits().charge(n * kWorkingBytesPerElement,
+    // Working memory while the distinct values are found, at worst (every value distinct): firstAt
+    // and count (8 bytes each, firstAt with room to grow) and the table.
+    std::int64_t workingBytesPerElement = 0;
+    visitDType(x.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        workingBytesPerElement = 24 + DistinctTable<DistinctKey<T>>::kBytesPerValue;
+    });
+    call.limits().charge(n * workingBytesPerElement,
                          "unique's working memory for " + num(n) + " elements");
 
     std::vector<std::int64_t> firstAt;
-    std::vector<std::int64_t> idx(static_cast<std::size_t>(n));
+    std::vector<std::int64_t> count;
+    Tensor idxValues = Tensor::empty(idxType, {n}, call.limits());
     visitDType(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        findDistinct(x.data<T>(), n, firstAt, idx);
+        if (idxType == DType::Int32)
+            findDistinct(x.data<T>(), n, firstAt, idxValues.data<std::int32_t>(), count);
+        else
+            findDistinct(x.data<T>(), n, firstAt, idxValues.data<std::int64_t>(), count);
     });
     const auto distinct = std::int64_t(firstAt.size());
-    std::vector<std::int64_t> count(firstAt.size(), 0);
-    for (std::int64_t k : idx)
-        ++count[std::size_t(k)];
 
     OpPlan plan;
     OutputPlan y = newOutput(call, x.dtype(), {distinct}, "y");
@@ -437,7 +620,7 @@ OpPlan uniqueWithCounts(const OpCall& call)
         rows.rows.push_back(packSource(slot, i));
     y.pieces.push_back(std::move(rows));
     OutputPlan idxOut = newOutput(call, idxType, {n}, "idx");
-    idxOut.computed = Tensor::fromInts(idxType, {n}, idx);
+    idxOut.computed = std::move(idxValues);
     OutputPlan countOut = newOutput(call, idxType, {distinct}, "count");
     countOut.computed = Tensor::fromInts(idxType, {distinct}, count);
     plan.outputs = {std::move(y), std::move(idxOut), std::move(countOut)};
@@ -540,6 +723,48 @@ OpPlan dynamicPartition(const OpCall& call)
 // ---------------------------------------------------------------------------------------------
 // dynamic_stitch
 
+// How many distinct rows in [0, rows) the (range-checked) indices name: one bitmap per part of
+// the indices, filled in parallel, then merged.
+std::int64_t distinctRows(const OpCall& call, const std::vector<Tensor>& indices, std::int64_t rows)
+{
+    std::int64_t total = 0;
+    for (const Tensor& t : indices)
+        total += t.size();
+    constexpr std::int64_t kGrain = std::int64_t(1) << 16;
+    const std::int64_t parts = std::clamp<std::int64_t>(
+        total / kGrain, 1, call.executor() ? call.executor()->threadCount() : 1);
+    const auto words = std::size_t((rows + 63) / 64);
+    call.limits().charge(parts * std::int64_t(words) * 8, "dynamic_stitch's row bitmaps");
+    std::vector<std::vector<std::uint64_t>> bitmaps(static_cast<std::size_t>(parts));
+    planParallelFor(call, parts, 1, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t q = begin; q < end; ++q) {
+            std::vector<std::uint64_t>& bits = bitmaps[std::size_t(q)];
+            bits.assign(words, 0);
+            // Part q covers positions [from, to) of all the indices, taken one tensor after
+            // another.
+            const std::int64_t from = total * q / parts;
+            const std::int64_t to = total * (q + 1) / parts;
+            std::int64_t at = 0;
+            for (const Tensor& t : indices) {
+                const std::int32_t* idx = t.data<std::int32_t>();
+                const std::int64_t lo = std::max<std::int64_t>(from - at, 0);
+                const std::int64_t hi = std::min<std::int64_t>(to - at, t.size());
+                for (std::int64_t i = lo; i < hi; ++i)
+                    bits[std::size_t(idx[i]) / 64] |= std::uint64_t(1) << (idx[i] % 64);
+                at += t.size();
+            }
+        }
+    });
+    std::int64_t named = 0;
+    for (std::size_t w = 0; w < words; ++w) {
+        std::uint64_t word = 0;
+        for (const auto& bits : bitmaps)
+            word |= bits[w];
+        named += std::popcount(word);
+    }
+    return named;
+}
+
 OpPlan dynamicStitch(const OpCall& call)
 {
     const std::vector<Tensor>& indices = call.inputList("indices");
@@ -560,14 +785,20 @@ OpPlan dynamicStitch(const OpCall& call)
 
     // 1. The first dimension is max index + 1; then every index must lie in [0, that).
     std::int64_t maxIndex = -1;
-    for (const Tensor& t : indices)
-        for (std::int64_t i = 0; i < t.size(); ++i)
-            maxIndex = std::max<std::int64_t>(maxIndex, t.data<std::int32_t>()[i]);
+    std::vector<ValueRange> ranges;
+    for (const Tensor& t : indices) {
+        ranges.push_back(t.size() ? componentRanges(call, t.data<std::int32_t>(), t.size(), 1)[0]
+                                  : ValueRange{0, -1});
+        maxIndex = std::max(maxIndex, ranges.back().max);
+    }
     const std::int64_t first = maxIndex + 1;
-    for (const Tensor& t : indices)
-        for (std::int64_t i = 0; i < t.size(); ++i)
-            if (t.data<std::int32_t>()[i] < 0 || t.data<std::int32_t>()[i] >= first)
+    for (std::size_t m = 0; m < indices.size(); ++m) {
+        if (ranges[m].min >= 0) continue;
+        const std::int32_t* idx = indices[m].data<std::int32_t>();
+        for (std::int64_t i = 0; i < indices[m].size(); ++i)
+            if (idx[i] < 0 || idx[i] >= first)
                 outOfRange("indices[" + num(i) + "] is out of range");
+    }
 
     // 2. Every data[m] is indices[m].shape + one common slice shape.
     const Shape& i0 = indices[0].shape();
@@ -592,29 +823,35 @@ OpPlan dynamicStitch(const OpCall& call)
     const Shape outShape = joinShapes({{first}, sliceShape});
     OutputPlan out = newOutput(call, data[0].dtype(), outShape, "the output");
 
-    // 3. The last writer of each row wins, so each row is copied once, from its winner.
+    // 3. Each data[m] is scattered to the rows its indices name, in order of m, then i: the last
+    //    writer of a row wins. Rows no index names are zero, filled first.
     OpPlan plan;
     const std::int64_t inner = numElements(sliceShape);
     std::int64_t duplicates = 0;
     std::int64_t unwritten = 0;
     if (numElements(outShape) > 0) {
-        RowsPiece rows = rowList(call, first, inner);
-        rows.rows.assign(std::size_t(first), kNoSource);
+        const std::int64_t named = distinctRows(call, indices, first);
+        std::int64_t total = 0;
+        for (const Tensor& t : indices)
+            total += t.size();
+        duplicates = total - named;
+        unwritten = first - named;
+        if (unwritten > 0)
+            out.pieces.push_back(
+                OutputPlan::fillPiece(out.addConstant(Tensor::zeros(out.dtype, {})), outShape));
         for (std::size_t m = 0; m < indices.size(); ++m) {
-            const int slot = call.slot("data", int(m));
-            for (std::int64_t i = 0; i < indices[m].size(); ++i) {
-                std::int64_t& row = rows.rows[std::size_t(indices[m].data<std::int32_t>()[i])];
-                duplicates += row != kNoSource;
-                row = packSource(slot, i * inner);
-            }
+            if (indices[m].size() == 0) continue;
+            IndexPiece piece;
+            piece.slot = call.slot("data", int(m));
+            piece.indices = indices[m];
+            piece.rowLength = inner;
+            piece.count = indices[m].size();
+            piece.indexStrides = {inner};
+            piece.scatter = true;
+            piece.distinctTargets = duplicates == 0;
+            piece.targetRows = first;
+            out.pieces.push_back(std::move(piece));
         }
-        unwritten = std::count(rows.rows.begin(), rows.rows.end(), kNoSource);
-        if (unwritten > 0) {
-            const std::int64_t zero = out.addConstant(Tensor::zeros(out.dtype, {}));
-            std::replace(rows.rows.begin(), rows.rows.end(), kNoSource,
-                         packSource(kConstantSlot, zero));
-        }
-        out.pieces.push_back(std::move(rows));
     }
     plan.outputs.push_back(std::move(out));
 
