@@ -135,7 +135,8 @@ void TestPresentation::entersAndRestoresExactly()
 
     // The decode steps go on from the banner (their dock is hidden) and show large.
     w.stepper()->setCurrentStep(-1);
-    auto* next = w.presentation()->banner()->findChild<QWidget*>(QStringLiteral("stepNextPresentation"));
+    auto* next =
+        w.presentation()->banner()->findChild<QWidget*>(QStringLiteral("stepNextPresentation"));
     QVERIFY(next && next->isVisible());
     QTest::keyClick(&w, Qt::Key_Right, Qt::AltModifier);
     QCOMPARE(w.stepper()->currentStep(), 0);
@@ -149,7 +150,8 @@ void TestPresentation::entersAndRestoresExactly()
     QVERIFY(waitSettled(w));
     QTest::qWait(50);
     const Layout after = layoutOf(w);
-    QVERIFY2(after == before, qPrintable(describe(before) + QStringLiteral("\n") + describe(after)));
+    QVERIFY2(after == before,
+             qPrintable(describe(before) + QStringLiteral("\n") + describe(after)));
     QVERIFY(input->pictureRect(0).height() < cellHeight);
 }
 

@@ -39,7 +39,8 @@ bool decodeApng(const QByteArray& file, std::vector<DecodedFrame>* frames, QStri
         *why = s;
         return false;
     };
-    if (!file.startsWith(QByteArray("\x89PNG\r\n\x1a\n", 8))) return fail(QStringLiteral("signature"));
+    if (!file.startsWith(QByteArray("\x89PNG\r\n\x1a\n", 8)))
+        return fail(QStringLiteral("signature"));
     QByteArray ihdr;
     std::uint32_t announced = 0, sequence = 0;
     QImage canvas;
@@ -87,9 +88,9 @@ bool decodeApng(const QByteArray& file, std::vector<DecodedFrame>* frames, QStri
         pos += 12 + qsizetype(length);
         if (type == "IHDR") {
             ihdr = body;
-            canvas = QImage(qFromBigEndian<std::uint32_t>(body.constData()),
-                            qFromBigEndian<std::uint32_t>(body.constData() + 4),
-                            QImage::Format_RGB32);
+            canvas =
+                QImage(qFromBigEndian<std::uint32_t>(body.constData()),
+                       qFromBigEndian<std::uint32_t>(body.constData() + 4), QImage::Format_RGB32);
             canvas.fill(Qt::black);
         } else if (type == "acTL") {
             announced = qFromBigEndian<std::uint32_t>(body.constData());
@@ -97,7 +98,9 @@ bool decodeApng(const QByteArray& file, std::vector<DecodedFrame>* frames, QStri
             if (!flush()) return fail(QStringLiteral("a frame does not decode"));
             if (qFromBigEndian<std::uint32_t>(body.constData()) != sequence++)
                 return fail(QStringLiteral("fcTL sequence"));
-            const auto at = [&](int k) { return int(qFromBigEndian<std::uint32_t>(body.constData() + k)); };
+            const auto at = [&](int k) {
+                return int(qFromBigEndian<std::uint32_t>(body.constData() + k));
+            };
             pending.region = QRect(at(12), at(16), at(4), at(8));
             const auto num = qFromBigEndian<std::uint16_t>(body.constData() + 20);
             const auto den = qFromBigEndian<std::uint16_t>(body.constData() + 22);
@@ -301,8 +304,8 @@ void TestReadOrderAnimation::numberedFrames()
     QVERIFY2(ImageExporter(*m_window).exportAnimation(QStringLiteral("input"), dir, 100, &error),
              qPrintable(error));
     const QStringList files = QDir(dir).entryList({QStringLiteral("*.png")}, QDir::Files);
-    QCOMPARE(files, QStringList({"frame-0001.png", "frame-0002.png", "frame-0003.png",
-                                 "frame-0004.png"}));
+    QCOMPARE(files,
+             QStringList({"frame-0001.png", "frame-0002.png", "frame-0003.png", "frame-0004.png"}));
     const QImage first(dir + files.front());
     const QImage last(dir + files.back());
     QVERIFY(!first.isNull());
@@ -318,15 +321,27 @@ void TestReadOrderAnimation::errors_data()
     QTest::addColumn<int>("speed");
     QTest::addColumn<bool>("heatMap");
     QTest::addColumn<QString>("says");
-    QTest::newRow("nothing read") << "x[3:3]" << "input" << "a.png" << 100 << false
-                                  << "nothing to animate";
-    QTest::newRow("heat map") << "x[1:]" << "input" << "a.png" << 100 << true << "heat map";
-    QTest::newRow("gif") << "x[1:]" << "input" << "a.gif" << 100 << false << "animated PNG";
-    QTest::newRow("speed") << "x[1:]" << "input" << "a.png" << 5 << false << "speed";
-    QTest::newRow("window") << "x[1:]" << "window" << "a.png" << 100 << false << "not the window";
-    QTest::newRow("no view") << "x[1:]" << "input2" << "a.png" << 100 << false << "input2";
-    QTest::newRow("unwritable") << "x[1:]" << "input" << "no/dir/a.png" << 100 << false
-                                << "cannot write";
+    QTest::newRow("nothing read") << "x[3:3]"
+                                  << "input"
+                                  << "a.png" << 100 << false << "nothing to animate";
+    QTest::newRow("heat map") << "x[1:]"
+                              << "input"
+                              << "a.png" << 100 << true << "heat map";
+    QTest::newRow("gif") << "x[1:]"
+                         << "input"
+                         << "a.gif" << 100 << false << "animated PNG";
+    QTest::newRow("speed") << "x[1:]"
+                           << "input"
+                           << "a.png" << 5 << false << "speed";
+    QTest::newRow("window") << "x[1:]"
+                            << "window"
+                            << "a.png" << 100 << false << "not the window";
+    QTest::newRow("no view") << "x[1:]"
+                             << "input2"
+                             << "a.png" << 100 << false << "input2";
+    QTest::newRow("unwritable") << "x[1:]"
+                                << "input"
+                                << "no/dir/a.png" << 100 << false << "cannot write";
 }
 
 void TestReadOrderAnimation::errors()
@@ -356,13 +371,15 @@ void TestReadOrderAnimation::commandLine_data()
                             QStringLiteral("--expr"), QStringLiteral("x[::-1, 1]")};
     QTest::newRow("input") << (shown + QStringList{QStringLiteral("--speed"), QStringLiteral("40")})
                            << 0 << 4;
-    QTest::newRow("output") << (shown + QStringList{QStringLiteral("--view"), QStringLiteral("output")})
+    QTest::newRow("output") << (shown +
+                                QStringList{QStringLiteral("--view"), QStringLiteral("output")})
                             << 0 << 4;
     QTest::newRow("speed too fast")
         << (shown + QStringList{QStringLiteral("--speed"), QStringLiteral("1")}) << 2 << 0;
     QTest::newRow("speed not a number")
         << (shown + QStringList{QStringLiteral("--speed"), QStringLiteral("fast")}) << 2 << 0;
-    QTest::newRow("window") << (shown + QStringList{QStringLiteral("--view"), QStringLiteral("window")})
+    QTest::newRow("window") << (shown +
+                                QStringList{QStringLiteral("--view"), QStringLiteral("window")})
                             << 1 << 0;
 }
 

@@ -2,10 +2,11 @@
 // An animated PNG (APNG) encoder. Qt 6.4 writes neither APNG nor GIF, so this is ours: PNG was
 // chosen over GIF because it keeps every colour of the read-order ramp (GIF has 256) and takes
 // delays in milliseconds (GIF's are hundredths). Every frame is PNG-encoded by QImage; its
-// image data is then re-wrapped as the APNG spec asks (https://wiki.mozilla.org/APNG_Specification):
-// signature, IHDR, acTL, then per frame an fcTL and its data (IDAT for the first frame, which is
-// also the still image a viewer without APNG support shows; fdAT for the others), IEND. Frames
-// after the first store only the rectangle that changed, so a cell lighting up costs a cell.
+// image data is then re-wrapped as the APNG spec asks
+// (https://wiki.mozilla.org/APNG_Specification): signature, IHDR, acTL, then per frame an fcTL and
+// its data (IDAT for the first frame, which is also the still image a viewer without APNG support
+// shows; fdAT for the others), IEND. Frames after the first store only the rectangle that changed,
+// so a cell lighting up costs a cell.
 #pragma once
 
 #include <QImage>

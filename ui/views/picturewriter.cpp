@@ -61,8 +61,7 @@ QImage PictureWriter::render(const Picture& picture, double scale)
     return image;
 }
 
-bool PictureWriter::write(const Picture& picture, const QString& path, double scale,
-                          QString* error)
+bool PictureWriter::write(const Picture& picture, const QString& path, double scale, QString* error)
 {
     const auto format = formatOf(path);
     if (!format)

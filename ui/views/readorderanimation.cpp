@@ -74,8 +74,8 @@ bool ReadOrderAnimation::check(QString* error) const
         return false;
     }
     if (frameCount() < 2) {
-        *error = tr("%1 shows no element the op reads: there is nothing to animate")
-                     .arg(m_view.title());
+        *error =
+            tr("%1 shows no element the op reads: there is nothing to animate").arg(m_view.title());
         return false;
     }
     if (PictureWriter::render(frameOf(m_view, -1)).isNull()) {
@@ -146,8 +146,7 @@ bool ReadOrderAnimation::writeFrames(const QString& dirPath, QString* error) con
     static const QRegularExpression frameName(QStringLiteral("^frame-(\\d+)\\.png$"));
     for (const QString& name : dir.entryList({QStringLiteral("frame-*.png")}, QDir::Files)) {
         const auto match = frameName.match(name);
-        if (match.hasMatch() && match.captured(1).toInt() > frameCount())
-            dir.remove(name);
+        if (match.hasMatch() && match.captured(1).toInt() > frameCount()) dir.remove(name);
     }
     return true;
 }

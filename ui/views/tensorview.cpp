@@ -927,11 +927,11 @@ void TensorView::paintPicture(QPainter& painter, std::int64_t revealUpTo) const
     // The header's own widgets paint themselves: the picture says what the screen says.
     d->titleLabel->render(&painter, QPoint(0, 0), QRegion(), QWidget::DrawChildren);
     if (d->state.hasSelection())
-        d->legend->render(&painter,
-                          QPoint(size.width() - shownSize(d->legend).width(),
-                                 (header.height() - kPictureGap - shownSize(d->legend).height()) /
-                                     2),
-                          QRegion(), QWidget::DrawChildren);
+        d->legend->render(
+            &painter,
+            QPoint(size.width() - shownSize(d->legend).width(),
+                   (header.height() - kPictureGap - shownSize(d->legend).height()) / 2),
+            QRegion(), QWidget::DrawChildren);
     painter.translate(0, header.height());
     const QRect body(QPoint(0, 0), size - QSize(0, header.height()));
     if (d->heatMode)

@@ -4,9 +4,9 @@
 #include "core/error.h"
 #include "protocol/shape_text.h"
 #include "ui/model/lessons.h"
+#include "ui/views/palette.h"
 #include "ui/views/picturewriter.h"
 #include "ui/views/readorderanimation.h"
-#include "ui/views/palette.h"
 #include "ui/workbench/automation.h"
 #include "ui/workbench/imageexporter.h"
 #include "ui/workbench/mainwindow.h"
@@ -358,8 +358,8 @@ int runGui(QApplication& app)
         const bool done =
             showSettled(window, 60000, &error) &&
             (options.exportImage.isEmpty()
-                 ? exporter.exportAnimation(options.view, options.exportAnimation,
-                                            options.speedMs, &error)
+                 ? exporter.exportAnimation(options.view, options.exportAnimation, options.speedMs,
+                                            &error)
                  : exporter.exportImage(options.view, options.exportImage, options.scale, &error));
         if (!done) {
             printTo(stderr, QStringLiteral("slicescope: nothing exported: %1\n").arg(error));

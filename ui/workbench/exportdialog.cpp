@@ -32,16 +32,16 @@ ExportDialog::ExportDialog(MainWindow& window, Kind kind)
     for (const QString& name : ImageExporter(window).views())
         if (image || name != QLatin1String("window")) m_view->addItem(name, name);
     // The output is what people come for; an animation of the input shows the reading best.
-    m_view->setCurrentIndex(std::max(0, m_view->findData(image ? QStringLiteral("output")
-                                                               : QStringLiteral("input"))));
+    m_view->setCurrentIndex(
+        std::max(0, m_view->findData(image ? QStringLiteral("output") : QStringLiteral("input"))));
     m_path->setObjectName(QStringLiteral("exportPath"));
     m_path->setAccessibleName(tr("File to write"));
     m_path->setText(QDir::home().filePath(image ? QStringLiteral("slicescope.svg")
                                                 : QStringLiteral("slicescope-read-order.png")));
-    m_path->setToolTip(image ? tr("The suffix chooses the format: %1")
-                                   .arg(PictureWriter::formatList())
-                             : tr("An animated PNG (.png, .apng), or a directory (ending in /) "
-                                  "for numbered frames frame-0001.png, …"));
+    m_path->setToolTip(
+        image ? tr("The suffix chooses the format: %1").arg(PictureWriter::formatList())
+              : tr("An animated PNG (.png, .apng), or a directory (ending in /) "
+                   "for numbered frames frame-0001.png, …"));
     auto* browseButton = new QPushButton(tr("Browse…"));
     browseButton->setObjectName(QStringLiteral("exportBrowse"));
     browseButton->setAccessibleName(tr("Choose the file"));
@@ -115,9 +115,8 @@ void ExportDialog::browse()
 {
     const QString path =
         m_kind == Kind::Image
-            ? QFileDialog::getSaveFileName(
-                  this, windowTitle(), m_path->text(),
-                  tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"))
+            ? QFileDialog::getSaveFileName(this, windowTitle(), m_path->text(),
+                                           tr("SVG (*.svg);;PDF (*.pdf);;PNG (*.png)"))
             : QFileDialog::getSaveFileName(this, windowTitle(), m_path->text(),
                                            tr("Animated PNG (*.png *.apng)"));
     if (!path.isEmpty()) m_path->setText(path);

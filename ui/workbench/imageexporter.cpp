@@ -7,6 +7,7 @@
 #include "ui/workbench/mainwindow.h"
 
 #include <QCoreApplication>
+#include <QMenuBar>
 #include <QPainter>
 #include <QRegularExpression>
 
@@ -59,10 +60,10 @@ TensorView* ImageExporter::tensorView(const QString& name, QString* error) const
             view = m_window.outputView(k);
     }
     if (!view) {
-        const QString failed = m_window.lastEvaluation() && !m_window.lastEvaluation()->ok
-                                   ? tr(" (the evaluation failed: %1)")
-                                         .arg(m_window.lastEvaluation()->message)
-                                   : QString();
+        const QString failed =
+            m_window.lastEvaluation() && !m_window.lastEvaluation()->ok
+                ? tr(" (the evaluation failed: %1)").arg(m_window.lastEvaluation()->message)
+                : QString();
         *error = tr("there is no view \"%1\"%2; the views are: %3")
                      .arg(name, failed, views().join(QStringLiteral(", ")));
     }
@@ -73,11 +74,15 @@ bool ImageExporter::pictureOf(const QString& name, Picture* picture, QString* er
 {
     if (name == QLatin1String("window")) {
         MainWindow* window = &m_window;
-        *picture = Picture{window->size(), window->logicalDpiY(),
-                           [window](QPainter& p) {
+        // The workbench without its menu bar: menus say nothing on a slide, and Qt 6.4's SVG
+        // generator ignores clipping, so the bar's background would cover its own titles.
+        const int top = window->menuBar()->isVisible() ? window->menuBar()->height() : 0;
+        const QRect area(0, top, window->width(), window->height() - top);
+        *picture = Picture{area.size(), window->logicalDpiY(),
+                           [window, area](QPainter& p) {
                                // The window paints itself, widget by widget, onto the device:
                                // vector wherever the widgets paint vectors (all but heat maps).
-                               window->render(&p, QPoint(), QRegion(),
+                               window->render(&p, QPoint(0, 0), QRegion(area),
                                               QWidget::DrawWindowBackground |
                                                   QWidget::DrawChildren);
                            },

@@ -27,7 +27,9 @@ public:
     /// The views the window shows now, by name: "window" first, then the inputs and outputs.
     QStringList views() const;
 
-    /// Writes view `view` to `path` as PNG (`scale` times its pixels), SVG or PDF.
+    /// Writes view `view` to `path` as PNG (`scale` times its pixels), SVG or PDF. A tensor view
+    /// is its whole picture (TensorView::paintPicture); the window is everything below its menu
+    /// bar, as on screen.
     bool exportImage(const QString& view, const QString& path, double scale, QString* error);
     /// Writes the read order of tensor view `view` as an animation (ReadOrderAnimation::write),
     /// one step every `stepMs` milliseconds.

@@ -29,6 +29,7 @@ PresentationMode::PresentationMode(MainWindow& window)
     m_step->setObjectName(QStringLiteral("presentationStep"));
     m_step->setWordWrap(true);
     m_step->setTextFormat(Qt::PlainText);
+    m_step->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     auto* layout = new QGridLayout(m_banner);
     layout->setContentsMargins(0, 0, 0, 6);
     layout->addWidget(m_expression, 0, 0, 1, 3);
@@ -50,8 +51,7 @@ PresentationMode::PresentationMode(MainWindow& window)
         if (auto* column = qobject_cast<QBoxLayout*>(editors->layout()))
             column->insertWidget(0, m_banner);
     connect(&window, &MainWindow::evaluationShown, this, &PresentationMode::refresh);
-    connect(window.stepper(), &DecodeStepper::currentStepChanged, this,
-            &PresentationMode::refresh);
+    connect(window.stepper(), &DecodeStepper::currentStepChanged, this, &PresentationMode::refresh);
 }
 
 void PresentationMode::setOn(bool on)
