@@ -4,11 +4,14 @@
 // the cells' values), the PDF rasterised by pdftoppm (and its text read by pdftotext), the PNG by
 // QImage; each must show the lit cells in their read-order colours. SVG and PDF must be vector:
 // no embedded bitmap stands in for the cells.
+#include "automation_testing.h"
 #include "ui/views/palette.h"
 #include "ui/views/picturewriter.h"
+#include "ui/workbench/automation.h"
 #include "ui/workbench/exportdialog.h"
 #include "ui/workbench/imageexporter.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/presentationmode.h"
 #include "workbench_testing.h"
 
 #include <QFile>
@@ -91,6 +94,8 @@ private slots:
     void dialogExportsAndReportsErrors();
     void commandLine_data();
     void commandLine();
+    void automationChannel();
+    void coloursFitThePicture();
 
 private:
     QTemporaryDir m_dir;
@@ -392,6 +397,70 @@ void TestImageExport::commandLine()
         QVERIFY(pdf.open(QIODevice::ReadOnly));
         QVERIFY(pdf.read(5) == "%PDF-");
     }
+}
+
+void TestImageExport::automationChannel()
+{
+    Automation channel(*m_window);
+    AutomationClient client(channel);
+    const auto ask = [&](const QString& json) { return client.ask(json.toUtf8()); };
+    const auto isOk = [](const Json& answer) {
+        const Json* ok = at(answer, {"ok"});
+        return ok && ok->isBool() && ok->toBool();
+    };
+    const auto errorCode = [](const Json& answer) {
+        const Json* code = at(answer, {"error", "code"});
+        return code && code->isString() ? code->toString() : std::string();
+    };
+    const QString svg = m_dir.filePath(QStringLiteral("automation.svg"));
+    Json a =
+        ask(QStringLiteral(R"({"cmd": "export_image", "path": "%1", "view": "output"})").arg(svg));
+    QVERIFY2(isOk(a), client.lastLine().constData());
+    QVERIFY(QSvgRenderer(svg).isValid());
+    const QString png = m_dir.filePath(QStringLiteral("automation-anim.png"));
+    a = ask(
+        QStringLiteral(R"({"cmd": "export_animation", "path": "%1", "speed_ms": 40})").arg(png));
+    QVERIFY2(isOk(a), client.lastLine().constData());
+    QVERIFY(!QImage(png).isNull());
+    a = ask(QStringLiteral(R"({"cmd": "export_image", "path": "%1", "view": "output9"})")
+                .arg(m_dir.filePath(QStringLiteral("none.svg"))));
+    QCOMPARE(errorCode(a), std::string("invalid_argument"));
+    a = ask(QStringLiteral(R"({"cmd": "export_image", "path": "x.svg", "scale": "big"})"));
+    QCOMPARE(errorCode(a), std::string("bad_request"));
+    QVERIFY(isOk(ask(QStringLiteral(R"({"cmd": "presentation", "on": true})"))));
+    QVERIFY(m_window->presentation()->isOn());
+    QVERIFY(isOk(ask(QStringLiteral(R"({"cmd": "presentation", "on": false})"))));
+    QVERIFY(!m_window->presentation()->isOn());
+    a = ask(QStringLiteral(R"({"cmd": "presentation", "on": 1})"));
+    QCOMPARE(errorCode(a), std::string("bad_request"));
+}
+
+void TestImageExport::coloursFitThePicture()
+{
+    // x[:] of an (80, 5) tensor reads it in order. The input and output views show their top
+    // rows (the first reads), so the colours on screen run over those reads only; the picture
+    // has all 80 rows, and its colours run over all of them: row 50 (read #251 of 400) is
+    // well up the ramp, not the last colour the screen's fit would clamp it to.
+    m_window->setWorkspace(getitemWorkspace({80, 5}, QStringLiteral("x[:]")),
+                           QStringLiteral("test"));
+    QVERIFY(waitSettled(*m_window));
+    QCoreApplication::processEvents();
+    TensorView* view = m_window->inputView(0);
+    // The fit follows the cells on screen once they are laid out.
+    QTest::qWaitFor([&] { return view->fittedScale().has_value(); }, 3000);
+    const auto screenFit = view->fittedScale();
+    QVERIFY2(screenFit && screenFit->second < 250, "the views show row 50: no fit to test");
+    const QString path = m_dir.filePath(QStringLiteral("fitted.png"));
+    QString error;
+    QVERIFY2(ImageExporter(*m_window).exportImage(QStringLiteral("input"), path, 1.0, &error),
+             qPrintable(error));
+    const QImage image(path);
+    const QColor mid = image.pixelColor(view->pictureRect(250).topLeft() + QPoint(2, 2));
+    QVERIFY2(near(mid.rgb(), readOrderColor(250.0 / 399.0), 12), qPrintable(mid.name()));
+    QVERIFY(near(image.pixel(view->pictureRect(0).topLeft() + QPoint(2, 2)), kFirst));
+    QVERIFY(near(image.pixel(view->pictureRect(399).topLeft() + QPoint(2, 2)), kLast));
+    // The screen keeps its own fit.
+    QCOMPARE(view->fittedScale(), screenFit);
 }
 
 QTEST_MAIN(TestImageExport)

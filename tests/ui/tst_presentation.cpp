@@ -39,6 +39,7 @@ struct Layout
     bool statusBar = false;
     std::map<QString, QList<int>> splitters;
     qreal cellFont = 0;
+    qreal exprFont = 0;
     bool centralFontSet = false;
 
     bool operator==(const Layout&) const = default;
@@ -57,6 +58,7 @@ Layout layoutOf(MainWindow& w)
     for (QSplitter* s : w.findChildren<QSplitter*>())
         l.splitters[s->objectName()] = s->sizes();
     l.cellFont = w.inputView(0)->findChild<QWidget*>(QStringLiteral("canvas"))->font().pointSizeF();
+    l.exprFont = w.specEditor()->font().pointSizeF();
     l.centralFontSet = w.centralWidget()->testAttribute(Qt::WA_SetFont);
     return l;
 }
@@ -80,11 +82,12 @@ QString describe(const Layout& l)
             s += QString::number(v) + u',';
         s += QStringLiteral("; ");
     }
-    return s + QStringLiteral("toolbar %1 status %2 font %3 set %4")
+    return s + QStringLiteral("toolbar %1 status %2 font %3/%5 set %4")
                    .arg(l.toolbar)
                    .arg(l.statusBar)
                    .arg(l.cellFont)
-                   .arg(l.centralFontSet);
+                   .arg(l.centralFontSet)
+                   .arg(l.exprFont);
 }
 
 } // namespace
@@ -127,6 +130,8 @@ void TestPresentation::entersAndRestoresExactly()
     QVERIFY(w.presentation()->banner()->isVisible());
     QCOMPARE(w.presentation()->expressionText(), QStringLiteral("x[1:, ::-2]"));
     QVERIFY2(shown.cellFont >= before.cellFont * 1.4, qPrintable(describe(shown)));
+    // The expression has a monospace font of its own: it grows too.
+    QVERIFY(shown.exprFont >= before.exprFont * 1.4);
     // Larger type makes larger cells.
     TensorView* input = w.inputView(0);
     const int cellHeight = input->pictureRect(0).height();

@@ -917,6 +917,17 @@ QSize TensorView::pictureSize() const
 
 void TensorView::paintPicture(QPainter& painter, std::int64_t revealUpTo) const
 {
+    // Colours fitted to the cells on screen are fitted to the cells in the picture instead: it
+    // shows more of them, and the ones off screen would all take an end's colour.
+    const auto screenFit = fittedScale();
+    if (screenFit) {
+        const std::vector<std::int64_t> shown = pictureReadPositions();
+        if (!shown.empty()) {
+            d->state.fitFirst = shown.front();
+            d->state.fitLast = shown.back();
+            d->legend->setFit(std::pair(shown.front(), shown.back()), d->state.lastOrder() + 1);
+        }
+    }
     const QSize size = pictureSize();
     const QSize header = d->pictureHeader();
     const QPalette& pal = palette();
@@ -944,6 +955,11 @@ void TensorView::paintPicture(QPainter& painter, std::int64_t revealUpTo) const
         painter.fillRect(body, wash);
     }
     painter.restore();
+    if (screenFit) {
+        d->state.fitFirst = screenFit->first;
+        d->state.fitLast = screenFit->second;
+        d->legend->setFit(screenFit, d->state.lastOrder() + 1);
+    }
 }
 
 QRect TensorView::pictureRect(std::int64_t flatIndex) const

@@ -170,8 +170,9 @@ public:
     /// the heat map at its size on screen. Device-independent pixels.
     QSize pictureSize() const;
     /// Paints that picture from (0, 0) on any device (screen, image, SVG, PDF), through the code
-    /// that paints the screen; no hover or outline. Selected cells read after `revealUpTo` are
-    /// drawn as not read yet (the animation's frames).
+    /// that paints the screen; no hover or outline. Colours fitted to the screen are fitted to
+    /// the picture's cells. Selected cells read after `revealUpTo` are drawn as not read yet
+    /// (the animation's frames).
     void paintPicture(QPainter& painter, std::int64_t revealUpTo = INT64_MAX) const;
     /// Where an element's cell is in the picture; null for a heat map or a hidden element.
     QRect pictureRect(std::int64_t flatIndex) const;

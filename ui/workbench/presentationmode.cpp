@@ -81,7 +81,17 @@ void PresentationMode::enter()
     m_window.statusBar()->hide();
     QFont larger = m_centralFont;
     larger.setPointSizeF(m_centralFont.pointSizeF() * kFontScale);
+    // A font set on a widget itself does not follow its parent's: those grow one by one.
+    m_ownFonts.clear();
+    for (QWidget* w : central->findChildren<QWidget*>())
+        if (w->testAttribute(Qt::WA_SetFont) && w != m_expression && w->font().pointSizeF() > 0)
+            m_ownFonts.emplace_back(w, w->font());
     central->setFont(larger);
+    for (const auto& [w, font] : m_ownFonts) {
+        QFont grown = font;
+        grown.setPointSizeF(font.pointSizeF() * kFontScale);
+        w->setFont(grown);
+    }
     QFont big = larger;
     big.setPointSizeF(larger.pointSizeF() * kExpressionScale);
     big.setBold(true);
@@ -98,6 +108,9 @@ void PresentationMode::leave()
     QWidget* central = m_window.centralWidget();
     // A font that was inherited is inherited again (it follows the application's afterwards).
     central->setFont(m_centralHadFont ? m_centralFont : QFont());
+    for (const auto& [w, font] : m_ownFonts)
+        if (w) w->setFont(font);
+    m_ownFonts.clear();
     m_window.statusBar()->setVisible(m_statusBarShown);
     m_window.restoreState(m_windowState);
     m_window.setGeometry(m_geometry);

@@ -64,6 +64,8 @@ private:
     bool m_centralHadFont = false;
     QFont m_centralFont;
     std::vector<std::pair<QPointer<QSplitter>, QByteArray>> m_splitters;
+    /// Widgets with fonts of their own (the expression's monospace): scaled with the rest.
+    std::vector<std::pair<QPointer<QWidget>, QFont>> m_ownFonts;
 };
 
 } // namespace ss::ui
