@@ -100,6 +100,7 @@ private slots:
     void entersAndRestoresExactly();
     void bannerFollowsTheExpressionAndTheSteps();
     void startOption();
+    void closingRemembersTheLayoutOutsideIt();
 };
 
 void TestPresentation::entersAndRestoresExactly()
@@ -219,6 +220,28 @@ void TestPresentation::startOption()
     QVERIFY(slicescope.waitForFinished(60000));
     QVERIFY2(slicescope.exitCode() == 0, slicescope.readAllStandardError().constData());
     QCOMPARE(QImage(shot).size(), QSize(1440, 900));
+}
+
+void TestPresentation::closingRemembersTheLayoutOutsideIt()
+{
+    {
+        MainWindow w;
+        w.forgetSession();
+        w.setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.presentation()->setOn(true);
+        QVERIFY(w.close());
+    }
+    MainWindow next;
+    next.forgetSession();
+    next.restoreWindowState();
+    next.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&next));
+    for (const char* name : {"lessonDock", "decodeDock"})
+        QVERIFY2(next.findChild<QDockWidget*>(QLatin1String(name))->isVisible(), name);
+    QVERIFY(next.findChild<QToolBar*>(QStringLiteral("mainToolBar"))->isVisible());
+    QVERIFY(!next.presentation()->isOn());
 }
 
 QTEST_MAIN(TestPresentation)

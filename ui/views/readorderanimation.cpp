@@ -78,7 +78,7 @@ bool ReadOrderAnimation::check(QString* error) const
             tr("%1 shows no element the op reads: there is nothing to animate").arg(m_view.title());
         return false;
     }
-    if (PictureWriter::render(frameOf(m_view, -1)).isNull()) {
+    if (m_view.pictureSize().isEmpty()) {
         *error = tr("%1 has nothing to draw").arg(m_view.title());
         return false;
     }
@@ -104,8 +104,7 @@ bool ReadOrderAnimation::writeApng(const QString& path, QString* error) const
         *error = tr("cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
-    const QSize size = PictureWriter::render(frameOf(m_view, -1)).size();
-    ApngWriter apng(&file, size, frameCount());
+    ApngWriter apng(&file, m_view.pictureSize(), frameCount());
     for (int k = 0; k < frameCount(); ++k)
         if (!apng.addFrame(PictureWriter::render(frameOf(m_view, revealUpTo(k))), delayMs(k)))
             break;

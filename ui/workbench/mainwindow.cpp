@@ -1494,6 +1494,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    // The layout to remember is the one presentation mode hides, not its own.
+    m_presentation->setOn(false);
     QSettings settings;
     if (SpecEditor* spec = specEditor())
         settings.setValue(QLatin1String(kHistoryKey), spec->history());
