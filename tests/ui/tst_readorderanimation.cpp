@@ -6,13 +6,16 @@
 #include "ui/views/apngwriter.h"
 #include "ui/views/palette.h"
 #include "ui/views/readorderanimation.h"
+#include "ui/workbench/exportdialog.h"
 #include "ui/workbench/imageexporter.h"
 #include "ui/workbench/mainwindow.h"
 #include "workbench_testing.h"
 
 #include <QBuffer>
+#include <QComboBox>
 #include <QPainter>
 #include <QProcess>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QtEndian>
@@ -146,6 +149,7 @@ private slots:
     void numberedFrames();
     void errors_data();
     void errors();
+    void dialog();
     void commandLine_data();
     void commandLine();
 
@@ -360,6 +364,33 @@ void TestReadOrderAnimation::errors()
     if (heatMap) m_window->inputView(0)->setHeatMapThreshold(10000);
     QVERIFY2(error.contains(says), qPrintable(error));
     QVERIFY(!QFileInfo::exists(path));
+}
+
+void TestReadOrderAnimation::dialog()
+{
+    show(QStringLiteral("x[::-1]"), {4});
+    QVERIFY(m_window->findChild<QAction*>(QStringLiteral("actionExportAnimation")));
+    ExportDialog dialog(*m_window, ExportDialog::Kind::Animation);
+    auto* views = dialog.findChild<QComboBox*>(QStringLiteral("exportView"));
+    QVERIFY(views);
+    QCOMPARE(views->currentText(), QStringLiteral("input"));
+    QCOMPARE(views->findText(QStringLiteral("window")), -1); // a window has no read order
+    auto* speed = dialog.findChild<QSpinBox*>(QStringLiteral("exportSpeed"));
+    QVERIFY(speed);
+    QCOMPARE(speed->value(), ReadOrderAnimation::kDefaultStepMs);
+    speed->setValue(60);
+    const QString path = m_dir.filePath(QStringLiteral("dialog.apng"));
+    dialog.setPath(path);
+    dialog.show();
+    dialog.accept();
+    QVERIFY2(!dialog.isVisible(), qPrintable(dialog.errorText()));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    std::vector<DecodedFrame> frames;
+    QString why;
+    QVERIFY2(decodeApng(file.readAll(), &frames, &why), qPrintable(why));
+    QCOMPARE(frames.size(), std::size_t(5));
+    QCOMPARE(frames.front().delayMs, 60);
 }
 
 void TestReadOrderAnimation::commandLine_data()
