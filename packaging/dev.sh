@@ -22,6 +22,8 @@ packages=(
   # The .rpm, lint, and the relocatable bundle (its Wayland plugins, RPATHs, chroot test).
   rpm rpmlint lintian qt6-wayland patchelf debootstrap
   clang libclang-rt-14-dev libfuzzer-14-dev
+  # Image export tests read exported PDFs back (pdftoppm, pdftotext, pdfimages).
+  poppler-utils
 )
 
 as_root() {

@@ -268,12 +268,8 @@ std::int64_t TensorCanvas::elementAt(const QPoint& pos) const
 
 QRect TensorCanvas::elementRect(std::int64_t flat) const
 {
-    const auto cell = m_contentSize.isEmpty() ? std::nullopt : m_state.layout.locate(flat);
-    if (!cell) return {};
-    const QPoint origin = cellOrigin(panelRect(cell->face));
-    return QRect(origin.x() + int(cell->col) * m_cellWidth,
-                 origin.y() + int(cell->row) * m_cellHeight, m_cellWidth, m_cellHeight)
-        .translated(-scrollOffset());
+    const QRect rect = contentRect(flat);
+    return rect.isNull() ? rect : rect.translated(-scrollOffset());
 }
 
 void TensorCanvas::ensureVisible(std::int64_t flat, bool panelAtTop)
@@ -335,12 +331,26 @@ void TensorCanvas::paintEvent(QPaintEvent*)
         paintEmptyState(p);
         return;
     }
-    const QRect area = visibleArea();
     p.translate(-scrollOffset());
+    paintContent(p, visibleArea(), PaintOptions{});
+}
+
+void TensorCanvas::paintContent(QPainter& p, const QRect& area, const PaintOptions& options) const
+{
+    if (m_contentSize.isEmpty()) return;
     for (std::int64_t face = 0; face < m_state.layout.faceCount(); ++face) {
         const QRect panel = panelRect(face);
-        if (panel.intersects(area)) paintPanel(p, face, panel, area);
+        if (panel.intersects(area)) paintPanel(p, face, panel, area, options);
     }
+}
+
+QRect TensorCanvas::contentRect(std::int64_t flat) const
+{
+    const auto cell = m_contentSize.isEmpty() ? std::nullopt : m_state.layout.locate(flat);
+    if (!cell) return {};
+    const QPoint origin = cellOrigin(panelRect(cell->face));
+    return QRect(origin.x() + int(cell->col) * m_cellWidth,
+                 origin.y() + int(cell->row) * m_cellHeight, m_cellWidth, m_cellHeight);
 }
 
 void TensorCanvas::paintEmptyState(QPainter& p)
@@ -357,7 +367,8 @@ void TensorCanvas::paintEmptyState(QPainter& p)
     p.drawText(viewport()->rect(), Qt::AlignCenter, text);
 }
 
-void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel, const QRect& area)
+void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel, const QRect& area,
+                              const PaintOptions& options) const
 {
     const FaceLayout& layout = m_state.layout;
     const QPalette& pal = palette();
@@ -445,7 +456,8 @@ void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel
             const std::int64_t flat = base0 + row * layout.rowStride() + col * layout.colStride();
             const QRect cell(origin.x() + int(col) * m_cellWidth,
                              origin.y() + int(row) * m_cellHeight, m_cellWidth, m_cellHeight);
-            const std::int64_t order = model.readOrderAt(flat);
+            std::int64_t order = model.readOrderAt(flat);
+            if (order > options.revealUpTo) order = -1; // not read yet in this frame
             QColor fill = base, ink = text;
             if (order >= 0) {
                 const std::size_t slot = RampTable::slot(m_state.orderFraction(order));
@@ -461,6 +473,7 @@ void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel
             const QRect textRect = cell.adjusted(kCellPadding, 0, -kCellPadding - 1, -1);
             if (strings) label = fm.elidedText(label, Qt::ElideRight, textRect.width());
             p.drawText(textRect, align, label);
+            if (!options.marks) continue;
             if (model.isOutlined(flat)) outlined.push_back(cell);
             if (model.isMarked(flat)) marked.push_back(cell);
             if (flat == m_state.hovered) hovered = cell;

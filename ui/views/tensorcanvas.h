@@ -40,6 +40,23 @@ public:
     bool anyVisible(const std::function<bool(std::int64_t)>& pred,
                     bool unobscuredOnly = false) const;
 
+    /// How a drawing of the cells differs from the screen's: pictures (File > Export Image) and
+    /// the frames of a read-order animation have no hover, outline or keyboard cell, and a frame
+    /// shows only the cells read up to some read position.
+    struct PaintOptions
+    {
+        bool marks = true; ///< hover, linked outline and the keyboard's cell
+        /// Selected cells read after this position are drawn as not read (yet).
+        std::int64_t revealUpTo = INT64_MAX;
+    };
+    /// The size of the whole drawing: every face the pins leave, not only the part on screen.
+    QSize contentSize() const { return m_contentSize; }
+    /// Paints the cells and labels inside `area` (content coordinates) in content coordinates:
+    /// the one painter path of the screen (paintEvent) and of pictures, whatever the device.
+    void paintContent(QPainter& p, const QRect& area, const PaintOptions& options) const;
+    /// An element's cell in content coordinates; null if the pins hide it.
+    QRect contentRect(std::int64_t flat) const;
+
 signals:
     void hovered(qint64 flatIndex);
     /// The cells inside the viewport may be others now (scrolled, resized, laid out anew).
@@ -74,7 +91,8 @@ private:
     QRect visibleArea() const;
     void layoutGrid();
     void updateScrollBars();
-    void paintPanel(QPainter& p, std::int64_t face, const QRect& panel, const QRect& area);
+    void paintPanel(QPainter& p, std::int64_t face, const QRect& panel, const QRect& area,
+                    const PaintOptions& options) const;
     void paintEmptyState(QPainter& p);
     void setHovered(std::int64_t flat);
     void moveCurrent(int dRow, int dCol);

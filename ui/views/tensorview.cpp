@@ -219,6 +219,8 @@ struct TensorView::Private
     QString defaultToolTip(std::int64_t flat) const;
     /// After background work has landed: tells whoever waits if nothing else is pending.
     void checkSettled();
+    /// The title and the legend's size in a picture, and where the cells start.
+    QSize pictureHeader() const;
     /// The caption is a courtesy: it gives way to the controls, ending in "…" when narrow.
     void elideCaption();
 
@@ -888,6 +890,102 @@ bool TensorView::isSettled() const
 void TensorView::Private::checkSettled()
 {
     if (q->isSettled()) emit q->settled();
+}
+
+} // namespace ss::ui
+
+namespace ss::ui {
+
+namespace {
+/// Room between a picture's header and its cells.
+constexpr int kPictureGap = 4;
+
+QSize shownSize(const QWidget* w)
+{
+    return w->size().isEmpty() ? w->sizeHint() : w->size();
+}
+} // namespace
+
+QSize TensorView::Private::pictureHeader() const
+{
+    const QSize title = shownSize(titleLabel);
+    const QSize key = state.hasSelection() ? shownSize(legend) : QSize(0, 0);
+    return {title.width() + (key.width() > 0 ? 2 * kPictureGap + key.width() : 0),
+            std::max(title.height(), key.height()) + kPictureGap};
+}
+
+QSize TensorView::pictureSize() const
+{
+    const QSize header = d->pictureHeader();
+    const QSize body = d->heatMode ? shownSize(d->heat) : d->canvas->contentSize();
+    return {std::max(header.width(), body.width()), header.height() + body.height()};
+}
+
+void TensorView::paintPicture(QPainter& painter, std::int64_t revealUpTo) const
+{
+    // Colours fitted to the cells on screen are fitted to the cells in the picture instead: it
+    // shows more of them, and the ones off screen would all take an end's colour.
+    const auto screenFit = fittedScale();
+    if (screenFit) {
+        const std::vector<std::int64_t> shown = pictureReadPositions();
+        if (!shown.empty()) {
+            d->state.fitFirst = shown.front();
+            d->state.fitLast = shown.back();
+            d->legend->setFit(std::pair(shown.front(), shown.back()), d->state.lastOrder() + 1);
+        }
+    }
+    const QSize size = pictureSize();
+    const QSize header = d->pictureHeader();
+    const QPalette& pal = palette();
+    painter.save();
+    painter.fillRect(QRect(0, 0, size.width(), header.height()), pal.color(QPalette::Window));
+    painter.fillRect(QRect(0, header.height(), size.width(), size.height() - header.height()),
+                     pal.color(QPalette::Base));
+    // The header's own widgets paint themselves: the picture says what the screen says.
+    d->titleLabel->render(&painter, QPoint(0, 0), QRegion(), QWidget::DrawChildren);
+    if (d->state.hasSelection())
+        d->legend->render(
+            &painter,
+            QPoint(size.width() - shownSize(d->legend).width(),
+                   (header.height() - kPictureGap - shownSize(d->legend).height()) / 2),
+            QRegion(), QWidget::DrawChildren);
+    painter.translate(0, header.height());
+    const QRect body(QPoint(0, 0), size - QSize(0, header.height()));
+    if (d->heatMode)
+        d->heat->render(&painter, QPoint(0, 0), QRegion(), QWidget::DrawChildren);
+    else
+        d->canvas->paintContent(painter, body, TensorCanvas::PaintOptions{false, revealUpTo});
+    if (isStale()) { // the screen's wash, so an old result is not taken for the current one
+        QColor wash = pal.color(QPalette::Window);
+        wash.setAlpha(185);
+        painter.fillRect(body, wash);
+    }
+    painter.restore();
+    if (screenFit) {
+        d->state.fitFirst = screenFit->first;
+        d->state.fitLast = screenFit->second;
+        d->legend->setFit(screenFit, d->state.lastOrder() + 1);
+    }
+}
+
+QRect TensorView::pictureRect(std::int64_t flatIndex) const
+{
+    if (d->heatMode) return {};
+    const QRect rect = d->canvas->contentRect(flatIndex);
+    return rect.isNull() ? rect : rect.translated(0, d->pictureHeader().height());
+}
+
+std::vector<std::int64_t> TensorView::pictureReadPositions() const
+{
+    std::vector<std::int64_t> orders;
+    if (d->heatMode || !d->state.hasSelection()) return orders;
+    d->state.layout.forEachShown([&](std::int64_t flat) {
+        if (const std::int64_t order = d->model->readOrderAt(flat); order >= 0)
+            orders.push_back(order);
+    });
+    std::sort(orders.begin(), orders.end());
+    orders.erase(std::unique(orders.begin(), orders.end()), orders.end());
+    return orders;
 }
 
 } // namespace ss::ui

@@ -11,6 +11,8 @@
 #include <QAbstractTableModel>
 #include <QWidget>
 
+class QPainter;
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -172,6 +174,21 @@ public:
     /// The tooltip of an element, as rich text (the workbench's explanation, or its coordinates
     /// and value).
     QString elementToolTip(std::int64_t flatIndex) const;
+    /// The view as a picture (File > Export Image, the read-order animation): the title and the
+    /// legend above every cell the pins leave on show, not only those scrolled into view, or
+    /// the heat map at its size on screen. Device-independent pixels.
+    QSize pictureSize() const;
+    /// Paints that picture from (0, 0) on any device (screen, image, SVG, PDF), through the code
+    /// that paints the screen; no hover or outline. Colours fitted to the screen are fitted to
+    /// the picture's cells. Selected cells read after `revealUpTo` are drawn as not read yet
+    /// (the animation's frames).
+    void paintPicture(QPainter& painter, std::int64_t revealUpTo = INT64_MAX) const;
+    /// Where an element's cell is in the picture; null for a heat map or a hidden element.
+    QRect pictureRect(std::int64_t flatIndex) const;
+    /// The read positions of the selected cells in the picture, ascending and distinct; empty
+    /// for a heat map.
+    std::vector<std::int64_t> pictureReadPositions() const;
+
     /// Whether everything computed in the background (read-order statistics for large tensors,
     /// heat-map sampling) has been applied, so what is drawn is the newest state.
     bool isSettled() const;

@@ -11,9 +11,12 @@
 #include "ui/model/engineclient.h"
 #include "ui/model/lessons.h"
 #include "ui/views/plaintext.h"
+#include "ui/views/readorderanimation.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/decodestepper.h"
+#include "ui/workbench/imageexporter.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/presentationmode.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -26,6 +29,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <unistd.h>
 #include <utility>
@@ -522,13 +526,40 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         out.value(pixmap.height());
         out.endObject();
         return;
+    } else if (cmd == "export_image" || cmd == "export_animation") {
+        // What File > Export Image / Export Read-Order Animation write, without the dialog.
+        const bool image = cmd == "export_image";
+        const Json* view = command.find("view");
+        if (view && !view->isString()) badRequest("\"view\" is window, input, output0, ...");
+        const QString name = view    ? QString::fromStdString(view->toString())
+                             : image ? QStringLiteral("window")
+                                     : QStringLiteral("input");
+        double scale = 1.0;
+        if (const Json* s = command.find("scale")) {
+            if (!s->isNumber()) badRequest("\"scale\" must be a number");
+            scale = s->number().value;
+        }
+        const std::int64_t speed =
+            intMember(command, "speed_ms", ReadOrderAnimation::kDefaultStepMs);
+        QString error;
+        ImageExporter exporter(w);
+        const QString path = QString::fromStdString(stringMember(command, "path"));
+        if (image ? !exporter.exportImage(name, path, scale, &error)
+                  : !exporter.exportAnimation(
+                        name, path, int(std::clamp<std::int64_t>(speed, 0, INT_MAX)), &error))
+            invalidArgument(error.toStdString());
+    } else if (cmd == "presentation") {
+        const Json& on = member(command, "on");
+        if (!on.isBool()) badRequest("\"on\" must be true or false");
+        w.presentation()->setOn(on.toBool());
     } else if (cmd == "quit") {
         m_quit = true;
     } else {
         badRequest("unknown command \"" + cmd +
                    "\"; the commands are open_lesson, open_file, save, set_op, set_expr, "
                    "set_shape, set_dtype, set_fill, set_literal, set_attr, set_cell, step, wait, "
-                   "state, undo, redo, screenshot, quit");
+                   "state, undo, redo, screenshot, export_image, export_animation, presentation, "
+                   "quit");
     }
     ok();
     out.endObject();

@@ -6,9 +6,13 @@
 #include "ui/model/exercises.h"
 #include "ui/model/lessons.h"
 #include "ui/views/palette.h"
+#include "ui/views/picturewriter.h"
+#include "ui/views/readorderanimation.h"
 #include "ui/workbench/automation.h"
 #include "ui/workbench/exercisepanel.h"
+#include "ui/workbench/imageexporter.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/presentationmode.h"
 
 #include <QAction>
 #include <QApplication>
@@ -121,9 +125,11 @@ bool applyStartOptions(MainWindow& window, const StartOptions& options, QString*
 
 bool prepareWindow(MainWindow& window, const StartOptions& options, QString* error)
 {
-    if (!options.screenshot.isEmpty()) {
+    if (options.makesFile()) {
         window.forgetSession();
-        return applyStartOptions(window, options, error);
+        if (!applyStartOptions(window, options, error)) return false;
+        window.presentation()->setOn(options.presentation);
+        return true;
     }
     window.restoreWindowState();
     window.offerRecovery();
@@ -132,10 +138,11 @@ bool prepareWindow(MainWindow& window, const StartOptions& options, QString* err
         // window says what went wrong.
         window.showError(QObject::tr("SliceScope could not start as asked: %1").arg(*error));
     }
+    window.presentation()->setOn(options.presentation);
     return true;
 }
 
-bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QString* error)
+bool showSettled(MainWindow& window, int timeoutMs, QString* error)
 {
     // One size on every machine, whatever the screen (offscreen's is 800 x 800), so that
     // screenshots are alike wherever they are made.
@@ -154,6 +161,12 @@ bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QStr
         return false;
     }
     QCoreApplication::processEvents(); // let the views paint what they just received
+    return true;
+}
+
+bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QString* error)
+{
+    if (!showSettled(window, timeoutMs, error)) return false;
     if (!window.grab().save(path, "PNG")) {
         *error = QObject::tr("cannot write %1").arg(path);
         return false;
@@ -187,6 +200,37 @@ struct Parser
         QStringLiteral("screenshot"),
         QObject::tr("Wait for the evaluation, save the window as PNG and exit."),
         QObject::tr("FILE.png")};
+    QCommandLineOption exportImage{
+        QStringLiteral("export-image"),
+        QObject::tr("Wait for the evaluation, save a view (--view) as PNG, SVG or PDF (by the "
+                    "suffix; SVG and PDF are vector) and exit."),
+        QObject::tr("FILE")};
+    QCommandLineOption exportAnimation{
+        QStringLiteral("export-animation"),
+        QObject::tr("Wait for the evaluation, save the view's (--view) selected cells lighting up "
+                    "in read order as an animated PNG (FILE.png), or as numbered frames into a "
+                    "directory (DIR/), and exit."),
+        QObject::tr("FILE")};
+    QCommandLineOption view{QStringLiteral("view"),
+                            QObject::tr("What --export-image or --export-animation saves: %1. "
+                                        "Default: window for an image, input for an animation.")
+                                .arg(ImageExporter::viewNameHelp()),
+                            QObject::tr("VIEW")};
+    QCommandLineOption scale{
+        QStringLiteral("scale"),
+        QObject::tr("Pixels per screen pixel of an exported PNG, 1 to %1 (default 1).")
+            .arg(PictureWriter::kMaxScale),
+        QObject::tr("N")};
+    QCommandLineOption speed{QStringLiteral("speed"),
+                             QObject::tr("Milliseconds per step of --export-animation, %1 to %2 "
+                                         "(default %3).")
+                                 .arg(ReadOrderAnimation::kMinStepMs)
+                                 .arg(ReadOrderAnimation::kMaxStepMs)
+                                 .arg(ReadOrderAnimation::kDefaultStepMs),
+                             QObject::tr("MS")};
+    QCommandLineOption presentation{
+        QStringLiteral("presentation"),
+        QObject::tr("Start in presentation mode (View > Presentation): large type, no docks.")};
     QCommandLineOption automation{
         QStringLiteral("automation"),
         QObject::tr("Read JSON Lines commands on standard input and answer each on standard output "
@@ -199,6 +243,7 @@ struct Parser
                         "watch every selected element light up, step by step."));
         parser.addOptions({shape, dtype, expr, lesson, screenshot, automation});
         parser.addOption(exercise);
+        parser.addOptions({exportImage, exportAnimation, view, scale, speed, presentation});
         parser.addPositionalArgument(
             QStringLiteral("FILE"),
             QObject::tr("A NumPy .npy file (the input) or a saved workspace (.json)."),
@@ -243,6 +288,61 @@ int answerHelpOrVersion(const QCoreApplication& app)
     return p.answered() ? 0 : 2;
 }
 
+/// The export options, checked before any window exists: a mistake is a usage error (2).
+static bool readExportOptions(const Parser& p, StartOptions* options)
+{
+    const auto usage = [](const QString& text) {
+        printTo(stderr, QStringLiteral("slicescope: %1\n").arg(text));
+        return false;
+    };
+    const QCommandLineParser& args = p.parser;
+    options->exportImage = args.value(p.exportImage);
+    options->exportAnimation = args.value(p.exportAnimation);
+    options->presentation = args.isSet(p.presentation);
+    const bool image = !options->exportImage.isEmpty();
+    const bool animation = !options->exportAnimation.isEmpty();
+    if (int(image) + int(animation) + int(!options->screenshot.isEmpty()) > 1)
+        return usage(QObject::tr("give one of --screenshot, --export-image, --export-animation"));
+    for (const QCommandLineOption* option : {&p.view, &p.scale, &p.speed})
+        if (args.isSet(*option) && !image && !animation)
+            return usage(QObject::tr("--%1 goes with --export-image or --export-animation")
+                             .arg(option->names().front()));
+    options->view = args.isSet(p.view) ? args.value(p.view)
+                    : image            ? QStringLiteral("window")
+                                       : QStringLiteral("input");
+    if (!ImageExporter::isViewName(options->view))
+        return usage(QObject::tr("--view %1 is not one of %2")
+                         .arg(options->view, ImageExporter::viewNameHelp()));
+    if (image && !PictureWriter::formatOf(options->exportImage))
+        return usage(QObject::tr("--export-image %1: the suffix must be %2")
+                         .arg(options->exportImage, PictureWriter::formatList()));
+    if (animation && !ReadOrderAnimation::isAnimationPath(options->exportAnimation))
+        return usage(QObject::tr("--export-animation %1: give FILE.png (or .apng) for an "
+                                 "animated PNG, or DIR/ for numbered frames")
+                         .arg(options->exportAnimation));
+    if (args.isSet(p.scale)) {
+        bool ok = false;
+        options->scale = args.value(p.scale).toDouble(&ok);
+        if (!ok || !(options->scale >= 1.0 && options->scale <= PictureWriter::kMaxScale))
+            return usage(QObject::tr("--scale %1 is not a number from 1 to %2")
+                             .arg(args.value(p.scale))
+                             .arg(PictureWriter::kMaxScale));
+    }
+    options->speedMs = ReadOrderAnimation::kDefaultStepMs;
+    if (args.isSet(p.speed)) {
+        bool ok = false;
+        options->speedMs = args.value(p.speed).toInt(&ok);
+        if (!ok || options->speedMs < ReadOrderAnimation::kMinStepMs ||
+            options->speedMs > ReadOrderAnimation::kMaxStepMs)
+            return usage(QObject::tr("--speed %1 is not a whole number of milliseconds from %2 "
+                                     "to %3")
+                             .arg(args.value(p.speed))
+                             .arg(ReadOrderAnimation::kMinStepMs)
+                             .arg(ReadOrderAnimation::kMaxStepMs));
+    }
+    return true;
+}
+
 int runGui(QApplication& app)
 {
     Parser p;
@@ -263,6 +363,7 @@ int runGui(QApplication& app)
                          p.parser.value(p.lesson),
                          p.parser.value(p.screenshot)};
     options.exercise = p.parser.value(p.exercise);
+    if (!readExportOptions(p, &options)) return 2;
     applyTheme(app, Theme::Light);
     MainWindow window;
     QString error;
@@ -271,6 +372,20 @@ int runGui(QApplication& app)
         return 2;
     }
     if (!error.isEmpty()) printTo(stderr, QStringLiteral("slicescope: %1\n").arg(error));
+    if (!options.exportImage.isEmpty() || !options.exportAnimation.isEmpty()) {
+        ImageExporter exporter(window);
+        const bool done =
+            showSettled(window, 60000, &error) &&
+            (options.exportImage.isEmpty()
+                 ? exporter.exportAnimation(options.view, options.exportAnimation, options.speedMs,
+                                            &error)
+                 : exporter.exportImage(options.view, options.exportImage, options.scale, &error));
+        if (!done) {
+            printTo(stderr, QStringLiteral("slicescope: nothing exported: %1\n").arg(error));
+            return 1;
+        }
+        return 0;
+    }
     if (!options.screenshot.isEmpty()) {
         if (!saveScreenshot(window, options.screenshot, 60000, &error)) {
             printTo(stderr, QStringLiteral("slicescope: no screenshot: %1\n").arg(error));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `slicescope [FILE.npy|FILE.json] [--shape S] [--dtype D] [--expr EXPR] [--lesson NAME]
-// [--screenshot FILE.png] [--exercise NAME]`: everything main() does, here so that tests can drive it.
+// [--exercise NAME] [--screenshot FILE.png | --export-image FILE | --export-animation FILE]
+// [--view V] [--scale N] [--speed MS] [--presentation]`: everything main() does, here so that
+// tests can drive it.
 #pragma once
 
 #include <QString>
@@ -21,6 +23,19 @@ struct StartOptions
     QString lesson;
     QString screenshot;
     QString exercise; ///< --exercise NAME: open the exercise dock at this exercise
+    /// --export-image / --export-animation FILE with --view, --scale, --speed; --presentation.
+    QString exportImage;
+    QString exportAnimation;
+    QString view;
+    double scale = 1.0;
+    int speedMs = 0;
+    bool presentation = false;
+
+    /// Whether the run only makes a file and exits (no session of its own, no recovery).
+    bool makesFile() const
+    {
+        return !screenshot.isEmpty() || !exportImage.isEmpty() || !exportAnimation.isEmpty();
+    }
 };
 
 /// Sets the window up as the options say. With none of them, the very first start opens the
@@ -33,6 +48,10 @@ bool applyStartOptions(MainWindow& window, const StartOptions& options, QString*
 /// is shown in the window (and left in `error`), and the result is true: a desktop entry's
 /// `slicescope %f` has no terminal to print to.
 bool prepareWindow(MainWindow& window, const StartOptions& options, QString* error);
+
+/// Shows the window at 1440 x 900 and waits until the newest evaluation and the views'
+/// background work are on screen (at most `timeoutMs`). False with `error` if they are not.
+bool showSettled(MainWindow& window, int timeoutMs, QString* error);
 
 /// Shows the window at 1440 x 900, waits until the newest evaluation and the views' background
 /// work are on screen (at most `timeoutMs`), and saves the window as a PNG. False with `error` on

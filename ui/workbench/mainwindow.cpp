@@ -17,10 +17,12 @@
 #include "ui/workbench/copyasmenu.h"
 #include "ui/workbench/decodestepper.h"
 #include "ui/workbench/exercisepanel.h"
+#include "ui/workbench/exportdialog.h"
 #include "ui/workbench/frameworkspanel.h"
 #include "ui/workbench/lessongallery.h"
 #include "ui/workbench/sessionguard.h"
 #include "ui/workbench/messagestrip.h"
+#include "ui/workbench/presentationmode.h"
 #include "ui/workbench/taborder.h"
 #include "ui/model/workerpool.h"
 
@@ -200,6 +202,7 @@ MainWindow::MainWindow(QWidget* parent)
     setAccessibleName(tr("SliceScope workbench"));
     setWindowTitle(tr("SliceScope"));
     buildLayout();
+    m_presentation = new PresentationMode(*this);
     buildActions();
 
     m_debounce.setSingleShot(true);
@@ -579,6 +582,16 @@ void MainWindow::buildActions()
                                                           tr("NumPy files (*.npy)"));
         if (!path.isEmpty() && !exportOutputs(path, &written, &error)) showError(error);
     });
+    QAction* exportImage = action(QStringLiteral("actionExportImage"), tr("Export &Image…"));
+    exportImage->setToolTip(tr("Save a view or the whole window as PNG, SVG or PDF"));
+    connect(exportImage, &QAction::triggered, this,
+            [this] { ExportDialog::run(*this, ExportDialog::Kind::Image); });
+    QAction* exportAnimation =
+        action(QStringLiteral("actionExportAnimation"), tr("Export Read-Order &Animation…"));
+    exportAnimation->setToolTip(
+        tr("Save the selected cells lighting up in read order as an animated PNG or frames"));
+    connect(exportAnimation, &QAction::triggered, this,
+            [this] { ExportDialog::run(*this, ExportDialog::Kind::Animation); });
     QAction* copyRequest = action(QStringLiteral("actionCopyRequest"), tr("&Copy as Request"),
                                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     copyRequest->setToolTip(tr("Copies the workspace as one slicescope-cli request line"));
@@ -672,6 +685,16 @@ void MainWindow::buildActions()
                     return;
                 }
     });
+    QAction* present =
+        action(QStringLiteral("actionPresentation"), tr("&Presentation"), Qt::Key_F5);
+    present->setCheckable(true);
+    present->setToolTip(tr("Large type for a projector, docks hidden; again to leave"));
+    connect(present, &QAction::toggled, m_presentation, &PresentationMode::setOn);
+    connect(m_presentation, &PresentationMode::toggled, this, [this, present](bool on) {
+        present->setChecked(on);
+        // The editors ask for more room in larger type: fitted once the new fonts are laid out.
+        if (on && m_fitEditors) QTimer::singleShot(0, this, &MainWindow::fitEditorArea);
+    });
     QAction* nextLesson = action(QStringLiteral("actionNextLesson"), tr("&Next Lesson"),
                                  QKeySequence(Qt::CTRL | Qt::Key_Period));
     connect(nextLesson, &QAction::triggered, m_nextLesson, &QPushButton::click);
@@ -690,6 +713,7 @@ void MainWindow::buildActions()
                "<tr><td>Ctrl+Shift+F</td><td>show or hide the frameworks</td></tr>"
                "<tr><td>Ctrl+.</td><td>next lesson</td></tr>"
                "<tr><td>Ctrl+Shift+E</td><td>show or hide the exercises</td></tr>"
+               "<tr><td>F5</td><td>presentation mode on / off</td></tr>"
                "<tr><td>Ctrl+Shift+C</td><td>copy the workspace as a slicescope-cli "
                "request</td></tr>"
                "<tr><td>Ctrl+N / Ctrl+O / Ctrl+S / Ctrl+Shift+S</td><td>new / open / save / "
@@ -710,7 +734,7 @@ void MainWindow::buildActions()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addActions({newAction, open});
     file->addMenu(m_recentMenu);
-    file->addActions({save, saveAsAction, exportNpy, copyRequest});
+    file->addActions({save, saveAsAction, exportNpy, exportImage, exportAnimation, copyRequest});
     file->addSeparator();
     file->addAction(reopen);
     file->addSeparator();
@@ -723,6 +747,8 @@ void MainWindow::buildActions()
     editMenu->addMenu(copyAs);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addActions({showLessons, showDecode, showFrameworks, m_fitAction, dark});
+    view->addSeparator();
+    view->addAction(present);
     QMenu* lessonMenu = menuBar()->addMenu(tr("&Lessons"));
     lessonMenu->addAction(nextLesson);
     lessonMenu->addAction(showExercises);
@@ -1503,6 +1529,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    // The layout to remember is the one presentation mode hides, not its own.
+    m_presentation->setOn(false);
     QSettings settings;
     if (SpecEditor* spec = specEditor())
         settings.setValue(QLatin1String(kHistoryKey), spec->history());

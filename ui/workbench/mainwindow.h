@@ -34,6 +34,7 @@ class InputPanel;
 class LessonGallery;
 class MessageStrip;
 class OpEditor;
+class PresentationMode;
 class SessionGuard;
 class SpecEditor;
 class TensorView;
@@ -125,6 +126,10 @@ public:
     /// (at the start of the application, not for every window).
     void offerRecovery();
     SessionGuard* session() const { return m_session; }
+
+    /// View > Presentation (F5, --presentation): large type, docks hidden; off restores the
+    /// layout as it was.
+    PresentationMode* presentation() const { return m_presentation; }
 
     /// Where autosaves go (a per-user data directory; tests point it elsewhere).
     static QString sessionDirectory();
@@ -229,6 +234,7 @@ private:
     std::vector<std::vector<std::int64_t>> m_hoverTargets;
 
     SessionGuard* m_session = nullptr;
+    PresentationMode* m_presentation = nullptr;
     SavePrompt m_savePrompt;
     QString m_filePath;
     QMenu* m_recentMenu = nullptr;
