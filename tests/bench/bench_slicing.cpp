@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// bench_slicing: the copy engine on 16M-64M-element float32 tensors, against TensorFlow's own
+// bench_slicing: the copy engine on 16M-64M-element tensors (mostly float32), against TensorFlow's own
 // kernel expressions (Eigen, engine/eigen), against NumPy doing the same work (materialised, and
 // into a preallocated output) and against the streaming bound, the time memcpy on this machine
 // needs to move the bytes that must move. Everything is measured in one run; see README.md.
@@ -65,7 +65,7 @@ struct Workload
 {
     std::string name;
     std::string op;
-    std::vector<std::pair<std::string, Shape>> floats; // float32 arrays, in fill order
+    std::vector<std::pair<std::string, Shape>> arrays; // arrays of `dtype`, in fill order
     std::vector<IndexArray> indices;
     std::vector<std::vector<std::string>> inputs; // the arrays each op input takes
     Attrs attrs;
@@ -75,6 +75,7 @@ struct Workload
     // TensorFlow's kernel expression for it (null where TensorFlow's kernel is not an Eigen
     // expression: gather, space_to_batch_nd, depth_to_space are loops of their own).
     std::function<Tensor(const EigenKernels&, const std::map<std::string, Tensor>&)> eigen;
+    DType dtype = DType::Float32;
 };
 
 using Arrays = std::map<std::string, Tensor>;
@@ -87,12 +88,38 @@ Attr pairs(std::vector<std::vector<std::int64_t>> rows)
     return Attr(list);
 }
 
-// A workload on one float32 input, x.
+// A workload on one input, x.
 Workload unary(std::string name, std::string op, const Shape& shape, Attrs attrs, std::string numpy,
-               std::string numpyOut = "", decltype(Workload::eigen) eigen = nullptr)
+               std::string numpyOut = "", decltype(Workload::eigen) eigen = nullptr,
+               DType dtype = DType::Float32)
 {
-    return {std::move(name),  std::move(op),       {{"x", shape}},  {}, {{"x"}}, std::move(attrs),
-            std::move(numpy), std::move(numpyOut), std::move(eigen)};
+    return {std::move(name),   std::move(op),    {{"x", shape}},      {},
+            {{"x"}},           std::move(attrs), std::move(numpy),    std::move(numpyOut),
+            std::move(eigen),  dtype};
+}
+
+// A 4096 x 4096 transpose of 1- and 2-byte elements: their own block kernels.
+Workload narrowTranspose(DType dtype)
+{
+    return unary(std::string("transpose 4096x4096 ") + std::string(dtypeName(dtype)), "transpose",
+                 {4096, 4096}, {{"perm", Attr::ints({1, 0})}}, "np.ascontiguousarray(x.T)",
+                 "np.copyto(out, x.T)",
+                 [](const EigenKernels& k, const Arrays& a) {
+                     return k.transpose(a.at("x"), {1, 0});
+                 },
+                 dtype);
+}
+
+// Reversal of the inner (contiguous) axis of 1- and 2-byte elements.
+Workload narrowReverse(DType dtype)
+{
+    return unary(std::string("reverse 4096x4096 axis 1 ") + std::string(dtypeName(dtype)),
+                 "reverse", {4096, 4096}, {{"axis", Attr::ints({1})}}, "np.flip(x, 1).copy()",
+                 "np.copyto(out, np.flip(x, 1))",
+                 [](const EigenKernels& k, const Arrays& a) {
+                     return k.reverse(a.at("x"), {false, true});
+                 },
+                 dtype);
 }
 
 Workload slicing(const std::string& expr, const Shape& shape)
@@ -120,6 +147,8 @@ std::vector<Workload> workloads()
         slicing("x[..., None, ::3]", {4096, 4096}),
         slicing("x[:, :, ::-1, :]", {16, 64, 256, 256}),
         slicing("x[1024:7168, 2048:6144]", {8192, 8192}),
+        // A small result (1 MiB): what it costs is getting its memory, not moving it.
+        slicing("x[7]", {64, 64, 64, 64}),
         unary("reverse 16x64x256x256 axis 2", "reverse", {16, 64, 256, 256},
               {{"axis", Attr::ints({2})}}, "np.flip(x, 2).copy()", "np.copyto(out, np.flip(x, 2))",
               [](const EigenKernels& k, const Arrays& a) {
@@ -130,6 +159,11 @@ std::vector<Workload> workloads()
               [](const EigenKernels& k, const Arrays& a) {
                   return k.transpose(a.at("x"), {1, 0});
               }),
+        narrowTranspose(DType::Int8),
+        narrowTranspose(DType::Bool),
+        narrowTranspose(DType::Int16),
+        narrowReverse(DType::Int8),
+        narrowReverse(DType::Int16),
         unary("transpose 16x64x256x256 (0,2,3,1)", "transpose", {16, 64, 256, 256},
               {{"perm", Attr::ints({0, 2, 3, 1})}}, "np.ascontiguousarray(x.transpose(0, 2, 3, 1))",
               "np.copyto(out, x.transpose(0, 2, 3, 1))",
@@ -207,14 +241,30 @@ std::vector<Workload> workloads()
 }
 
 // The same arrays numpy_bench.py makes: distinct bit patterns, so a checksum catches any element
-// taken from the wrong place.
-Tensor floatArray(const Shape& shape, int k)
+// taken from the wrong place. Elements of 1 and 2 bytes cannot all differ; they get i + (i >> 8)
+// + (i >> 16) cut to their width (bool: its lowest bit), which changes along every axis of the
+// workloads' shapes.
+template <class Bits> void fillBits(Tensor& t, int k, bool isBool)
 {
-    Tensor t = Tensor::empty(DType::Float32, shape);
-    auto* bits = t.data<std::uint32_t>();
+    auto* bits = t.data<Bits>();
     const std::uint32_t base = std::uint32_t(k) << 28;
-    for (std::int64_t i = 0; i < t.size(); ++i)
-        bits[i] = base + std::uint32_t(i);
+    for (std::int64_t i = 0; i < t.size(); ++i) {
+        const auto u = std::uint32_t(i);
+        const std::uint32_t v =
+            sizeof(Bits) == 4 ? base + u : base + u + (u >> 8) + (u >> 16);
+        bits[i] = Bits(isBool ? v & 1 : v);
+    }
+}
+
+Tensor dataArray(DType dtype, const Shape& shape, int k)
+{
+    Tensor t = Tensor::empty(dtype, shape);
+    switch (dtypeSize(dtype)) {
+    case 1: fillBits<std::uint8_t>(t, k, dtype == DType::Bool); break;
+    case 2: fillBits<std::uint16_t>(t, k, false); break;
+    case 4: fillBits<std::uint32_t>(t, k, false); break;
+    default: throw std::invalid_argument("bench_slicing has no workloads of 8-byte elements");
+    }
     return t;
 }
 
@@ -227,13 +277,22 @@ Tensor indexArray(const IndexArray& a)
 }
 
 // The protocol's checksum: sum of bits(y_i) * (2i + 1) modulo 2^64.
-std::uint64_t checksum(const Tensor& t)
+template <class Bits> std::uint64_t checksumOf(const Tensor& t)
 {
-    const auto* bits = t.data<std::uint32_t>();
+    const auto* bits = t.data<Bits>();
     std::uint64_t sum = 0;
     for (std::int64_t i = 0; i < t.size(); ++i)
         sum += std::uint64_t(bits[i]) * (2 * std::uint64_t(i) + 1);
     return sum;
+}
+
+std::uint64_t checksum(const Tensor& t)
+{
+    switch (dtypeSize(t.dtype())) {
+    case 1: return checksumOf<std::uint8_t>(t);
+    case 2: return checksumOf<std::uint16_t>(t);
+    default: return checksumOf<std::uint32_t>(t);
+    }
 }
 
 std::string shapeText(const Shape& s)
@@ -256,8 +315,8 @@ struct EngineResult
 Arrays makeArrays(const Workload& w)
 {
     Arrays arrays;
-    for (std::size_t k = 0; k < w.floats.size(); ++k)
-        arrays[w.floats[k].first] = floatArray(w.floats[k].second, int(k));
+    for (std::size_t k = 0; k < w.arrays.size(); ++k)
+        arrays[w.arrays[k].first] = dataArray(w.dtype, w.arrays[k].second, int(k));
     for (const IndexArray& a : w.indices)
         arrays[a.name] = indexArray(a);
     return arrays;
@@ -341,7 +400,8 @@ EngineResult runEngine(const OpDef& def, const Workload& w, Executor& executor, 
     for (const auto& bits : lineBits)
         for (std::uint64_t word : bits)
             lines += std::popcount(word);
-    result.bytesToMove = double(lines) * 64 + double(numElements(result.shape)) * 4;
+    result.bytesToMove =
+        double(lines) * 64 + double(numElements(result.shape)) * double(dtypeSize(w.dtype));
     return result;
 }
 
@@ -437,7 +497,7 @@ std::map<std::string, NumpyResult> runNumpy(const std::vector<const Workload*>& 
     std::string text;
     for (const Workload* w : list) {
         std::string inputs;
-        for (const auto& [name, shape] : w->floats)
+        for (const auto& [name, shape] : w->arrays)
             inputs +=
                 (inputs.empty() ? "" : ", ") + jsonString(name) + ": [" + shapeText(shape) + "]";
         std::string indices;
@@ -445,7 +505,8 @@ std::map<std::string, NumpyResult> runNumpy(const std::vector<const Workload*>& 
             indices += (indices.empty() ? "" : ", ") + jsonString(a.name) + ": [" +
                        std::to_string(a.count) + "," + std::to_string(a.rows) + "]";
         text += "{\"name\": " + jsonString(w->name) + ", \"inputs\": {" + inputs +
-                "}, \"indices\": {" + indices + "}, \"expr\": " + jsonString(w->numpy) +
+                "}, \"dtype\": " + jsonString(std::string(dtypeName(w->dtype))) +
+                ", \"indices\": {" + indices + "}, \"expr\": " + jsonString(w->numpy) +
                 ", \"out_expr\": " + jsonString(w->numpyOut) +
                 ", \"runs\": " + std::to_string(runs) + "}\n";
     }
@@ -482,20 +543,20 @@ std::map<std::string, NumpyResult> runNumpy(const std::vector<const Workload*>& 
 int main(int argc, char** argv)
 {
     int runs = 7;
-    std::string only;
+    std::vector<std::string> only;
     bool withNumpy = true;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--runs" && i + 1 < argc) {
             runs = std::max(1, std::atoi(argv[++i]));
         } else if (arg == "--only" && i + 1 < argc) {
-            only = argv[++i];
+            only.push_back(argv[++i]);
         } else if (arg == "--no-numpy") {
             withNumpy = false;
         } else {
             std::printf("usage: bench_slicing [--runs N] [--only TEXT] [--no-numpy]\n"
                         "  --runs N     timed runs per workload (median reported; default 7)\n"
-                        "  --only TEXT  only workloads whose name contains TEXT\n"
+                        "  --only TEXT  only workloads whose name contains TEXT (repeat it for several)\n"
                         "  --no-numpy   no NumPy: the engine's CPU time instead (for work on the "
                         "copy engine)\n");
             return arg == "--help" ? 0 : 2;
@@ -509,7 +570,7 @@ int main(int argc, char** argv)
     const double rate2 = memcpyRate(copyBytes, 2, 7);
     const double rate = std::max(rate1, rate2);
     const double faultRate = freshPageRate(copyBytes, 7);
-    std::printf("bench_slicing: float32, engine with %d worker threads, median of %d runs\n",
+    std::printf("bench_slicing: float32 unless named, engine with %d worker threads, median of %d runs\n",
                 executor.threadCount(), runs);
     std::printf("memcpy of 256 MiB (faulted-in buffers, median of 7), bytes read + written: "
                 "1 thread %.1f GB/s, 2 threads %.1f GB/s\n",
@@ -527,7 +588,10 @@ int main(int argc, char** argv)
     std::map<std::string, EngineResult> engine;
     const std::vector<Workload> all = workloads();
     for (const Workload& w : all) {
-        if (!only.empty() && w.name.find(only) == std::string::npos) continue;
+        if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& o) {
+                return w.name.find(o) != std::string::npos;
+            }))
+            continue;
         const OpDef* def = findOp(w.op);
         if (!def) {
             std::printf("%-40s  (op '%s' not available)\n", w.name.c_str(), w.op.c_str());
@@ -555,7 +619,8 @@ int main(int argc, char** argv)
     for (const Workload* w : measured) {
         const EngineResult& e = engine.at(w->name);
         const double bound = e.bytesToMove / rate;
-        const double floor = bound + double(numElements(e.shape)) * 4 / faultRate;
+        const double floor =
+            bound + double(numElements(e.shape)) * double(dtypeSize(w->dtype)) / faultRate;
         std::string notes;
         char eigenColumns[64] = "        -        -";
         if (const auto it = eigen.find(w->name); it != eigen.end()) {
