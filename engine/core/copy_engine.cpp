@@ -123,6 +123,47 @@ inline void transposeBlock(std::uint64_t* dst, const std::uint64_t* src, std::in
     store16<Stream>(dst, _mm_unpacklo_epi64(r0, r1));
     store16<Stream>(dst + dstStride, _mm_unpackhi_epi64(r0, r1));
 }
+
+// 16 x 16 bytes or 8 x 8 16-bit elements. Each stage interleaves register k with register
+// k + V/2, element by element; that rotates the bits of (row, column) by one, so log2(V) stages
+// turn (row, column) into (column, row).
+template <class T>
+inline void transposeNarrowBlock(T* dst, const T* src, std::int64_t dstStride,
+                                 std::int64_t srcStride)
+{
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2);
+    constexpr int V = 16 / int(sizeof(T));
+    __m128i r[V];
+    for (int k = 0; k < V; ++k)
+        r[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k * srcStride));
+    for (int stage = 1; stage < V; stage *= 2) {
+        __m128i t[V];
+        for (int k = 0; k < V / 2; ++k) {
+            if constexpr (sizeof(T) == 1) {
+                t[2 * k] = _mm_unpacklo_epi8(r[k], r[k + V / 2]);
+                t[2 * k + 1] = _mm_unpackhi_epi8(r[k], r[k + V / 2]);
+            } else {
+                t[2 * k] = _mm_unpacklo_epi16(r[k], r[k + V / 2]);
+                t[2 * k + 1] = _mm_unpackhi_epi16(r[k], r[k + V / 2]);
+            }
+        }
+        for (int k = 0; k < V; ++k)
+            r[k] = t[k];
+    }
+    for (int k = 0; k < V; ++k)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k * dstStride), r[k]);
+}
+
+// The 16 bytes (or 8 16-bit elements) of a register in reverse order, with SSE2 alone: the build
+// targets baseline x86-64, which has no SSSE3 byte shuffle (pshufb).
+template <class T> inline __m128i reverseRegister(__m128i v)
+{
+    v = _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3));
+    v = _mm_shufflehi_epi16(_mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1)),
+                            _MM_SHUFFLE(2, 3, 0, 1));
+    if constexpr (sizeof(T) == 1) v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+    return v;
+}
 #endif
 
 // Moves elements of type T from one source into the output.
@@ -131,13 +172,23 @@ template <class T> struct ValueMover
 #if defined(__SSE2__)
     static constexpr bool kBlocks =
         std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>;
+    static constexpr bool kNarrow =
+        std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t>;
 #else
     static constexpr bool kBlocks = false;
+    static constexpr bool kNarrow = false;
 #endif
+    // Elements in one 64-byte cache line.
+    static constexpr std::int64_t kLine = 64 / std::int64_t(sizeof(T));
     // Transposes in register blocks use tall, thin tiles: each tile row reads a 4 KiB run of the
     // source and writes exactly one 64-byte line of the output, so both sides move whole lines.
-    static constexpr std::int64_t kTileA = kBlocks ? 4096 / std::int64_t(sizeof(T)) : 32;
-    static constexpr std::int64_t kTileB = kBlocks ? 64 / std::int64_t(sizeof(T)) : 32;
+    // Narrow elements need a line's worth of rows (64 or 32) for one output line, too many lines
+    // for one L1 set when rows are 4 KiB apart: their tiles are one line square and pass through
+    // contiguous buffers (see lineTile).
+    static constexpr std::int64_t kTileA = kNarrow   ? kLine
+                                           : kBlocks ? 4096 / std::int64_t(sizeof(T))
+                                                     : 32;
+    static constexpr std::int64_t kTileB = kNarrow || kBlocks ? kLine : 32;
 
     T* out;
     const T* in;
@@ -157,8 +208,7 @@ template <class T> struct ValueMover
             } else if (inStride == 0) {
                 std::fill_n(dst, n, *src);
             } else if (inStride == -1) {
-                for (std::int64_t k = 0; k < n; ++k)
-                    dst[k] = src[-k];
+                reverse(dst, src, n);
             } else {
                 for (std::int64_t k = 0; k < n; ++k)
                     dst[k] = src[k * inStride];
@@ -199,16 +249,28 @@ template <class T> struct ValueMover
               const Dim& b) const
     {
 #if defined(__SSE2__)
-        if constexpr (kBlocks) {
+        if constexpr (kBlocks || kNarrow) {
             if (a.in == 1 && b.out == 1) {
                 // Streaming stores need 16-byte alignment, which every row then keeps.
-                const bool aligned = reinterpret_cast<std::uintptr_t>(out + o) % 16 == 0 &&
-                                     (a.out * std::int64_t(sizeof(T))) % 16 == 0;
-                if (largeOutput && aligned)
-                    blocks<true>(o, i, na, nb, a, b);
-                else
-                    blocks<false>(o, i, na, nb, a, b);
-                return;
+                const bool stream = largeOutput &&
+                                    reinterpret_cast<std::uintptr_t>(out + o) % 16 == 0 &&
+                                    (a.out * std::int64_t(sizeof(T))) % 16 == 0;
+                if constexpr (kNarrow) {
+                    // Edge tiles are thin strips; they take the rows below.
+                    if (na == kLine && nb == kLine) {
+                        if (stream)
+                            lineTile<true>(o, i, a, b);
+                        else
+                            lineTile<false>(o, i, a, b);
+                        return;
+                    }
+                } else {
+                    if (stream)
+                        blocks<true>(o, i, na, nb, a, b);
+                    else
+                        blocks<false>(o, i, na, nb, a, b);
+                    return;
+                }
             }
         }
 #endif
@@ -219,13 +281,63 @@ template <class T> struct ValueMover
     void finish() const
     {
 #if defined(__SSE2__)
-        if constexpr (kBlocks)
+        if constexpr (kBlocks || kNarrow)
             if (largeOutput) _mm_sfence();
 #endif
     }
 
 private:
+    // dst[k] = src[-k] for k < n.
+    void reverse(T* dst, const T* src, std::int64_t n) const
+    {
+        std::int64_t k = 0;
 #if defined(__SSE2__)
+        if constexpr (kNarrow) {
+            constexpr std::int64_t V = 16 / std::int64_t(sizeof(T));
+            auto reversed = [&](std::int64_t at) {
+                return reverseRegister<T>(
+                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(src - at - (V - 1))));
+            };
+            // A large output is written past the caches once its first 16-byte boundary is
+            // reached (a run of a few lines only when it is long enough to be worth it).
+            if (largeOutput && n >= 4 * kLine) {
+                for (; reinterpret_cast<std::uintptr_t>(dst + k) % 16 != 0; ++k)
+                    dst[k] = src[-k];
+                for (; k + V <= n; k += V)
+                    store16<true>(dst + k, reversed(k));
+            }
+            for (; k + V <= n; k += V)
+                store16<false>(dst + k, reversed(k));
+        }
+#endif
+        for (; k < n; ++k)
+            dst[k] = src[-k];
+    }
+
+#if defined(__SSE2__)
+    // One line-square tile of narrow elements (a.in == 1, b.out == 1): the kLine source rows are
+    // copied into a contiguous buffer (each source line read once, in one burst), transposed in
+    // register blocks into a second buffer, and each output line written from it in one burst.
+    // Both buffers are L1-resident and hit distinct cache sets whatever the tensors' strides.
+    template <bool Stream>
+    void lineTile(std::int64_t o, std::int64_t i, const Dim& a, const Dim& b) const
+    {
+        constexpr std::int64_t V = 16 / std::int64_t(sizeof(T));
+        alignas(64) T rows[kLine * kLine];
+        alignas(64) T cols[kLine * kLine];
+        for (std::int64_t y = 0; y < kLine; ++y)
+            std::memcpy(rows + y * kLine, in + i + y * b.in, 64);
+        for (std::int64_t x = 0; x < kLine; x += V)
+            for (std::int64_t y = 0; y < kLine; y += V)
+                transposeNarrowBlock(cols + x * kLine + y, rows + y * kLine + x, kLine, kLine);
+        for (std::int64_t x = 0; x < kLine; ++x) {
+            T* dst = out + o + x * a.out;
+            const T* src = cols + x * kLine;
+            for (std::int64_t k = 0; k < kLine; k += V)
+                store16<Stream>(dst + k, _mm_load_si128(reinterpret_cast<const __m128i*>(src + k)));
+        }
+    }
+
     template <bool Stream>
     void blocks(std::int64_t o, std::int64_t i, std::int64_t na, std::int64_t nb, const Dim& a,
                 const Dim& b) const
@@ -395,6 +507,7 @@ void runAffine(const AffinePiece& p, const Mover& mv, Executor& ex, JobContext* 
                     coord[k] = 0;
                 }
             }
+            mv.finish();
             if (ctx) ctx->addWork((end - begin) * inner.extent);
         },
         ctx);
@@ -426,6 +539,7 @@ void runRows(const RowsPiece& p, const MakeMover& makeMover, Executor& ex, JobCo
                     mover.run(p.outOffset + r * len, sourceIndex(src), len,
                               slot == kConstantSlot ? constantStride : 1, 1);
             }
+            mover.finish();
             if (ctx) ctx->addWork((end - begin) * len);
         },
         ctx);

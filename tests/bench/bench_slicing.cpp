@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// bench_slicing: the copy engine on 16M-64M-element tensors (mostly float32), against TensorFlow's own
-// kernel expressions (Eigen, engine/eigen), against NumPy doing the same work (materialised, and
-// into a preallocated output) and against the streaming bound, the time memcpy on this machine
+// bench_slicing: the copy engine on 16M-64M-element tensors (mostly float32), against TensorFlow's
+// own kernel expressions (Eigen, engine/eigen), against NumPy doing the same work (materialised,
+// and into a preallocated output) and against the streaming bound, the time memcpy on this machine
 // needs to move the bytes that must move. Everything is measured in one run; see README.md.
 #include "core/decode.h"
 #include "core/executor.h"
@@ -93,33 +93,35 @@ Workload unary(std::string name, std::string op, const Shape& shape, Attrs attrs
                std::string numpyOut = "", decltype(Workload::eigen) eigen = nullptr,
                DType dtype = DType::Float32)
 {
-    return {std::move(name),   std::move(op),    {{"x", shape}},      {},
-            {{"x"}},           std::move(attrs), std::move(numpy),    std::move(numpyOut),
-            std::move(eigen),  dtype};
+    return {
+        std::move(name),  std::move(op),       {{"x", shape}},   {},   {{"x"}}, std::move(attrs),
+        std::move(numpy), std::move(numpyOut), std::move(eigen), dtype};
 }
 
 // A 4096 x 4096 transpose of 1- and 2-byte elements: their own block kernels.
 Workload narrowTranspose(DType dtype)
 {
-    return unary(std::string("transpose 4096x4096 ") + std::string(dtypeName(dtype)), "transpose",
-                 {4096, 4096}, {{"perm", Attr::ints({1, 0})}}, "np.ascontiguousarray(x.T)",
-                 "np.copyto(out, x.T)",
-                 [](const EigenKernels& k, const Arrays& a) {
-                     return k.transpose(a.at("x"), {1, 0});
-                 },
-                 dtype);
+    return unary(
+        std::string("transpose 4096x4096 ") + std::string(dtypeName(dtype)), "transpose",
+        {4096, 4096}, {{"perm", Attr::ints({1, 0})}}, "np.ascontiguousarray(x.T)",
+        "np.copyto(out, x.T)",
+        [](const EigenKernels& k, const Arrays& a) {
+            return k.transpose(a.at("x"), {1, 0});
+        },
+        dtype);
 }
 
 // Reversal of the inner (contiguous) axis of 1- and 2-byte elements.
 Workload narrowReverse(DType dtype)
 {
-    return unary(std::string("reverse 4096x4096 axis 1 ") + std::string(dtypeName(dtype)),
-                 "reverse", {4096, 4096}, {{"axis", Attr::ints({1})}}, "np.flip(x, 1).copy()",
-                 "np.copyto(out, np.flip(x, 1))",
-                 [](const EigenKernels& k, const Arrays& a) {
-                     return k.reverse(a.at("x"), {false, true});
-                 },
-                 dtype);
+    return unary(
+        std::string("reverse 4096x4096 axis 1 ") + std::string(dtypeName(dtype)), "reverse",
+        {4096, 4096}, {{"axis", Attr::ints({1})}}, "np.flip(x, 1).copy()",
+        "np.copyto(out, np.flip(x, 1))",
+        [](const EigenKernels& k, const Arrays& a) {
+            return k.reverse(a.at("x"), {false, true});
+        },
+        dtype);
 }
 
 Workload slicing(const std::string& expr, const Shape& shape)
@@ -250,8 +252,7 @@ template <class Bits> void fillBits(Tensor& t, int k, bool isBool)
     const std::uint32_t base = std::uint32_t(k) << 28;
     for (std::int64_t i = 0; i < t.size(); ++i) {
         const auto u = std::uint32_t(i);
-        const std::uint32_t v =
-            sizeof(Bits) == 4 ? base + u : base + u + (u >> 8) + (u >> 16);
+        const std::uint32_t v = sizeof(Bits) == 4 ? base + u : base + u + (u >> 8) + (u >> 16);
         bits[i] = Bits(isBool ? v & 1 : v);
     }
 }
@@ -554,11 +555,12 @@ int main(int argc, char** argv)
         } else if (arg == "--no-numpy") {
             withNumpy = false;
         } else {
-            std::printf("usage: bench_slicing [--runs N] [--only TEXT] [--no-numpy]\n"
-                        "  --runs N     timed runs per workload (median reported; default 7)\n"
-                        "  --only TEXT  only workloads whose name contains TEXT (repeat it for several)\n"
-                        "  --no-numpy   no NumPy: the engine's CPU time instead (for work on the "
-                        "copy engine)\n");
+            std::printf(
+                "usage: bench_slicing [--runs N] [--only TEXT] [--no-numpy]\n"
+                "  --runs N     timed runs per workload (median reported; default 7)\n"
+                "  --only TEXT  only workloads whose name contains TEXT (repeat it for several)\n"
+                "  --no-numpy   no NumPy: the engine's CPU time instead (for work on the "
+                "copy engine)\n");
             return arg == "--help" ? 0 : 2;
         }
     }
@@ -570,8 +572,9 @@ int main(int argc, char** argv)
     const double rate2 = memcpyRate(copyBytes, 2, 7);
     const double rate = std::max(rate1, rate2);
     const double faultRate = freshPageRate(copyBytes, 7);
-    std::printf("bench_slicing: float32 unless named, engine with %d worker threads, median of %d runs\n",
-                executor.threadCount(), runs);
+    std::printf(
+        "bench_slicing: float32 unless named, engine with %d worker threads, median of %d runs\n",
+        executor.threadCount(), runs);
     std::printf("memcpy of 256 MiB (faulted-in buffers, median of 7), bytes read + written: "
                 "1 thread %.1f GB/s, 2 threads %.1f GB/s\n",
                 rate1 / 1e6, rate2 / 1e6);
