@@ -215,6 +215,8 @@ private slots:
                 {false, true, false, false, true, false, false, true});
             // Over 8 MiB of output: streaming stores, rows not a multiple of a line.
             row("large 4099x2051", {4099, 2051 * 2 / dtypeSize(t)}, {1, 0}, {false, false});
+            // Output rows a multiple of 16 bytes long: the streaming stores themselves.
+            row("large aligned 4112x2100", {4112, 2100 / dtypeSize(t)}, {1, 0}, {false, false});
         }
     }
 
