@@ -76,6 +76,8 @@ struct Workload
     // expression: gather, space_to_batch_nd, depth_to_space are loops of their own).
     std::function<Tensor(const EigenKernels&, const std::map<std::string, Tensor>&)> eigen;
     DType dtype = DType::Float32;
+    // Target for engine ms / bound ms.
+    double boundTarget = 1.5;
 };
 
 using Arrays = std::map<std::string, Tensor>;
@@ -101,7 +103,9 @@ Workload unary(std::string name, std::string op, const Shape& shape, Attrs attrs
 // A 4096 x 4096 transpose of 1- and 2-byte elements: their own block kernels.
 Workload narrowTranspose(DType dtype)
 {
-    return unary(
+    // Issue 12's target for these: within 4x of the bound (a line of output gathers 32 or 64
+    // source rows).
+    Workload w = unary(
         std::string("transpose 4096x4096 ") + std::string(dtypeName(dtype)), "transpose",
         {4096, 4096}, {{"perm", Attr::ints({1, 0})}}, "np.ascontiguousarray(x.T)",
         "np.copyto(out, x.T)",
@@ -109,6 +113,8 @@ Workload narrowTranspose(DType dtype)
             return k.transpose(a.at("x"), {1, 0});
         },
         dtype);
+    w.boundTarget = 4;
+    return w;
 }
 
 // Reversal of the inner (contiguous) axis of 1- and 2-byte elements.
@@ -307,6 +313,7 @@ std::string shapeText(const Shape& s)
 struct EngineResult
 {
     double ms = 0;  // median wall time
+    double spread = 0; // (slowest - fastest run) / median
     double cpu = 0; // median CPU time, all threads
     Shape shape;
     std::uint64_t checksum = 0;
@@ -378,6 +385,9 @@ EngineResult runEngine(const OpDef& def, const Workload& w, Executor& executor, 
     }
     result.cpu = median(cpus);
     result.ms = median(times);
+    result.spread = (*std::max_element(times.begin(), times.end()) -
+                     *std::min_element(times.begin(), times.end())) /
+                    result.ms;
     result.shape = outputs.at(0).shape();
     result.checksum = checksum(outputs[0]);
     outputs.clear();
@@ -581,11 +591,10 @@ int main(int argc, char** argv)
     std::printf("streaming bound = (64 B x input cache lines holding a selected element + output "
                 "bytes) / %.1f GB/s\n",
                 rate / 1e6);
-    std::printf(
-        "floor = bound + output bytes / %.1f GB/s, the rate at which the kernel zeroes fresh "
-        "pages (2 threads):\n        every run writes a fresh output; the bound leaves that "
-        "out, the floor does not\n\n",
-        faultRate / 1e6);
+    std::printf("fresh pages (2 threads) are zeroed at %.1f GB/s: NumPy's materialised results "
+                "pay that,\nthe engine's outputs reuse the buffers the previous run freed, as "
+                "out= does\n\n",
+                faultRate / 1e6);
 
     std::vector<const Workload*> measured;
     std::map<std::string, EngineResult> engine;
@@ -614,20 +623,17 @@ int main(int argc, char** argv)
     const std::map<std::string, NumpyResult> numpy =
         withNumpy ? runNumpy(measured, runs) : std::map<std::string, NumpyResult>{};
 
-    std::printf("%-40s %9s %9s %8s %9s %9s %8s %8s %8s %8s %8s\n", "workload", "engine ms",
+    std::printf("%-40s %9s %7s %9s %8s %9s %9s %8s %8s %8s\n", "workload", "engine ms", "spread",
                 "Eigen ms", "vs Eigen", withNumpy ? "NumPy ms" : "cpu ms",
-                withNumpy ? "out= ms" : "", withNumpy ? "vs NumPy" : "", "bound ms", "vs bound",
-                "floor ms", "vs floor");
+                withNumpy ? "out= ms" : "", withNumpy ? "vs NumPy" : "", "bound ms", "vs bound");
     bool allAgree = true;
     for (const Workload* w : measured) {
         const EngineResult& e = engine.at(w->name);
         const double bound = e.bytesToMove / rate;
-        const double floor =
-            bound + double(numElements(e.shape)) * double(dtypeSize(w->dtype)) / faultRate;
         std::string notes;
         char eigenColumns[64] = "        -        -";
         if (const auto it = eigen.find(w->name); it != eigen.end()) {
-            std::snprintf(eigenColumns, sizeof eigenColumns, "%9.1f %7.2fx", it->second.ms,
+            std::snprintf(eigenColumns, sizeof eigenColumns, "%9.2f %7.2fx", it->second.ms,
                           e.ms / it->second.ms);
             if (it->second.shape != e.shape || it->second.checksum != e.checksum) {
                 notes += "  EIGEN DIFFERS (shape " + shapeText(it->second.shape) + ")";
@@ -637,7 +643,7 @@ int main(int argc, char** argv)
         std::string numpyColumns = "        -         -        -";
         if (!withNumpy) {
             char text[64];
-            std::snprintf(text, sizeof text, "%9.1f %9s %8s", e.cpu, "", "");
+            std::snprintf(text, sizeof text, "%9.2f %9s %8s", e.cpu, "", "");
             numpyColumns = text;
         } else if (const auto it = numpy.find(w->name); it == numpy.end()) {
             notes += "  NumPy failed";
@@ -645,9 +651,9 @@ int main(int argc, char** argv)
         } else {
             const NumpyResult& n = it->second;
             char out[16] = "        -";
-            if (n.outMs == n.outMs) std::snprintf(out, sizeof out, "%9.1f", n.outMs);
+            if (n.outMs == n.outMs) std::snprintf(out, sizeof out, "%9.2f", n.outMs);
             char text[64];
-            std::snprintf(text, sizeof text, "%9.1f %s %7.2fx", n.ms, out, e.ms / n.ms);
+            std::snprintf(text, sizeof text, "%9.2f %s %7.2fx", n.ms, out, e.ms / n.ms);
             numpyColumns = text;
             if (n.shape != shapeText(e.shape) || n.checksum != e.checksum) {
                 notes += "  RESULTS DIFFER (shape " + shapeText(e.shape) + " vs " + n.shape + ")";
@@ -655,14 +661,19 @@ int main(int argc, char** argv)
             }
             if (e.ms / n.ms > 0.7) notes += "  misses 0.7x NumPy";
         }
-        if (e.ms / bound > 1.5) notes += "  misses 1.5x bound";
-        std::printf("%-40s %9.1f %s %s %8.1f %7.2fx %8.1f %7.2fx%s\n", w->name.c_str(), e.ms,
-                    eigenColumns, numpyColumns.c_str(), bound, e.ms / bound, floor, e.ms / floor,
+        if (e.ms / bound > w->boundTarget) {
+            char text[64];
+            std::snprintf(text, sizeof text, "  misses %.1fx bound", w->boundTarget);
+            notes += text;
+        }
+        std::printf("%-40s %9.2f %6.0f%% %s %s %8.2f %7.2fx%s\n", w->name.c_str(), e.ms,
+                    e.spread * 100, eigenColumns, numpyColumns.c_str(), bound, e.ms / bound,
                     notes.c_str());
     }
     if (withNumpy)
         std::printf(
-            "\ntargets: engine <= 0.7x NumPy and <= 1.5x the streaming bound. Results %s.\n",
+            "\ntargets: engine <= 0.7x NumPy and <= 1.5x the streaming bound (4x for the 1- and "
+            "2-byte transposes). Results %s.\n",
             allAgree ? "agree with Eigen and NumPy (shape and checksum)"
                      : "DO NOT all agree with Eigen and NumPy");
     return allAgree ? 0 : 1;
