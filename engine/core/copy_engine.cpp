@@ -12,6 +12,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <tmmintrin.h> // SSSE3, used only where the processor has it (hasSsse3)
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -154,15 +157,45 @@ inline void transposeNarrowBlock(T* dst, const T* src, std::int64_t dstStride,
         _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k * dstStride), r[k]);
 }
 
-// The 16 bytes (or 8 16-bit elements) of a register in reverse order, with SSE2 alone: the build
-// targets baseline x86-64, which has no SSSE3 byte shuffle (pshufb).
-template <class T> inline __m128i reverseRegister(__m128i v)
+#endif
+
+#if defined(__SSE2__) && defined(__GNUC__)
+#define SS_RUNTIME_SSSE3 1
+// The build targets baseline x86-64 (SSE2), which has no byte shuffle: reversing 16 bytes there
+// takes five shuffles and shifts, which bound a reversal by the shuffle port, not by memory
+// (2-3x the streaming bound). SSSE3's pshufb does it in one; every x86-64 processor since 2006
+// has it, and the code below runs only where the processor says so (checked once).
+bool hasSsse3()
 {
-    v = _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3));
-    v = _mm_shufflehi_epi16(_mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1)),
-                            _MM_SHUFFLE(2, 3, 0, 1));
-    if constexpr (sizeof(T) == 1) v = _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
-    return v;
+    static const bool has = __builtin_cpu_supports("ssse3");
+    return has;
+}
+
+// dst[k] = src[-k] for k below the largest multiple of 16 bytes that fits in n (plus, with
+// `stream`, the elements before dst's first 16-byte boundary); returns that k. With `stream` the
+// stores bypass the caches (a large output written once).
+template <class T>
+__attribute__((target("ssse3"))) std::int64_t reverseSsse3(T* dst, const T* src, std::int64_t n,
+                                                           bool stream)
+{
+    constexpr std::int64_t V = 16 / std::int64_t(sizeof(T));
+    const __m128i order = sizeof(T) == 1
+                              ? _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+                              : _mm_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+    std::int64_t k = 0;
+    if (stream) {
+        for (; reinterpret_cast<std::uintptr_t>(dst + k) % 16 != 0; ++k)
+            dst[k] = src[-k];
+        for (; k + V <= n; k += V) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src - k - (V - 1)));
+            _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k), _mm_shuffle_epi8(v, order));
+        }
+    }
+    for (; k + V <= n; k += V) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src - k - (V - 1)));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k), _mm_shuffle_epi8(v, order));
+    }
+    return k;
 }
 #endif
 
@@ -298,24 +331,11 @@ private:
     void reverse(T* dst, const T* src, std::int64_t n) const
     {
         std::int64_t k = 0;
-#if defined(__SSE2__)
-        if constexpr (kNarrow) {
-            constexpr std::int64_t V = 16 / std::int64_t(sizeof(T));
-            auto reversed = [&](std::int64_t at) {
-                return reverseRegister<T>(
-                    _mm_loadu_si128(reinterpret_cast<const __m128i*>(src - at - (V - 1))));
-            };
-            // A large output is written past the caches once its first 16-byte boundary is
-            // reached (a run of a few lines only when it is long enough to be worth it).
-            if (largeOutput && n >= 4 * kLine) {
-                for (; reinterpret_cast<std::uintptr_t>(dst + k) % 16 != 0; ++k)
-                    dst[k] = src[-k];
-                for (; k + V <= n; k += V)
-                    store16<true>(dst + k, reversed(k));
-            }
-            for (; k + V <= n; k += V)
-                store16<false>(dst + k, reversed(k));
-        }
+#if defined(SS_RUNTIME_SSSE3)
+        // A large output is written past the caches once its first 16-byte boundary is reached
+        // (a run of a few lines only when it is long enough to be worth it).
+        if constexpr (kNarrow)
+            if (hasSsse3()) k = reverseSsse3(dst, src, n, largeOutput && n >= 4 * kLine);
 #endif
         for (; k < n; ++k)
             dst[k] = src[-k];
