@@ -186,10 +186,17 @@ __attribute__((target("ssse3"))) std::int64_t reverseSsse3(T* dst, const T* src,
     if (stream) {
         for (; reinterpret_cast<std::uintptr_t>(dst + k) % 16 != 0; ++k)
             dst[k] = src[-k];
-        for (; k + V <= n; k += V) {
+        // From the run's end back: the source is read upwards, as the prefetchers follow best
+        // (2x faster than reading it downwards for int16 4096^2, measured); the streaming stores
+        // fill whole lines in either order.
+        const std::int64_t head = k;
+        const std::int64_t end = head + (n - head) / V * V;
+        for (k = end; k > head;) {
+            k -= V;
             const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src - k - (V - 1)));
             _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k), _mm_shuffle_epi8(v, order));
         }
+        k = end;
     }
     for (; k + V <= n; k += V) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src - k - (V - 1)));
