@@ -12,6 +12,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <tmmintrin.h> // SSSE3, used only where the processor has it (hasSsse3)
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -123,6 +126,84 @@ inline void transposeBlock(std::uint64_t* dst, const std::uint64_t* src, std::in
     store16<Stream>(dst, _mm_unpacklo_epi64(r0, r1));
     store16<Stream>(dst + dstStride, _mm_unpackhi_epi64(r0, r1));
 }
+
+// 16 x 16 bytes or 8 x 8 16-bit elements. Each stage interleaves register k with register
+// k + V/2, element by element; that rotates the bits of (row, column) by one, so log2(V) stages
+// turn (row, column) into (column, row).
+template <class T>
+inline void transposeNarrowBlock(T* dst, const T* src, std::int64_t dstStride,
+                                 std::int64_t srcStride)
+{
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2);
+    constexpr int V = 16 / int(sizeof(T));
+    __m128i r[V];
+    for (int k = 0; k < V; ++k)
+        r[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k * srcStride));
+    for (int stage = 1; stage < V; stage *= 2) {
+        __m128i t[V];
+        for (int k = 0; k < V / 2; ++k) {
+            if constexpr (sizeof(T) == 1) {
+                t[2 * k] = _mm_unpacklo_epi8(r[k], r[k + V / 2]);
+                t[2 * k + 1] = _mm_unpackhi_epi8(r[k], r[k + V / 2]);
+            } else {
+                t[2 * k] = _mm_unpacklo_epi16(r[k], r[k + V / 2]);
+                t[2 * k + 1] = _mm_unpackhi_epi16(r[k], r[k + V / 2]);
+            }
+        }
+        for (int k = 0; k < V; ++k)
+            r[k] = t[k];
+    }
+    for (int k = 0; k < V; ++k)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k * dstStride), r[k]);
+}
+
+#endif
+
+#if defined(__SSE2__) && defined(__GNUC__)
+#define SS_RUNTIME_SSSE3 1
+// The build targets baseline x86-64 (SSE2), which has no byte shuffle: reversing 16 bytes there
+// takes five shuffles and shifts, which bound a reversal by the shuffle port, not by memory
+// (2-3x the streaming bound). SSSE3's pshufb does it in one; every x86-64 processor since 2006
+// has it, and the code below runs only where the processor says so (checked once).
+bool hasSsse3()
+{
+    static const bool has = __builtin_cpu_supports("ssse3");
+    return has;
+}
+
+// dst[k] = src[-k] for k below the largest multiple of 16 bytes that fits in n (plus, with
+// `stream`, the elements before dst's first 16-byte boundary); returns that k. With `stream` the
+// stores bypass the caches (a large output written once).
+template <class T>
+__attribute__((target("ssse3"))) std::int64_t reverseSsse3(T* dst, const T* src, std::int64_t n,
+                                                           bool stream)
+{
+    constexpr std::int64_t V = 16 / std::int64_t(sizeof(T));
+    const __m128i order = sizeof(T) == 1
+                              ? _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+                              : _mm_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+    std::int64_t k = 0;
+    if (stream) {
+        for (; reinterpret_cast<std::uintptr_t>(dst + k) % 16 != 0; ++k)
+            dst[k] = src[-k];
+        // From the run's end back: the source is read upwards, as the prefetchers follow best
+        // (2x faster than reading it downwards for int16 4096^2, measured); the streaming stores
+        // fill whole lines in either order.
+        const std::int64_t head = k;
+        const std::int64_t end = head + (n - head) / V * V;
+        for (k = end; k > head;) {
+            k -= V;
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src - k - (V - 1)));
+            _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k), _mm_shuffle_epi8(v, order));
+        }
+        k = end;
+    }
+    for (; k + V <= n; k += V) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src - k - (V - 1)));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k), _mm_shuffle_epi8(v, order));
+    }
+    return k;
+}
 #endif
 
 // Moves elements of type T from one source into the output.
@@ -131,13 +212,26 @@ template <class T> struct ValueMover
 #if defined(__SSE2__)
     static constexpr bool kBlocks =
         std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>;
+    static constexpr bool kNarrow =
+        std::is_same_v<T, std::uint8_t> || std::is_same_v<T, std::uint16_t>;
 #else
     static constexpr bool kBlocks = false;
+    static constexpr bool kNarrow = false;
 #endif
+    // Elements in one 64-byte cache line.
+    static constexpr std::int64_t kLine = 64 / std::int64_t(sizeof(T));
     // Transposes in register blocks use tall, thin tiles: each tile row reads a 4 KiB run of the
     // source and writes exactly one 64-byte line of the output, so both sides move whole lines.
-    static constexpr std::int64_t kTileA = kBlocks ? 4096 / std::int64_t(sizeof(T)) : 32;
-    static constexpr std::int64_t kTileB = kBlocks ? 64 / std::int64_t(sizeof(T)) : 32;
+    // Narrow elements need a line's worth of rows (64 or 32) for one output line, too many lines
+    // for one L1 set when rows are 4 KiB apart: their tiles read 1 KiB runs and pass through
+    // contiguous buffers a line square at a time (see lineTile). Measured on 4096^2 transposes:
+    // one-line-square tiles made int16 10-25% slower (each tile then reads one line per source
+    // row, which no prefetcher follows), 4 KiB runs made int8 50% slower (64 rows of 4 KiB
+    // overflow L2's prefetch streams and L1).
+    static constexpr std::int64_t kTileA = kNarrow   ? 1024 / std::int64_t(sizeof(T))
+                                           : kBlocks ? 4096 / std::int64_t(sizeof(T))
+                                                     : 32;
+    static constexpr std::int64_t kTileB = kNarrow || kBlocks ? kLine : 32;
 
     T* out;
     const T* in;
@@ -157,8 +251,7 @@ template <class T> struct ValueMover
             } else if (inStride == 0) {
                 std::fill_n(dst, n, *src);
             } else if (inStride == -1) {
-                for (std::int64_t k = 0; k < n; ++k)
-                    dst[k] = src[-k];
+                reverse(dst, src, n);
             } else {
                 for (std::int64_t k = 0; k < n; ++k)
                     dst[k] = src[k * inStride];
@@ -199,16 +292,32 @@ template <class T> struct ValueMover
               const Dim& b) const
     {
 #if defined(__SSE2__)
-        if constexpr (kBlocks) {
+        if constexpr (kBlocks || kNarrow) {
             if (a.in == 1 && b.out == 1) {
                 // Streaming stores need 16-byte alignment, which every row then keeps.
-                const bool aligned = reinterpret_cast<std::uintptr_t>(out + o) % 16 == 0 &&
-                                     (a.out * std::int64_t(sizeof(T))) % 16 == 0;
-                if (largeOutput && aligned)
-                    blocks<true>(o, i, na, nb, a, b);
-                else
-                    blocks<false>(o, i, na, nb, a, b);
-                return;
+                const bool stream = largeOutput &&
+                                    reinterpret_cast<std::uintptr_t>(out + o) % 16 == 0 &&
+                                    (a.out * std::int64_t(sizeof(T))) % 16 == 0;
+                if constexpr (kNarrow) {
+                    // Line squares along the tile; the strips at its edges take the rows below.
+                    if (nb == kLine) {
+                        std::int64_t x = 0;
+                        for (; x + kLine <= na; x += kLine) {
+                            if (stream)
+                                lineTile<true>(o + x * a.out, i + x, a, b);
+                            else
+                                lineTile<false>(o + x * a.out, i + x, a, b);
+                        }
+                        if (x < na) tileByRows(*this, o + x * a.out, i + x, na - x, nb, a, b);
+                        return;
+                    }
+                } else {
+                    if (stream)
+                        blocks<true>(o, i, na, nb, a, b);
+                    else
+                        blocks<false>(o, i, na, nb, a, b);
+                    return;
+                }
             }
         }
 #endif
@@ -219,13 +328,50 @@ template <class T> struct ValueMover
     void finish() const
     {
 #if defined(__SSE2__)
-        if constexpr (kBlocks)
+        if constexpr (kBlocks || kNarrow)
             if (largeOutput) _mm_sfence();
 #endif
     }
 
 private:
+    // dst[k] = src[-k] for k < n.
+    void reverse(T* dst, const T* src, std::int64_t n) const
+    {
+        std::int64_t k = 0;
+#if defined(SS_RUNTIME_SSSE3)
+        // A large output is written past the caches once its first 16-byte boundary is reached
+        // (a run of a few lines only when it is long enough to be worth it).
+        if constexpr (kNarrow)
+            if (hasSsse3()) k = reverseSsse3(dst, src, n, largeOutput && n >= 4 * kLine);
+#endif
+        for (; k < n; ++k)
+            dst[k] = src[-k];
+    }
+
 #if defined(__SSE2__)
+    // One line-square tile of narrow elements (a.in == 1, b.out == 1): the kLine source rows are
+    // copied into a contiguous buffer (each source line read once, in one burst), transposed in
+    // register blocks into a second buffer, and each output line written from it in one burst.
+    // Both buffers are L1-resident and hit distinct cache sets whatever the tensors' strides.
+    template <bool Stream>
+    void lineTile(std::int64_t o, std::int64_t i, const Dim& a, const Dim& b) const
+    {
+        constexpr std::int64_t V = 16 / std::int64_t(sizeof(T));
+        alignas(64) T rows[kLine * kLine];
+        alignas(64) T cols[kLine * kLine];
+        for (std::int64_t y = 0; y < kLine; ++y)
+            std::memcpy(rows + y * kLine, in + i + y * b.in, 64);
+        for (std::int64_t x = 0; x < kLine; x += V)
+            for (std::int64_t y = 0; y < kLine; y += V)
+                transposeNarrowBlock(cols + x * kLine + y, rows + y * kLine + x, kLine, kLine);
+        for (std::int64_t x = 0; x < kLine; ++x) {
+            T* dst = out + o + x * a.out;
+            const T* src = cols + x * kLine;
+            for (std::int64_t k = 0; k < kLine; k += V)
+                store16<Stream>(dst + k, _mm_load_si128(reinterpret_cast<const __m128i*>(src + k)));
+        }
+    }
+
     template <bool Stream>
     void blocks(std::int64_t o, std::int64_t i, std::int64_t na, std::int64_t nb, const Dim& a,
                 const Dim& b) const
@@ -395,6 +541,7 @@ void runAffine(const AffinePiece& p, const Mover& mv, Executor& ex, JobContext* 
                     coord[k] = 0;
                 }
             }
+            mv.finish();
             if (ctx) ctx->addWork((end - begin) * inner.extent);
         },
         ctx);
@@ -426,6 +573,7 @@ void runRows(const RowsPiece& p, const MakeMover& makeMover, Executor& ex, JobCo
                     mover.run(p.outOffset + r * len, sourceIndex(src), len,
                               slot == kConstantSlot ? constantStride : 1, 1);
             }
+            mover.finish();
             if (ctx) ctx->addWork((end - begin) * len);
         },
         ctx);

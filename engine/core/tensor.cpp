@@ -10,15 +10,18 @@
 #include <mutex>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <utility>
 
 namespace ss {
 
 namespace {
 
-// Large buffers are expensive to get from the kernel: every fresh page faults and is zeroed on
-// its first write, which costs about half a memcpy of the same bytes. The GUI re-runs the same
-// op on every edit and scripts repeat requests, so the last few large buffers freed are kept and
-// handed out again for the same size.
+// Buffers from the kernel are expensive: every fresh page faults and is zeroed on its first
+// write, which costs about half a memcpy of the same bytes. glibc maps buffers over its mmap
+// threshold (128 KiB to 32 MiB, moving) afresh and unmaps them when freed, so even a 1 MiB result
+// pays 256 page faults every time (0.4-0.75 ms for x[7] of a 64^4 float32 tensor). The GUI
+// re-runs the same op on every edit and scripts repeat requests, so the last few buffers freed
+// are kept, large and small ones in separate lists, and handed out again for the same size.
 class BufferPool
 {
 public:
@@ -32,16 +35,9 @@ public:
 
     void* acquire(std::size_t bytes)
     {
-        if (bytes >= kMinPooled) {
+        if (FreeList* list = listFor(bytes)) {
             std::lock_guard lock(m_mutex);
-            for (auto it = m_free.begin(); it != m_free.end(); ++it) {
-                if (it->bytes == bytes) {
-                    void* p = it->data;
-                    m_pooledBytes -= bytes;
-                    m_free.erase(it);
-                    return p;
-                }
-            }
+            if (void* p = list->take(bytes)) return p;
         }
         // Huge pages need 2 MiB alignment; they cut page faults 512-fold for big tensors.
         const std::size_t alignment = bytes >= kHugePageAdvice ? kHugePage : 64;
@@ -54,16 +50,9 @@ public:
 
     void release(void* p, std::size_t bytes)
     {
-        if (bytes >= kMinPooled && bytes <= kMaxPooledBytes) {
+        if (FreeList* list = listFor(bytes)) {
             std::lock_guard lock(m_mutex);
-            while (!m_free.empty() &&
-                   (m_free.size() >= kSlots || m_pooledBytes + bytes > kMaxPooledBytes)) {
-                std::free(m_free.front().data);
-                m_pooledBytes -= m_free.front().bytes;
-                m_free.erase(m_free.begin());
-            }
-            m_free.push_back({p, bytes});
-            m_pooledBytes += bytes;
+            list->put(p, bytes);
             return;
         }
         std::free(p);
@@ -73,37 +62,88 @@ public:
     std::int64_t releaseAll()
     {
         std::lock_guard lock(m_mutex);
-        const std::int64_t bytes = std::int64_t(m_pooledBytes);
-        for (const Buffer& b : m_free)
-            std::free(b.data);
-        m_free.clear();
-        m_pooledBytes = 0;
-        return bytes;
+        return std::int64_t(m_large.clear() + m_small.clear());
     }
 
     /// Rounds a request so that tensors of nearly the same size share pooled buffers, and to a
     /// multiple of the alignment acquire() asks aligned_alloc for (which requires it).
     static std::size_t roundedSize(std::size_t bytes)
     {
-        const std::size_t unit = bytes >= kHugePageAdvice ? kHugePage : 64;
+        const std::size_t unit = bytes >= kHugePageAdvice ? kHugePage
+                                 : bytes >= kMinSmall     ? kPage
+                                                          : 64;
         return (bytes + unit - 1) / unit * unit;
     }
 
 private:
+    static constexpr std::size_t kPage = 4096;
     static constexpr std::size_t kHugePage = std::size_t(2) << 20;
     static constexpr std::size_t kHugePageAdvice = std::size_t(4) << 20;
+    // Below this glibc keeps freed chunks in its heap, where their pages stay mapped.
+    static constexpr std::size_t kMinSmall = std::size_t(64) << 10;
     static constexpr std::size_t kMinPooled = std::size_t(8) << 20;
     static constexpr std::size_t kMaxPooledBytes = std::size_t(512) << 20;
-    static constexpr std::size_t kSlots = 2;
 
     struct Buffer
     {
         void* data;
         std::size_t bytes;
     };
+
+    // Buffers of one size class, most recently freed last; the oldest go first when a new one
+    // would pass the count or the byte limit.
+    struct FreeList
+    {
+        std::size_t slots;
+        std::size_t maxBytes;
+        std::vector<Buffer> buffers;
+        std::size_t bytes = 0;
+
+        void* take(std::size_t size)
+        {
+            for (auto it = buffers.rbegin(); it != buffers.rend(); ++it) {
+                if (it->bytes == size) {
+                    void* p = it->data;
+                    bytes -= size;
+                    buffers.erase(std::next(it).base());
+                    return p;
+                }
+            }
+            return nullptr;
+        }
+
+        void put(void* p, std::size_t size)
+        {
+            while (!buffers.empty() && (buffers.size() >= slots || bytes + size > maxBytes)) {
+                std::free(buffers.front().data);
+                bytes -= buffers.front().bytes;
+                buffers.erase(buffers.begin());
+            }
+            buffers.push_back({p, size});
+            bytes += size;
+        }
+
+        std::size_t clear()
+        {
+            for (const Buffer& b : buffers)
+                std::free(b.data);
+            buffers.clear();
+            return std::exchange(bytes, 0);
+        }
+    };
+
+    FreeList* listFor(std::size_t bytes)
+    {
+        if (bytes >= kMinPooled) return bytes <= kMaxPooledBytes ? &m_large : nullptr;
+        return bytes >= kMinSmall ? &m_small : nullptr;
+    }
+
     std::mutex m_mutex;
-    std::vector<Buffer> m_free;
-    std::size_t m_pooledBytes = 0;
+    // Two large results (an op's output and the previous one still on screen, say).
+    FreeList m_large{2, kMaxPooledBytes, {}};
+    // Small results come in more shapes (several outputs, sources, read orders): 16 of them,
+    // 32 MiB together at most.
+    FreeList m_small{16, std::size_t(32) << 20, {}};
 };
 
 } // namespace

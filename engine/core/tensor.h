@@ -132,8 +132,8 @@ private:
     std::shared_ptr<void> m_data;
 };
 
-/// Frees the large buffers that freed tensors leave for reuse (tensor.cpp keeps the last few to
-/// spare the page faults of fresh memory); returns their bytes.
+/// Frees the buffers that freed tensors leave for reuse (tensor.cpp keeps the last few of 64 KiB
+/// and more, to spare the page faults of fresh memory); returns their bytes.
 std::int64_t releasePooledBuffers();
 
 /// Generated contents (protocol "fill"). Every fill is deterministic.

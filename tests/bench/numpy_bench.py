@@ -3,7 +3,8 @@
 """The NumPy side of bench_slicing: times each workload's NumPy equivalent.
 
 bench_slicing writes one JSON object per line to the file named on the command line:
-  {"name": ..., "inputs": {"x": [8192, 8192], ...}, "indices": {"idx": [count, rows]},
+  {"name": ..., "inputs": {"x": [8192, 8192], ...}, "dtype": "float32",
+   "indices": {"idx": [count, rows]},
    "expr": "x[::2, ::-1].copy()", "out_expr": "np.copyto(out, x[::2, ::-1])", "runs": 7}
 "out_expr" (may be empty) does the same work into a preallocated array `out` of the result's
 shape, as np.copyto or an out= argument does: no fresh output pages to fault in.
@@ -11,8 +12,10 @@ Optional, for bench_index: "setup" is Python code run once, untimed, after the a
 (it may make more arrays and define functions for statements such as out[idx] = x), and
 "check" an expression over the timed result `y` that gives the array to checksum (np.unique's
 values in order of first occurrence, as TensorFlow gives them).
-Inputs are float32 arrays whose bit patterns are 0, 1, 2, ... plus (k << 28) for the k-th input,
-exactly as the benchmark fills the engine's inputs; index arrays are int32, (i * 7919) % rows.
+Inputs are arrays of "dtype" (float32 if absent) whose bit patterns are 0, 1, 2, ... plus (k << 28)
+for the k-th input, exactly as the benchmark fills the engine's inputs; 1- and 2-byte elements get
+i + (i >> 8) + (i >> 16) cut to their width (bool: its lowest bit). Index arrays are int32,
+(i * 7919) % rows.
 For each workload this prints one line:
   name <TAB> median ms <TAB> shape <TAB> checksum <TAB> out= median ms (nan if none)
 where the checksum is the protocol's: sum of bits(y_i) * (2i + 1) modulo 2^64.
@@ -24,10 +27,18 @@ import time
 import numpy as np
 
 
-def make_input(shape, k):
+BITS = {1: np.uint8, 2: np.uint16, 4: np.uint32}
+
+
+def make_input(shape, k, dtype):
     n = int(np.prod(shape, dtype=np.int64))
-    bits = np.arange(n, dtype=np.uint32) + np.uint32(k << 28)
-    return bits.view(np.float32).reshape(shape)
+    i = np.arange(n, dtype=np.uint32)
+    bits = i + np.uint32(k << 28)
+    if dtype.itemsize < 4:
+        bits += (i >> np.uint32(8)) + (i >> np.uint32(16))
+    if dtype == np.bool_:
+        bits &= np.uint32(1)
+    return bits.astype(BITS[dtype.itemsize]).view(dtype).reshape(shape)
 
 
 def make_indices(count, rows):
@@ -35,7 +46,7 @@ def make_indices(count, rows):
 
 
 def checksum(a):
-    flat = np.ascontiguousarray(a).reshape(-1).view(np.uint32)
+    flat = np.ascontiguousarray(a).reshape(-1).view(BITS[a.dtype.itemsize])
     total = 0
     chunk = 1 << 23
     for start in range(0, flat.size, chunk):
@@ -50,8 +61,9 @@ def main():
         workloads = [json.loads(line) for line in f if line.strip()]
     for w in workloads:
         ns = {'np': np}
+        dtype = np.dtype(w.get('dtype', 'float32'))
         for k, (name, shape) in enumerate(w['inputs'].items()):
-            ns[name] = make_input(tuple(shape), k)
+            ns[name] = make_input(tuple(shape), k, dtype)
         for name, (count, rows) in w.get('indices', {}).items():
             ns[name] = make_indices(count, rows)
         if w.get('setup'):
