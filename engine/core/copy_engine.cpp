@@ -17,9 +17,11 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 namespace ss {
@@ -390,30 +392,42 @@ private:
 #endif
 };
 
-// Writes where each element would come from instead of moving it.
+// Writes where each element would come from instead of moving it, and marks it in a byte map
+// as written: the map (an eighth of the sources' size) is what lets planSources check that every
+// element was written without filling the sources with a marker first and scanning them after.
 struct SourceMover
 {
     static constexpr std::int64_t kTileA = 32;
     static constexpr std::int64_t kTileB = 32;
 
     std::int64_t* out;
+    std::uint8_t* written;
     int slot;
 
     void run(std::int64_t o, std::int64_t i, std::int64_t n, std::int64_t inStride,
              std::int64_t outStride) const
     {
-        if (slot == kConstantSlot) {
-            for (std::int64_t k = 0; k < n; ++k)
-                out[o + k * outStride] = kNoSource;
+        if (outStride == 1) {
+            std::int64_t* dst = out + o;
+            if (slot == kConstantSlot)
+                std::fill_n(dst, n, kNoSource);
+            else
+                for (std::int64_t k = 0; k < n; ++k)
+                    dst[k] = packSource(slot, i + k * inStride);
+            std::memset(written + o, 1, std::size_t(n));
             return;
         }
-        for (std::int64_t k = 0; k < n; ++k)
-            out[o + k * outStride] = packSource(slot, i + k * inStride);
+        for (std::int64_t k = 0; k < n; ++k) {
+            out[o + k * outStride] =
+                slot == kConstantSlot ? kNoSource : packSource(slot, i + k * inStride);
+            written[o + k * outStride] = 1;
+        }
     }
 
     void one(std::int64_t o, std::int64_t i) const
     {
         out[o] = slot == kConstantSlot ? kNoSource : packSource(slot, i);
+        written[o] = 1;
     }
 
     void runs(std::int64_t o, std::int64_t i, std::int64_t count, const Dim& row, std::int64_t n,
@@ -778,15 +792,42 @@ std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& i
     return outputs;
 }
 
-std::vector<std::int64_t> planSources(const OpPlan& plan, int output, Executor& executor,
-                                      JobContext* ctx)
+SourceList planSources(const OpPlan& plan, int output, Executor& executor, JobContext* ctx)
 {
     const OutputPlan& out = plan.outputs[std::size_t(output)];
-    if (out.computed.isValid())
-        return std::vector<std::int64_t>(std::size_t(numElements(out.shape)), kNoSource);
-    std::vector<std::int64_t> sources(std::size_t(numElements(out.shape)), kUnwritten);
-    auto makeMover = [&](int slot) { return SourceMover{sources.data(), slot}; };
+    const std::int64_t n = numElements(out.shape);
+    if (out.computed.isValid()) return SourceList(std::size_t(n), kNoSource);
+    SourceList sources(static_cast<std::size_t>(n)); // uninitialised: the pieces write each once
+    // Which elements were written: cleared on every worker, then marked by the pieces.
+    std::vector<std::uint8_t, UninitializedAllocator<std::uint8_t>> written(
+        static_cast<std::size_t>(n));
+    constexpr std::int64_t kCheckChunk = std::int64_t(1) << 20;
+    executor.parallelFor(
+        n, kCheckChunk,
+        [&](std::int64_t begin, std::int64_t end) {
+            std::memset(written.data() + begin, 0, std::size_t(end - begin));
+        },
+        ctx);
+    auto makeMover = [&](int slot) { return SourceMover{sources.data(), written.data(), slot}; };
     runPieces(out, makeMover, executor, ctx);
+
+    // The first element left unwritten, looked for a chunk at a time on every worker.
+    std::atomic<std::int64_t> firstUnwritten{n};
+    executor.parallelFor(
+        n, kCheckChunk,
+        [&](std::int64_t begin, std::int64_t end) {
+            const void* hole = std::memchr(written.data() + begin, 0, std::size_t(end - begin));
+            if (!hole) return;
+            const std::int64_t at = static_cast<const std::uint8_t*>(hole) - written.data();
+            std::int64_t seen = firstUnwritten.load();
+            while (at < seen && !firstUnwritten.compare_exchange_weak(seen, at)) {
+            }
+        },
+        ctx);
+    if (firstUnwritten.load() < n)
+        throw OpError(ErrorCode::Internal, "left element " + std::to_string(firstUnwritten.load()) +
+                                               " of output " + std::to_string(output) +
+                                               " unwritten");
     return sources;
 }
 

@@ -174,8 +174,10 @@ std::int64_t planWork(const OpPlan& plan);
 std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& inputs,
                                 Executor& executor, JobContext* ctx = nullptr);
 /// Where every element of output `output` came from: packSource(slot, index) or kNoSource.
-/// Runs the same plan as executePlan, writing source addresses instead of values.
-std::vector<std::int64_t> planSources(const OpPlan& plan, int output, Executor& executor,
-                                      JobContext* ctx = nullptr);
+/// Runs the same plan as executePlan, writing source addresses instead of values, in one pass
+/// over the result. Throws OpError(internal) "left element E of output K unwritten" if no piece
+/// writes some element (a planning bug).
+SourceList planSources(const OpPlan& plan, int output, Executor& executor,
+                       JobContext* ctx = nullptr);
 
 } // namespace ss

@@ -6,6 +6,10 @@
 #include "core/tensor.h"
 
 #include <cstdint>
+#include <memory>
+#include <new>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -33,8 +37,29 @@ inline constexpr std::int64_t sourceIndex(std::int64_t packed)
 }
 /// What `sources` holds for an element that no input element was copied to.
 inline constexpr std::int64_t kNoSource = -1;
-/// What `sources` holds for an element no piece wrote: a planning bug, reported as `internal`.
-inline constexpr std::int64_t kUnwritten = -2;
+
+/// An allocator whose default-inserted elements are left uninitialised, for large arrays that
+/// are written in full right after they are made (sources, read orders): a fill before the real
+/// values would be one more pass over the whole array.
+template <class T> struct UninitializedAllocator : std::allocator<T>
+{
+    using value_type = T;
+    UninitializedAllocator() = default;
+    template <class U> UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+    template <class U> void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>)
+    {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args> void construct(U* p, Args&&... args)
+    {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+/// Per output element: packSource(slot, index) or kNoSource. planSources checks that the plan
+/// wrote every element (an element no piece wrote is a planning bug, reported as `internal`),
+/// so a SourceList never holds anything else.
+using SourceList = std::vector<std::int64_t, UninitializedAllocator<std::int64_t>>;
 
 /// A block of the output that is an affine image of one source: for every coordinate p in
 /// `extents`, output[outOffset + sum p_k * outStrides_k] = source[inOffset + sum p_k *

@@ -211,7 +211,7 @@ void writeDecode(JsonWriter& w, const StridedSliceDecode& d, bool withText)
     w.endObject();
 }
 
-void writeSources(JsonWriter& w, const std::vector<std::int64_t>& sources)
+void writeSources(JsonWriter& w, const SourceList& sources)
 {
     w.beginArray();
     char buf[48];
@@ -550,14 +550,13 @@ RequestResult runRequest(const Request& request, const Limits& givenLimits, Exec
     result.opMs = msSince(start);
     if (request.sources) {
         for (int k = 0; k < int(result.plan.outputs.size()); ++k) {
-            auto sources = planSources(result.plan, k, executor, context);
-            const auto unwritten = std::find(sources.begin(), sources.end(), kUnwritten);
-            if (unwritten != sources.end())
-                throw OpError(ErrorCode::Internal, "op '" + request.op->name + "' left element " +
-                                                       std::to_string(unwritten - sources.begin()) +
-                                                       " of output " + std::to_string(k) +
-                                                       " unwritten");
-            result.sources.push_back(std::move(sources));
+            try {
+                result.sources.push_back(planSources(result.plan, k, executor, context));
+            } catch (const OpError& e) {
+                // An unwritten element: say whose plan it is.
+                if (e.code() != ErrorCode::Internal) throw;
+                throw OpError(ErrorCode::Internal, "op '" + request.op->name + "' " + e.what());
+            }
         }
     }
     return result;

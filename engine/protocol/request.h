@@ -90,7 +90,7 @@ struct RequestResult
     std::vector<Tensor> inputs;  ///< in slot order (list inputs expanded in place)
     std::vector<Tensor> outputs; ///< one per plan output
     /// Per output, when the request asked for sources: packSource(slot, index) or kNoSource.
-    std::vector<std::vector<std::int64_t>> sources;
+    std::vector<SourceList> sources;
     double opMs = 0;                ///< decode, plan and execution, inputs already in memory
     std::int64_t responseBytes = 0; ///< the most the response text can take (charged)
 };

@@ -1,21 +1,29 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // bench_gui: the whole workbench, from an edit of the expression until both views show its
-// result, for inputs of 10^3 to 10^7 elements, and the time from process start to the first
-// frame. Every edit goes through the window as a typed one does (an undoable workspace change,
-// evaluated on the engine's workers); edits are spaced so that each starts after a quiet spell,
-// as single edits do (bursts of typing are gathered by the 100 ms debounce instead).
+// result, for inputs of 10^3 to 10^7 elements (10^8 with --max), and the time from process start
+// to the first frame. Every edit goes through the window as a typed one does (an undoable
+// workspace change, evaluated on the engine's workers); edits are spaced so that each starts
+// after a quiet spell, as single edits do (bursts of typing are gathered by the 100 ms debounce
+// instead).
 //
-// Columns (ms): latency: median and worst time from the edit until the window has settled (the
-// new result applied to both views and their background work landed) and painted a frame;
-// worker: median time the evaluation took on the engine's worker (making inputs, planning,
-// executing, sources and read orders); stall: longest gap between ticks of a 1 ms GUI-thread timer
-// during the edits, in wall time; busy: the same gap in the GUI thread's own CPU time (without time
-// the OS gave to other processes on a shared machine).
+// Columns (ms unless said): first: the window's first evaluation of the size (inputs made,
+// every buffer fresh), until its last frame; latency: median and worst time from an edit until
+// the window has settled (the new result applied to both views and their background work landed)
+// and painted a frame; worker: median time the evaluation took on the engine's worker (making
+// inputs, planning, executing, sources and read orders); stall: longest gap between ticks of a
+// 1 ms GUI-thread timer during the edits, in wall time; busy: the same gap in the GUI thread's own
+// CPU time (without time the OS gave to other processes on a shared machine); B/el: the process's
+// resident memory after the edits, per element of the input; idle: one more edit after a quiet
+// spell longer than the one after which the workbench may give memory back (sizes from 10^7;
+// `-` when not measured), and its ratio to the median; faults, idle flt: the minor page faults
+// of the whole process during an edit (median) and during the idle edit (fresh memory: 1 per
+// 4 KB page, 1 per 2 MB huge page).
 //
-//   bench_gui                 every size, then the first-frame time of a fresh process
-//   bench_gui --runs 30       edits per size
-//   bench_gui --only 1000000  one size (and no first-frame runs)
-//   bench_gui --first-frame   (internal) print this process's start-to-first-frame time
+//   bench_gui                    every size up to 10^7, then the first-frame time of a fresh
+//   process bench_gui --max 100000000    every size up to 10^8 (needs about 4 GB) bench_gui --runs
+//   30          edits per size bench_gui --only 1000000     one size (and no first-frame runs)
+//   bench_gui --no-idle          skip the idle edits (each waits 65 s)
+//   bench_gui --first-frame      (internal) print this process's start-to-first-frame time
 #include "stall_meter.h"
 #include "ui/views/palette.h"
 #include "ui/workbench/mainwindow.h"
@@ -30,6 +38,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <vector>
@@ -113,9 +122,31 @@ Workspace workspaceFor(const Shape& shape, const QString& expr)
 struct Row
 {
     std::int64_t elements;
-    double medianMs, worstMs, workerMs, stallMs, busyMs;
+    double firstMs, medianMs, worstMs, workerMs, stallMs, busyMs, bytesPerElement;
+    double idleMs = -1; // -1: not measured
     int edits;
+    double faultsPerEdit = 0; // median minor page faults of an edit, whole process
+    double idleFaults = -1;
 };
+
+/// Minor page faults of the whole process so far.
+double minorFaults()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_minflt);
+}
+
+/// This process's resident memory in bytes (/proc/self/statm).
+double residentBytes()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly)) return 0;
+    return statm.readAll().split(' ').value(1).toDouble() * double(sysconf(_SC_PAGESIZE));
+}
+
+/// Longer than the quiet spell after which the workbench may give kept memory back (60 s).
+constexpr int kLongIdleMs = 65000;
 
 double median(std::vector<double> values)
 {
@@ -124,52 +155,76 @@ double median(std::vector<double> values)
     return values[values.size() / 2];
 }
 
-Row measure(const Shape& shape, int runs)
+/// Applies `ws` as a typed edit and waits for its last frame (up to 30 ms after the window
+/// settled: the frame that shows the settled result may come just before the last background
+/// job is seen to end, the views painting what it delivered before the tracker goes idle, or
+/// just after). Returns the latency in ms, or -1 if it did not settle.
+double timedEdit(MainWindow& window, FrameCounter& frames, const Workspace& ws)
+{
+    QElapsedTimer clock;
+    clock.start();
+    frames.edit = &clock;
+    frames.lastPaintNs = -1;
+    window.setWorkspace(ws, QStringLiteral("bench"));
+    if (!waitFor([&] { return window.isSettled(); }, 600000)) {
+        frames.edit = nullptr;
+        return -1;
+    }
+    const qint64 settledNs = clock.nsecsElapsed();
+    idle(30);
+    frames.edit = nullptr;
+    return double(frames.lastPaintNs >= 0 ? frames.lastPaintNs : settledNs) / 1e6;
+}
+
+Row measure(const Shape& shape, int runs, bool idleEdit)
 {
     MainWindow window;
     window.forgetSession();
     window.show();
     FrameCounter frames;
-    qApp->installEventFilter(&frames); // every widget, including views made later
-    window.setWorkspace(workspaceFor(shape, QStringLiteral("x[...]")), QStringLiteral("bench"));
-    if (!waitFor([&] { return window.isSettled(); }, 120000))
-        std::fprintf(stderr, "the first evaluation did not settle\n");
+    qApp->installEventFilter(&frames);                  // every widget, including views made later
+    waitFor([&] { return window.isSettled(); }, 30000); // the new window's own small evaluation
+    const double firstMs = timedEdit(window, frames, workspaceFor(shape, QStringLiteral("x[...]")));
+    if (firstMs < 0) std::fprintf(stderr, "the first evaluation did not settle\n");
     // Alternate expressions that keep most elements, so both views change a lot.
     const QString exprs[] = {QStringLiteral("x[::-1, 1:]"), QStringLiteral("x[1:, ::-1]"),
                              QStringLiteral("x[::2, :]"), QStringLiteral("x[:, ::-2]")};
     std::vector<double> latencies;
     std::vector<double> workers;
+    std::vector<double> faults;
     StallMeter stalls;
     stalls.start();
     for (int i = 0; i < runs; ++i) {
         idle(120); // a quiet spell: the next edit evaluates at once
-        QElapsedTimer clock;
-        clock.start();
-        frames.edit = &clock;
-        frames.lastPaintNs = -1;
-        window.setWorkspace(workspaceFor(shape, exprs[i % 4]), QStringLiteral("bench"));
-        if (!waitFor([&] { return window.isSettled(); }, 120000)) {
+        const double faultsBefore = minorFaults();
+        const double ms = timedEdit(window, frames, workspaceFor(shape, exprs[i % 4]));
+        faults.push_back(minorFaults() - faultsBefore);
+        if (ms < 0) {
             std::fprintf(stderr, "an edit did not settle\n");
             break;
         }
-        const qint64 settledNs = clock.nsecsElapsed();
-        // The frame that shows the settled result may come just before the last background job
-        // is seen to end (the views paint what it delivered, then the tracker goes idle) or just
-        // after: the edit's latency is its last frame, looked for a little past the settling.
-        idle(30);
-        frames.edit = nullptr;
-        const qint64 shownNs = frames.lastPaintNs >= 0 ? frames.lastPaintNs : settledNs;
-        latencies.push_back(double(shownNs) / 1e6);
+        latencies.push_back(ms);
         workers.push_back(window.lastEvaluation()->totalMs);
     }
     stalls.stop();
-    return {numElements(shape),
+    Row row{numElements(shape),
+            firstMs,
             median(latencies),
             latencies.empty() ? 0 : *std::max_element(latencies.begin(), latencies.end()),
             median(workers),
             stalls.wallMs(),
             stalls.cpuMs(),
-            int(latencies.size())};
+            residentBytes() / double(numElements(shape)),
+            -1,
+            int(latencies.size()),
+            median(faults)};
+    if (idleEdit) {
+        idle(kLongIdleMs);
+        const double faultsBefore = minorFaults();
+        row.idleMs = timedEdit(window, frames, workspaceFor(shape, exprs[runs % 4]));
+        row.idleFaults = minorFaults() - faultsBefore;
+    }
+    return row;
 }
 
 int firstFrame()
@@ -198,25 +253,39 @@ int main(int argc, char** argv)
     if (argc > 1 && std::strcmp(argv[1], "--first-frame") == 0) return firstFrame();
     int runs = 20;
     long long only = 0;
-    for (int i = 1; i + 1 < argc; ++i) {
+    long long max = 10'000'000;
+    bool idleEdits = true;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--no-idle") == 0) idleEdits = false;
+        if (i + 1 >= argc) continue;
         if (std::strcmp(argv[i], "--runs") == 0) runs = std::max(1, std::atoi(argv[i + 1]));
         if (std::strcmp(argv[i], "--only") == 0) only = std::atoll(argv[i + 1]);
+        if (std::strcmp(argv[i], "--max") == 0) max = std::atoll(argv[i + 1]);
     }
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("SliceScopeBench"));
     QApplication::setApplicationName(QStringLiteral("SliceScopeBench"));
     applyTheme(app, Theme::Light);
-    std::printf("%10s %6s %12s %9s %9s %9s %9s\n", "elements", "edits", "latency med", "worst",
-                "worker", "stall", "busy");
-    const Shape shapes[] = {{25, 40}, {250, 400}, {1000, 1000}, {2500, 4000}};
+    std::printf("%10s %6s %8s %12s %9s %9s %9s %9s %6s %8s %6s %8s %8s\n", "elements", "edits",
+                "first", "latency med", "worst", "worker", "stall", "busy", "B/el", "idle", "x med",
+                "faults", "idle flt");
+    const Shape shapes[] = {{25, 40}, {250, 400}, {1000, 1000}, {2500, 4000}, {10000, 10000}};
     for (const Shape& shape : shapes) {
-        if (only != 0 && numElements(shape) != only) continue;
-        const Row row =
-            measure(shape, numElements(shape) >= 10'000'000 ? std::max(5, runs / 4) : runs);
-        std::printf("%10lld %6d %12.1f %9.1f %9.1f %9.1f %9.1f\n",
-                    static_cast<long long>(row.elements), row.edits, row.medianMs, row.worstMs,
-                    row.workerMs, row.stallMs, row.busyMs);
+        const std::int64_t n = numElements(shape);
+        if (only != 0 ? n != only : n > max) continue;
+        const bool big = n >= 10'000'000;
+        const Row row = measure(shape, big ? std::max(5, runs / 4) : runs, big && idleEdits);
+        char idleText[32] = "-", ratioText[32] = "-", idleFaultText[32] = "-";
+        if (row.idleMs >= 0 && row.medianMs > 0) {
+            std::snprintf(idleText, sizeof idleText, "%.1f", row.idleMs);
+            std::snprintf(ratioText, sizeof ratioText, "%.2f", row.idleMs / row.medianMs);
+            std::snprintf(idleFaultText, sizeof idleFaultText, "%.0f", row.idleFaults);
+        }
+        std::printf("%10lld %6d %8.1f %12.1f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %6s %8.0f %8s\n",
+                    static_cast<long long>(row.elements), row.edits, row.firstMs, row.medianMs,
+                    row.worstMs, row.workerMs, row.stallMs, row.busyMs, row.bytesPerElement,
+                    idleText, ratioText, row.faultsPerEdit, idleFaultText);
         std::fflush(stdout);
     }
 

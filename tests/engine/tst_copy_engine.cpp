@@ -67,9 +67,9 @@ RandomAffine randomAffine(std::mt19937_64& rng, bool bigTiles)
 }
 
 // The reference: walk every coordinate and compute both addresses directly.
-std::vector<std::int64_t> naiveSources(const AffinePiece& p, std::int64_t outSize)
+SourceList naiveSources(const AffinePiece& p, std::int64_t outSize)
 {
-    std::vector<std::int64_t> src(std::size_t(outSize), kUnwritten);
+    SourceList src(std::size_t(outSize), -2); // not a source: a hole would fail the comparison
     const std::int64_t n = numElements(p.extents);
     for (std::int64_t flat = 0; flat < n; ++flat) {
         const auto c = unravelIndex(flat, p.extents);
@@ -318,21 +318,51 @@ private slots:
         const Tensor t = executePlan(plan, {input}, testExecutor())[0];
         QCOMPARE(values(t), (std::vector<std::int64_t>{0, 5, 0, 6}));
         const auto src = planSources(plan, 0, testExecutor());
-        QCOMPARE(src, (std::vector<std::int64_t>{kNoSource, packSource(0, 0), kNoSource,
-                                                 packSource(0, 1)}));
+        QCOMPARE(src, (SourceList{kNoSource, packSource(0, 0), kNoSource, packSource(0, 1)}));
     }
 
-    void unwrittenElementsAreVisible()
+    void unwrittenElementsAreReported_data()
     {
+        QTest::addColumn<std::int64_t>("size");
+        QTest::addColumn<std::int64_t>("hole");
+        QTest::addColumn<bool>("overlap");
+        QTest::newRow("last of 3") << std::int64_t(3) << std::int64_t(2) << false;
+        QTest::newRow("first of 3") << std::int64_t(3) << std::int64_t(0) << false;
+        // Past the check's chunk size, so that the hole is found by another chunk than the first.
+        QTest::newRow("middle of 3M")
+            << std::int64_t(3'000'000) << std::int64_t(2'500'001) << false;
+        // As many elements written as the output has, one of them twice: a count would miss it.
+        QTest::newRow("overlap hides a hole") << std::int64_t(5) << std::int64_t(4) << true;
+    }
+
+    void unwrittenElementsAreReported()
+    {
+        QFETCH(std::int64_t, size);
+        QFETCH(std::int64_t, hole);
+        QFETCH(bool, overlap);
         OutputPlan out;
         out.dtype = DType::Int32;
-        out.shape = {3};
-        AffinePiece p;
-        p.extents = {2};
-        p.inStrides = {1};
-        p.outStrides = {1};
-        out.pieces.push_back(p);
-        QCOMPARE(planSources(planOf(out), 0, testExecutor())[2], kUnwritten);
+        out.shape = {size};
+        auto range = [](std::int64_t begin, std::int64_t end) {
+            AffinePiece p;
+            p.inOffset = begin;
+            p.outOffset = begin;
+            p.extents = {end - begin};
+            p.inStrides = {1};
+            p.outStrides = {1};
+            return p;
+        };
+        out.pieces.push_back(range(0, hole));
+        out.pieces.push_back(range(hole + 1, size));
+        if (overlap) out.pieces.push_back(range(0, 1));
+        try {
+            planSources(planOf(out), 0, testExecutor());
+            QFAIL("no error");
+        } catch (const OpError& e) {
+            QCOMPARE(e.code(), ErrorCode::Internal);
+            QCOMPARE(std::string(e.what()),
+                     "left element " + std::to_string(hole) + " of output 0 unwritten");
+        }
     }
 
     void cancellationStopsALargeCopy()

@@ -1125,17 +1125,16 @@ private slots:
         // reverse_sequence: everything comes from slot 0, never from seq_lengths (slot 1).
         const OpRun rs =
             runOp("reverse_sequence", {{iota({2, 3})}, {T({2}, {3, 2})}}, {{"seq_axis", 1}});
-        QCOMPARE(rs.sources[0],
-                 (std::vector<std::int64_t>{packSource(0, 2), packSource(0, 1), packSource(0, 0),
+        QCOMPARE(rs.sources[0], (SourceList{packSource(0, 2), packSource(0, 1), packSource(0, 0),
                                             packSource(0, 4), packSource(0, 3), packSource(0, 5)}));
         // pad: the border has no source.
         const OpRun padded =
             runOp("pad", {{iota({1, 1}, 7)}}, {{"paddings", matrix({{1, 0}, {0, 1}})}});
         QCOMPARE(padded.sources[0],
-                 (std::vector<std::int64_t>{kNoSource, kNoSource, packSource(0, 0), kNoSource}));
+                 (SourceList{kNoSource, kNoSource, packSource(0, 0), kNoSource}));
         // split: piece k reads its own run of the input.
         const OpRun pieces = runOp("split", {{iota({6})}}, {{"num_or_size_splits", 3}});
-        QCOMPARE(pieces.sources[2], (std::vector<std::int64_t>{4, 5}));
+        QCOMPARE(pieces.sources[2], (SourceList{4, 5}));
     }
 
     // Pieces never write an element twice: their element counts add up to the output's.

@@ -26,7 +26,7 @@ double msSince(Clock::time_point start)
 
 // How often the long loops below look at the cancel flag.
 constexpr std::int64_t kCancelCheckInterval = std::int64_t(1) << 20;
-// Freed blocks up to this size stay in the heap for the next evaluation.
+// Blocks up to this size come from the heap, where freed ones stay for the next evaluation.
 constexpr int kKeptBlockLimit = 1 << 30;
 // How long memory kept for reuse waits for the next evaluation before it goes back.
 constexpr int kTrimDelayMs = 60000;
@@ -39,7 +39,8 @@ constexpr int kTrimDelayMs = 60000;
 // cell has the colour of the input cell it came from. Both come from one pass over the sources,
 // with the summaries the views would otherwise have to scan for on the GUI thread. (The pass is
 // bound by memory traffic: a second, parallel pass for the outputs was slower.)
-void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, JobContext& ctx)
+void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Executor& executor,
+                       JobContext& ctx)
 {
     // Every output element reads at most one input element: that many positions at most.
     std::int64_t outputElements = 0;
@@ -51,18 +52,27 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, JobC
                       "outputs have " +
                           std::to_string(outputElements) +
                           " elements (slicescope-cli has no such limit)");
-    std::vector<std::shared_ptr<std::vector<ReadPosition>>> orders;
+    std::vector<std::shared_ptr<ReadPositions>> orders;
     std::vector<ReadPosition*> slotOrders;
     for (const Tensor& t : inputs) {
-        orders.push_back(std::make_shared<std::vector<ReadPosition>>(std::size_t(t.size()), -1));
-        slotOrders.push_back(orders.back()->data());
+        // "Not read" until the pass below reads it: filled on every worker (the numbering itself
+        // is sequential).
+        orders.push_back(std::make_shared<ReadPositions>(std::size_t(t.size())));
+        ReadPosition* order = orders.back()->data();
+        executor.parallelFor(
+            t.size(), kCancelCheckInterval,
+            [order](std::int64_t begin, std::int64_t end) {
+                std::fill(order + begin, order + end, ReadPosition(-1));
+            },
+            &ctx);
+        slotOrders.push_back(order);
     }
     std::vector<ReadOrderSummary> readSummaries(inputs.size());
     std::int64_t next = 0;
     for (const auto& outputSources : eval.sources) {
         const std::int64_t n = std::int64_t(outputSources->size());
         const std::int64_t* src = outputSources->data();
-        auto outputOrder = std::make_shared<std::vector<ReadPosition>>(std::size_t(n));
+        auto outputOrder = std::make_shared<ReadPositions>(std::size_t(n));
         ReadPosition* out = outputOrder->data();
         ReadOrderSummary summary;
         std::int64_t lowest = INT64_MAX;
@@ -151,9 +161,8 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         eval->outputs = std::move(run.outputs);
         eval->opMs = run.opMs;
         for (auto& sources : run.sources)
-            eval->sources.push_back(
-                std::make_shared<const std::vector<std::int64_t>>(std::move(sources)));
-        computeReadOrders(run.inputs, *eval, ctx);
+            eval->sources.push_back(std::make_shared<const SourceList>(std::move(sources)));
+        computeReadOrders(run.inputs, *eval, executor, ctx);
         eval->steps = std::move(run.plan.steps);
         eval->decode = std::move(run.plan.decode);
         eval->extras = std::move(run.plan.extras);
@@ -202,14 +211,39 @@ std::vector<std::vector<std::int64_t>> findTargets(const Evaluation& eval, int s
     return targets;
 }
 
+std::int64_t evaluationBytes(const Evaluation& eval)
+{
+    auto tensorBytes = [](const Tensor& t) {
+        return t.size() * std::int64_t(t.dtype() == DType::String
+                                           ? sizeof(std::string)
+                                           : std::size_t(dtypeSize(t.dtype())));
+    };
+    std::int64_t bytes = 0;
+    for (const auto& list : eval.inputs)
+        for (const Tensor& t : list)
+            bytes += tensorBytes(t);
+    for (const Tensor& t : eval.outputs)
+        bytes += tensorBytes(t);
+    for (const auto& sources : eval.sources)
+        bytes += std::int64_t(sources->size() * sizeof(std::int64_t));
+    for (const auto* orders : {&eval.readOrders, &eval.outputOrders})
+        for (const ReadOrder& order : *orders)
+            if (order) bytes += std::int64_t(order->size() * sizeof(ReadPosition));
+    return bytes;
+}
+
 void keepFreedMemoryForReuse()
 {
 #ifdef __GLIBC__
     // One arena: a worker thread's own arena cannot hold a block over 64 MB, so a 10^7-element
-    // buffer would always be mapped afresh. Mapping and trimming only past 1 GB.
+    // buffer would always be mapped afresh. Mapping only past 1 GB.
     mallopt(M_ARENA_MAX, 1);
     mallopt(M_MMAP_THRESHOLD, kKeptBlockLimit);
-    mallopt(M_TRIM_THRESHOLD, kKeptBlockLimit);
+    // Never trimming on free (-1): with a threshold, a 10^8-element edit freed over 1 GB into the
+    // heap's top, and free() gave it back to the kernel holding the one arena's lock for
+    // 0.5-0.9 s. The GUI thread stalled on its next malloc, and the next edit faulted it all in
+    // again. Memory goes back only through EngineClient's MemoryTrimPolicy.
+    mallopt(M_TRIM_THRESHOLD, -1);
 #endif
 }
 
@@ -266,6 +300,7 @@ quint64 EngineClient::evaluate(const Workspace& workspace)
         to.postAnyway([this, eval, workspace] { rememberInputs(workspace, *eval); });
         to.post([this, eval] {
             setBusy(false);
+            m_trimPolicy.evaluated(evaluationBytes(*eval));
             m_trimTimer->start();
             emit evaluated(eval);
         });
@@ -341,10 +376,14 @@ void EngineClient::releaseLater(std::vector<std::shared_ptr<const Evaluation>> e
 
 void EngineClient::trimMemory()
 {
-#ifdef __GLIBC__
+    if (!m_trimPolicy.trimAfterQuietSpell()) return;
     // Unmapping hundreds of MB takes a while: on a worker, like any other slow work.
-    m_evaluations->pool().submit({}, [](JobContext&) { malloc_trim(0); });
+    m_evaluations->pool().submit({}, [](JobContext&) {
+        releasePooledBuffers();
+#ifdef __GLIBC__
+        malloc_trim(0);
 #endif
+    });
 }
 
 void EngineClient::setBusy(bool busy)

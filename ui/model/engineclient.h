@@ -8,6 +8,7 @@
 #include "core/executor.h"
 #include "core/op.h"
 #include "ui/model/jobtracker.h"
+#include "ui/model/memorytrimpolicy.h"
 #include "ui/model/readorder.h"
 #include "ui/model/workspace.h"
 
@@ -42,7 +43,7 @@ struct Evaluation
     std::vector<std::vector<Tensor>> inputs; ///< per op input, list inputs as several tensors
     std::vector<Tensor> outputs;
     /// Per output: packSource(slot, index) or kNoSource for every element.
-    std::vector<std::shared_ptr<const std::vector<std::int64_t>>> sources;
+    std::vector<std::shared_ptr<const SourceList>> sources;
     /// Per input slot (list inputs expanded in place): each element's read position, counted
     /// over the whole op (outputs in order, elements in order), or -1.
     std::vector<ReadOrder> readOrders;
@@ -66,16 +67,21 @@ struct Evaluation
 std::vector<std::vector<std::int64_t>> findTargets(const Evaluation& eval, int slot,
                                                    std::int64_t index);
 
-/// Fills `eval`'s read orders and summaries from its sources (on a worker): every evaluation's,
-/// and a framework's result shown in place of the op's (FrameworkComparer).
-void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, JobContext& ctx);
+/// Fills `eval`'s read orders and summaries from its sources (on a worker, `executor`'s):
+/// every evaluation's, and a framework's result shown in place of the op's (FrameworkComparer).
+void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Executor& executor,
+                       JobContext& ctx);
+
+/// The bytes an evaluation holds: its tensors, sources and read orders.
+std::int64_t evaluationBytes(const Evaluation& eval);
 
 /// Makes glibc keep freed memory for reuse: every edit allocates and frees buffers the size of
 /// its tensors (outputs, sources, read orders), and by default blocks over 32 MB, and any block
 /// of a worker thread's arena that does not fit its 64 MB heap, go back to the kernel. Getting
 /// them back costs a page fault per 4 KB, about three times the cost of writing the memory
 /// (measured: 34 ms instead of 11 ms to fill 80 MB), on every edit. Call it first thing in
-/// main(), before any thread allocates; EngineClient gives the memory back after a quiet minute.
+/// main(), before any thread allocates; EngineClient gives the memory back after a quiet minute
+/// if the next edit will not need it (MemoryTrimPolicy).
 void keepFreedMemoryForReuse();
 
 class EngineClient : public QObject
@@ -126,8 +132,9 @@ private:
     /// The generated inputs of the newest evaluation (tensors are shared, not copied).
     std::vector<std::pair<InputSource, Tensor>> m_inputCache;
     quint64 m_inputCacheGeneration = 0;
-    /// After a quiet spell, the memory kept for reuse goes back to the system.
+    /// After a quiet spell, the memory kept for reuse goes back to the system if the policy says.
     QTimer* m_trimTimer;
+    MemoryTrimPolicy m_trimPolicy;
 };
 
 } // namespace ss::ui

@@ -29,9 +29,9 @@ std::shared_ptr<const Evaluation> evaluateOutcome(const Evaluation& base,
         const std::vector<Tensor> inputs = base.slotTensors();
         const auto start = std::chrono::steady_clock::now();
         eval->outputs = executePlan(outcome.plan, inputs, executor, &ctx);
-        eval->sources.push_back(std::make_shared<const std::vector<std::int64_t>>(
-            planSources(outcome.plan, 0, executor, &ctx)));
-        computeReadOrders(inputs, *eval, ctx);
+        eval->sources.push_back(
+            std::make_shared<const SourceList>(planSources(outcome.plan, 0, executor, &ctx)));
+        computeReadOrders(inputs, *eval, executor, ctx);
         eval->opMs =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                 .count();

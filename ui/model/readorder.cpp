@@ -5,7 +5,7 @@
 
 namespace ss::ui {
 
-ReadOrderSummary summarizeReadOrder(const std::vector<ReadPosition>& order)
+ReadOrderSummary summarizeReadOrder(const ReadPositions& order)
 {
     ReadOrderSummary summary;
     std::int64_t lowest = -1;

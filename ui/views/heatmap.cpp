@@ -187,10 +187,9 @@ MapLayer valueLayer(const Grid& g, const std::vector<double>& cells, const QCPRa
 /// translucent. Each block shows its first-read element
 /// (transparent if nothing in it is read), so a sparse selection stays visible however far out
 /// the view is zoomed.
-MapLayer sampleSelection(const std::vector<ReadPosition>* order,
-                         std::pair<std::int64_t, std::int64_t> rampEnds, std::int64_t base,
-                         std::int64_t rs, std::int64_t cs, const Grid& g, Executor& pool,
-                         JobContext& ctx)
+MapLayer sampleSelection(const ReadPositions* order, std::pair<std::int64_t, std::int64_t> rampEnds,
+                         std::int64_t base, std::int64_t rs, std::int64_t cs, const Grid& g,
+                         Executor& pool, JobContext& ctx)
 {
     const std::size_t n = std::size_t(g.width) * std::size_t(g.height);
     std::vector<double> cells(n, 0.0);

@@ -5,7 +5,7 @@
 
 namespace ss::ui {
 
-bool showsSelected(const std::vector<ReadPosition>& order, const ReadOrderSummary& summary,
+bool showsSelected(const ReadPositions& order, const ReadOrderSummary& summary,
                    const FaceLayout& layout)
 {
     if (summary.selected == 0) return false;
