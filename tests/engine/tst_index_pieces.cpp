@@ -121,7 +121,7 @@ private slots:
                             0,
                             ((bb * outer + o) * size + idx.intAt(bb * perBatch + j)) * inner + k));
         QCOMPARE(run.outputs[0].size(), std::int64_t(expect.size()));
-        QVERIFY(run.sources[0] == expect);
+        QVERIFY(std::ranges::equal(run.sources[0], expect));
     }
 
     // The check runs in parallel chunks, yet names the first bad index, as a serial scan would.
@@ -152,7 +152,7 @@ private slots:
         for (std::int64_t t = 0; t < 100003; ++t)
             for (std::int64_t k = 0; k < 7; ++k)
                 expect.push_back((idx.intAt(2 * t) * 61 + idx.intAt(2 * t + 1)) * 7 + k);
-        QVERIFY(run.sources[0] == expect);
+        QVERIFY(std::ranges::equal(run.sources[0], expect));
 
         // batch_dims 1: tuple t of batch entry e reads params[e, tuple].
         Tensor batched = randomIndices(DType::Int32, {4, 30001, 1}, 50, 6);
@@ -162,7 +162,7 @@ private slots:
             for (std::int64_t t = 0; t < 30001; ++t)
                 for (std::int64_t k = 0; k < 3; ++k)
                     expect.push_back((e * 50 + batched.intAt(e * 30001 + t)) * 3 + k);
-        QVERIFY(b.sources[0] == expect);
+        QVERIFY(std::ranges::equal(b.sources[0], expect));
 
         // An empty tuple picks the whole of params.
         const OpRun whole = runOp("gather_nd", {{floats({2, 3})}, {iota({3, 0})}});
@@ -228,7 +228,7 @@ private slots:
             for (std::int64_t k = 0; k < rowLength; ++k)
                 expect.push_back(w == kNoSource ? kNoSource : w + k);
         }
-        QVERIFY(run.sources[0] == expect);
+        QVERIFY(std::ranges::equal(run.sources[0], expect));
         for (std::size_t e = 0; e < expect.size(); ++e)
             if (expect[e] == kNoSource) QCOMPARE(run.outputs[0].data<std::uint32_t>()[e], 0u);
         const std::string steps = stepText(run.plan);
@@ -327,7 +327,7 @@ private slots:
             idx.push_back(it->second);
             ++count[std::size_t(it->second)];
         }
-        QVERIFY(run.sources[0] == firstAt);
+        QVERIFY(std::ranges::equal(run.sources[0], firstAt));
         QCOMPARE(std::string(dtypeName(run.outputs[1].dtype())), outIdx.toStdString());
         QVERIFY(values(run.outputs[1]) == idx);
         QVERIFY(values(run.outputs[2]) == count);

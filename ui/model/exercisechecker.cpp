@@ -95,7 +95,7 @@ QString hintFor(const Selection& target, const Selection& answer)
                            "the axes are in another order or split differently.")
             .arg(shapeWords(answer.shape), shapeWords(target.shape));
 
-    std::vector<std::int64_t> mine = answer.sources, theirs = target.sources;
+    SourceList mine = answer.sources, theirs = target.sources;
     std::sort(mine.begin(), mine.end());
     std::sort(theirs.begin(), theirs.end());
     if (mine == theirs) {

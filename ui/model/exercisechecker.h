@@ -25,7 +25,7 @@ struct Selection
     Shape inputShape; ///< of input slot 0
     Shape shape;      ///< of output 0
     /// Per element of output 0: packSource(slot, index), or kNoSource.
-    std::vector<std::int64_t> sources;
+    SourceList sources;
     /// The op read a slice spec (it has a strided-slice decode): hints may speak of indices,
     /// slices and strides.
     bool spec = false;
