@@ -8,6 +8,7 @@
 #include "core/executor.h"
 #include "core/op.h"
 #include "core/plan.h"
+#include "core/tensor.h"
 
 #include <algorithm>
 #include <bit>
@@ -208,6 +209,34 @@ inline std::map<std::string, NumpyResult> runNumpy(const std::string& benchDir,
     if (status != 0)
         throw std::runtime_error("the NumPy driver failed (is python3-numpy installed?)");
     return results;
+}
+
+// The protocol's checksum: sum of bits(y_i) * (2i + 1) modulo 2^64, over the element's 1, 2
+// or 4 bytes.
+template <class Bits> inline std::uint64_t checksumOf(const Tensor& t)
+{
+    const auto* bits = t.data<Bits>();
+    std::uint64_t sum = 0;
+    for (std::int64_t i = 0; i < t.size(); ++i)
+        sum += std::uint64_t(bits[i]) * (2 * std::uint64_t(i) + 1);
+    return sum;
+}
+
+inline std::uint64_t checksum(const Tensor& t)
+{
+    switch (dtypeSize(t.dtype())) {
+    case 1: return checksumOf<std::uint8_t>(t);
+    case 2: return checksumOf<std::uint16_t>(t);
+    default: return checksumOf<std::uint32_t>(t);
+    }
+}
+
+inline std::string shapeText(const Shape& s)
+{
+    std::string text;
+    for (std::int64_t d : s)
+        text += (text.empty() ? "" : ",") + std::to_string(d);
+    return text;
 }
 
 } // namespace ss::bench

@@ -176,24 +176,6 @@ std::vector<Workload> workloads()
     };
 }
 
-// The protocol's checksum: sum of bits(y_i) * (2i + 1) modulo 2^64 (4-byte elements).
-std::uint64_t checksum(const Tensor& t)
-{
-    const auto* bits = t.data<std::uint32_t>();
-    std::uint64_t sum = 0;
-    for (std::int64_t i = 0; i < t.size(); ++i)
-        sum += std::uint64_t(bits[i]) * (2 * std::uint64_t(i) + 1);
-    return sum;
-}
-
-std::string shapeText(const Shape& s)
-{
-    std::string text;
-    for (std::int64_t d : s)
-        text += (text.empty() ? "" : ",") + std::to_string(d);
-    return text;
-}
-
 struct EngineResult
 {
     double ms = 0;     // median wall time

@@ -262,33 +262,6 @@ Tensor indexArray(const IndexArray& a)
     return t;
 }
 
-// The protocol's checksum: sum of bits(y_i) * (2i + 1) modulo 2^64.
-template <class Bits> std::uint64_t checksumOf(const Tensor& t)
-{
-    const auto* bits = t.data<Bits>();
-    std::uint64_t sum = 0;
-    for (std::int64_t i = 0; i < t.size(); ++i)
-        sum += std::uint64_t(bits[i]) * (2 * std::uint64_t(i) + 1);
-    return sum;
-}
-
-std::uint64_t checksum(const Tensor& t)
-{
-    switch (dtypeSize(t.dtype())) {
-    case 1: return checksumOf<std::uint8_t>(t);
-    case 2: return checksumOf<std::uint16_t>(t);
-    default: return checksumOf<std::uint32_t>(t);
-    }
-}
-
-std::string shapeText(const Shape& s)
-{
-    std::string text;
-    for (std::int64_t d : s)
-        text += (text.empty() ? "" : ",") + std::to_string(d);
-    return text;
-}
-
 struct EngineResult
 {
     double ms = 0;  // median wall time
