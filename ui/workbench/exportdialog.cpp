@@ -52,7 +52,11 @@ ExportDialog::ExportDialog(MainWindow& window, Kind kind)
 
     auto* form = new QFormLayout;
     form->addRow(tr("&View:"), m_view);
-    form->addRow(tr("&File:"), pathRow);
+    // A row whose field is a layout gets no buddy from QFormLayout: without one the label
+    // shows its "&" and Alt+F reaches nothing.
+    auto* pathLabel = new QLabel(tr("&File:"));
+    pathLabel->setBuddy(m_path);
+    form->addRow(pathLabel, pathRow);
     if (image) {
         m_scale = new QDoubleSpinBox;
         m_scale->setObjectName(QStringLiteral("exportScale"));
