@@ -13,6 +13,8 @@
 
 #include <QBuffer>
 #include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPainter>
 #include <QProcess>
 #include <QSpinBox>
@@ -391,6 +393,25 @@ void TestReadOrderAnimation::dialog()
     QVERIFY2(decodeApng(file.readAll(), &frames, &why), qPrintable(why));
     QCOMPARE(frames.size(), std::size_t(5));
     QCOMPARE(frames.front().delayMs, 60);
+
+    // The default path shows whole, and a long reason shows whole too: the dialog grows to fit
+    // it rather than squeezing its rows.
+    ExportDialog failing(*m_window, ExportDialog::Kind::Animation);
+    auto* pathField = failing.findChild<QLineEdit*>(QStringLiteral("exportPath"));
+    failing.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&failing));
+    QVERIFY(pathField->width() > pathField->fontMetrics().horizontalAdvance(pathField->text()));
+    failing.setPath(m_dir.filePath(
+        QStringLiteral("no folder %1/a.png").arg(QStringLiteral("of this name ").repeated(20))));
+    failing.accept();
+    QVERIFY(failing.isVisible());
+    QVERIFY2(failing.errorText().contains(QLatin1String("cannot write")),
+             qPrintable(failing.errorText()));
+    auto* error = failing.findChild<QLabel*>(QStringLiteral("exportError"));
+    QTRY_VERIFY2(error->height() >= error->heightForWidth(error->width()),
+                 qPrintable(QStringLiteral("%1 px tall, needs %2")
+                                .arg(error->height())
+                                .arg(error->heightForWidth(error->width()))));
 }
 
 void TestReadOrderAnimation::commandLine_data()
