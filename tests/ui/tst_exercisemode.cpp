@@ -157,6 +157,14 @@ void TestExerciseMode::nextAndStartOver()
     QCOMPARE(panel->currentExercise(), QStringLiteral("slice-last-row"));
     panel->findChild<QPushButton*>(QStringLiteral("exercisePrevious"))->click();
     QCOMPARE(panel->currentExercise(), QStringLiteral("slice-block"));
+    // From the keyboard: Enter presses the focused button, like Space (a student tabs to Next).
+    auto* next = panel->findChild<QPushButton*>(QStringLiteral("exerciseNext"));
+    next->setFocus(Qt::TabFocusReason);
+    QTest::keyClick(next, Qt::Key_Return);
+    QCOMPARE(panel->currentExercise(), QStringLiteral("slice-last-row"));
+    QTest::keyClick(panel->findChild<QPushButton*>(QStringLiteral("exercisePrevious")),
+                    Qt::Key_Enter);
+    QCOMPARE(panel->currentExercise(), QStringLiteral("slice-block"));
     // A wrong op is refused with a hint that names the exercise's op.
     w.setWorkspace(getitemWorkspace({4, 5}, QStringLiteral("x[1:3, 2:5]")), QStringLiteral("op"));
     panel->check();

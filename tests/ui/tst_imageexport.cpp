@@ -16,6 +16,7 @@
 
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPainter>
@@ -25,6 +26,8 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace ss;
 using namespace ss::ui;
@@ -315,6 +318,15 @@ void TestImageExport::dialogExportsAndReportsErrors()
         if (w->focusPolicy() != Qt::NoFocus && !w->objectName().startsWith(QLatin1String("qt_")) &&
             qobject_cast<QLineEdit*>(w))
             QVERIFY2(!w->accessibleName().isEmpty(), qPrintable(w->objectName()));
+    // Every field's label is its buddy, so that Alt+V, Alt+F, Alt+S reach it (and no label
+    // shows a bare "&").
+    for (const char* field : {"exportView", "exportPath", "exportScale"}) {
+        const auto* widget = dialog.findChild<QWidget*>(QLatin1String(field));
+        const auto labels = dialog.findChildren<QLabel*>();
+        QVERIFY2(std::any_of(labels.begin(), labels.end(),
+                             [widget](const QLabel* l) { return l->buddy() == widget; }),
+                 field);
+    }
     dialog.setView(QStringLiteral("output"));
     dialog.setPath(m_dir.filePath(QStringLiteral("nowhere/x.svg")));
     dialog.show();
@@ -357,6 +369,8 @@ void TestImageExport::commandLine_data()
                                                           QStringLiteral("output4")})
                                   << "no.svg" << 1 << "output4";
     QTest::newRow("unwritable") << shown << "missing/dir/w.svg" << 1 << "cannot write";
+    // `--export-image ""` (a script's unset variable) once started the window and never exited.
+    QTest::newRow("no file name") << shown << "" << 2 << "suffix";
 }
 
 void TestImageExport::commandLine()
@@ -365,7 +379,7 @@ void TestImageExport::commandLine()
     QFETCH(QString, file);
     QFETCH(int, exitCode);
     QFETCH(QString, says);
-    const QString path = m_dir.filePath(QStringLiteral("cli-") + file);
+    const QString path = file.isEmpty() ? QString() : m_dir.filePath(QStringLiteral("cli-") + file);
     QTemporaryDir home;
     QProcess slicescope;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

@@ -101,6 +101,7 @@ private slots:
     void bannerFollowsTheExpressionAndTheSteps();
     void startOption();
     void closingRemembersTheLayoutOutsideIt();
+    void editorsMadeWhilePresentingComeBackSmall();
 };
 
 void TestPresentation::entersAndRestoresExactly()
@@ -242,6 +243,30 @@ void TestPresentation::closingRemembersTheLayoutOutsideIt()
         QVERIFY2(next.findChild<QDockWidget*>(QLatin1String(name))->isVisible(), name);
     QVERIFY(next.findChild<QToolBar*>(QStringLiteral("mainToolBar"))->isVisible());
     QVERIFY(!next.presentation()->isOn());
+}
+
+void TestPresentation::editorsMadeWhilePresentingComeBackSmall()
+{
+    // Switching the op while presenting (or opening a lesson or exercise of another op) makes
+    // new editors, whose own fonts (the expression's monospace) start from the larger type;
+    // leaving must shrink them too, not leave a presentation-size expression behind.
+    MainWindow w;
+    w.forgetSession();
+    const Workspace getitem = getitemWorkspace({4, 6}, QStringLiteral("x[1:, ::-2]"));
+    w.setWorkspace(getitem, QStringLiteral("t"));
+    w.resize(1440, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(waitSettled(w));
+    const qreal exprFont = w.specEditor()->font().pointSizeF();
+    w.presentation()->setOn(true);
+    w.setWorkspace(exampleWorkspace(*findOp("gather")), QStringLiteral("another op"));
+    QVERIFY(waitSettled(w));
+    w.setWorkspace(getitem, QStringLiteral("back"));
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.specEditor()->font().pointSizeF() >= exprFont * 1.4);
+    w.presentation()->setOn(false);
+    QCOMPARE(w.specEditor()->font().pointSizeF(), exprFont);
 }
 
 QTEST_MAIN(TestPresentation)

@@ -13,6 +13,8 @@
 
 #include <QBuffer>
 #include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPainter>
 #include <QProcess>
 #include <QSpinBox>
@@ -391,6 +393,25 @@ void TestReadOrderAnimation::dialog()
     QVERIFY2(decodeApng(file.readAll(), &frames, &why), qPrintable(why));
     QCOMPARE(frames.size(), std::size_t(5));
     QCOMPARE(frames.front().delayMs, 60);
+
+    // The default path shows whole, and a long reason shows whole too: the dialog grows to fit
+    // it rather than squeezing its rows.
+    ExportDialog failing(*m_window, ExportDialog::Kind::Animation);
+    auto* pathField = failing.findChild<QLineEdit*>(QStringLiteral("exportPath"));
+    failing.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&failing));
+    QVERIFY(pathField->width() > pathField->fontMetrics().horizontalAdvance(pathField->text()));
+    failing.setPath(m_dir.filePath(
+        QStringLiteral("no folder %1/a.png").arg(QStringLiteral("of this name ").repeated(20))));
+    failing.accept();
+    QVERIFY(failing.isVisible());
+    QVERIFY2(failing.errorText().contains(QLatin1String("cannot write")),
+             qPrintable(failing.errorText()));
+    auto* error = failing.findChild<QLabel*>(QStringLiteral("exportError"));
+    QTRY_VERIFY2(error->height() >= error->heightForWidth(error->width()),
+                 qPrintable(QStringLiteral("%1 px tall, needs %2")
+                                .arg(error->height())
+                                .arg(error->heightForWidth(error->width()))));
 }
 
 void TestReadOrderAnimation::commandLine_data()
@@ -412,6 +433,8 @@ void TestReadOrderAnimation::commandLine_data()
     QTest::newRow("window") << (shown +
                                 QStringList{QStringLiteral("--view"), QStringLiteral("window")})
                             << 1 << 0;
+    // `--export-animation ""` once started the window and never exited.
+    QTest::newRow("no file name") << shown << 2 << 0;
 }
 
 void TestReadOrderAnimation::commandLine()
@@ -419,7 +442,10 @@ void TestReadOrderAnimation::commandLine()
     QFETCH(QStringList, args);
     QFETCH(int, exitCode);
     QFETCH(int, frames);
-    const QString path = m_dir.filePath(QStringLiteral("cli-%1.png").arg(QTest::currentDataTag()));
+    const QString path =
+        QByteArray(QTest::currentDataTag()) == "no file name"
+            ? QString()
+            : m_dir.filePath(QStringLiteral("cli-%1.png").arg(QTest::currentDataTag()));
     QTemporaryDir home;
     QProcess slicescope;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

@@ -299,8 +299,10 @@ static bool readExportOptions(const Parser& p, StartOptions* options)
     options->exportImage = args.value(p.exportImage);
     options->exportAnimation = args.value(p.exportAnimation);
     options->presentation = args.isSet(p.presentation);
-    const bool image = !options->exportImage.isEmpty();
-    const bool animation = !options->exportAnimation.isEmpty();
+    // Given at all, not "given a name": an empty name is a usage error below, not a plain start
+    // that never exits.
+    const bool image = args.isSet(p.exportImage);
+    const bool animation = args.isSet(p.exportAnimation);
     if (int(image) + int(animation) + int(!options->screenshot.isEmpty()) > 1)
         return usage(QObject::tr("give one of --screenshot, --export-image, --export-animation"));
     for (const QCommandLineOption* option : {&p.view, &p.scale, &p.speed})

@@ -50,6 +50,9 @@ QPushButton* button(const QString& name, const QString& text, const QString& acc
     auto* b = new QPushButton(text);
     b->setObjectName(name);
     b->setAccessibleName(accessible);
+    // Enter as well as Space presses a focused button: outside a dialog QPushButton answers
+    // Enter only when it is an auto-default button, and students tab to Check and press Enter.
+    b->setAutoDefault(true);
     return b;
 }
 

@@ -35,6 +35,8 @@ ExportDialog::ExportDialog(MainWindow& window, Kind kind)
     m_view->setCurrentIndex(
         std::max(0, m_view->findData(image ? QStringLiteral("output") : QStringLiteral("input"))));
     m_path->setObjectName(QStringLiteral("exportPath"));
+    // Room for a whole path such as the default one in the home directory.
+    m_path->setMinimumWidth(m_path->fontMetrics().averageCharWidth() * 40);
     m_path->setAccessibleName(tr("File to write"));
     m_path->setText(QDir::home().filePath(image ? QStringLiteral("slicescope.svg")
                                                 : QStringLiteral("slicescope-read-order.png")));
@@ -52,7 +54,11 @@ ExportDialog::ExportDialog(MainWindow& window, Kind kind)
 
     auto* form = new QFormLayout;
     form->addRow(tr("&View:"), m_view);
-    form->addRow(tr("&File:"), pathRow);
+    // A row whose field is a layout gets no buddy from QFormLayout: without one the label
+    // shows its "&" and Alt+F reaches nothing.
+    auto* pathLabel = new QLabel(tr("&File:"));
+    pathLabel->setBuddy(m_path);
+    form->addRow(pathLabel, pathRow);
     if (image) {
         m_scale = new QDoubleSpinBox;
         m_scale->setObjectName(QStringLiteral("exportScale"));
@@ -134,6 +140,11 @@ void ExportDialog::accept()
     if (!done) {
         m_error->setText(error);
         m_error->show();
+        // A wrapped label asks for its height only through heightForWidth, which a window's
+        // minimum size ignores: grow the dialog so that the whole reason shows.
+        layout()->activate();
+        const int needed = layout()->totalHeightForWidth(width());
+        if (needed > height()) resize(width(), needed);
         return;
     }
     QDialog::accept();

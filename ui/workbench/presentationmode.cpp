@@ -17,6 +17,8 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include <algorithm>
+
 namespace ss::ui {
 
 PresentationMode::PresentationMode(MainWindow& window)
@@ -110,6 +112,19 @@ void PresentationMode::leave()
     central->setFont(m_centralHadFont ? m_centralFont : QFont());
     for (const auto& [w, font] : m_ownFonts)
         if (w) w->setFont(font);
+    // A widget made while presenting (an op's editor after an op switch, a lesson or an
+    // exercise) took its own font from the larger one: it gets back what enter() would have
+    // grown it from.
+    for (QWidget* w : central->findChildren<QWidget*>()) {
+        const bool known = std::any_of(m_ownFonts.begin(), m_ownFonts.end(),
+                                       [w](const auto& own) { return own.first == w; });
+        if (w->testAttribute(Qt::WA_SetFont) && !known && w != m_expression &&
+            w->font().pointSizeF() > 0) {
+            QFont shrunk = w->font();
+            shrunk.setPointSizeF(shrunk.pointSizeF() / kFontScale);
+            w->setFont(shrunk);
+        }
+    }
     m_ownFonts.clear();
     m_window.statusBar()->setVisible(m_statusBarShown);
     m_window.restoreState(m_windowState);
