@@ -11,10 +11,12 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLabel>
 #include <QProcess>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
@@ -102,6 +104,7 @@ private slots:
     void startOption();
     void closingRemembersTheLayoutOutsideIt();
     void editorsMadeWhilePresentingComeBackSmall();
+    void startOptionGrowsTableHeaders();
 };
 
 void TestPresentation::entersAndRestoresExactly()
@@ -267,6 +270,36 @@ void TestPresentation::editorsMadeWhilePresentingComeBackSmall()
     QVERIFY(w.specEditor()->font().pointSizeF() >= exprFont * 1.4);
     w.presentation()->setOn(false);
     QCOMPARE(w.specEditor()->font().pointSizeF(), exprFont);
+}
+
+void TestPresentation::startOptionGrowsTableHeaders()
+{
+    // --presentation turns the mode on before the window is first shown: the raw table's
+    // headers must be presentation size like its cells, not the normal size.
+    MainWindow w;
+    StartOptions options;
+    options.expr = QStringLiteral("x[1:, ::-2]");
+    options.screenshot = QStringLiteral("unused.png"); // no session of its own
+    options.presentation = true;
+    QString error;
+    QVERIFY2(prepareWindow(w, options, &error), qPrintable(error));
+    w.resize(1440, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(waitSettled(w));
+    auto* table = w.findChild<QTableView*>(QStringLiteral("rawArgsTable"));
+    QVERIFY(table && table->isVisible());
+    const qreal cells = table->font().pointSizeF();
+    QVERIFY(cells >= QApplication::font().pointSizeF() * 1.4);
+    QCOMPARE(table->horizontalHeader()->font().pointSizeF(), cells);
+    QCOMPARE(table->verticalHeader()->font().pointSizeF(), cells);
+    // So must a table made while presenting (another op's editor).
+    w.setWorkspace(exampleWorkspace(*findOp("strided_slice")), QStringLiteral("another op"));
+    QVERIFY(waitSettled(w));
+    QCoreApplication::processEvents(); // the old editor goes
+    table = w.findChild<QTableView*>(QStringLiteral("rawArgsTable"));
+    QVERIFY(table && table->isVisible());
+    QCOMPARE(table->horizontalHeader()->font().pointSizeF(), cells);
 }
 
 QTEST_MAIN(TestPresentation)

@@ -10,6 +10,7 @@
 #include <QAction>
 #include <QBoxLayout>
 #include <QDockWidget>
+#include <QEvent>
 #include <QFontMetrics>
 #include <QLabel>
 #include <QSplitter>
@@ -53,6 +54,7 @@ PresentationMode::PresentationMode(MainWindow& window)
         if (auto* column = qobject_cast<QBoxLayout*>(editors->layout()))
             column->insertWidget(0, m_banner);
     connect(&window, &MainWindow::evaluationShown, this, &PresentationMode::refresh);
+    window.installEventFilter(this);
     connect(window.stepper(), &DecodeStepper::currentStepChanged, this, &PresentationMode::refresh);
 }
 
@@ -132,6 +134,22 @@ void PresentationMode::leave()
     for (const auto& [splitter, state] : m_splitters)
         if (splitter) splitter->restoreState(state);
     m_splitters.clear();
+}
+
+bool PresentationMode::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == &m_window && event->type() == QEvent::Show) repropagateFont();
+    return QObject::eventFilter(watched, event);
+}
+
+void PresentationMode::repropagateFont()
+{
+    if (!m_on) return;
+    // Setting the same font again changes nothing; setting another and back propagates anew.
+    QWidget* central = m_window.centralWidget();
+    const QFont larger = central->font();
+    central->setFont(m_centralFont);
+    central->setFont(larger);
 }
 
 QString PresentationMode::expressionText() const

@@ -45,11 +45,18 @@ public:
 signals:
     void toggled(bool on);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void enter();
     void leave();
     /// The banner follows the workspace and the decode stepper.
     void refresh();
+    /// Propagates the larger type to every editor again: turned on before the window was
+    /// first shown (--presentation), the tables' headers kept the normal type (9 pt against
+    /// 13.5) until it is propagated once more after the show.
+    void repropagateFont();
 
     MainWindow& m_window;
     bool m_on = false;
