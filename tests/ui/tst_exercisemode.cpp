@@ -186,6 +186,9 @@ void TestExerciseMode::commandLineOpensAnExercise()
     QCOMPARE(w.exercisePanel()->currentExercise(), QStringLiteral("paddle-reverse-columns"));
     QCOMPARE(w.workspace().op, std::string("paddle_strided_slice"));
     QVERIFY(w.findChild<QAction*>(QStringLiteral("actionExercises"))->isChecked());
+    // The dock itself is shown, not only its menu item checked.
+    QVERIFY(!w.findChild<QDockWidget*>(QStringLiteral("exerciseDock"))->isHidden());
+    QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("lessonDock"))->isHidden());
     MainWindow other;
     options.exercise = QStringLiteral("nope");
     QVERIFY(!applyStartOptions(other, options, &error));

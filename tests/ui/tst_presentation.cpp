@@ -5,6 +5,7 @@
 #include "ui/editors/speceditor.h"
 #include "ui/workbench/commandline.h"
 #include "ui/workbench/decodestepper.h"
+#include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/presentationmode.h"
 #include "workbench_testing.h"
@@ -105,6 +106,7 @@ private slots:
     void closingRemembersTheLayoutOutsideIt();
     void editorsMadeWhilePresentingComeBackSmall();
     void startOptionGrowsTableHeaders();
+    void openExerciseStaysShown();
 };
 
 void TestPresentation::entersAndRestoresExactly()
@@ -300,6 +302,29 @@ void TestPresentation::startOptionGrowsTableHeaders()
     table = w.findChild<QTableView*>(QStringLiteral("rawArgsTable"));
     QVERIFY(table && table->isVisible());
     QCOMPARE(table->horizontalHeader()->font().pointSizeF(), cells);
+}
+
+void TestPresentation::openExerciseStaysShown()
+{
+    // --presentation --exercise NAME: the exercise is the task, its target must be on screen.
+    MainWindow w;
+    StartOptions options;
+    options.exercise = QStringLiteral("row-two");
+    options.screenshot = QStringLiteral("unused.png"); // no session of its own
+    options.presentation = true;
+    QString error;
+    QVERIFY2(prepareWindow(w, options, &error), qPrintable(error));
+    w.resize(1440, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.presentation()->isOn());
+    QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("exerciseDock"))->isVisible());
+    QVERIFY(w.exercisePanel()->targetView()->isVisible());
+    for (const char* name : {"lessonDock", "decodeDock"})
+        QVERIFY2(!w.findChild<QDockWidget*>(QLatin1String(name))->isVisible(), name);
+    QDir().mkpath(screenshotDir());
+    QVERIFY(w.grab().save(screenshotDir() + QStringLiteral("/presentation-exercise.png")));
 }
 
 QTEST_MAIN(TestPresentation)

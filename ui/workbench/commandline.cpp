@@ -58,7 +58,9 @@ bool applyStartOptions(MainWindow& window, const StartOptions& options, QString*
                          .arg(options.exercise, names.join(QStringLiteral(", ")));
             return false;
         }
-        window.findChild<QAction*>(QStringLiteral("actionExercises"))->setChecked(true);
+        // Triggered, not just checked: a dock's view action shows the dock on trigger only.
+        auto* showExercises = window.findChild<QAction*>(QStringLiteral("actionExercises"));
+        if (!showExercises->isChecked()) showExercises->trigger();
     } else if (!options.lesson.isEmpty()) {
         if (!window.openLesson(options.lesson)) {
             QStringList names;
