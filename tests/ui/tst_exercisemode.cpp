@@ -33,6 +33,7 @@ private slots:
     void progressSurvivesARestart();
     void nextAndStartOver();
     void commandLineOpensAnExercise();
+    void closingAfterARestartBringsTheLessonsBack();
 
 private:
     void shot(QWidget& w, const QString& name);
@@ -195,6 +196,40 @@ void TestExerciseMode::commandLineOpensAnExercise()
     QVERIFY2(error.contains(QStringLiteral("no exercise \"nope\"")) &&
                  error.contains(QStringLiteral("row-two")),
              qPrintable(error));
+}
+
+void TestExerciseMode::closingAfterARestartBringsTheLessonsBack()
+{
+    // The exercises took the lessons' place and the window closed with them open; in the next
+    // session, closing the exercises must give the lessons their place back all the same.
+    {
+        MainWindow w;
+        w.forgetSession();
+        w.setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("lessonDock"))->isVisible());
+        w.findChild<QAction*>(QStringLiteral("actionExercises"))->trigger();
+        QVERIFY(!w.findChild<QDockWidget*>(QStringLiteral("lessonDock"))->isVisible());
+        QVERIFY(w.close());
+    }
+    MainWindow next;
+    next.forgetSession();
+    next.restoreWindowState();
+    next.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&next));
+    auto* exercises = next.findChild<QDockWidget*>(QStringLiteral("exerciseDock"));
+    auto* lessons = next.findChild<QDockWidget*>(QStringLiteral("lessonDock"));
+    QVERIFY(exercises->isVisible() && !lessons->isVisible());
+    next.findChild<QAction*>(QStringLiteral("actionExercises"))->trigger();
+    QVERIFY(!exercises->isVisible());
+    QVERIFY(lessons->isVisible());
+    // Lessons closed by hand before the exercises opened stay closed when they close.
+    lessons->close();
+    next.findChild<QAction*>(QStringLiteral("actionExercises"))->trigger();
+    QVERIFY(exercises->isVisible());
+    next.findChild<QAction*>(QStringLiteral("actionExercises"))->trigger();
+    QVERIFY(!lessons->isVisible());
 }
 
 QTEST_MAIN(TestExerciseMode)

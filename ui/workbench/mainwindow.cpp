@@ -671,10 +671,15 @@ void MainWindow::buildActions()
         // Closing the exercises gives the lessons their place back if they had it.
         static const char* const kLessonsWereShown = "lessonsWereShown";
         if (!on) {
-            if (exerciseDock->property(kLessonsWereShown).toBool()) lessonDock->show();
+            // Not known (the exercises came back with a restored layout): the lessons return.
+            const QVariant wereShown = exerciseDock->property(kLessonsWereShown);
+            if (!wereShown.isValid() || wereShown.toBool()) lessonDock->show();
             return;
         }
-        exerciseDock->setProperty(kLessonsWereShown, lessonDock->isVisible());
+        // Only a request to open them (the dock not shown yet) says whether the lessons were
+        // there; a restored layout shows the exercises with the lessons already put away.
+        if (exerciseDock->isHidden())
+            exerciseDock->setProperty(kLessonsWereShown, !lessonDock->isHidden());
         lessonDock->hide();
         resizeDocks({exerciseDock}, {380}, Qt::Horizontal);
         if (!m_exercisePanel->currentExercise().isEmpty()) return;
