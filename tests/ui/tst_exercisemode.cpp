@@ -34,6 +34,7 @@ private slots:
     void nextAndStartOver();
     void commandLineOpensAnExercise();
     void closingAfterARestartBringsTheLessonsBack();
+    void openingALessonLeavesTheExercise();
 
 private:
     void shot(QWidget& w, const QString& name);
@@ -230,6 +231,39 @@ void TestExerciseMode::closingAfterARestartBringsTheLessonsBack()
     QVERIFY(exercises->isVisible());
     next.findChild<QAction*>(QStringLiteral("actionExercises"))->trigger();
     QVERIFY(!lessons->isVisible());
+}
+
+void TestExerciseMode::openingALessonLeavesTheExercise()
+{
+    // A lesson (or a file) opened while an exercise is open is not an answer to it: the panel
+    // no longer shows the exercise, and Check has nothing to compare the lesson with.
+    MainWindow w;
+    w.show();
+    ExercisePanel* panel = w.exercisePanel();
+    auto* check = panel->findChild<QPushButton*>(QStringLiteral("exerciseCheck"));
+    QVERIFY(panel->openExercise(QStringLiteral("row-two")));
+    QVERIFY(waitSettled(w));
+    // An edit is an answer: the exercise stays.
+    w.setWorkspace(getitemWorkspace({4, 5}, QStringLiteral("x[1]")), QStringLiteral("answer"));
+    panel->check();
+    QVERIFY(panel->lastResult() && !panel->lastResult()->correct);
+    QCOMPARE(panel->currentExercise(), QStringLiteral("row-two"));
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.openLesson(QStringLiteral("walkthrough")));
+    QVERIFY(waitSettled(w));
+    QVERIFY(panel->currentExercise().isEmpty());
+    QVERIFY(!panel->lastResult());
+    QVERIFY(!check->isEnabled());
+    QVERIFY(panel->findChild<QLabel*>(QStringLiteral("exerciseTitle"))->text().isEmpty());
+    QCOMPARE(panel->findChild<QLabel*>(QStringLiteral("exerciseResult"))->text(),
+             QStringLiteral("Choose an exercise below."));
+    QCOMPARE(panel->targetView()->model()->tensor().size(), 0);
+    QCOMPARE(markedCount(*w.outputView(0)->model()), 0);
+    panel->check(); // nothing open: nothing to check
+    QVERIFY(!panel->lastResult());
+    // Next starts from the first exercise again.
+    panel->findChild<QPushButton*>(QStringLiteral("exerciseNext"))->click();
+    QCOMPARE(panel->currentExercise(), QStringLiteral("row-two"));
 }
 
 QTEST_MAIN(TestExerciseMode)

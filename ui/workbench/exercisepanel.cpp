@@ -84,9 +84,6 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     m_target->setObjectName(QStringLiteral("exerciseTarget"));
     m_target->setAccessibleName(tr("Target"));
     m_target->setMinimumHeight(150);
-    // Until an exercise opens: an empty target, which also names the view's parts for screen
-    // readers.
-    m_target->setTensor(Tensor::zeros(DType::Int32, {0}), tr("target"));
     m_resultText->setTextFormat(Qt::RichText);
     // Room for a hint and the marks' summary, so that a verdict never shows cut short.
     m_resultText->setMinimumHeight(m_resultText->fontMetrics().lineSpacing() * 5);
@@ -145,10 +142,31 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     connect(m_window, &MainWindow::settled, this, [this] {
         if (m_result && m_window->workspace() == m_checked) applyMarks();
     });
-    rebuildProgress();
-    showResult();
+    // Opening a lesson or a file leaves the exercise: Check would compare that workspace with
+    // a target it was never meant for.
+        connect(m_window, &MainWindow::workspaceOpened, this, &ExercisePanel::showNoExercise);
+    showNoExercise();
+}
+
+void ExercisePanel::showNoExercise()
+{
+    if (m_index >= 0) clearMarks(); // only an open exercise marks the views
+    m_index = -1;
+    m_result.reset();
+    m_targetSelection = {};
+    m_heading->clear();
+    m_title->clear();
+    m_task->clear();
+    m_targetShape->clear();
+    // An empty target, which also names the view's parts for screen readers.
+    m_target->setTensor(Tensor::zeros(DType::Int32, {0}), tr("target"));
+    m_target->setReadOrder(nullptr);
     m_check->setEnabled(false);
     m_restart->setEnabled(false);
+    m_previous->setEnabled(false);
+    m_next->setEnabled(true); // the first exercise
+    showResult();
+    rebuildProgress();
 }
 
 QString ExercisePanel::currentExercise() const

@@ -48,6 +48,8 @@ signals:
 
 private:
     void step(int delta);
+    /// No exercise open: the panel invites a choice and Check is off.
+    void showNoExercise();
     void showResult();
     void applyMarks();
     void clearMarks();

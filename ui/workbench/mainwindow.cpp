@@ -932,6 +932,7 @@ void MainWindow::load(const Workspace& ws)
     // workspace is the clean state.
     m_undo->clear();
     if (ws != m_ws) applyWorkspace(ws);
+    emit workspaceOpened();
 }
 
 void MainWindow::applyWorkspace(const Workspace& ws)

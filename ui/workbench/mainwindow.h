@@ -139,6 +139,8 @@ signals:
     void evaluationShown();
     /// Nothing is pending: the screen shows the newest workspace's result.
     void settled();
+    /// A lesson or a file was opened (load()): a workspace of its own, not an edit.
+    void workspaceOpened();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
