@@ -144,7 +144,7 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     });
     // Opening a lesson or a file leaves the exercise: Check would compare that workspace with
     // a target it was never meant for.
-        connect(m_window, &MainWindow::workspaceOpened, this, &ExercisePanel::showNoExercise);
+    connect(m_window, &MainWindow::workspaceOpened, this, &ExercisePanel::showNoExercise);
     showNoExercise();
 }
 

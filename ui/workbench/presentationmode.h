@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // View > Presentation (F5, --presentation): the workbench for a projector. Larger fonts, and so
-// larger cells; the docks (but an open exercise's), the toolbar and the status bar hidden; a banner above the editors
-// with the expression and the current decode step in large type, and buttons to step through the
-// decode (its dock is hidden, so its own buttons and shortcuts are not on screen). Leaving it
-// restores the layout exactly as it was: docks, toolbars, splitter sizes, fonts, geometry.
+// larger cells; the docks (but an open exercise's), the toolbar and the status bar hidden; a banner
+// above the editors with the expression and the current decode step in large type, and buttons to
+// step through the decode (its dock is hidden, so its own buttons and shortcuts are not on screen).
+// Leaving it restores the layout exactly as it was: docks, toolbars, splitter sizes, fonts,
+// geometry.
 #pragma once
 
 #include <QByteArray>
