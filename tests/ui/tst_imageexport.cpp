@@ -99,6 +99,7 @@ private slots:
     void commandLine();
     void automationChannel();
     void coloursFitThePicture();
+    void emptyOutputShowsItsNote();
 
 private:
     QTemporaryDir m_dir;
@@ -365,6 +366,9 @@ void TestImageExport::commandLine_data()
     QTest::newRow("bad scale") << (shown +
                                    QStringList{QStringLiteral("--scale"), QStringLiteral("x")})
                                << "bad.png" << 2 << "--scale";
+    QTest::newRow("speed is for animations")
+        << (shown + QStringList{QStringLiteral("--speed"), QStringLiteral("100")}) << "sp.png" << 2
+        << "--speed goes with --export-animation";
     QTest::newRow("no such view") << (shown + QStringList{QStringLiteral("--view"),
                                                           QStringLiteral("output4")})
                                   << "no.svg" << 1 << "output4";
@@ -475,6 +479,30 @@ void TestImageExport::coloursFitThePicture()
     QVERIFY(near(image.pixel(view->pictureRect(399).topLeft() + QPoint(2, 2)), kLast));
     // The screen keeps its own fit.
     QCOMPARE(view->fittedScale(), screenFit);
+}
+
+void TestImageExport::emptyOutputShowsItsNote()
+{
+    // A 0-size output: the screen says "shape (0, 5): no elements" where the cells would be,
+    // and the picture must say it too, not show the title line alone.
+    MainWindow w;
+    w.forgetSession();
+    w.setWorkspace(getitemWorkspace({4, 5}, QStringLiteral("x[2:2]")), QStringLiteral("test"));
+    w.resize(1440, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.outputView(0)->model()->tensor().size(), 0);
+    const QString path = m_dir.filePath(QStringLiteral("empty.svg"));
+    QString error;
+    QVERIFY2(ImageExporter(w).exportImage(QStringLiteral("output0"), path, 1.0, &error),
+             qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(file.readAll());
+    QVERIFY2(svg.contains(QStringLiteral("no elements")), qPrintable(svg.left(2000)));
+    // Tall enough for the note under the title.
+    QVERIFY(w.outputView(0)->pictureSize().height() > 2 * w.outputView(0)->fontMetrics().height());
 }
 
 QTEST_MAIN(TestImageExport)

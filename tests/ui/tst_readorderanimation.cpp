@@ -430,6 +430,8 @@ void TestReadOrderAnimation::commandLine_data()
         << (shown + QStringList{QStringLiteral("--speed"), QStringLiteral("1")}) << 2 << 0;
     QTest::newRow("speed not a number")
         << (shown + QStringList{QStringLiteral("--speed"), QStringLiteral("fast")}) << 2 << 0;
+    QTest::newRow("scale is for pictures")
+        << (shown + QStringList{QStringLiteral("--scale"), QStringLiteral("2")}) << 2 << 0;
     QTest::newRow("window") << (shown +
                                 QStringList{QStringLiteral("--view"), QStringLiteral("window")})
                             << 1 << 0;

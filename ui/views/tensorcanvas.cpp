@@ -328,7 +328,7 @@ void TensorCanvas::paintEvent(QPaintEvent*)
     QPainter p(viewport());
     p.fillRect(viewport()->rect(), palette().color(QPalette::Base));
     if (m_contentSize.isEmpty()) {
-        paintEmptyState(p);
+        paintEmptyState(p, viewport()->rect());
         return;
     }
     p.translate(-scrollOffset());
@@ -353,18 +353,39 @@ QRect TensorCanvas::contentRect(std::int64_t flat) const
                  origin.y() + int(cell->row) * m_cellHeight, m_cellWidth, m_cellHeight);
 }
 
-void TensorCanvas::paintEmptyState(QPainter& p)
+namespace {
+/// Margin around the empty state's note in a picture.
+constexpr int kEmptyStateMargin = 12;
+} // namespace
+
+QString TensorCanvas::emptyStateText() const
 {
     const Tensor& tensor = m_state.model->tensor();
-    const QString text =
-        tensor.isValid()
-            ? tr("shape %1: no elements").arg(QString::fromStdString(shapeTuple(tensor.shape())))
-            : tr("no tensor");
+    return tensor.isValid()
+               ? tr("shape %1: no elements").arg(QString::fromStdString(shapeTuple(tensor.shape())))
+               : tr("no tensor");
+}
+
+QFont TensorCanvas::emptyStateFont() const
+{
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 1.1);
-    p.setFont(f);
+    return f;
+}
+
+QSize TensorCanvas::emptyStateSize() const
+{
+    return QFontMetrics(emptyStateFont()).size(0, emptyStateText()) +
+           QSize(2 * kEmptyStateMargin, 2 * kEmptyStateMargin);
+}
+
+void TensorCanvas::paintEmptyState(QPainter& p, const QRect& rect) const
+{
+    p.save();
+    p.setFont(emptyStateFont());
     p.setPen(palette().color(QPalette::PlaceholderText));
-    p.drawText(viewport()->rect(), Qt::AlignCenter, text);
+    p.drawText(rect, Qt::AlignCenter, emptyStateText());
+    p.restore();
 }
 
 void TensorCanvas::paintPanel(QPainter& p, std::int64_t face, const QRect& panel, const QRect& area,

@@ -54,6 +54,11 @@ public:
     /// Paints the cells and labels inside `area` (content coordinates) in content coordinates:
     /// the one painter path of the screen (paintEvent) and of pictures, whatever the device.
     void paintContent(QPainter& p, const QRect& area, const PaintOptions& options) const;
+    /// With no cells to draw (a 0-size tensor, or none): the note the screen shows in their
+    /// place ("shape (0, 3): no elements"), centred in `rect`; pictures show it too.
+    void paintEmptyState(QPainter& p, const QRect& rect) const;
+    /// The room that note needs in a picture.
+    QSize emptyStateSize() const;
     /// An element's cell in content coordinates; null if the pins hide it.
     QRect contentRect(std::int64_t flat) const;
 
@@ -93,7 +98,8 @@ private:
     void updateScrollBars();
     void paintPanel(QPainter& p, std::int64_t face, const QRect& panel, const QRect& area,
                     const PaintOptions& options) const;
-    void paintEmptyState(QPainter& p);
+    QString emptyStateText() const;
+    QFont emptyStateFont() const;
     void setHovered(std::int64_t flat);
     void moveCurrent(int dRow, int dCol);
     void startEdit(const QString& initial, bool selectAll);

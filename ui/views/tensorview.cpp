@@ -917,7 +917,9 @@ QSize TensorView::Private::pictureHeader() const
 QSize TensorView::pictureSize() const
 {
     const QSize header = d->pictureHeader();
-    const QSize body = d->heatMode ? shownSize(d->heat) : d->canvas->contentSize();
+    const QSize body = d->heatMode                          ? shownSize(d->heat)
+                       : d->canvas->contentSize().isEmpty() ? d->canvas->emptyStateSize()
+                                                            : d->canvas->contentSize();
     return {std::max(header.width(), body.width()), header.height() + body.height()};
 }
 
@@ -953,6 +955,8 @@ void TensorView::paintPicture(QPainter& painter, std::int64_t revealUpTo) const
     const QRect body(QPoint(0, 0), size - QSize(0, header.height()));
     if (d->heatMode)
         d->heat->render(&painter, QPoint(0, 0), QRegion(), QWidget::DrawChildren);
+    else if (d->canvas->contentSize().isEmpty()) // the screen's note, not a blank
+        d->canvas->paintEmptyState(painter, body);
     else
         d->canvas->paintContent(painter, body, TensorCanvas::PaintOptions{false, revealUpTo});
     if (isStale()) { // the screen's wash, so an old result is not taken for the current one

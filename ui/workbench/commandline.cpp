@@ -311,6 +311,12 @@ static bool readExportOptions(const Parser& p, StartOptions* options)
         if (args.isSet(*option) && !image && !animation)
             return usage(QObject::tr("--%1 goes with --export-image or --export-animation")
                              .arg(option->names().front()));
+    // Each goes with one kind of export only: the other would ignore it without a word.
+    if (image && args.isSet(p.speed))
+        return usage(QObject::tr("--speed goes with --export-animation (a picture has no speed)"));
+    if (animation && args.isSet(p.scale))
+        return usage(
+            QObject::tr("--scale goes with --export-image (an animation is drawn at scale 1)"));
     options->view = args.isSet(p.view) ? args.value(p.view)
                     : image            ? QStringLiteral("window")
                                        : QStringLiteral("input");
