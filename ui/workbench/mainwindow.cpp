@@ -663,6 +663,7 @@ void MainWindow::buildActions()
     exerciseDock->setWidget(m_exercisePanel);
     addDockWidget(Qt::LeftDockWidgetArea, exerciseDock);
     exerciseDock->hide();
+    m_presentation->keepDock(exerciseDock);
     QAction* showExercises = exerciseDock->toggleViewAction();
     showExercises->setObjectName(QStringLiteral("actionExercises"));
     showExercises->setText(tr("&Exercises"));

@@ -78,10 +78,10 @@ void PresentationMode::enter()
     for (QSplitter* splitter : m_window.findChildren<QSplitter*>())
         m_splitters.emplace_back(splitter, splitter->saveState());
 
-    // An open exercise is the class's task: its dock (the task and the target) stays on screen.
-    // isHidden, not isVisible: --presentation --exercise turns the mode on before the show.
+    // The kept dock stays if it is open. isHidden, not isVisible: --presentation --exercise
+    // turns the mode on before the show.
     for (QDockWidget* dock : m_window.findChildren<QDockWidget*>())
-        if (dock->objectName() != QLatin1String("exerciseDock") || dock->isHidden()) dock->hide();
+        if (dock != m_keptDock || dock->isHidden()) dock->hide();
     for (QToolBar* bar : m_window.findChildren<QToolBar*>(QString(), Qt::FindDirectChildrenOnly))
         bar->hide();
     m_window.statusBar()->hide();

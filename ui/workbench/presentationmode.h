@@ -10,6 +10,7 @@
 #include <QByteArray>
 #include <QFont>
 #include <QObject>
+#include <QDockWidget>
 #include <QPointer>
 #include <QRect>
 
@@ -38,6 +39,9 @@ public:
 
     bool isOn() const { return m_on; }
     void setOn(bool on);
+    /// A dock that stays on screen while presenting if it is open then (the exercise: the
+    /// class's task); every other dock is hidden.
+    void keepDock(QDockWidget* dock) { m_keptDock = dock; }
     /// The banner (`presentationBanner`) and its two lines, for tests.
     QWidget* banner() const { return m_banner; }
     QString expressionText() const;
@@ -65,6 +69,7 @@ private:
     QLabel* m_expression;
     QLabel* m_step;
 
+    QPointer<QDockWidget> m_keptDock;
     // What leave() puts back.
     QByteArray m_windowState;
     QRect m_geometry;
