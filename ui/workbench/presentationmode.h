@@ -8,9 +8,9 @@
 #pragma once
 
 #include <QByteArray>
+#include <QDockWidget>
 #include <QFont>
 #include <QObject>
-#include <QDockWidget>
 #include <QPointer>
 #include <QRect>
 
