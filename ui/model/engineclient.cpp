@@ -52,13 +52,13 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
                       "outputs have " +
                           std::to_string(outputElements) +
                           " elements (slicescope-cli has no such limit)");
-    std::vector<std::shared_ptr<ReadPositions>> orders;
+    std::vector<ReadPositions> orders;
     std::vector<ReadPosition*> slotOrders;
     for (const Tensor& t : inputs) {
         // "Not read" until the pass below reads it: filled on every worker (the numbering itself
         // is sequential).
-        orders.push_back(std::make_shared<ReadPositions>(std::size_t(t.size())));
-        ReadPosition* order = orders.back()->data();
+        orders.emplace_back(std::size_t(t.size()));
+        ReadPosition* order = orders.back().data();
         executor.parallelFor(
             t.size(), kCancelCheckInterval,
             [order](std::int64_t begin, std::int64_t end) {
@@ -72,8 +72,8 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
     for (const auto& outputSources : eval.sources) {
         const std::int64_t n = std::int64_t(outputSources->size());
         const std::int64_t* src = outputSources->data();
-        auto outputOrder = std::make_shared<ReadPositions>(std::size_t(n));
-        ReadPosition* out = outputOrder->data();
+        ReadPositions outputOrder(static_cast<std::size_t>(n));
+        ReadPosition* out = outputOrder.data();
         ReadOrderSummary summary;
         std::int64_t lowest = INT64_MAX;
         for (std::int64_t a = 0; a < n; a += kCancelCheckInterval) {
@@ -104,10 +104,11 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
                 }
             }
         }
-        eval.outputOrders.push_back(std::move(outputOrder));
+        eval.outputOrders.push_back(storedReadOrder(std::move(outputOrder)));
         eval.outputSummaries.push_back(summary);
     }
-    eval.readOrders.assign(orders.begin(), orders.end());
+    for (ReadPositions& order : orders)
+        eval.readOrders.push_back(storedReadOrder(std::move(order)));
     eval.readSummaries = std::move(readSummaries);
     eval.lastRead = next - 1;
 }
@@ -228,7 +229,7 @@ std::int64_t evaluationBytes(const Evaluation& eval)
         bytes += std::int64_t(sources->size() * sizeof(std::int64_t));
     for (const auto* orders : {&eval.readOrders, &eval.outputOrders})
         for (const ReadOrder& order : *orders)
-            if (order) bytes += std::int64_t(order->size() * sizeof(ReadPosition));
+            if (order) bytes += order->bytes();
     return bytes;
 }
 

@@ -175,7 +175,7 @@ QString explainInputElement(const OpDef& def, const Evaluation& eval, int slot, 
     const QString inName =
         slotNames(def, eval)[slot] + coordText(index, tensors[std::size_t(slot)].shape());
     const std::int64_t order = std::size_t(slot) < eval.readOrders.size()
-                                   ? (*eval.readOrders[std::size_t(slot)])[std::size_t(index)]
+                                   ? eval.readOrders[std::size_t(slot)]->at(index)
                                    : -1;
     if (order < 0)
         return QObject::tr("<b>%1</b> is not read by %2.")

@@ -2,24 +2,88 @@
 #include "ui/model/readorder.h"
 
 #include <algorithm>
+#include <array>
 
 namespace ss::ui {
 
-ReadOrderSummary summarizeReadOrder(const ReadPositions& order)
+void ReadOrderMap::read(std::int64_t first, std::int64_t step, std::int64_t count,
+                        ReadPosition* out) const
+{
+    for (std::int64_t i = 0; i < count; ++i)
+        out[i] = at(first + i * step);
+}
+
+StoredReadOrder::StoredReadOrder(ReadPositions positions)
+    : ReadOrderMap(std::int64_t(positions.size())), m_positions(std::move(positions))
+{
+}
+
+void StoredReadOrder::read(std::int64_t first, std::int64_t step, std::int64_t count,
+                           ReadPosition* out) const
+{
+    const ReadPosition* p = m_positions.data() + first;
+    if (step == 1) {
+        std::copy(p, p + count, out);
+        return;
+    }
+    for (std::int64_t i = 0; i < count; ++i)
+        out[i] = p[i * step];
+}
+
+ReadOrder storedReadOrder(ReadPositions positions)
+{
+    return std::make_shared<const StoredReadOrder>(std::move(positions));
+}
+
+namespace {
+
+// Whole-order passes read the order in blocks, so an order that works its positions out does
+// it a row at a time rather than an element at a time.
+constexpr std::int64_t kBlock = 4096;
+
+template <class F> void forEachPosition(const ReadOrderMap& order, F&& f)
+{
+    std::array<ReadPosition, kBlock> block;
+    const std::int64_t n = order.size();
+    for (std::int64_t a = 0; a < n; a += kBlock) {
+        const std::int64_t count = std::min(kBlock, n - a);
+        order.read(a, 1, count, block.data());
+        for (std::int64_t i = 0; i < count; ++i)
+            f(a + i, block[std::size_t(i)]);
+    }
+}
+
+} // namespace
+
+ReadOrderSummary summarizeReadOrder(const ReadOrderMap& order)
 {
     ReadOrderSummary summary;
     std::int64_t lowest = -1;
-    const std::int64_t n = std::int64_t(order.size());
-    for (std::int64_t i = 0; i < n; ++i) {
-        const std::int64_t o = order[std::size_t(i)];
-        if (o < 0) continue;
+    forEachPosition(order, [&](std::int64_t i, std::int64_t o) {
+        if (o < 0) return;
         if (summary.selected++ == 0 || o < lowest) {
             summary.first = i;
             lowest = o;
         }
         summary.last = std::max(summary.last, o);
-    }
+    });
     return summary;
+}
+
+std::vector<std::pair<ReadPosition, std::int64_t>> readElements(const ReadOrderMap& order,
+                                                                std::int64_t limit)
+{
+    std::vector<std::pair<ReadPosition, std::int64_t>> lit;
+    forEachPosition(order, [&](std::int64_t i, ReadPosition o) {
+        if (o >= 0) lit.emplace_back(o, i);
+    });
+    if (limit >= 0 && std::int64_t(lit.size()) > limit) {
+        std::partial_sort(lit.begin(), lit.begin() + limit, lit.end());
+        lit.resize(std::size_t(limit));
+    } else {
+        std::sort(lit.begin(), lit.end());
+    }
+    return lit;
 }
 
 } // namespace ss::ui

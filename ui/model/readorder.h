@@ -16,9 +16,57 @@ namespace ss::ui {
 using ReadPosition = std::int32_t;
 /// One read position per element, made without a fill (the passes that make it write each).
 using ReadPositions = std::vector<ReadPosition, UninitializedAllocator<ReadPosition>>;
-/// Per input element: the position in which the op first reads it, or -1 if it is not read.
-/// Shared between views and threads, never modified after creation.
-using ReadOrder = std::shared_ptr<const ReadPositions>;
+
+/// The read positions of one tensor's elements. Either kept, one per element (StoredReadOrder),
+/// or worked out when asked from the op's plan, which costs no memory per element. Immutable
+/// once made, and shared between views and threads.
+class ReadOrderMap
+{
+public:
+    explicit ReadOrderMap(std::int64_t size) : m_size(size) {}
+    virtual ~ReadOrderMap() = default;
+    ReadOrderMap(const ReadOrderMap&) = delete;
+    ReadOrderMap& operator=(const ReadOrderMap&) = delete;
+
+    /// The tensor's element count.
+    std::int64_t size() const { return m_size; }
+    /// Element `flat`'s read position, or -1 if the op does not read it.
+    virtual ReadPosition at(std::int64_t flat) const = 0;
+    /// The positions of the `count` elements first, first + step, first + 2 * step, ... into
+    /// `out` (step may be 0 or negative; every element named must exist). Much faster than
+    /// at() per element where it matters: a view's row or column.
+    virtual void read(std::int64_t first, std::int64_t step, std::int64_t count,
+                      ReadPosition* out) const;
+    /// The memory the order keeps, in bytes (what an evaluation's size counts).
+    virtual std::int64_t bytes() const = 0;
+
+private:
+    std::int64_t m_size;
+};
+
+/// Shared between views and threads, never modified after creation; null for "no order".
+using ReadOrder = std::shared_ptr<const ReadOrderMap>;
+
+/// A read order that keeps one position per element.
+class StoredReadOrder final : public ReadOrderMap
+{
+public:
+    explicit StoredReadOrder(ReadPositions positions);
+    ReadPosition at(std::int64_t flat) const override { return m_positions[std::size_t(flat)]; }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override;
+    std::int64_t bytes() const override
+    {
+        return std::int64_t(m_positions.size() * sizeof(ReadPosition));
+    }
+    const ReadPositions& positions() const { return m_positions; }
+
+private:
+    ReadPositions m_positions;
+};
+
+/// A stored order of `positions`.
+ReadOrder storedReadOrder(ReadPositions positions);
 
 /// What a view needs to know about a read order besides the order itself. Whoever makes an order
 /// can say it on the way (the workbench does, on its worker), so that a view never scans
@@ -31,6 +79,11 @@ struct ReadOrderSummary
 };
 
 /// One pass over an order.
-ReadOrderSummary summarizeReadOrder(const ReadPositions& order);
+ReadOrderSummary summarizeReadOrder(const ReadOrderMap& order);
+
+/// The read elements as (position, element) pairs, sorted by position: at most `limit` of them
+/// (the first read), from one pass over the order.
+std::vector<std::pair<ReadPosition, std::int64_t>> readElements(const ReadOrderMap& order,
+                                                                std::int64_t limit);
 
 } // namespace ss::ui
