@@ -293,7 +293,7 @@ std::int64_t saturatingProduct(std::int64_t a, std::int64_t b)
 // Charges, before anything is executed, everything executing the plan allocates: each output with
 // its strings' characters, the sources if asked, and the response text. Returns the most bytes
 // the response text can take.
-std::int64_t chargeExecution(const Request& request, const OpPlan& plan,
+std::int64_t chargeExecution(const Request& request, bool sources, const OpPlan& plan,
                              const std::vector<Tensor>& inputs, const Limits& limits)
 {
     constexpr std::int64_t kSourceChars = 24;     // "[slot,index],"
@@ -311,9 +311,9 @@ std::int64_t chargeExecution(const Request& request, const OpPlan& plan,
                               " strings of up to " + std::to_string(longest.bytes) + " bytes)");
             elementChars = longest.jsonChars + 1;
         }
-        if (request.sources) limits.reserve(out.shape, DType::Int64, "the sources of " + name);
+        if (sources) limits.reserve(out.shape, DType::Int64, "the sources of " + name);
         if (request.emitMode == Emit::Data) responseChars += double(n) * double(elementChars);
-        if (request.sources) responseChars += double(n) * kSourceChars;
+        if (sources) responseChars += double(n) * kSourceChars;
     }
     // A caller that keeps the tensors in memory (the GUI) has no response text to make.
     if (request.inMemory) return 0;
@@ -543,12 +543,14 @@ RequestResult runRequest(const Request& request, const Limits& givenLimits, Exec
     const auto start = Clock::now();
     result.plan = request.op->plan(call);
     result.inputs = call.allInputs();
-    result.responseBytes = chargeExecution(request, result.plan, result.inputs, limits);
+    const bool sources = request.sources && (!request.sourcesWanted ||
+                                             request.sourcesWanted(result.plan, result.inputs));
+    result.responseBytes = chargeExecution(request, sources, result.plan, result.inputs, limits);
     // Values, then (if asked) sources: the same pieces run twice.
-    if (context) context->beginWork(planWork(result.plan) * (request.sources ? 2 : 1));
+    if (context) context->beginWork(planWork(result.plan) * (sources ? 2 : 1));
     result.outputs = executePlan(result.plan, result.inputs, executor, context);
     result.opMs = msSince(start);
-    if (request.sources) {
+    if (sources) {
         for (int k = 0; k < int(result.plan.outputs.size()); ++k) {
             try {
                 result.sources.push_back(planSources(result.plan, k, executor, context));

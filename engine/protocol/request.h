@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -42,6 +43,11 @@ struct Request
     /// of the response's text size, whose remedy is the protocol's `emit`, does not apply; the
     /// tensors (outputs and sources) still obey the limits.
     bool inMemory = false;
+    /// With `sources`: asked once the op is planned (plan, inputs in slot order), whether the
+    /// sources are still wanted. A caller that can answer "where did this element come from"
+    /// from the plan itself (the GUI, for one-to-one affine plans) says no, and the sources,
+    /// 8 bytes per output element, are neither made nor charged.
+    std::function<bool(const OpPlan&, const std::vector<Tensor>&)> sourcesWanted;
 };
 
 /// A request read and checked, its tensors described but not made (TensorSpec): what the GUI

@@ -171,7 +171,8 @@ void TestWorkbench::typedExpressionLightsItsSources()
     // The lit input cells, in read order, are exactly the engine's sources in output order.
     const auto eval = w.lastEvaluation();
     std::vector<std::int64_t> sources;
-    for (std::int64_t s : *eval->sources.front()) {
+    for (std::int64_t i = 0; i < eval->sources.outputSize(0); ++i) {
+        const std::int64_t s = eval->sources.source(0, i);
         QCOMPARE(sourceSlot(s), 0);
         if (std::find(sources.begin(), sources.end(), sourceIndex(s)) == sources.end())
             sources.push_back(sourceIndex(s));

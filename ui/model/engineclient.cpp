@@ -42,16 +42,23 @@ constexpr int kTrimDelayMs = 60000;
 void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Executor& executor,
                        JobContext& ctx)
 {
-    // Every output element reads at most one input element: that many positions at most.
+    if (const auto& plan = eval.sources.plan()) {
+        for (int s = 0; s < plan->slotCount(); ++s) {
+            eval.readOrders.push_back(plan->inputOrder(s));
+            eval.readSummaries.push_back(plan->inputSummary(s));
+        }
+        for (int k = 0; k < plan->outputCount(); ++k) {
+            eval.outputOrders.push_back(plan->outputOrder(k));
+            eval.outputSummaries.push_back(plan->outputSummary(k));
+        }
+        eval.lastRead = plan->lastRead();
+        return;
+    }
+    const auto& stored = eval.sources.stored();
     std::int64_t outputElements = 0;
-    for (const auto& outputSources : eval.sources)
+    for (const auto& outputSources : stored)
         outputElements += std::int64_t(outputSources->size());
-    if (outputElements > std::numeric_limits<ReadPosition>::max())
-        throw OpError(ErrorCode::ResourceExhausted,
-                      "the workbench colours at most 2^31 - 1 read positions, and this op's "
-                      "outputs have " +
-                          std::to_string(outputElements) +
-                          " elements (slicescope-cli has no such limit)");
+    checkReadPositionLimit(outputElements);
     std::vector<ReadPositions> orders;
     std::vector<ReadPosition*> slotOrders;
     for (const Tensor& t : inputs) {
@@ -69,7 +76,7 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
     }
     std::vector<ReadOrderSummary> readSummaries(inputs.size());
     std::int64_t next = 0;
-    for (const auto& outputSources : eval.sources) {
+    for (const auto& outputSources : stored) {
         const std::int64_t n = std::int64_t(outputSources->size());
         const std::int64_t* src = outputSources->data();
         ReadPositions outputOrder(static_cast<std::size_t>(n));
@@ -157,12 +164,13 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         request.inputs = eval->inputs;
         request.attrs = ws.attrs;
         request.sources = true;
+        // A one-to-one affine plan answers for its sources itself: none are made.
+        request.sourcesWanted = planNeedsStoredSources;
         request.inMemory = true; // no response text: "emit" is no remedy the GUI can offer
         RequestResult run = runRequest(request, limits, executor, &ctx);
         eval->outputs = std::move(run.outputs);
         eval->opMs = run.opMs;
-        for (auto& sources : run.sources)
-            eval->sources.push_back(std::make_shared<const SourceList>(std::move(sources)));
+        eval->sources = sourceMapFor(run.plan, run.inputs, std::move(run.sources));
         computeReadOrders(run.inputs, *eval, executor, ctx);
         eval->steps = std::move(run.plan.steps);
         eval->decode = std::move(run.plan.decode);
@@ -182,7 +190,7 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
     }
     if (!eval->ok) {
         eval->outputs.clear();
-        eval->sources.clear();
+        eval->sources = {};
     }
     eval->totalMs = msSince(start);
     return eval;
@@ -201,15 +209,34 @@ std::vector<Tensor> Evaluation::slotTensors() const
 std::vector<std::vector<std::int64_t>> findTargets(const Evaluation& eval, int slot,
                                                    std::int64_t index)
 {
-    const std::int64_t wanted = packSource(slot, index);
-    std::vector<std::vector<std::int64_t>> targets;
-    for (const auto& sources : eval.sources) {
-        std::vector<std::int64_t> hits;
-        for (std::size_t i = 0; i < sources->size(); ++i)
-            if ((*sources)[i] == wanted) hits.push_back(std::int64_t(i));
-        targets.push_back(std::move(hits));
-    }
-    return targets;
+    return eval.sources.targets(slot, index);
+}
+
+namespace {
+
+std::vector<std::int64_t> slotSizes(const std::vector<Tensor>& inputs)
+{
+    std::vector<std::int64_t> sizes;
+    for (const Tensor& t : inputs)
+        sizes.push_back(t.size());
+    return sizes;
+}
+
+} // namespace
+
+bool planNeedsStoredSources(const OpPlan& plan, const std::vector<Tensor>& inputs)
+{
+    return !AffinePlanMap::make(plan, slotSizes(inputs));
+}
+
+SourceMap sourceMapFor(const OpPlan& plan, const std::vector<Tensor>& inputs,
+                       std::vector<SourceList> stored)
+{
+    if (auto map = AffinePlanMap::make(plan, slotSizes(inputs))) return SourceMap(std::move(map));
+    std::vector<std::shared_ptr<const SourceList>> lists;
+    for (auto& sources : stored)
+        lists.push_back(std::make_shared<const SourceList>(std::move(sources)));
+    return SourceMap(std::move(lists));
 }
 
 std::int64_t evaluationBytes(const Evaluation& eval)
@@ -225,8 +252,7 @@ std::int64_t evaluationBytes(const Evaluation& eval)
             bytes += tensorBytes(t);
     for (const Tensor& t : eval.outputs)
         bytes += tensorBytes(t);
-    for (const auto& sources : eval.sources)
-        bytes += std::int64_t(sources->size() * sizeof(std::int64_t));
+    bytes += eval.sources.bytes();
     for (const auto* orders : {&eval.readOrders, &eval.outputOrders})
         for (const ReadOrder& order : *orders)
             if (order) bytes += order->bytes();

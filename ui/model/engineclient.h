@@ -10,6 +10,7 @@
 #include "ui/model/jobtracker.h"
 #include "ui/model/memorytrimpolicy.h"
 #include "ui/model/readorder.h"
+#include "ui/model/sourcemap.h"
 #include "ui/model/workspace.h"
 
 #include <QObject>
@@ -42,8 +43,9 @@ struct Evaluation
 
     std::vector<std::vector<Tensor>> inputs; ///< per op input, list inputs as several tensors
     std::vector<Tensor> outputs;
-    /// Per output: packSource(slot, index) or kNoSource for every element.
-    std::vector<std::shared_ptr<const SourceList>> sources;
+    /// Where each output element came from and where each input element went: worked out from
+    /// the plan for one-to-one affine plans, stored per element otherwise.
+    SourceMap sources;
     /// Per input slot (list inputs expanded in place): each element's read position, counted
     /// over the whole op (outputs in order, elements in order), or -1.
     std::vector<ReadOrder> readOrders;
@@ -67,8 +69,16 @@ struct Evaluation
 std::vector<std::vector<std::int64_t>> findTargets(const Evaluation& eval, int slot,
                                                    std::int64_t index);
 
+/// The sources of `plan` run on inputs `inputs` (slot order): from the plan if it is one-to-one
+/// affine (`stored` is then not looked at), else `stored`'s per-element lists.
+SourceMap sourceMapFor(const OpPlan& plan, const std::vector<Tensor>& inputs,
+                       std::vector<SourceList> stored);
+/// Whether `plan` on `inputs` needs per-element sources (no AffinePlanMap answers for it).
+bool planNeedsStoredSources(const OpPlan& plan, const std::vector<Tensor>& inputs);
+
 /// Fills `eval`'s read orders and summaries from its sources (on a worker, `executor`'s):
 /// every evaluation's, and a framework's result shown in place of the op's (FrameworkComparer).
+/// Sources from the plan give orders worked out from it, which cost no pass and no memory.
 void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Executor& executor,
                        JobContext& ctx);
 

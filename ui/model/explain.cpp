@@ -141,7 +141,7 @@ QString explainOutputElement(const OpDef& def, const Evaluation& eval, int outpu
         return {};
     const Shape& outShape = eval.outputs[std::size_t(output)].shape();
     const QString outName = outputNames(def, eval)[output] + coordText(flat, outShape);
-    const std::int64_t source = (*eval.sources[std::size_t(output)])[std::size_t(flat)];
+    const std::int64_t source = eval.sources.source(output, flat);
     if (source < 0 || sourceSlot(source) == kConstantSlot)
         return QObject::tr("<b>%1</b> is a constant: no input element is copied there.")
             .arg(outName);

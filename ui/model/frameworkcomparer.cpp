@@ -29,8 +29,11 @@ std::shared_ptr<const Evaluation> evaluateOutcome(const Evaluation& base,
         const std::vector<Tensor> inputs = base.slotTensors();
         const auto start = std::chrono::steady_clock::now();
         eval->outputs = executePlan(outcome.plan, inputs, executor, &ctx);
-        eval->sources.push_back(
-            std::make_shared<const SourceList>(planSources(outcome.plan, 0, executor, &ctx)));
+        std::vector<SourceList> stored;
+        if (planNeedsStoredSources(outcome.plan, inputs))
+            for (int k = 0; k < int(outcome.plan.outputs.size()); ++k)
+                stored.push_back(planSources(outcome.plan, k, executor, &ctx));
+        eval->sources = sourceMapFor(outcome.plan, inputs, std::move(stored));
         computeReadOrders(inputs, *eval, executor, ctx);
         eval->opMs =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)

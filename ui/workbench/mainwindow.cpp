@@ -74,14 +74,11 @@ constexpr std::int64_t kSyncTargetLimit = std::int64_t(1) << 20;
 
 using TargetLists = std::vector<std::vector<std::int64_t>>;
 
-/// Whether finding an input element's targets (a scan of every output's sources) is cheap enough
-/// for the GUI thread.
+/// Whether finding an input element's targets (a scan of every output's stored sources, or
+/// nothing for sources worked out from the plan) is cheap enough for the GUI thread.
 bool targetsAreCheap(const Evaluation& eval)
 {
-    std::int64_t total = 0;
-    for (const auto& sources : eval.sources)
-        total += std::int64_t(sources->size());
-    return total <= kSyncTargetLimit;
+    return eval.sources.targetsCost() <= kSyncTargetLimit;
 }
 const char* const kHistoryKey = "editor/history";
 const char* const kThemeKey = "view/dark";
@@ -1192,10 +1189,8 @@ void MainWindow::ensureOutputViews(int count)
 
 void MainWindow::onOutputHovered(int output, qint64 flat)
 {
-    const bool valid = m_shown && m_linked && flat >= 0 && output < int(m_shown->sources.size()) &&
-                       flat < qint64(m_shown->sources[std::size_t(output)]->size());
     const std::int64_t source =
-        valid ? (*m_shown->sources[std::size_t(output)])[std::size_t(flat)] : -1;
+        m_shown && m_linked ? m_shown->sources.source(output, flat) : kNoSource;
     const bool fromInput = source >= 0 && sourceSlot(source) != kConstantSlot;
     for (int s = 0; s < m_inputs->slotCount(); ++s)
         m_inputs->view(s)->setOutlined(fromInput && sourceSlot(source) == s

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Provenance worked out from the plan (AffinePlanMap) against the stored path on the same plan:
+// every op's example, every lesson, and thousands of random strided slices, transposes,
+// reverses, concats, splits, stacks and unstacks. Read orders (at() and read() both ways, with
+// several steps), summaries, the last read, sources and targets must all agree, and the plan
+// path must really be taken where it should (else the comparison proves nothing).
+#include "protocol/request.h"
+#include "ui/model/affineplanmap.h"
+#include "ui/model/engineclient.h"
+#include "ui/model/lessons.h"
+#include "ui/model/workerpool.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+#include <sstream>
+
+using namespace ss;
+using namespace ss::ui;
+
+namespace {
+
+// What one comparison found: whether the plan path was taken, and the first disagreement.
+struct Outcome
+{
+    bool ran = false;      ///< the op accepted its arguments
+    bool analytic = false; ///< AffinePlanMap took the plan
+    std::string error;     ///< empty: both ways agree
+};
+
+std::string summaryText(const ReadOrderSummary& s)
+{
+    return std::to_string(s.selected) + "/" + std::to_string(s.first) + "/" +
+           std::to_string(s.last);
+}
+
+// Compares two orders of the same tensor element by element and run by run.
+std::string compareOrders(const ReadOrderMap& a, const ReadOrderMap& b, const std::string& what,
+                          std::mt19937_64& rng)
+{
+    if (a.size() != b.size()) return what + ": sizes differ";
+    const std::int64_t n = a.size();
+    for (std::int64_t i = 0; i < n; ++i)
+        if (a.at(i) != b.at(i))
+            return what + ": at(" + std::to_string(i) + ") " + std::to_string(a.at(i)) +
+                   " != " + std::to_string(b.at(i));
+    if (n == 0) return {};
+    auto runs = [&](std::int64_t first, std::int64_t step, std::int64_t count) -> std::string {
+        std::vector<ReadPosition> x(std::size_t(count) + 1, 77), y(std::size_t(count) + 1, 77);
+        a.read(first, step, count, x.data());
+        b.read(first, step, count, y.data());
+        if (x != y)
+            return what + ": read(" + std::to_string(first) + ", " + std::to_string(step) + ", " +
+                   std::to_string(count) + ") differs";
+        return {};
+    };
+    std::vector<std::tuple<std::int64_t, std::int64_t, std::int64_t>> cases{
+        {0, 1, n}, {n - 1, -1, n}, {0, 0, 3}, {n / 2, 1, n - n / 2}, {n - 1, -1, n / 2 + 1}};
+    for (int r = 0; r < 12; ++r) {
+        const std::int64_t first = std::int64_t(rng() % std::uint64_t(n));
+        const std::int64_t steps[] = {1, -1, 2, -2, 3, -5, 7};
+        const std::int64_t step = steps[rng() % 7];
+        // As many as stay inside the tensor, at least one.
+        const std::int64_t room = step > 0 ? (n - 1 - first) / step : first / -step;
+        cases.emplace_back(first, step, 1 + std::int64_t(rng() % std::uint64_t(room + 1)));
+    }
+    for (const auto& [first, step, count] : cases)
+        if (auto e = runs(first, step, count); !e.empty()) return e;
+    return {};
+}
+
+Executor& pool()
+{
+    static const std::shared_ptr<Executor> executor = WorkerPool::shared();
+    return *executor;
+}
+
+Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>& inputs,
+                        const Attrs& attrs, std::mt19937_64& rng)
+{
+    Outcome outcome;
+    Request request;
+    request.op = &def;
+    request.inputs = inputs;
+    request.attrs = attrs;
+    request.sources = true;
+    request.inMemory = true;
+    RequestResult run;
+    try {
+        run = runRequest(request, Limits::machineDefault(), pool());
+    } catch (const OpError&) {
+        return outcome; // the op refused these arguments: nothing to compare
+    }
+    outcome.ran = true;
+    std::vector<std::int64_t> sizes;
+    for (const Tensor& t : run.inputs)
+        sizes.push_back(t.size());
+    auto plan = AffinePlanMap::make(run.plan, sizes);
+    if (!plan) return outcome;
+    outcome.analytic = true;
+
+    JobContext ctx;
+    Evaluation stored, derived;
+    std::vector<std::shared_ptr<const SourceList>> lists;
+    for (const SourceList& s : run.sources)
+        lists.push_back(std::make_shared<const SourceList>(s));
+    stored.sources = SourceMap(lists);
+    derived.sources = SourceMap(plan);
+    computeReadOrders(run.inputs, stored, pool(), ctx);
+    computeReadOrders(run.inputs, derived, pool(), ctx);
+    auto fail = [&](std::string e) {
+        outcome.error = def.name + ": " + e;
+        return outcome;
+    };
+
+    if (stored.lastRead != derived.lastRead)
+        return fail("lastRead " + std::to_string(derived.lastRead) +
+                    " != " + std::to_string(stored.lastRead));
+    if (stored.readOrders.size() != derived.readOrders.size() ||
+        stored.outputOrders.size() != derived.outputOrders.size())
+        return fail("order counts differ");
+    for (std::size_t s = 0; s < stored.readOrders.size(); ++s) {
+        if (auto e = compareOrders(*derived.readOrders[s], *stored.readOrders[s],
+                                   "input " + std::to_string(s), rng);
+            !e.empty())
+            return fail(e);
+        if (derived.readOrders[s]->bytes() != 0) return fail("a derived order keeps memory");
+        if (summaryText(derived.readSummaries[s]) != summaryText(stored.readSummaries[s]))
+            return fail("input " + std::to_string(s) + " summary " +
+                        summaryText(derived.readSummaries[s]) +
+                        " != " + summaryText(stored.readSummaries[s]));
+    }
+    for (std::size_t k = 0; k < stored.outputOrders.size(); ++k) {
+        if (auto e = compareOrders(*derived.outputOrders[k], *stored.outputOrders[k],
+                                   "output " + std::to_string(k), rng);
+            !e.empty())
+            return fail(e);
+        if (summaryText(derived.outputSummaries[k]) != summaryText(stored.outputSummaries[k]))
+            return fail("output " + std::to_string(k) + " summary differs");
+    }
+    // Sources, element by element, and targets of every input element (the stored targets
+    // from one inversion of the stored lists, so that the check stays linear).
+    std::map<std::int64_t, std::vector<std::vector<std::int64_t>>> storedTargets;
+    if (derived.sources.outputCount() != stored.sources.outputCount())
+        return fail("output counts differ");
+    for (int k = 0; k < stored.sources.outputCount(); ++k)
+        for (std::int64_t i = 0; i < stored.sources.outputSize(k); ++i) {
+            const std::int64_t s = stored.sources.source(k, i);
+            if (derived.sources.source(k, i) != s)
+                return fail("source of output " + std::to_string(k) + " element " +
+                            std::to_string(i));
+            auto& t = storedTargets[s];
+            t.resize(std::size_t(stored.sources.outputCount()));
+            t[std::size_t(k)].push_back(i);
+        }
+    for (std::size_t s = 0; s < sizes.size(); ++s)
+        for (std::int64_t j = 0; j < sizes[s]; ++j) {
+            auto expected = storedTargets[packSource(int(s), j)];
+            expected.resize(std::size_t(stored.sources.outputCount()));
+            if (derived.sources.targets(int(s), j) != expected)
+                return fail("targets of input " + std::to_string(s) + " element " +
+                            std::to_string(j));
+        }
+    // A spot check of the stored path's own targets (a scan), so both answers are exercised.
+    if (!sizes.empty() && sizes[0] > 0 &&
+        derived.sources.targets(0, sizes[0] / 2) != stored.sources.targets(0, sizes[0] / 2))
+        return fail("stored targets differ");
+    if (derived.sources.bytes() != 0 || derived.sources.targetsCost() != 0)
+        return fail("the derived sources keep memory");
+    return outcome;
+}
+
+Tensor arange(const Shape& shape)
+{
+    InputSource source;
+    source.dtype = DType::Int32;
+    source.shape = shape;
+    source.fill = FillKind::Arange;
+    return materialize(source, Limits::machineDefault());
+}
+
+std::vector<std::vector<Tensor>> materializeAll(const Workspace& ws)
+{
+    std::vector<std::vector<Tensor>> inputs;
+    for (const auto& list : ws.inputs) {
+        inputs.emplace_back();
+        for (const InputSource& s : list)
+            inputs.back().push_back(materialize(s, Limits::machineDefault()));
+    }
+    return inputs;
+}
+
+Shape randomShape(std::mt19937_64& rng, int minRank = 1)
+{
+    const int rank = minRank + int(rng() % std::uint64_t(6 - minRank));
+    Shape shape;
+    for (int d = 0; d < rank; ++d)
+        // Mostly 1-4, sometimes 0 (an empty tensor).
+        shape.push_back(rng() % 12 == 0 ? 0 : 1 + std::int64_t(rng() % 4));
+    return shape;
+}
+
+std::int64_t randomIn(std::mt19937_64& rng, std::int64_t lo, std::int64_t hi)
+{
+    return lo + std::int64_t(rng() % std::uint64_t(hi - lo + 1));
+}
+
+// A Python subscript over `rank` dimensions: indices, slices with any of begin, end and step
+// (negative too), None and at most one Ellipsis.
+std::string randomSubscript(std::mt19937_64& rng, std::size_t rank)
+{
+    std::ostringstream e;
+    e << "x[";
+    const int items = int(randomIn(rng, 1, std::int64_t(rank) + 2));
+    bool ellipsis = false;
+    for (int i = 0; i < items; ++i) {
+        if (i) e << ", ";
+        const auto kind = rng() % 10;
+        if (kind == 0) {
+            e << "None";
+        } else if (kind == 1 && !ellipsis) {
+            e << "...";
+            ellipsis = true;
+        } else if (kind == 2) {
+            e << randomIn(rng, -4, 3);
+        } else {
+            if (rng() % 3) e << randomIn(rng, -6, 6);
+            e << ":";
+            if (rng() % 3) e << randomIn(rng, -6, 6);
+            if (rng() % 2) {
+                std::int64_t step = randomIn(rng, -3, 3);
+                if (step == 0) step = 1;
+                e << ":" << step;
+            }
+        }
+    }
+    e << "]";
+    return e.str();
+}
+
+Attr ints(const std::vector<std::int64_t>& v)
+{
+    return Attr::ints(v);
+}
+
+} // namespace
+
+class TestAffinePlanMap : public QObject
+{
+    Q_OBJECT
+private slots:
+    void everyExample();
+    void everyLesson();
+    void randomSlices();
+    void randomMoves();
+    void evaluationKeepsNoSources();
+};
+
+void TestAffinePlanMap::everyExample()
+{
+    std::mt19937_64 rng(1);
+    std::set<std::string> analytic, stored;
+    for (const OpDef& def : allOps()) {
+        const Workspace ws = exampleWorkspace(def);
+        std::vector<std::vector<Tensor>> inputs;
+        try {
+            inputs = materializeAll(ws);
+        } catch (const OpError&) {
+            continue;
+        }
+        const Outcome o = compareBothWays(def, inputs, ws.attrs, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        (o.analytic ? analytic : stored).insert(def.name);
+    }
+    // The plan path is taken where it should be, and only there.
+    for (const char* name : {"strided_slice", "getitem", "transpose", "reverse", "concat", "split",
+                             "stack", "unstack"})
+        QVERIFY2(analytic.count(name), name);
+    // pad's border is constants, tile repeats, the example gather reads index 1 twice.
+    for (const char* name : {"pad", "tile", "gather"})
+        QVERIFY2(stored.count(name), name);
+}
+
+void TestAffinePlanMap::everyLesson()
+{
+    std::mt19937_64 rng(2);
+    int compared = 0;
+    for (const Lesson& lesson : lessons()) {
+        if (!lesson.unavailable.isEmpty()) continue;
+        const OpDef* def = findOp(lesson.workspace.op);
+        QVERIFY(def);
+        const Outcome o =
+            compareBothWays(*def, materializeAll(lesson.workspace), lesson.workspace.attrs, rng);
+        QVERIFY2(o.error.empty(), (lesson.name.toStdString() + ": " + o.error).c_str());
+        compared += o.analytic;
+    }
+    QVERIFY(compared > 10);
+}
+
+void TestAffinePlanMap::randomSlices()
+{
+    std::mt19937_64 rng(3);
+    const OpDef* getitem = findOp("getitem");
+    const OpDef* raw = findOp("strided_slice");
+    int analytic = 0;
+    for (int round = 0; round < 2000; ++round) {
+        const Shape shape = randomShape(rng);
+        const Tensor x = arange(shape);
+        const std::string expr = randomSubscript(rng, shape.size());
+        Outcome o = compareBothWays(*getitem, {{x}}, {{"expr", Attr(expr)}}, rng);
+        QVERIFY2(o.error.empty(),
+                 (expr + " on rank " + std::to_string(shape.size()) + ": " + o.error).c_str());
+        analytic += o.analytic;
+
+        // The raw op with random masks (many are refused, which is fine).
+        const std::size_t n = 1 + rng() % (shape.size() + 1);
+        std::vector<std::int64_t> begin, end, strides;
+        for (std::size_t d = 0; d < n; ++d) {
+            begin.push_back(randomIn(rng, -5, 5));
+            end.push_back(randomIn(rng, -5, 5));
+            std::int64_t s = randomIn(rng, -3, 3);
+            strides.push_back(s == 0 ? 1 : s);
+        }
+        const auto mask = [&] { return Attr(std::int64_t(rng() % (std::uint64_t(1) << n))); };
+        Attrs attrs{{"begin", ints(begin)},
+                    {"end", ints(end)},
+                    {"strides", ints(strides)},
+                    {"begin_mask", mask()},
+                    {"end_mask", mask()},
+                    {"shrink_axis_mask", mask()},
+                    {"new_axis_mask", rng() % 3 ? Attr(0) : mask()},
+                    {"ellipsis_mask", rng() % 4 ? Attr(0) : Attr(std::int64_t(1) << (rng() % n))}};
+        o = compareBothWays(*raw, {{x}}, attrs, rng);
+        QVERIFY2(o.error.empty(), ("strided_slice: " + o.error).c_str());
+        analytic += o.analytic;
+    }
+    QVERIFY(analytic > 1000);
+}
+
+void TestAffinePlanMap::randomMoves()
+{
+    std::mt19937_64 rng(4);
+    int analytic = 0;
+    for (int round = 0; round < 400; ++round) {
+        const Shape shape = randomShape(rng);
+        const auto rank = std::int64_t(shape.size());
+        const Tensor x = arange(shape);
+
+        std::vector<std::int64_t> perm(shape.size());
+        std::iota(perm.begin(), perm.end(), 0);
+        std::shuffle(perm.begin(), perm.end(), rng);
+        Outcome o = compareBothWays(*findOp("transpose"), {{x}}, {{"perm", ints(perm)}}, rng);
+        QVERIFY2(o.ran && o.error.empty(), ("transpose: " + o.error).c_str());
+        analytic += o.analytic;
+
+        std::vector<std::int64_t> axes;
+        for (std::int64_t d = 0; d < rank; ++d)
+            if (rng() % 2) axes.push_back(rng() % 2 ? d : d - rank);
+        o = compareBothWays(*findOp("reverse"), {{x}}, {{"axis", ints(axes)}}, rng);
+        QVERIFY2(o.ran && o.error.empty(), ("reverse: " + o.error).c_str());
+        analytic += o.analytic;
+
+        // Joined and cut along a random axis: concat of pieces of random lengths there.
+        const std::int64_t axis = randomIn(rng, 0, rank - 1);
+        std::vector<Tensor> parts;
+        std::vector<std::int64_t> lengths;
+        for (int p = 0, count = int(randomIn(rng, 1, 4)); p < count; ++p) {
+            Shape s = shape;
+            s[std::size_t(axis)] = randomIn(rng, 0, 3);
+            lengths.push_back(s[std::size_t(axis)]);
+            parts.push_back(arange(s));
+        }
+        o = compareBothWays(*findOp("concat"), {parts}, {{"axis", Attr(axis)}}, rng);
+        QVERIFY2(o.ran && o.error.empty(), ("concat: " + o.error).c_str());
+        analytic += o.analytic;
+
+        std::int64_t total = 0;
+        for (std::int64_t l : lengths)
+            total += l;
+        Shape joined = shape;
+        joined[std::size_t(axis)] = total;
+        o = compareBothWays(*findOp("split"), {{arange(joined)}},
+                            {{"num_or_size_splits", ints(lengths)}, {"axis", Attr(axis)}}, rng);
+        QVERIFY2(o.ran && o.error.empty(), ("split: " + o.error).c_str());
+        analytic += o.analytic;
+
+        std::vector<Tensor> same(std::size_t(randomIn(rng, 1, 3)), x);
+        o = compareBothWays(*findOp("stack"), {same}, {{"axis", Attr(randomIn(rng, 0, rank))}},
+                            rng);
+        QVERIFY2(o.ran && o.error.empty(), ("stack: " + o.error).c_str());
+        analytic += o.analytic;
+
+        o = compareBothWays(*findOp("unstack"), {{x}}, {{"axis", Attr(axis)}}, rng);
+        QVERIFY2(o.ran && o.error.empty(), ("unstack: " + o.error).c_str());
+        analytic += o.analytic;
+    }
+    // Every one of them copies each element once: the plan path must take all.
+    QCOMPARE(analytic, 400 * 6);
+}
+
+void TestAffinePlanMap::evaluationKeepsNoSources()
+{
+    // What the workbench does: a slice is evaluated with no sources and no stored order at all,
+    // a pad keeps them (its border has none).
+    for (const char* op : {"getitem", "pad"}) {
+        EngineClient client;
+        QSignalSpy evaluated(&client, &EngineClient::evaluated);
+        const Workspace ws = exampleWorkspace(*findOp(op));
+        client.evaluate(ws);
+        QVERIFY(evaluated.wait(10000));
+        const auto eval = evaluated.front().front().value<std::shared_ptr<const Evaluation>>();
+        QVERIFY(eval->ok);
+        const bool derived = std::string(op) == "getitem";
+        QCOMPARE(bool(eval->sources.plan()), derived);
+        QCOMPARE(eval->sources.stored().empty(), derived);
+        std::int64_t orderBytes = 0;
+        for (const auto* orders : {&eval->readOrders, &eval->outputOrders})
+            for (const ReadOrder& order : *orders)
+                orderBytes += order->bytes();
+        QCOMPARE(orderBytes == 0, derived);
+        // x[1:, ::-2] of a 3x4 arange starts at x[1, 3]; the pad's corner is its constant.
+        if (derived)
+            QCOMPARE(eval->sources.source(0, 0), packSource(0, 7));
+        else
+            QCOMPARE(eval->sources.source(0, 0), kNoSource);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestAffinePlanMap)
+#include "tst_affineplanmap.moc"

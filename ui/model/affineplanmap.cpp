@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/model/affineplanmap.h"
+
+#include "core/error.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <string>
+
+namespace ss::ui {
+
+namespace {
+
+// A piece's dimensions of extent > 1: more than the engine's rank (views such as tile's double
+// it) but a fixed bound, so that coordinates live on the stack.
+constexpr int kMaxDims = 64;
+using Coords = std::array<std::int64_t, kMaxDims>;
+
+// How many disjointness sub-questions one plan may ask before it is sent down the stored path.
+constexpr int kDisjointBudget = 1 << 14;
+// A piece split into its slices to compare it with another: at most this many slices.
+constexpr std::int64_t kMaxSplit = 64;
+
+std::int64_t floorDiv(std::int64_t a, std::int64_t b)
+{
+    const std::int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return -floorDiv(-a, b);
+}
+
+bool mulAdd(std::int64_t& acc, std::int64_t a, std::int64_t b)
+{
+    std::int64_t p = 0;
+    return !__builtin_mul_overflow(a, b, &p) && !__builtin_add_overflow(acc, p, &acc);
+}
+
+// A side of a piece as a set of flat indices: min + sum q_k * stride_k, 0 <= q_k < extent_k,
+// strides positive and largest first. Disjointness only needs the set, not which coordinate
+// lands where.
+struct SetDim
+{
+    std::int64_t stride = 0;
+    std::int64_t extent = 1;
+    bool operator==(const SetDim&) const = default;
+};
+
+std::int64_t spanOf(const std::vector<SetDim>& dims, std::size_t from)
+{
+    std::int64_t span = 0;
+    for (std::size_t k = from; k < dims.size(); ++k)
+        span += dims[k].stride * (dims[k].extent - 1);
+    return span;
+}
+
+// Merges dimensions that continue each other (stride == the next smaller's stride * extent),
+// so that a contiguous block is one dimension, whatever view the planner described it in.
+std::vector<SetDim> setOf(const std::vector<AffinePlanMap::Dim>& dims,
+                          const AffinePlanMap::Side& side, bool input)
+{
+    std::vector<SetDim> set;
+    for (int d : side.order) {
+        const auto& dim = dims[std::size_t(d)];
+        set.push_back({input ? dim.inStride : std::abs(dim.outStride), dim.extent});
+    }
+    std::vector<SetDim> merged;
+    for (auto it = set.rbegin(); it != set.rend(); ++it) {
+        if (!merged.empty() && merged.back().stride * merged.back().extent == it->stride)
+            merged.back().extent *= it->extent;
+        else
+            merged.push_back(*it);
+    }
+    std::reverse(merged.begin(), merged.end());
+    return merged;
+}
+
+// Whether {a0 + A} and {b0 + B} provably share no index. False where it cannot tell: the plan
+// then keeps its stored sources.
+bool disjoint(std::int64_t a0, const std::vector<SetDim>& a, std::size_t ai, std::int64_t b0,
+              const std::vector<SetDim>& b, std::size_t bi, int& budget)
+{
+    if (--budget < 0) return false;
+    const std::int64_t spanA = spanOf(a, ai), spanB = spanOf(b, bi);
+    if (a0 + spanA < b0 || b0 + spanB < a0) return true;
+    const bool aEmpty = ai == a.size(), bEmpty = bi == b.size();
+    if (aEmpty && bEmpty) return a0 != b0;
+    if (!aEmpty && !bEmpty && a[ai].stride == b[bi].stride) {
+        // a0 + i S + x == b0 + j S + y: x - y + (a0 - b0) = (j - i) S, and as both rests span
+        // less than S, at most two values of k = j - i can do it; each is a smaller question.
+        const std::int64_t S = a[ai].stride;
+        const std::int64_t restA = spanOf(a, ai + 1), restB = spanOf(b, bi + 1);
+        const std::int64_t d = a0 - b0;
+        const std::int64_t kLow = std::max(ceilDiv(d - restB, S), -(a[ai].extent - 1));
+        const std::int64_t kHigh = std::min(floorDiv(d + restA, S), b[bi].extent - 1);
+        for (std::int64_t k = kLow; k <= kHigh; ++k)
+            if (!disjoint(a0, a, ai + 1, b0 + k * S, b, bi + 1, budget)) return false;
+        return true;
+    }
+    // Different outer structure: cut the one with the larger outer stride into its slices.
+    const bool cutA = bEmpty || (!aEmpty && a[ai].stride > b[bi].stride);
+    const std::vector<SetDim>& c = cutA ? a : b;
+    const std::size_t ci = cutA ? ai : bi;
+    if (c[ci].extent > kMaxSplit) return false;
+    for (std::int64_t q = 0; q < c[ci].extent; ++q) {
+        const bool ok = cutA ? disjoint(a0 + q * c[ci].stride, a, ai + 1, b0, b, bi, budget)
+                             : disjoint(a0, a, ai, b0 + q * c[ci].stride, b, bi + 1, budget);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+bool allDisjoint(const std::vector<AffinePlanMap::Piece>& pieces, const std::vector<int>& which,
+                 bool input)
+{
+    int budget = kDisjointBudget;
+    std::vector<std::vector<SetDim>> sets;
+    for (int p : which) {
+        const auto& piece = pieces[std::size_t(p)];
+        sets.push_back(setOf(piece.dims, input ? piece.in : piece.out, input));
+    }
+    for (std::size_t i = 0; i < which.size(); ++i)
+        for (std::size_t j = i + 1; j < which.size(); ++j) {
+            const auto& a = pieces[std::size_t(which[i])];
+            const auto& b = pieces[std::size_t(which[j])];
+            const std::int64_t a0 = input ? a.in.min : a.out.min;
+            const std::int64_t b0 = input ? b.in.min : b.out.min;
+            if (!disjoint(a0, sets[i], 0, b0, sets[j], 0, budget)) return false;
+        }
+    return true;
+}
+
+// Orders a side's dimensions by |stride| and checks they are nested, which makes the greedy
+// inversion exact and the map one-to-one. False if they are not.
+bool makeSide(std::vector<AffinePlanMap::Dim>& dims, AffinePlanMap::Side& side, std::int64_t offset,
+              bool input)
+{
+    auto stride = [&](int d) {
+        return input ? dims[std::size_t(d)].inStride : std::abs(dims[std::size_t(d)].outStride);
+    };
+    side.order.resize(dims.size());
+    for (std::size_t d = 0; d < dims.size(); ++d)
+        side.order[d] = int(d);
+    std::sort(side.order.begin(), side.order.end(),
+              [&](int x, int y) { return stride(x) > stride(y); });
+    side.below.assign(dims.size(), 0);
+    std::int64_t span = 0;
+    for (std::size_t k = dims.size(); k-- > 0;) {
+        const int d = side.order[k];
+        side.below[k] = span;
+        if (span >= stride(d)) return false;
+        if (!mulAdd(span, stride(d), dims[std::size_t(d)].extent - 1)) return false;
+    }
+    side.min = offset;
+    for (const auto& dim : dims) {
+        const std::int64_t s = input ? dim.inStride : dim.outStride;
+        if (s < 0) side.min += s * (dim.extent - 1);
+    }
+    side.max = side.min + span;
+    return true;
+}
+
+// The coordinates of `index` on a side of `piece`, if the side holds it.
+bool invert(const AffinePlanMap::Piece& piece, bool input, std::int64_t index, std::int64_t* coords)
+{
+    const AffinePlanMap::Side& side = input ? piece.in : piece.out;
+    if (index < side.min || index > side.max) return false;
+    std::int64_t r = index - side.min;
+    for (int d : side.order) {
+        const auto& dim = piece.dims[std::size_t(d)];
+        const std::int64_t s = input ? dim.inStride : dim.outStride;
+        const std::int64_t q = r / std::abs(s);
+        if (q >= dim.extent) return false;
+        r -= q * std::abs(s);
+        coords[d] = s > 0 ? q : dim.extent - 1 - q;
+    }
+    return r == 0;
+}
+
+std::int64_t place(const AffinePlanMap::Piece& piece, bool input, const std::int64_t* coords)
+{
+    std::int64_t at = input ? piece.inOffset : piece.outOffset;
+    for (std::size_t d = 0; d < piece.dims.size(); ++d)
+        at += coords[d] * (input ? piece.dims[d].inStride : piece.dims[d].outStride);
+    return at;
+}
+
+// Writes the read positions of the piece's input elements in [lo, hi]: out[(v - origin) * dir]
+// for input index v. Walks the piece's input dimensions, largest stride first, visiting only
+// coordinates whose block meets the window, so a row costs its hits, not a search per element.
+void enumerateWindow(const AffinePlanMap::Piece& piece, std::size_t level, std::int64_t v,
+                     std::int64_t w, std::int64_t lo, std::int64_t hi, std::int64_t origin,
+                     std::int64_t dir, ReadPosition* out)
+{
+    if (level == piece.dims.size()) {
+        if (v >= lo && v <= hi) out[(v - origin) * dir] = ReadPosition(w);
+        return;
+    }
+    const auto& dim = piece.dims[std::size_t(piece.in.order[level])];
+    const std::int64_t s = dim.inStride;
+    const std::int64_t qLow = std::max<std::int64_t>(0, ceilDiv(lo - v - piece.in.below[level], s));
+    const std::int64_t qHigh = std::min(dim.extent - 1, floorDiv(hi - v, s));
+    if (qLow > qHigh) return;
+    if (level + 1 == piece.dims.size()) {
+        const std::int64_t os = dim.outStride;
+        ReadPosition* o = out + (v + qLow * s - origin) * dir;
+        const std::int64_t oStep = s * dir;
+        std::int64_t position = w + qLow * os;
+        for (std::int64_t q = qLow; q <= qHigh; ++q, o += oStep, position += os)
+            *o = ReadPosition(position);
+        return;
+    }
+    for (std::int64_t q = qLow; q <= qHigh; ++q)
+        enumerateWindow(piece, level + 1, v + q * s, w + q * dim.outStride, lo, hi, origin, dir,
+                        out);
+}
+
+class InputOrder final : public ReadOrderMap
+{
+public:
+    InputOrder(std::shared_ptr<const AffinePlanMap> map, int slot, std::int64_t size)
+        : ReadOrderMap(size), m_map(std::move(map)), m_slot(slot)
+    {
+    }
+    ReadPosition at(std::int64_t flat) const override { return m_map->inputPosition(m_slot, flat); }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        m_map->readInput(m_slot, first, step, count, out);
+    }
+    std::int64_t bytes() const override { return 0; }
+
+private:
+    std::shared_ptr<const AffinePlanMap> m_map;
+    int m_slot;
+};
+
+// Every output element is read, in output order: its position is its place over the whole op.
+class OutputOrder final : public ReadOrderMap
+{
+public:
+    OutputOrder(std::int64_t base, std::int64_t size) : ReadOrderMap(size), m_base(base) {}
+    ReadPosition at(std::int64_t flat) const override { return ReadPosition(m_base + flat); }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        std::int64_t position = m_base + first;
+        for (std::int64_t i = 0; i < count; ++i, position += step)
+            out[i] = ReadPosition(position);
+    }
+    std::int64_t bytes() const override { return 0; }
+
+private:
+    std::int64_t m_base;
+};
+
+} // namespace
+
+void checkReadPositionLimit(std::int64_t outputElements)
+{
+    // Every output element reads at most one input element: that many positions at most.
+    if (outputElements > std::numeric_limits<ReadPosition>::max())
+        throw OpError(ErrorCode::ResourceExhausted,
+                      "the workbench colours at most 2^31 - 1 read positions, and this op's "
+                      "outputs have " +
+                          std::to_string(outputElements) +
+                          " elements (slicescope-cli has no such limit)");
+}
+
+std::shared_ptr<const AffinePlanMap> AffinePlanMap::make(const OpPlan& plan,
+                                                         const std::vector<std::int64_t>& slotSizes)
+{
+    std::shared_ptr<AffinePlanMap> map(new AffinePlanMap);
+    map->m_slotSizes = slotSizes;
+    map->m_slotPieces.resize(slotSizes.size());
+    std::int64_t total = 0;
+    for (std::size_t k = 0; k < plan.outputs.size(); ++k) {
+        const OutputPlan& output = plan.outputs[k];
+        if (output.computed.isValid()) return nullptr;
+        const std::int64_t size = numElements(output.shape);
+        map->m_outputSizes.push_back(size);
+        map->m_outputBases.push_back(total);
+        total += size;
+        map->m_outputPieces.emplace_back();
+        std::int64_t covered = 0;
+        for (const ss::Piece& variant : output.pieces) {
+            const auto* affine = std::get_if<AffinePiece>(&variant);
+            if (!affine || affine->slot < 0 || affine->slot >= int(slotSizes.size()))
+                return nullptr;
+            if (affine->extents.size() != affine->inStrides.size() ||
+                affine->extents.size() != affine->outStrides.size())
+                return nullptr;
+            AffinePlanMap::Piece piece;
+            piece.output = int(k);
+            piece.slot = affine->slot;
+            piece.inOffset = affine->inOffset;
+            piece.outOffset = affine->outOffset;
+            // An empty piece moves nothing (and its strides are 0: OutputPlan::emptyPiece).
+            if (std::find(affine->extents.begin(), affine->extents.end(), 0) !=
+                affine->extents.end())
+                continue;
+            for (std::size_t d = 0; d < affine->extents.size(); ++d) {
+                Dim dim{affine->extents[d], affine->inStrides[d], affine->outStrides[d]};
+                if (dim.extent < 0) return nullptr;
+                if (dim.extent == 1) continue;
+                // A zero stride repeats (tile, broadcast): not one-to-one.
+                if (dim.inStride == 0 || dim.outStride == 0) return nullptr;
+                if (dim.inStride < 0) {
+                    // Count the dimension the other way round, so every input stride is positive.
+                    piece.inOffset += dim.inStride * (dim.extent - 1);
+                    piece.outOffset += dim.outStride * (dim.extent - 1);
+                    dim.inStride = -dim.inStride;
+                    dim.outStride = -dim.outStride;
+                }
+                piece.dims.push_back(dim);
+                piece.count *= dim.extent;
+            }
+            if (int(piece.dims.size()) > kMaxDims) return nullptr;
+            if (!makeSide(piece.dims, piece.in, piece.inOffset, true) ||
+                !makeSide(piece.dims, piece.out, piece.outOffset, false))
+                return nullptr;
+            if (piece.in.min < 0 || piece.in.max >= slotSizes[std::size_t(piece.slot)] ||
+                piece.out.min < 0 || piece.out.max >= size)
+                return nullptr;
+            covered += piece.count;
+            map->m_outputPieces.back().push_back(int(map->m_pieces.size()));
+            map->m_slotPieces[std::size_t(piece.slot)].push_back(int(map->m_pieces.size()));
+            map->m_pieces.push_back(std::move(piece));
+        }
+        // Disjoint pieces inside the output that add up to its size cover it exactly.
+        if (covered != size) return nullptr;
+        if (!allDisjoint(map->m_pieces, map->m_outputPieces.back(), false)) return nullptr;
+    }
+    for (const auto& which : map->m_slotPieces)
+        if (!allDisjoint(map->m_pieces, which, true)) return nullptr;
+    checkReadPositionLimit(total);
+
+    // The summaries, from the pieces: a slot's first element is the one its lowest output
+    // position reads, and its last position the highest.
+    for (std::size_t s = 0; s < slotSizes.size(); ++s) {
+        ReadOrderSummary summary;
+        std::int64_t lowest = -1;
+        for (int p : map->m_slotPieces[s]) {
+            const Piece& piece = map->m_pieces[std::size_t(p)];
+            const std::int64_t base = map->m_outputBases[std::size_t(piece.output)];
+            summary.selected += piece.count;
+            summary.last = std::max(summary.last, base + piece.out.max);
+            if (lowest < 0 || base + piece.out.min < lowest) {
+                lowest = base + piece.out.min;
+                Coords coords{};
+                invert(piece, false, piece.out.min, coords.data());
+                summary.first = place(piece, true, coords.data());
+            }
+        }
+        map->m_slotSummaries.push_back(summary);
+    }
+    map->m_lastRead = total - 1;
+    return map;
+}
+
+const AffinePlanMap::Piece* AffinePlanMap::findOut(int output, std::int64_t index,
+                                                   std::int64_t* coords) const
+{
+    for (int p : m_outputPieces[std::size_t(output)]) {
+        const Piece& piece = m_pieces[std::size_t(p)];
+        if (invert(piece, false, index, coords)) return &piece;
+    }
+    return nullptr;
+}
+
+const AffinePlanMap::Piece* AffinePlanMap::findIn(int slot, std::int64_t index,
+                                                  std::int64_t* coords) const
+{
+    for (int p : m_slotPieces[std::size_t(slot)]) {
+        const Piece& piece = m_pieces[std::size_t(p)];
+        if (invert(piece, true, index, coords)) return &piece;
+    }
+    return nullptr;
+}
+
+std::int64_t AffinePlanMap::source(int output, std::int64_t index) const
+{
+    Coords coords; // invert() writes every coordinate the piece has
+    const Piece* piece = findOut(output, index, coords.data());
+    // make() proved the pieces cover every output element.
+    if (!piece) return kNoSource;
+    return packSource(piece->slot, place(*piece, true, coords.data()));
+}
+
+std::optional<std::pair<int, std::int64_t>> AffinePlanMap::target(int slot,
+                                                                  std::int64_t index) const
+{
+    Coords coords; // invert() writes every coordinate the piece has
+    const Piece* piece = findIn(slot, index, coords.data());
+    if (!piece) return std::nullopt;
+    return std::pair{piece->output, place(*piece, false, coords.data())};
+}
+
+ReadPosition AffinePlanMap::inputPosition(int slot, std::int64_t index) const
+{
+    Coords coords; // invert() writes every coordinate the piece has
+    const Piece* piece = findIn(slot, index, coords.data());
+    if (!piece) return -1;
+    return ReadPosition(m_outputBases[std::size_t(piece->output)] +
+                        place(*piece, false, coords.data()));
+}
+
+void AffinePlanMap::readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
+                              ReadPosition* out) const
+{
+    if (count <= 0) return;
+    if (step != 1 && step != -1) {
+        for (std::int64_t i = 0; i < count; ++i)
+            out[i] = inputPosition(slot, first + i * step);
+        return;
+    }
+    // A run of the input, either way: every element not read stays -1, and each piece writes
+    // the elements it reads inside the window.
+    std::fill(out, out + count, ReadPosition(-1));
+    const std::int64_t lo = step > 0 ? first : first - count + 1;
+    const std::int64_t hi = step > 0 ? first + count - 1 : first;
+    for (int p : m_slotPieces[std::size_t(slot)]) {
+        const Piece& piece = m_pieces[std::size_t(p)];
+        if (piece.in.max < lo || piece.in.min > hi) continue;
+        enumerateWindow(piece, 0, piece.inOffset,
+                        m_outputBases[std::size_t(piece.output)] + piece.outOffset, lo, hi, first,
+                        step, out);
+    }
+}
+
+ReadOrder AffinePlanMap::inputOrder(int slot) const
+{
+    return std::make_shared<const InputOrder>(shared_from_this(), slot,
+                                              m_slotSizes[std::size_t(slot)]);
+}
+
+ReadOrder AffinePlanMap::outputOrder(int output) const
+{
+    return std::make_shared<const OutputOrder>(m_outputBases[std::size_t(output)],
+                                               m_outputSizes[std::size_t(output)]);
+}
+
+ReadOrderSummary AffinePlanMap::outputSummary(int output) const
+{
+    const std::int64_t size = m_outputSizes[std::size_t(output)];
+    if (size == 0) return {};
+    return {size, 0, m_outputBases[std::size_t(output)] + size - 1};
+}
+
+} // namespace ss::ui

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Provenance worked out from an op's plan instead of kept per element: for a plan that copies
+// every output element from exactly one input element, and no input element twice, the read
+// order is the output order itself, and every question the workbench asks (an element's read
+// position, an output element's source, an input element's target, the summaries) is answered
+// by inverting a piece's affine map. An evaluation at 10^8 elements then keeps no sources and
+// no read orders at all (16 bytes per element less).
+#pragma once
+
+#include "core/op.h"
+#include "ui/model/readorder.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace ss::ui {
+
+/// A one-to-one affine plan's provenance. Made only for a plan that passes every check (see
+/// make()); any other plan keeps the stored sources and orders, so no answer rests on a guess.
+class AffinePlanMap : public std::enable_shared_from_this<AffinePlanMap>
+{
+public:
+    /// The map of `plan` over inputs of these element counts (slot order), or null if the plan
+    /// is not provably one-to-one: a piece that is not an AffinePiece from an input slot, a
+    /// computed output, a piece whose map is not invertible (its strides are not nested), pieces
+    /// that are not provably disjoint in an output or in an input, or an output they do not
+    /// cover. O(pieces^2 * rank), never a pass over the elements.
+    static std::shared_ptr<const AffinePlanMap> make(const OpPlan& plan,
+                                                     const std::vector<std::int64_t>& slotSizes);
+
+    int outputCount() const { return int(m_outputSizes.size()); }
+    int slotCount() const { return int(m_slotSizes.size()); }
+    std::int64_t outputSize(int output) const { return m_outputSizes[std::size_t(output)]; }
+    /// Output `output`'s element 0's read position: the elements of the outputs before it.
+    std::int64_t outputBase(int output) const { return m_outputBases[std::size_t(output)]; }
+
+    /// packSource(slot, index) of output `output`'s element `index` (which must exist).
+    std::int64_t source(int output, std::int64_t index) const;
+    /// The output element (output, index) copied from input slot `slot`'s element `index`, or
+    /// none if the op does not read it.
+    std::optional<std::pair<int, std::int64_t>> target(int slot, std::int64_t index) const;
+
+    /// Input slot `slot`'s element `index`'s read position, or -1.
+    ReadPosition inputPosition(int slot, std::int64_t index) const;
+    /// ReadOrderMap::read for input slot `slot`.
+    void readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
+                   ReadPosition* out) const;
+
+    /// The orders, worked out when asked (no memory per element).
+    ReadOrder inputOrder(int slot) const;
+    ReadOrder outputOrder(int output) const;
+    ReadOrderSummary inputSummary(int slot) const { return m_slotSummaries[std::size_t(slot)]; }
+    ReadOrderSummary outputSummary(int output) const;
+    /// The op's last read position (every output element is one read).
+    std::int64_t lastRead() const { return m_lastRead; }
+
+    /// One dimension of a piece (extent > 1) with its strides in the input and the output.
+    struct Dim
+    {
+        std::int64_t extent = 1;
+        std::int64_t inStride = 0;  ///< > 0 (negative strides are normalised away)
+        std::int64_t outStride = 0; ///< any sign but 0
+    };
+    /// One side (input or output) of a piece, ready to invert.
+    struct Side
+    {
+        std::int64_t min = 0;   ///< the side's lowest flat index
+        std::int64_t max = 0;   ///< and highest
+        std::vector<int> order; ///< dimensions by |stride|, largest first
+        /// Per position in `order`: the span of the dimensions after it, sum |stride| *
+        /// (extent - 1), which is less than that dimension's |stride| (nested strides).
+        std::vector<std::int64_t> below;
+    };
+    struct Piece
+    {
+        int output = 0;
+        int slot = 0;
+        std::int64_t inOffset = 0;  ///< coordinate 0's input index
+        std::int64_t outOffset = 0; ///< coordinate 0's output index
+        std::vector<Dim> dims;
+        Side in, out;
+        std::int64_t count = 1;
+    };
+
+private:
+    AffinePlanMap() = default;
+    // The piece of output `output` holding element `index` and its coordinates.
+    const Piece* findOut(int output, std::int64_t index, std::int64_t* coords) const;
+    const Piece* findIn(int slot, std::int64_t index, std::int64_t* coords) const;
+
+    std::vector<Piece> m_pieces;
+    std::vector<std::vector<int>> m_outputPieces; ///< per output, its pieces
+    std::vector<std::vector<int>> m_slotPieces;   ///< per slot, the pieces reading it
+    std::vector<std::int64_t> m_outputSizes, m_outputBases, m_slotSizes;
+    std::vector<ReadOrderSummary> m_slotSummaries;
+    std::int64_t m_lastRead = -1;
+};
+
+/// Throws resource_exhausted if an op whose outputs have `outputElements` elements has more
+/// read positions than a ReadPosition holds.
+void checkReadPositionLimit(std::int64_t outputElements);
+
+} // namespace ss::ui

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/model/sourcemap.h"
+
+namespace ss::ui {
+
+SourceMap::SourceMap(std::vector<std::shared_ptr<const SourceList>> stored)
+    : m_stored(std::move(stored))
+{
+}
+
+SourceMap::SourceMap(std::shared_ptr<const AffinePlanMap> plan) : m_plan(std::move(plan)) {}
+
+int SourceMap::outputCount() const
+{
+    return m_plan ? m_plan->outputCount() : int(m_stored.size());
+}
+
+std::int64_t SourceMap::outputSize(int output) const
+{
+    if (output < 0 || output >= outputCount()) return 0;
+    return m_plan ? m_plan->outputSize(output)
+                  : std::int64_t(m_stored[std::size_t(output)]->size());
+}
+
+std::int64_t SourceMap::source(int output, std::int64_t index) const
+{
+    if (index < 0 || index >= outputSize(output)) return kNoSource;
+    return m_plan ? m_plan->source(output, index)
+                  : (*m_stored[std::size_t(output)])[std::size_t(index)];
+}
+
+std::vector<std::vector<std::int64_t>> SourceMap::targets(int slot, std::int64_t index) const
+{
+    std::vector<std::vector<std::int64_t>> targets(static_cast<std::size_t>(outputCount()));
+    if (m_plan) {
+        if (slot < 0 || slot >= m_plan->slotCount()) return targets;
+        if (const auto target = m_plan->target(slot, index))
+            targets[std::size_t(target->first)].push_back(target->second);
+        return targets;
+    }
+    const std::int64_t wanted = packSource(slot, index);
+    for (std::size_t k = 0; k < m_stored.size(); ++k) {
+        const SourceList& sources = *m_stored[k];
+        for (std::size_t i = 0; i < sources.size(); ++i)
+            if (sources[i] == wanted) targets[k].push_back(std::int64_t(i));
+    }
+    return targets;
+}
+
+std::int64_t SourceMap::targetsCost() const
+{
+    if (m_plan) return 0;
+    std::int64_t total = 0;
+    for (const auto& sources : m_stored)
+        total += std::int64_t(sources->size());
+    return total;
+}
+
+std::int64_t SourceMap::bytes() const
+{
+    return m_plan ? 0 : targetsCost() * std::int64_t(sizeof(std::int64_t));
+}
+
+} // namespace ss::ui

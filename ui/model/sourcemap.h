@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Where an evaluation's output elements came from, and where its input elements went: from the
+// plan itself for one-to-one affine plans (AffinePlanMap, no memory per element), else from the
+// engine's per-element sources.
+#pragma once
+
+#include "core/plan.h"
+#include "ui/model/affineplanmap.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace ss::ui {
+
+/// An evaluation's sources. Cheap to copy (shares what it answers from), immutable.
+class SourceMap
+{
+public:
+    SourceMap() = default;
+    /// Per output: packSource(slot, index) or kNoSource for every element.
+    explicit SourceMap(std::vector<std::shared_ptr<const SourceList>> stored);
+    explicit SourceMap(std::shared_ptr<const AffinePlanMap> plan);
+
+    /// The outputs it knows (0 for an evaluation that failed).
+    int outputCount() const;
+    /// Output `output`'s element count.
+    std::int64_t outputSize(int output) const;
+    /// packSource(slot, index) of output `output`'s element `index`, or kNoSource (a constant,
+    /// or an element that does not exist).
+    std::int64_t source(int output, std::int64_t index) const;
+    /// The output elements copied from input slot `slot`'s element `index`: per output, in
+    /// output order.
+    std::vector<std::vector<std::int64_t>> targets(int slot, std::int64_t index) const;
+    /// The elements targets() looks at: every output element for stored sources, none for a
+    /// plan (which inverts its pieces).
+    std::int64_t targetsCost() const;
+    /// The memory it keeps.
+    std::int64_t bytes() const;
+
+    /// The plan's map, if the sources come from it (else null).
+    const std::shared_ptr<const AffinePlanMap>& plan() const { return m_plan; }
+    /// The stored sources, if there are (else empty).
+    const std::vector<std::shared_ptr<const SourceList>>& stored() const { return m_stored; }
+
+private:
+    std::vector<std::shared_ptr<const SourceList>> m_stored;
+    std::shared_ptr<const AffinePlanMap> m_plan;
+};
+
+} // namespace ss::ui
