@@ -218,6 +218,75 @@ void enumerateWindow(const AffinePlanMap::Piece& piece, std::size_t level, std::
                         out);
 }
 
+// Writes the read positions of the piece's elements among first + i * step (i < count), and
+// leaves the others alone: an odometer over the piece's input dimensions, largest stride first,
+// where each level keeps its quotient and remainder and passes only the change of its remainder
+// down. A column (step = a row) costs a compare and a subtraction per level instead of a
+// division per dimension, as at() would.
+void walkSequence(const AffinePlanMap::Piece& piece, std::int64_t base, std::int64_t first,
+                  std::int64_t step, std::int64_t count, ReadPosition* out)
+{
+    const std::size_t rank = piece.dims.size();
+    Coords stride, extent, outStride, q, rem;
+    std::int64_t r = first - piece.inOffset;
+    for (std::size_t k = 0; k < rank; ++k) {
+        const auto& dim = piece.dims[std::size_t(piece.in.order[k])];
+        stride[k] = dim.inStride;
+        extent[k] = dim.extent;
+        outStride[k] = dim.outStride;
+        // Floor division keeps every remainder in [0, stride): for an element of the piece the
+        // quotients are its coordinates (the strides are nested), and for any other one some
+        // quotient is out of range or the last remainder is not 0.
+        q[k] = floorDiv(r, stride[k]);
+        r -= q[k] * stride[k];
+        rem[k] = r;
+    }
+    base += piece.outOffset;
+    struct DeltaCache
+    {
+        std::int64_t delta[2] = {0, 0}, whole[2] = {0, 0}, part[2] = {0, 0};
+    };
+    std::array<DeltaCache, kMaxDims> cache;
+    for (std::int64_t i = 0; i < count; ++i) {
+        bool member = rank ? rem[rank - 1] == 0 : r == 0;
+        std::int64_t position = base;
+        for (std::size_t k = 0; k < rank && member; ++k) {
+            member = q[k] >= 0 && q[k] < extent[k];
+            position += q[k] * outStride[k];
+        }
+        if (member) out[i] = ReadPosition(position);
+        if (rank == 0) {
+            r += step;
+            continue;
+        }
+        std::int64_t delta = step;
+        for (std::size_t k = 0; k < rank && delta != 0; ++k) {
+            // delta = whole * stride + part: a level sees at most two deltas over a walk (its
+            // parent's part, with or without the parent's carry), so their division is cached.
+            DeltaCache& c = cache[k];
+            if (delta != c.delta[0]) {
+                std::swap(c.delta[0], c.delta[1]);
+                std::swap(c.whole[0], c.whole[1]);
+                std::swap(c.part[0], c.part[1]);
+                if (delta != c.delta[0]) {
+                    c.delta[0] = delta;
+                    c.whole[0] = floorDiv(delta, stride[k]);
+                    c.part[0] = delta - c.whole[0] * stride[k];
+                }
+            }
+            const std::int64_t old = rem[k];
+            std::int64_t next = old + c.part[0];
+            q[k] += c.whole[0];
+            if (next >= stride[k]) {
+                ++q[k];
+                next -= stride[k];
+            }
+            rem[k] = next;
+            delta = next - old;
+        }
+    }
+}
+
 class InputOrder final : public ReadOrderMap
 {
 public:
@@ -412,9 +481,14 @@ void AffinePlanMap::readInput(int slot, std::int64_t first, std::int64_t step, s
                               ReadPosition* out) const
 {
     if (count <= 0) return;
+    const auto& pieces = m_slotPieces[std::size_t(slot)];
     if (step != 1 && step != -1) {
-        for (std::int64_t i = 0; i < count; ++i)
-            out[i] = inputPosition(slot, first + i * step);
+        // Any other step (a column, a strided sample): each piece walks the sequence.
+        std::fill(out, out + count, ReadPosition(-1));
+        for (int p : pieces) {
+            const Piece& piece = m_pieces[std::size_t(p)];
+            walkSequence(piece, m_outputBases[std::size_t(piece.output)], first, step, count, out);
+        }
         return;
     }
     // A run of the input, either way: every element not read stays -1, and each piece writes
@@ -422,7 +496,7 @@ void AffinePlanMap::readInput(int slot, std::int64_t first, std::int64_t step, s
     std::fill(out, out + count, ReadPosition(-1));
     const std::int64_t lo = step > 0 ? first : first - count + 1;
     const std::int64_t hi = step > 0 ? first + count - 1 : first;
-    for (int p : m_slotPieces[std::size_t(slot)]) {
+    for (int p : pieces) {
         const Piece& piece = m_pieces[std::size_t(p)];
         if (piece.in.max < lo || piece.in.min > hi) continue;
         enumerateWindow(piece, 0, piece.inOffset,
