@@ -38,6 +38,7 @@ private slots:
     void refusesWrongTypes();
     void refusesWhatWouldNotFitInMemory();
     void inMemoryResultsAreNotJudgedAsText();
+    void sourcesNotWantedAreNeitherMadeNorCharged();
     void reportsInternalErrors();
     void progressCountsValuesAndSources();
     void mapsExceptions();
@@ -223,6 +224,37 @@ void TestRequest::refusesWhatWouldNotFitInMemory()
     const Json tooLong = respond(line, limits);
     QCOMPARE(errorCode(tooLong), std::string("resource_exhausted"));
     QVERIFY(tooLong.find("id")->isNull());
+}
+
+void TestRequest::sourcesNotWantedAreNeitherMadeNorCharged()
+{
+    // The GUI answers for a one-to-one plan's sources itself: once it has seen the plan, it says
+    // so, and the 8 bytes per output element are neither made nor charged to the budget.
+    Limits limits;
+    limits.maxBytes = 12000; // the output (8000 bytes), and no room for its sources as well
+    Request request;
+    request.op = findOp("getitem");
+    request.attrs = {{"expr", Attr("x[::-1]")}};
+    request.inputs = {{makeFilled(DType::Float64, {1000}, Fill::Ones, 0, Limits{})}};
+    request.sources = true;
+    request.inMemory = true;
+    int asked = 0;
+    request.sourcesWanted = [&](const OpPlan& plan, const std::vector<Tensor>& inputs) {
+        ++asked;
+        return plan.outputs.size() != 1 || inputs.size() != 1;
+    };
+    const RequestResult result = runRequest(request, limits, testExecutor());
+    QCOMPARE(asked, 1);
+    QVERIFY(result.sources.empty());
+    QCOMPARE(result.outputs.front().size(), 1000);
+    // Wanted, the same request makes them, and they do not fit.
+    request.sourcesWanted = [](const OpPlan&, const std::vector<Tensor>&) { return true; };
+    try {
+        runRequest(request, limits, testExecutor());
+        QFAIL("no error");
+    } catch (const OpError& e) {
+        QCOMPARE(e.code(), ErrorCode::ResourceExhausted);
+    }
 }
 
 void TestRequest::reportsInternalErrors()
