@@ -272,7 +272,8 @@ int TensorAccessible::selectedCellCount() const
 {
     const ReadOrder order = m_view->model()->readOrder();
     if (!order) return 0;
-    return int(std::min<std::int64_t>(m_view->selection().selected, std::numeric_limits<int>::max()));
+    return int(
+        std::min<std::int64_t>(m_view->selection().selected, std::numeric_limits<int>::max()));
 }
 
 QList<QAccessibleInterface*> TensorAccessible::selectedCells() const
