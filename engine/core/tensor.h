@@ -135,6 +135,10 @@ private:
 /// Frees the buffers that freed tensors leave for reuse (tensor.cpp keeps the last few of 64 KiB
 /// and more, to spare the page faults of fresh memory); returns their bytes.
 std::int64_t releasePooledBuffers();
+/// How many freed buffers of 8 MiB and more are kept for reuse, and how many bytes together at
+/// most (by default 2 and 512 MiB: enough for a script's repeated request). The workbench keeps
+/// more (keepFreedMemoryForReuse), for ops with several big outputs and 10^8-element tensors.
+void keepPooledBuffers(int largeBuffers, std::int64_t largeBytes);
 
 /// Generated contents (protocol "fill"). Every fill is deterministic.
 enum class Fill { Arange, Zeros, Ones, Random };
