@@ -189,7 +189,10 @@ private:
         }
     }
 
-    static void unmap(const Block& b) { munmap(b.data, b.capacity); }
+    static void unmap(const Block& b)
+    {
+        munmap(b.data, b.capacity);
+    }
 
     // Buffers of one size class, most recently freed last; the oldest go first when a new one
     // would pass the count or the byte limit.
@@ -344,8 +347,8 @@ Tensor Tensor::empty(DType dtype, Shape shape, const Limits& limits)
         if (!block.data)
             throw OpError(ErrorCode::ResourceExhausted,
                           "could not allocate " + std::to_string(bytes) + " bytes");
-        t.m_data = std::shared_ptr<void>(
-            block.data, [block](void*) { BufferPool::instance().release(block); });
+        t.m_data = std::shared_ptr<void>(block.data,
+                                         [block](void*) { BufferPool::instance().release(block); });
     }
     return t;
 }

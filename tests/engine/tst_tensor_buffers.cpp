@@ -21,10 +21,7 @@ private slots:
     void init() { releasePooledBuffers(); }
     void cleanup() { keepPooledBuffers(2, std::int64_t(512) << 20); } // the defaults
 
-    static Tensor megabytes(std::int64_t mib)
-    {
-        return Tensor::empty(DType::Int8, {mib << 20});
-    }
+    static Tensor megabytes(std::int64_t mib) { return Tensor::empty(DType::Int8, {mib << 20}); }
 
     // x[7] of a 64^4 float32 tensor: 1 MiB, under the 8 MiB of large buffers.
     void aSmallBufferIsReused()
