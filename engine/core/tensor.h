@@ -15,6 +15,7 @@
 
 namespace ss {
 
+class Executor;
 class MemoryBudget;
 
 /// How much a single request may allocate. Checked before any allocation, so a request that is
@@ -147,7 +148,8 @@ std::string_view fillName(Fill fill);
 /// arange: element i is i converted to the dtype (integers wrap like NumPy's astype; bool is
 /// i % 2; strings are the decimal digits of i). random: a fixed generator seeded by `seed`;
 /// integers uniform in [0, 100) (bool: 0 or 1), floats uniform in [0, 1), strings "r<0..99>".
+/// With an executor, numeric fills run on all its workers (the same values).
 Tensor makeFilled(DType dtype, const Shape& shape, Fill fill, std::uint64_t seed,
-                  const Limits& limits);
+                  const Limits& limits, Executor* executor = nullptr);
 
 } // namespace ss
