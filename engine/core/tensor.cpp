@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/tensor.h"
 
+#include "core/executor.h"
 #include "core/memory_budget.h"
 
 #include <algorithm>
@@ -17,14 +18,35 @@ namespace ss {
 namespace {
 
 // Buffers from the kernel are expensive: every fresh page faults and is zeroed on its first
-// write, which costs about half a memcpy of the same bytes. glibc maps buffers over its mmap
-// threshold (128 KiB to 32 MiB, moving) afresh and unmaps them when freed, so even a 1 MiB result
-// pays 256 page faults every time (0.4-0.75 ms for x[7] of a 64^4 float32 tensor). The GUI
-// re-runs the same op on every edit and scripts repeat requests, so the last few buffers freed
-// are kept, large and small ones in separate lists, and handed out again for the same size.
+// write, which costs about half a memcpy of the same bytes (more in a virtual machine whose host
+// takes freed memory back: there a fresh page also faults on the host). glibc maps buffers over
+// its mmap threshold (128 KiB to 32 MiB, moving) afresh and unmaps them when freed, so even a
+// 1 MiB result pays 256 page faults every time (0.4-0.75 ms for x[7] of a 64^4 float32 tensor).
+// The GUI re-runs the same op on every edit and scripts repeat requests, so the last few buffers
+// freed are kept and handed out again.
+//
+// Small buffers (64 KiB to 8 MiB) come from malloc and are reused for the same size. Large ones
+// are mapped on their own, outside malloc's heap: kept there, a buffer's hole was split by
+// other blocks (an aligned buffer placed inside a freed one, a vector of a new size) until the
+// next evaluation's buffers no longer fitted and the heap grew by fresh pages (the workbench's
+// "idle" edit at 10^7 faulted in 60 MB that way). A large request takes the smallest kept buffer
+// that holds it if that is at most twice its size, else grows the largest smaller one in place
+// (mremap moves its pages, so only the growth is fresh), else maps a new one.
+//
+// No MADV_HUGEPAGE: on the development VM (free pages reported to the host) a fresh 2 MiB page
+// costs 6x the 512 small pages it replaces (400 MB: 800-970 ms against 133-183 ms), the
+// direct compaction it may do stalls on fragmented machines, and the kernels measured no gain
+// from it on reused buffers (transpose 8192^2: 13.3-13.5 ms without, 15.0-16.8 ms with).
 class BufferPool
 {
 public:
+    /// A buffer and the bytes it really has (at least what was asked).
+    struct Block
+    {
+        void* data = nullptr;
+        std::size_t capacity = 0;
+    };
+
     static BufferPool& instance()
     {
         // Never destroyed: a tensor freed by another static's destructor may still return its
@@ -33,62 +55,145 @@ public:
         return *pool;
     }
 
-    void* acquire(std::size_t bytes)
+    Block acquire(std::size_t bytes)
     {
-        if (FreeList* list = listFor(bytes)) {
+        if (bytes >= kMinLarge) return acquireLarge(bytes);
+        if (bytes >= kMinSmall) {
             std::lock_guard lock(m_mutex);
-            if (void* p = list->take(bytes)) return p;
+            if (void* p = m_small.take(bytes)) return {p, bytes};
         }
-        // Huge pages need 2 MiB alignment; they cut page faults 512-fold for big tensors.
-        const std::size_t alignment = bytes >= kHugePageAdvice ? kHugePage : 64;
-        void* p = std::aligned_alloc(alignment, bytes);
-#if defined(MADV_HUGEPAGE)
-        if (p && bytes >= kHugePageAdvice) madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-        return p;
+        return {std::aligned_alloc(64, bytes), bytes};
     }
 
-    void release(void* p, std::size_t bytes)
+    void release(const Block& block)
     {
-        if (FreeList* list = listFor(bytes)) {
-            std::lock_guard lock(m_mutex);
-            list->put(p, bytes);
+        if (block.capacity >= kMinLarge) {
+            releaseLarge(block);
             return;
         }
-        std::free(p);
+        if (block.capacity >= kMinSmall) {
+            std::lock_guard lock(m_mutex);
+            m_small.put(block.data, block.capacity);
+            return;
+        }
+        std::free(block.data);
     }
 
     /// Frees every kept buffer; returns their bytes.
     std::int64_t releaseAll()
     {
-        std::lock_guard lock(m_mutex);
-        return std::int64_t(m_large.clear() + m_small.clear());
+        std::vector<Block> large;
+        std::size_t small = 0;
+        {
+            std::lock_guard lock(m_mutex);
+            small = m_small.clear();
+            large.swap(m_large);
+            m_largeBytes = 0;
+        }
+        std::size_t bytes = small;
+        for (const Block& b : large) {
+            bytes += b.capacity;
+            unmap(b);
+        }
+        return std::int64_t(bytes);
+    }
+
+    void setLargeLimits(std::size_t slots, std::size_t bytes)
+    {
+        std::vector<Block> evicted;
+        {
+            std::lock_guard lock(m_mutex);
+            m_largeSlots = slots;
+            m_largeMaxBytes = bytes;
+            evictLargeFor(0, evicted);
+        }
+        for (const Block& b : evicted)
+            unmap(b);
     }
 
     /// Rounds a request so that tensors of nearly the same size share pooled buffers, and to a
-    /// multiple of the alignment acquire() asks aligned_alloc for (which requires it).
+    /// multiple of the alignment aligned_alloc requires.
     static std::size_t roundedSize(std::size_t bytes)
     {
-        const std::size_t unit = bytes >= kHugePageAdvice ? kHugePage
-                                 : bytes >= kMinSmall     ? kPage
-                                                          : 64;
+        const std::size_t unit = bytes >= kMinSmall ? kPage : 64;
         return (bytes + unit - 1) / unit * unit;
     }
 
 private:
     static constexpr std::size_t kPage = 4096;
-    static constexpr std::size_t kHugePage = std::size_t(2) << 20;
-    static constexpr std::size_t kHugePageAdvice = std::size_t(4) << 20;
     // Below this glibc keeps freed chunks in its heap, where their pages stay mapped.
     static constexpr std::size_t kMinSmall = std::size_t(64) << 10;
-    static constexpr std::size_t kMinPooled = std::size_t(8) << 20;
-    static constexpr std::size_t kMaxPooledBytes = std::size_t(512) << 20;
+    static constexpr std::size_t kMinLarge = std::size_t(8) << 20;
 
-    struct Buffer
+    Block acquireLarge(std::size_t bytes)
     {
-        void* data;
-        std::size_t bytes;
-    };
+        Block kept;
+        {
+            std::lock_guard lock(m_mutex);
+            auto best = m_large.end();  // the smallest that holds `bytes`
+            auto grown = m_large.end(); // the largest that does not
+            for (auto it = m_large.begin(); it != m_large.end(); ++it) {
+                if (it->capacity >= bytes) {
+                    if (best == m_large.end() || it->capacity < best->capacity) best = it;
+                } else if (grown == m_large.end() || it->capacity > grown->capacity) {
+                    grown = it;
+                }
+            }
+            // A much bigger buffer stays kept for the size that needs it: lent to a small
+            // tensor, it could not go back when the big tensor is gone for good.
+            auto chosen = best != m_large.end() && best->capacity / 2 <= bytes ? best : grown;
+            if (chosen != m_large.end()) {
+                kept = *chosen;
+                m_largeBytes -= kept.capacity;
+                m_large.erase(chosen);
+            }
+        }
+        if (kept.data && kept.capacity >= bytes) return kept;
+#if defined(MREMAP_MAYMOVE)
+        if (kept.data) {
+            // Its pages move with it: only the growth is fresh memory.
+            void* p = mremap(kept.data, kept.capacity, bytes, MREMAP_MAYMOVE);
+            if (p != MAP_FAILED) return {p, bytes};
+        }
+#endif
+        if (kept.data) unmap(kept);
+        void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return {p == MAP_FAILED ? nullptr : p, bytes};
+    }
+
+    void releaseLarge(const Block& block)
+    {
+        std::vector<Block> evicted;
+        {
+            std::lock_guard lock(m_mutex);
+            if (block.capacity <= m_largeMaxBytes && m_largeSlots > 0) {
+                evictLargeFor(block.capacity, evicted);
+                m_large.push_back(block);
+                m_largeBytes += block.capacity;
+            } else {
+                evicted.push_back(block);
+            }
+        }
+        // Unmapping hundreds of MB takes a while: not under the lock other threads wait on.
+        for (const Block& b : evicted)
+            unmap(b);
+    }
+
+    // Drops the oldest kept buffers until one of `bytes` more fits the limits.
+    void evictLargeFor(std::size_t bytes, std::vector<Block>& evicted)
+    {
+        while (!m_large.empty() &&
+               (m_large.size() >= m_largeSlots || m_largeBytes + bytes > m_largeMaxBytes)) {
+            evicted.push_back(m_large.front());
+            m_largeBytes -= m_large.front().capacity;
+            m_large.erase(m_large.begin());
+        }
+    }
+
+    static void unmap(const Block& b)
+    {
+        munmap(b.data, b.capacity);
+    }
 
     // Buffers of one size class, most recently freed last; the oldest go first when a new one
     // would pass the count or the byte limit.
@@ -96,13 +201,13 @@ private:
     {
         std::size_t slots;
         std::size_t maxBytes;
-        std::vector<Buffer> buffers;
+        std::vector<Block> buffers;
         std::size_t bytes = 0;
 
         void* take(std::size_t size)
         {
             for (auto it = buffers.rbegin(); it != buffers.rend(); ++it) {
-                if (it->bytes == size) {
+                if (it->capacity == size) {
                     void* p = it->data;
                     bytes -= size;
                     buffers.erase(std::next(it).base());
@@ -116,7 +221,7 @@ private:
         {
             while (!buffers.empty() && (buffers.size() >= slots || bytes + size > maxBytes)) {
                 std::free(buffers.front().data);
-                bytes -= buffers.front().bytes;
+                bytes -= buffers.front().capacity;
                 buffers.erase(buffers.begin());
             }
             buffers.push_back({p, size});
@@ -125,27 +230,24 @@ private:
 
         std::size_t clear()
         {
-            for (const Buffer& b : buffers)
+            for (const Block& b : buffers)
                 std::free(b.data);
             buffers.clear();
             return std::exchange(bytes, 0);
         }
     };
 
-    FreeList* listFor(std::size_t bytes)
-    {
-        if (bytes >= kMinPooled) return bytes <= kMaxPooledBytes ? &m_large : nullptr;
-        return bytes >= kMinSmall ? &m_small : nullptr;
-    }
-
     std::mutex m_mutex;
-    // Two large results (an op's output and the previous one still on screen, say).
-    FreeList m_large{2, kMaxPooledBytes, {}};
-    // Small results come in more shapes (several outputs, sources, read orders): 16 of them,
-    // 32 MiB together at most.
+    // Small results come in more shapes (several outputs, index lists): 16 of them, 32 MiB
+    // together at most.
     FreeList m_small{16, std::size_t(32) << 20, {}};
+    // Large buffers, most recently freed last. By default two (an op's output and the previous
+    // one still on screen, say) of 512 MiB together; keepPooledBuffers() changes that.
+    std::vector<Block> m_large;
+    std::size_t m_largeBytes = 0;
+    std::size_t m_largeSlots = 2;
+    std::size_t m_largeMaxBytes = std::size_t(512) << 20;
 };
-
 } // namespace
 
 Limits Limits::machineDefault()
@@ -162,6 +264,12 @@ Limits Limits::machineDefault()
 std::int64_t releasePooledBuffers()
 {
     return BufferPool::instance().releaseAll();
+}
+
+void keepPooledBuffers(int largeBuffers, std::int64_t largeBytes)
+{
+    BufferPool::instance().setLargeLimits(std::size_t(std::max(0, largeBuffers)),
+                                          std::size_t(std::max<std::int64_t>(0, largeBytes)));
 }
 
 Limits Limits::forRequest() const
@@ -236,12 +344,12 @@ Tensor Tensor::empty(DType dtype, Shape shape, const Limits& limits)
         // At least 64-byte alignment keeps elements inside cache lines and lets copies vectorise.
         const std::size_t bytes =
             BufferPool::roundedSize(std::size_t(t.m_size) * std::size_t(dtypeSize(dtype)));
-        void* p = BufferPool::instance().acquire(bytes);
-        if (!p)
+        const BufferPool::Block block = BufferPool::instance().acquire(bytes);
+        if (!block.data)
             throw OpError(ErrorCode::ResourceExhausted,
                           "could not allocate " + std::to_string(bytes) + " bytes");
-        t.m_data = std::shared_ptr<void>(
-            p, [bytes](void* q) { BufferPool::instance().release(q, bytes); });
+        t.m_data = std::shared_ptr<void>(block.data,
+                                         [block](void*) { BufferPool::instance().release(block); });
     }
     return t;
 }
@@ -352,10 +460,14 @@ bool Tensor::identical(const Tensor& other) const
 }
 
 namespace {
+constexpr std::uint64_t kRandomStep = 0x9E3779B97F4A7C15ull;
+// Elements a worker fills at least: 256 KiB of float32, so that a small fill stays on one thread.
+constexpr std::int64_t kFillGrain = std::int64_t(1) << 16;
+
 // splitmix64: tiny, fast, and the same sequence on every platform.
 std::uint64_t nextRandom(std::uint64_t& state)
 {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    std::uint64_t z = (state += kRandomStep);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
@@ -373,48 +485,67 @@ std::string_view fillName(Fill fill)
     return "random";
 }
 
+namespace {
+// Elements [begin, end) of a fill. Random element i takes the generator's (i + 1)-th value
+// (splitmix64 steps its state by a constant), so any range can start on its own.
+template <class T>
+void fillRange(T* out, std::int64_t begin, std::int64_t end, Fill fill, std::uint64_t seed)
+{
+    std::uint64_t state = seed + std::uint64_t(begin) * kRandomStep;
+    for (std::int64_t i = begin; i < end; ++i) {
+        if constexpr (std::is_same_v<T, std::string>) {
+            switch (fill) {
+            case Fill::Arange: out[i] = std::to_string(i); break;
+            case Fill::Zeros: out[i] = ""; break;
+            case Fill::Ones: out[i] = "1"; break;
+            case Fill::Random: out[i] = "r" + std::to_string(nextRandom(state) % 100); break;
+            }
+        } else if constexpr (std::is_same_v<T, bool>) {
+            switch (fill) {
+            case Fill::Arange: out[i] = (i % 2) != 0; break;
+            case Fill::Zeros: out[i] = false; break;
+            case Fill::Ones: out[i] = true; break;
+            case Fill::Random: out[i] = (nextRandom(state) & 1) != 0; break;
+            }
+        } else {
+            switch (fill) {
+            case Fill::Arange:
+                if constexpr (std::is_integral_v<T>)
+                    out[i] = static_cast<T>(static_cast<std::make_unsigned_t<T>>(i));
+                else
+                    out[i] = static_cast<T>(i);
+                break;
+            case Fill::Zeros: out[i] = T(0); break;
+            case Fill::Ones: out[i] = T(1); break;
+            case Fill::Random:
+                if constexpr (std::is_integral_v<T>)
+                    out[i] = static_cast<T>(nextRandom(state) % 100);
+                else
+                    out[i] = static_cast<T>(double(nextRandom(state) >> 11) * 0x1.0p-53);
+                break;
+            }
+        }
+    }
+}
+} // namespace
+
 Tensor makeFilled(DType dtype, const Shape& shape, Fill fill, std::uint64_t seed,
-                  const Limits& limits)
+                  const Limits& limits, Executor* executor)
 {
     Tensor t = Tensor::empty(dtype, shape, limits);
     const std::int64_t n = t.size();
     visitDType(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* out = t.data<T>();
-        std::uint64_t state = seed;
-        for (std::int64_t i = 0; i < n; ++i) {
-            if constexpr (std::is_same_v<T, std::string>) {
-                switch (fill) {
-                case Fill::Arange: out[i] = std::to_string(i); break;
-                case Fill::Zeros: out[i] = ""; break;
-                case Fill::Ones: out[i] = "1"; break;
-                case Fill::Random: out[i] = "r" + std::to_string(nextRandom(state) % 100); break;
-                }
-            } else if constexpr (std::is_same_v<T, bool>) {
-                switch (fill) {
-                case Fill::Arange: out[i] = (i % 2) != 0; break;
-                case Fill::Zeros: out[i] = false; break;
-                case Fill::Ones: out[i] = true; break;
-                case Fill::Random: out[i] = (nextRandom(state) & 1) != 0; break;
-                }
-            } else {
-                switch (fill) {
-                case Fill::Arange:
-                    if constexpr (std::is_integral_v<T>)
-                        out[i] = static_cast<T>(static_cast<std::make_unsigned_t<T>>(i));
-                    else
-                        out[i] = static_cast<T>(i);
-                    break;
-                case Fill::Zeros: out[i] = T(0); break;
-                case Fill::Ones: out[i] = T(1); break;
-                case Fill::Random:
-                    if constexpr (std::is_integral_v<T>)
-                        out[i] = static_cast<T>(nextRandom(state) % 100);
-                    else
-                        out[i] = static_cast<T>(double(nextRandom(state) >> 11) * 0x1.0p-53);
-                    break;
-                }
-            }
+        // The buffer is usually fresh memory, and its first touch (a page fault per 4 KB, more
+        // in a VM) costs more than the values: on every worker, both halve (10^8 float32).
+        // Strings are allocated one by one: in order.
+        if (executor && !std::is_same_v<T, std::string>) {
+            executor->parallelFor(n, kFillGrain, [&](std::int64_t begin, std::int64_t end) {
+                fillRange(out, begin, end, fill, seed);
+            });
+        } else {
+            fillRange(out, 0, n, fill, seed);
         }
     });
     return t;

@@ -15,6 +15,7 @@
 
 namespace ss {
 
+class Executor;
 class MemoryBudget;
 
 /// How much a single request may allocate. Checked before any allocation, so a request that is
@@ -135,6 +136,10 @@ private:
 /// Frees the buffers that freed tensors leave for reuse (tensor.cpp keeps the last few of 64 KiB
 /// and more, to spare the page faults of fresh memory); returns their bytes.
 std::int64_t releasePooledBuffers();
+/// How many freed buffers of 8 MiB and more are kept for reuse, and how many bytes together at
+/// most (by default 2 and 512 MiB: enough for a script's repeated request). The workbench keeps
+/// more (keepFreedMemoryForReuse), for ops with several big outputs and 10^8-element tensors.
+void keepPooledBuffers(int largeBuffers, std::int64_t largeBytes);
 
 /// Generated contents (protocol "fill"). Every fill is deterministic.
 enum class Fill { Arange, Zeros, Ones, Random };
@@ -143,7 +148,8 @@ std::string_view fillName(Fill fill);
 /// arange: element i is i converted to the dtype (integers wrap like NumPy's astype; bool is
 /// i % 2; strings are the decimal digits of i). random: a fixed generator seeded by `seed`;
 /// integers uniform in [0, 100) (bool: 0 or 1), floats uniform in [0, 1), strings "r<0..99>".
+/// With an executor, numeric fills run on all its workers (the same values).
 Tensor makeFilled(DType dtype, const Shape& shape, Fill fill, std::uint64_t seed,
-                  const Limits& limits);
+                  const Limits& limits, Executor* executor = nullptr);
 
 } // namespace ss

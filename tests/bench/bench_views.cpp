@@ -48,12 +48,12 @@ double median(std::vector<double> v)
 /// reversed slice would.
 ReadOrder makeOrder(std::int64_t n, int k)
 {
-    auto order = std::make_shared<ReadPositions>(std::size_t(n), -1);
+    ReadPositions order(std::size_t(n), -1);
     const std::int64_t step = 2 + k % 3;
     ReadPosition position = 0;
     for (std::int64_t i = n - 1 - k; i >= 0; i -= step)
-        (*order)[std::size_t(i)] = position++;
-    return order;
+        order[std::size_t(i)] = position++;
+    return storedReadOrder(std::move(order));
 }
 
 struct Row

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tensor buffers are kept for reuse (tensor.cpp's pool): small ones as well as large ones, so a
 // repeated small result does not fault in fresh pages each time, and the pool stays bounded.
+// Large buffers are reused across sizes (a smaller request takes a kept buffer up to twice its
+// size, a bigger one grows a kept buffer), so edits whose outputs change size stop faulting in
+// fresh memory.
 #include "core/tensor.h"
 
 #include <QTest>
+
+#include <cstring>
+#include <set>
 
 using namespace ss;
 
@@ -13,6 +19,9 @@ class TestTensorBuffers : public QObject
 
 private slots:
     void init() { releasePooledBuffers(); }
+    void cleanup() { keepPooledBuffers(2, std::int64_t(512) << 20); } // the defaults
+
+    static Tensor megabytes(std::int64_t mib) { return Tensor::empty(DType::Int8, {mib << 20}); }
 
     // x[7] of a 64^4 float32 tensor: 1 MiB, under the 8 MiB of large buffers.
     void aSmallBufferIsReused()
@@ -86,6 +95,90 @@ private slots:
         }
         const Tensor t = Tensor::empty(DType::Float32, {4096, 1024});
         QCOMPARE(t.raw(), first);
+    }
+
+    // x[::2, :] after x[::-1, 1:]: half the output takes the kept full-size buffer.
+    void aSmallerRequestTakesAKeptBuffer()
+    {
+        const void* first = nullptr;
+        {
+            const Tensor t = megabytes(40);
+            first = t.raw();
+        }
+        const Tensor t = megabytes(24);
+        QCOMPARE(t.raw(), first);
+        QCOMPARE(releasePooledBuffers(), 0);
+    }
+
+    // A buffer over twice the request stays kept for its own size: lent to a small tensor, it
+    // could not go back when the big tensors are gone.
+    void aMuchBiggerBufferIsNotLent()
+    {
+        const void* big = nullptr;
+        {
+            const Tensor t = megabytes(64);
+            big = t.raw();
+        }
+        const Tensor t = megabytes(16);
+        QVERIFY(t.raw() != big);
+        QCOMPARE(releasePooledBuffers(), std::int64_t(64) << 20);
+    }
+
+    // A request bigger than every kept buffer grows one (its pages move with it) instead of
+    // mapping the whole size afresh; all of it is usable.
+    void aBiggerRequestGrowsAKeptBuffer()
+    {
+        {
+            Tensor t = megabytes(16);
+            std::memset(t.raw(), 7, std::size_t(t.size()));
+        }
+        Tensor t = megabytes(24);
+        QCOMPARE(releasePooledBuffers(), 0);
+        auto* bytes = t.data<std::int8_t>();
+        std::memset(bytes, 1, std::size_t(t.size()));
+        QCOMPARE(bytes[0], std::int8_t(1));
+        QCOMPARE(bytes[t.size() - 1], std::int8_t(1));
+    }
+
+    // The workbench's edits, each output made while the previous one is still shown, sizes
+    // alternating as in bench_gui (full, full, half, half, ...): after the first two, no edit
+    // needs a new buffer. (An exact-size pool of two missed whenever the size changed.)
+    void alternatingSizesKeepTheirBuffers()
+    {
+        const std::int64_t sizes[] = {40, 40, 24, 24, 40, 40, 24, 40, 24, 24};
+        std::set<const void*> seen;
+        Tensor shown;
+        int fresh = 0;
+        for (std::int64_t mib : sizes) {
+            Tensor next = megabytes(mib);
+            if (seen.insert(next.raw()).second) ++fresh;
+            shown = next; // the previous output is freed once the new one is shown
+        }
+        QCOMPARE(fresh, 2);
+    }
+
+    // keepPooledBuffers() bounds the large buffers kept, by count and by bytes.
+    void theLargeListIsBounded()
+    {
+        keepPooledBuffers(1, std::int64_t(64) << 20);
+        {
+            const Tensor a = megabytes(16);
+            const Tensor b = megabytes(17);
+        }
+        QCOMPARE(releasePooledBuffers(), std::int64_t(16) << 20); // freed last: a
+        keepPooledBuffers(4, std::int64_t(40) << 20);
+        {
+            const Tensor a = megabytes(16);
+            const Tensor b = megabytes(17);
+            const Tensor c = megabytes(18);
+        }
+        // Freed c, b, a: a and b fit 40 MiB; c went first.
+        QCOMPARE(releasePooledBuffers(), std::int64_t(33) << 20);
+        keepPooledBuffers(0, std::int64_t(1) << 30);
+        {
+            const Tensor a = megabytes(16);
+        }
+        QCOMPARE(releasePooledBuffers(), 0);
     }
 };
 

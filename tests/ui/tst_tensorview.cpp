@@ -64,10 +64,10 @@ Tensor strings(const Shape& shape, const std::vector<std::string>& values)
 /// The order in which `reads` are read: reads[k] is read k-th (first read wins).
 ReadOrder orderOf(std::int64_t size, const std::vector<std::int64_t>& reads)
 {
-    auto order = std::make_shared<ReadPositions>(std::size_t(size), -1);
+    ReadPositions order(std::size_t(size), -1);
     for (std::size_t k = 0; k < reads.size(); ++k)
-        if ((*order)[std::size_t(reads[k])] < 0) (*order)[std::size_t(reads[k])] = ReadPosition(k);
-    return order;
+        if (order[std::size_t(reads[k])] < 0) order[std::size_t(reads[k])] = ReadPosition(k);
+    return storedReadOrder(std::move(order));
 }
 
 /// Heat-map pixels: the value map is grey (all channels within a few steps), the read-order

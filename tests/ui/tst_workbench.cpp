@@ -941,8 +941,10 @@ void TestWorkbench::cancelKeepsTheLastResult()
     QVERIFY(waitSettled(w));
     const Tensor good = w.outputView(0)->model()->tensor();
     QSignalSpy cancelled(w.engine(), &EngineClient::cancelled);
-    // A big random input keeps the worker busy long enough to cancel it.
-    Workspace big = getitemWorkspace({4000, 4000}, QStringLiteral("x[::-1]"));
+    // A big random input keeps the worker busy long enough to cancel it (past the 150 ms after
+    // which progress shows: 4000 x 4000 no longer was once big buffers stopped faulting in
+    // fresh huge pages).
+    Workspace big = getitemWorkspace({6000, 6000}, QStringLiteral("x[::-1]"));
     big.inputs[0][0].fill = FillKind::Random;
     w.setWorkspace(big, QStringLiteral("test"));
     w.evaluateNow();

@@ -28,6 +28,9 @@ double msSince(Clock::time_point start)
 constexpr std::int64_t kCancelCheckInterval = std::int64_t(1) << 20;
 // Blocks up to this size come from the heap, where freed ones stay for the next evaluation.
 constexpr int kKeptBlockLimit = 1 << 30;
+// Freed tensor buffers of 8 MiB and more kept for the next evaluation: how many, and their bytes.
+constexpr int kKeptLargeBuffers = 16;
+constexpr std::int64_t kKeptLargeBufferBytes = std::int64_t(2) << 30;
 // How long memory kept for reuse waits for the next evaluation before it goes back.
 constexpr int kTrimDelayMs = 60000;
 
@@ -272,6 +275,9 @@ void keepFreedMemoryForReuse()
     // again. Memory goes back only through EngineClient's MemoryTrimPolicy.
     mallopt(M_TRIM_THRESHOLD, -1);
 #endif
+    // Tensors' large buffers are kept by their own pool, outside the heap. More of them than a
+    // script needs: an op may have several big outputs, and at 10^8 elements one is 400 MB.
+    keepPooledBuffers(kKeptLargeBuffers, kKeptLargeBufferBytes);
 }
 
 EngineClient::EngineClient(QObject* parent)

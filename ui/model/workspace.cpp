@@ -163,16 +163,18 @@ Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* 
     return next;
 }
 
-Tensor materialize(const InputSource& source, const Limits& limits)
+Tensor materialize(const InputSource& source, const Limits& limits, Executor* executor)
 {
     const DType dtype = source.dtype.value_or(DType::Int32);
     switch (source.fill) {
     case FillKind::Arange:
-        return makeFilled(dtype, source.shape, Fill::Arange, source.seed, limits);
-    case FillKind::Zeros: return makeFilled(dtype, source.shape, Fill::Zeros, source.seed, limits);
-    case FillKind::Ones: return makeFilled(dtype, source.shape, Fill::Ones, source.seed, limits);
+        return makeFilled(dtype, source.shape, Fill::Arange, source.seed, limits, executor);
+    case FillKind::Zeros:
+        return makeFilled(dtype, source.shape, Fill::Zeros, source.seed, limits, executor);
+    case FillKind::Ones:
+        return makeFilled(dtype, source.shape, Fill::Ones, source.seed, limits, executor);
     case FillKind::Random:
-        return makeFilled(dtype, source.shape, Fill::Random, source.seed, limits);
+        return makeFilled(dtype, source.shape, Fill::Random, source.seed, limits, executor);
     case FillKind::Literal:
         return parseTensorLiteral(source.literal.toStdString(), source.dtype, limits);
     case FillKind::Data: break;

@@ -71,8 +71,9 @@ std::optional<Shape> knownShape(const InputSource& source);
 std::optional<SparseSpec> sparseFromAttrs(const Attrs& attrs);
 
 /// Makes the tensor an input source describes (called on a worker: arange of 10^7 elements or
-/// a literal parse must not block the GUI). Throws OpError(bad_request or resource_exhausted).
-Tensor materialize(const InputSource& source, const Limits& limits);
+/// a literal parse must not block the GUI). A fill runs on all of `executor`'s workers, if given.
+/// Throws OpError(bad_request or resource_exhausted).
+Tensor materialize(const InputSource& source, const Limits& limits, Executor* executor = nullptr);
 
 /// "int32", "float64", ...
 QString dtypeText(DType dtype);

@@ -187,7 +187,7 @@ MapLayer valueLayer(const Grid& g, const std::vector<double>& cells, const QCPRa
 /// translucent. Each block shows its first-read element
 /// (transparent if nothing in it is read), so a sparse selection stays visible however far out
 /// the view is zoomed.
-MapLayer sampleSelection(const ReadPositions* order, std::pair<std::int64_t, std::int64_t> rampEnds,
+MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std::int64_t> rampEnds,
                          std::int64_t base, std::int64_t rs, std::int64_t cs, const Grid& g,
                          Executor& pool, JobContext& ctx)
 {
@@ -200,12 +200,14 @@ MapLayer sampleSelection(const ReadPositions* order, std::pair<std::int64_t, std
         forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t ra, std::int64_t rb) {
             // Unsigned, "not read" (-1) is the largest value: the minimum is the first read.
             std::vector<std::uint32_t> first(std::size_t(g.width), UINT32_MAX);
+            // The row's columns in view, read at once (an order may work them out).
+            std::vector<ReadPosition> row(std::size_t(g.c1 - g.c0));
             for (std::int64_t r = ra; r < rb; ++r) {
-                const ReadPosition* row = order->data() + base + r * rs;
+                order->read(base + r * rs + g.c0 * cs, cs, g.c1 - g.c0, row.data());
                 for (int i = 0; i < g.width; ++i) {
                     std::uint32_t f = first[std::size_t(i)];
                     for (std::int64_t c = edges[std::size_t(i)]; c < edges[std::size_t(i) + 1]; ++c)
-                        f = std::min(f, std::uint32_t(row[c * cs]));
+                        f = std::min(f, std::uint32_t(row[std::size_t(c - g.c0)]));
                     first[std::size_t(i)] = f;
                 }
             }

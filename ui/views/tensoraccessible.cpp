@@ -272,7 +272,8 @@ int TensorAccessible::selectedCellCount() const
 {
     const ReadOrder order = m_view->model()->readOrder();
     if (!order) return 0;
-    return int(std::count_if(order->begin(), order->end(), [](ReadPosition p) { return p >= 0; }));
+    return int(
+        std::min<std::int64_t>(m_view->selection().selected, std::numeric_limits<int>::max()));
 }
 
 QList<QAccessibleInterface*> TensorAccessible::selectedCells() const
@@ -282,12 +283,8 @@ QList<QAccessibleInterface*> TensorAccessible::selectedCells() const
     const ReadOrder order = m_view->model()->readOrder();
     const int cols = columnCount();
     if (!order || cols <= 0) return cells;
-    std::vector<std::pair<ReadPosition, std::int64_t>> lit;
-    for (std::size_t i = 0; i < order->size(); ++i)
-        if ((*order)[i] >= 0) lit.emplace_back((*order)[i], std::int64_t(i));
-    std::sort(lit.begin(), lit.end());
-    for (std::size_t i = 0; i < lit.size() && std::int64_t(i) < kMaxSelectedCells; ++i)
-        cells << cellAt(int(lit[i].second / cols), int(lit[i].second % cols));
+    for (const auto& [position, flat] : readElements(*order, kMaxSelectedCells))
+        cells << cellAt(int(flat / cols), int(flat % cols));
     return cells;
 }
 

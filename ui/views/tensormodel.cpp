@@ -39,7 +39,7 @@ void TensorModel::setTensor(const ss::Tensor& tensor)
     m_formatter = ValueFormatter(tensor);
     // An order or outline for another element count cannot belong to this tensor; one for the
     // same count is kept until the caller replaces it, so an edit does not flash the selection.
-    if (m_readOrder && std::int64_t(m_readOrder->size()) != tensor.size()) m_readOrder.reset();
+    if (m_readOrder && m_readOrder->size() != tensor.size()) m_readOrder.reset();
     std::erase_if(m_outlined, [&](std::int64_t i) { return i >= tensor.size(); });
     std::erase_if(m_marked, [&](std::int64_t i) { return i >= tensor.size(); });
     if (sameTable)
@@ -56,7 +56,7 @@ void TensorModel::allChanged(const QList<int>& roles)
 
 void TensorModel::setReadOrder(ReadOrder order)
 {
-    if (order && std::int64_t(order->size()) != m_tensor.size()) order.reset();
+    if (order && order->size() != m_tensor.size()) order.reset();
     if (order == m_readOrder) return;
     m_readOrder = std::move(order);
     allChanged({ReadOrderRole, SelectedRole, Qt::AccessibleDescriptionRole});

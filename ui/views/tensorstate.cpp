@@ -5,13 +5,13 @@
 
 namespace ss::ui {
 
-bool showsSelected(const ReadPositions& order, const ReadOrderSummary& summary,
+bool showsSelected(const ReadOrderMap& order, const ReadOrderSummary& summary,
                    const FaceLayout& layout)
 {
     if (summary.selected == 0) return false;
     if (layout.pins().empty() || layout.locate(summary.first)) return true;
     bool shown = false;
-    layout.forEachShown([&](std::int64_t flat) { shown = shown || order[std::size_t(flat)] >= 0; });
+    layout.forEachShown([&](std::int64_t flat) { shown = shown || order.at(flat) >= 0; });
     return shown;
 }
 

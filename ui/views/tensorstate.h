@@ -18,7 +18,7 @@ namespace ss::ui {
 
 /// Whether the faces the pins leave show an element the order selects: at once when nothing is
 /// pinned or the first element read is shown, else one pass over the shown elements.
-bool showsSelected(const ReadPositions& order, const ReadOrderSummary& summary,
+bool showsSelected(const ReadOrderMap& order, const ReadOrderSummary& summary,
                    const FaceLayout& layout);
 
 /// Where read position `order` falls on a ramp from `first` (0) to `last` (1), clamped.

@@ -640,11 +640,11 @@ void TensorView::Private::setReadOrder(ReadOrder order, std::optional<ReadOrderS
     // An order on its way was asked for by an older call: dropped.
     const bool wasPending = stats->isBusy();
     stats->invalidate();
-    if (order && std::int64_t(order->size()) != model->tensor().size())
+    if (order && order->size() != model->tensor().size())
         order.reset(); // not this tensor's: shown as no selection
     if (!order)
         summary = ReadOrderSummary{};
-    else if (!summary && order->size() <= kSyncStatsLimit)
+    else if (!summary && order->size() <= std::int64_t(kSyncStatsLimit))
         summary = summarizeReadOrder(*order);
     const FaceLayout& layout = state.layout;
     // Whether a selected element is on show is known at once unless the pins leave many cells
@@ -737,6 +737,11 @@ void TensorView::changeEvent(QEvent* event)
 std::vector<int> TensorView::focusDims() const
 {
     return d->state.focusDims;
+}
+
+ReadOrderSummary TensorView::selection() const
+{
+    return d->state.selection;
 }
 
 std::int64_t TensorView::readOrderScaleEnd() const

@@ -65,7 +65,7 @@ public:
     /// Element `flat`'s read order, -1 if it is not read (or no order is set).
     std::int64_t readOrderAt(std::int64_t flat) const
     {
-        return m_readOrder ? (*m_readOrder)[std::size_t(flat)] : -1;
+        return m_readOrder ? m_readOrder->at(flat) : -1;
     }
     const std::vector<std::int64_t>& outlined() const { return m_outlined; }
     bool isOutlined(std::int64_t flat) const;
@@ -110,6 +110,8 @@ public:
     /// Like setReadOrder(order, lastOrder), with the order's summary (which must be right), so
     /// that even a large order is applied at once.
     void setReadOrder(ReadOrder order, const ReadOrderSummary& summary, std::int64_t lastOrder);
+    /// The summary of the read order on show (its count of selected elements, first, last).
+    ReadOrderSummary selection() const;
     /// The read position the colour ramp ends at ("read last"), -1 when nothing is selected.
     std::int64_t readOrderScaleEnd() const;
     /// Runs the colour ramp between read positions `first` and `last` instead of from 0 to

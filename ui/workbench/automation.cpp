@@ -660,11 +660,8 @@ void Automation::writeState(const Json& command, JsonWriter& out)
             out.value(dtypeName(t.dtype()));
             out.key("shape");
             writeShape(out, t.shape());
-            std::vector<std::pair<std::int64_t, std::int64_t>> lit;
-            if (const ReadOrder order = model->readOrder())
-                for (std::size_t i = 0; i < order->size(); ++i)
-                    if ((*order)[i] >= 0) lit.emplace_back((*order)[i], std::int64_t(i));
-            std::sort(lit.begin(), lit.end());
+            std::vector<std::pair<ReadPosition, std::int64_t>> lit;
+            if (const ReadOrder order = model->readOrder()) lit = readElements(*order, -1);
             out.key("lit_count");
             out.value(std::int64_t(lit.size()));
             out.key("lit");

@@ -201,8 +201,7 @@ bool ExercisePanel::openExercise(const QString& name)
     m_targetSelection = ExerciseChecker::target(exercise);
     if (m_targetSelection.ok) {
         const auto positions = ExerciseChecker::readPositions(m_targetSelection);
-        auto order =
-            std::make_shared<ReadPositions>(positions.begin(), positions.end());
+        const ReadOrder order = storedReadOrder(ReadPositions(positions.begin(), positions.end()));
         m_target->setTensor(m_targetSelection.input, tr("target"));
         m_target->setReadOrder(order, std::int64_t(m_targetSelection.sources.size()) - 1);
         m_targetShape->setText(
