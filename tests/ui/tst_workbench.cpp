@@ -437,7 +437,7 @@ void TestWorkbench::largeTensorUsesHeatMapWithHover()
         QTest::mouseMove(viewport, viewport->mapFrom(out, at));
         QCOMPARE(hovered.count(), 1);
         QCOMPARE(hovered.front().front().toLongLong(), flat);
-        const std::int64_t source = sourceIndex((*eval->sources.front())[std::size_t(flat)]);
+        const std::int64_t source = sourceIndex(eval->sources.source(0, flat));
         // The source of output[r, c] is input[1499 - r, 100 + c].
         QCOMPARE(source, (1499 - flat / 200) * 1200 + 100 + flat % 200);
         TensorModel* in = w.inputView(0)->model();
@@ -511,10 +511,10 @@ void TestWorkbench::oneColourScaleForTheWholeOp()
     QCOMPARE(positions, all);
     TensorView* out = w.outputView(0);
     QCOMPARE(out->readOrderScaleEnd(), eval->lastRead);
-    const auto& sources = *eval->sources.front();
-    for (std::int64_t i = 0; i < std::int64_t(sources.size()); ++i) {
-        const TensorModel& in = *w.inputView(sourceSlot(sources[std::size_t(i)]))->model();
-        const QModelIndex from = in.indexOfFlat(sourceIndex(sources[std::size_t(i)]));
+    for (std::int64_t i = 0; i < eval->sources.outputSize(0); ++i) {
+        const std::int64_t s = eval->sources.source(0, i);
+        const TensorModel& in = *w.inputView(sourceSlot(s))->model();
+        const QModelIndex from = in.indexOfFlat(sourceIndex(s));
         QCOMPARE(out->model()->data(out->model()->indexOfFlat(i), TensorModel::ReadOrderRole),
                  in.data(from, TensorModel::ReadOrderRole));
     }
@@ -656,8 +656,10 @@ void TestWorkbench::inputTooltipOfALargeOpWaitsForTheWorker()
     // element that is not the hovered one says when it is read, without scanning on the GUI
     // thread; once hovered, the worker's answer fills in where it was copied.
     MainWindow w;
-    w.setWorkspace(getitemWorkspace({1100, 1000}, QStringLiteral("x[::-1]")),
-                   QStringLiteral("test"));
+    Workspace padded = getitemWorkspace({1100, 1000}, QStringLiteral("x[::-1]"));
+    padded.op = "pad";
+    padded.attrs = {{"paddings", Attr::List{Attr::List{1, 1}, Attr::List{1, 1}}}};
+    w.setWorkspace(padded, QStringLiteral("test"));
     w.resize(1440, 900);
     w.show();
     QVERIFY(waitSettled(w, 60000));
@@ -672,6 +674,8 @@ void TestWorkbench::inputTooltipOfALargeOpWaitsForTheWorker()
         QCoreApplication::sendEvent(viewport, &help);
         return QToolTip::text();
     };
+    // A pad keeps per-element sources (its border has none); a slice's targets come from its
+    // plan at once.
     const QString before = tooltip();
     QVERIFY2(before.contains(QStringLiteral("is read")) &&
                  !before.contains(QStringLiteral("copied to")),
@@ -936,7 +940,10 @@ void TestWorkbench::modelsPassTheModelTester()
 void TestWorkbench::cancelKeepsTheLastResult()
 {
     MainWindow w;
-    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1]")), QStringLiteral("test"));
+    Workspace small = getitemWorkspace({3, 4}, QStringLiteral("x[1]"));
+    small.op = "pad";
+    small.attrs = {{"paddings", Attr::List{Attr::List{1, 1}, Attr::List{1, 1}}}};
+    w.setWorkspace(small, QStringLiteral("test"));
     w.show();
     QVERIFY(waitSettled(w));
     const Tensor good = w.outputView(0)->model()->tensor();
@@ -944,7 +951,11 @@ void TestWorkbench::cancelKeepsTheLastResult()
     // A big random input keeps the worker busy long enough to cancel it (past the 150 ms after
     // which progress shows: 4000 x 4000 no longer was once big buffers stopped faulting in
     // fresh huge pages).
+    // A pad: its border has no source, so the evaluation makes per-element sources and read
+    // orders (a slice's come from its plan, and it is over too soon).
     Workspace big = getitemWorkspace({6000, 6000}, QStringLiteral("x[::-1]"));
+    big.op = "pad";
+    big.attrs = {{"paddings", Attr::List{Attr::List{1, 1}, Attr::List{1, 1}}}};
     big.inputs[0][0].fill = FillKind::Random;
     w.setWorkspace(big, QStringLiteral("test"));
     w.evaluateNow();
