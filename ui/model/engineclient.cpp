@@ -151,7 +151,7 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
                     continue;
                 }
                 try {
-                    list.push_back(materialize(ws.inputs[k][j], limits));
+                    list.push_back(materialize(ws.inputs[k][j], limits, &executor));
                 } catch (const OpError& e) {
                     std::string name = def->inputs[k].name;
                     if (def->inputs[k].isList) name += "[" + std::to_string(j) + "]";
