@@ -105,10 +105,7 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
 
     JobContext ctx;
     Evaluation stored, derived;
-    std::vector<std::shared_ptr<const SourceList>> lists;
-    for (const SourceList& s : run.sources)
-        lists.push_back(std::make_shared<const SourceList>(s));
-    stored.sources = SourceMap(lists);
+    stored.sources = SourceMap(run.sources);
     derived.sources = SourceMap(plan);
     computeReadOrders(run.inputs, stored, pool(), ctx);
     computeReadOrders(run.inputs, derived, pool(), ctx);

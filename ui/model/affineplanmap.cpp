@@ -430,22 +430,12 @@ std::shared_ptr<const AffinePlanMap> AffinePlanMap::make(const OpPlan& plan,
     return map;
 }
 
-const AffinePlanMap::Piece* AffinePlanMap::findOut(int output, std::int64_t index,
-                                                   std::int64_t* coords) const
+const AffinePlanMap::Piece* AffinePlanMap::find(bool input, int which, std::int64_t index,
+                                                std::int64_t* coords) const
 {
-    for (int p : m_outputPieces[std::size_t(output)]) {
+    for (int p : (input ? m_slotPieces : m_outputPieces)[std::size_t(which)]) {
         const Piece& piece = m_pieces[std::size_t(p)];
-        if (invert(piece, false, index, coords)) return &piece;
-    }
-    return nullptr;
-}
-
-const AffinePlanMap::Piece* AffinePlanMap::findIn(int slot, std::int64_t index,
-                                                  std::int64_t* coords) const
-{
-    for (int p : m_slotPieces[std::size_t(slot)]) {
-        const Piece& piece = m_pieces[std::size_t(p)];
-        if (invert(piece, true, index, coords)) return &piece;
+        if (invert(piece, input, index, coords)) return &piece;
     }
     return nullptr;
 }
@@ -453,7 +443,7 @@ const AffinePlanMap::Piece* AffinePlanMap::findIn(int slot, std::int64_t index,
 std::int64_t AffinePlanMap::source(int output, std::int64_t index) const
 {
     Coords coords; // invert() writes every coordinate the piece has
-    const Piece* piece = findOut(output, index, coords.data());
+    const Piece* piece = find(false, output, index, coords.data());
     // make() proved the pieces cover every output element.
     if (!piece) return kNoSource;
     return packSource(piece->slot, place(*piece, true, coords.data()));
@@ -463,7 +453,7 @@ std::optional<std::pair<int, std::int64_t>> AffinePlanMap::target(int slot,
                                                                   std::int64_t index) const
 {
     Coords coords; // invert() writes every coordinate the piece has
-    const Piece* piece = findIn(slot, index, coords.data());
+    const Piece* piece = find(true, slot, index, coords.data());
     if (!piece) return std::nullopt;
     return std::pair{piece->output, place(*piece, false, coords.data())};
 }
@@ -471,7 +461,7 @@ std::optional<std::pair<int, std::int64_t>> AffinePlanMap::target(int slot,
 ReadPosition AffinePlanMap::inputPosition(int slot, std::int64_t index) const
 {
     Coords coords; // invert() writes every coordinate the piece has
-    const Piece* piece = findIn(slot, index, coords.data());
+    const Piece* piece = find(true, slot, index, coords.data());
     if (!piece) return -1;
     return ReadPosition(m_outputBases[std::size_t(piece->output)] +
                         place(*piece, false, coords.data()));

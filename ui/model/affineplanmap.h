@@ -87,9 +87,9 @@ public:
 
 private:
     AffinePlanMap() = default;
-    // The piece of output `output` holding element `index` and its coordinates.
-    const Piece* findOut(int output, std::int64_t index, std::int64_t* coords) const;
-    const Piece* findIn(int slot, std::int64_t index, std::int64_t* coords) const;
+    // The piece of output `output` (input = false) or input slot `output` (input = true) that
+    // holds element `index`, with the element's coordinates in it; null if none does.
+    const Piece* find(bool input, int which, std::int64_t index, std::int64_t* coords) const;
 
     std::vector<Piece> m_pieces;
     std::vector<std::vector<int>> m_outputPieces; ///< per output, its pieces

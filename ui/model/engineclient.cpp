@@ -168,12 +168,16 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         request.attrs = ws.attrs;
         request.sources = true;
         // A one-to-one affine plan answers for its sources itself: none are made.
-        request.sourcesWanted = planNeedsStoredSources;
+        std::shared_ptr<const AffinePlanMap> planMap;
+        request.sourcesWanted = [&planMap](const OpPlan& plan, const std::vector<Tensor>& inputs) {
+            planMap = planMapFor(plan, inputs);
+            return !planMap;
+        };
         request.inMemory = true; // no response text: "emit" is no remedy the GUI can offer
         RequestResult run = runRequest(request, limits, executor, &ctx);
         eval->outputs = std::move(run.outputs);
         eval->opMs = run.opMs;
-        eval->sources = sourceMapFor(run.plan, run.inputs, std::move(run.sources));
+        eval->sources = planMap ? SourceMap(planMap) : SourceMap(std::move(run.sources));
         computeReadOrders(run.inputs, *eval, executor, ctx);
         eval->steps = std::move(run.plan.steps);
         eval->decode = std::move(run.plan.decode);
@@ -227,19 +231,10 @@ std::vector<std::int64_t> slotSizes(const std::vector<Tensor>& inputs)
 
 } // namespace
 
-bool planNeedsStoredSources(const OpPlan& plan, const std::vector<Tensor>& inputs)
+std::shared_ptr<const AffinePlanMap> planMapFor(const OpPlan& plan,
+                                                const std::vector<Tensor>& inputs)
 {
-    return !AffinePlanMap::make(plan, slotSizes(inputs));
-}
-
-SourceMap sourceMapFor(const OpPlan& plan, const std::vector<Tensor>& inputs,
-                       std::vector<SourceList> stored)
-{
-    if (auto map = AffinePlanMap::make(plan, slotSizes(inputs))) return SourceMap(std::move(map));
-    std::vector<std::shared_ptr<const SourceList>> lists;
-    for (auto& sources : stored)
-        lists.push_back(std::make_shared<const SourceList>(std::move(sources)));
-    return SourceMap(std::move(lists));
+    return AffinePlanMap::make(plan, slotSizes(inputs));
 }
 
 std::int64_t evaluationBytes(const Evaluation& eval)

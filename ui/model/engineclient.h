@@ -69,12 +69,10 @@ struct Evaluation
 std::vector<std::vector<std::int64_t>> findTargets(const Evaluation& eval, int slot,
                                                    std::int64_t index);
 
-/// The sources of `plan` run on inputs `inputs` (slot order): from the plan if it is one-to-one
-/// affine (`stored` is then not looked at), else `stored`'s per-element lists.
-SourceMap sourceMapFor(const OpPlan& plan, const std::vector<Tensor>& inputs,
-                       std::vector<SourceList> stored);
-/// Whether `plan` on `inputs` needs per-element sources (no AffinePlanMap answers for it).
-bool planNeedsStoredSources(const OpPlan& plan, const std::vector<Tensor>& inputs);
+/// The provenance of `plan` run on `inputs` (slot order) worked out from the plan, or null if
+/// the plan is not one-to-one affine and needs the engine's per-element sources.
+std::shared_ptr<const AffinePlanMap> planMapFor(const OpPlan& plan,
+                                                const std::vector<Tensor>& inputs);
 
 /// Fills `eval`'s read orders and summaries from its sources (on a worker, `executor`'s):
 /// every evaluation's, and a framework's result shown in place of the op's (FrameworkComparer).

@@ -29,11 +29,14 @@ std::shared_ptr<const Evaluation> evaluateOutcome(const Evaluation& base,
         const std::vector<Tensor> inputs = base.slotTensors();
         const auto start = std::chrono::steady_clock::now();
         eval->outputs = executePlan(outcome.plan, inputs, executor, &ctx);
-        std::vector<SourceList> stored;
-        if (planNeedsStoredSources(outcome.plan, inputs))
+        if (auto planMap = planMapFor(outcome.plan, inputs)) {
+            eval->sources = SourceMap(std::move(planMap));
+        } else {
+            std::vector<SourceList> stored;
             for (int k = 0; k < int(outcome.plan.outputs.size()); ++k)
                 stored.push_back(planSources(outcome.plan, k, executor, &ctx));
-        eval->sources = sourceMapFor(outcome.plan, inputs, std::move(stored));
+            eval->sources = SourceMap(std::move(stored));
+        }
         computeReadOrders(inputs, *eval, executor, ctx);
         eval->opMs =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)

@@ -3,9 +3,10 @@
 
 namespace ss::ui {
 
-SourceMap::SourceMap(std::vector<std::shared_ptr<const SourceList>> stored)
-    : m_stored(std::move(stored))
+SourceMap::SourceMap(std::vector<SourceList> stored)
 {
+    for (SourceList& sources : stored)
+        m_stored.push_back(std::make_shared<const SourceList>(std::move(sources)));
 }
 
 SourceMap::SourceMap(std::shared_ptr<const AffinePlanMap> plan) : m_plan(std::move(plan)) {}

@@ -19,7 +19,7 @@ class SourceMap
 public:
     SourceMap() = default;
     /// Per output: packSource(slot, index) or kNoSource for every element.
-    explicit SourceMap(std::vector<std::shared_ptr<const SourceList>> stored);
+    explicit SourceMap(std::vector<SourceList> stored);
     explicit SourceMap(std::shared_ptr<const AffinePlanMap> plan);
 
     /// The outputs it knows (0 for an evaluation that failed).
