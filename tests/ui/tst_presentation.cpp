@@ -107,6 +107,7 @@ private slots:
     void editorsMadeWhilePresentingComeBackSmall();
     void startOptionGrowsTableHeaders();
     void openExerciseStaysShown();
+    void escapeLeaves();
 };
 
 void TestPresentation::entersAndRestoresExactly()
@@ -302,6 +303,32 @@ void TestPresentation::startOptionGrowsTableHeaders()
     table = w.findChild<QTableView*>(QStringLiteral("rawArgsTable"));
     QVERIFY(table && table->isVisible());
     QCOMPARE(table->horizontalHeader()->font().pointSizeF(), cells);
+}
+
+void TestPresentation::escapeLeaves()
+{
+    MainWindow w;
+    w.forgetSession();
+    w.setWorkspace(getitemWorkspace({4, 6}, QStringLiteral("x[1:, ::-2]")), QStringLiteral("t"));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(waitSettled(w));
+    // From the expression field (where a presenter types) and from a view (where one points).
+    for (QWidget* focus : {static_cast<QWidget*>(w.specEditor()), w.inputView(0)->viewport()}) {
+        w.activateWindow();
+        focus->setFocus();
+        QTest::keyClick(&w, Qt::Key_F5);
+        QVERIFY(w.presentation()->isOn());
+        QTest::keyClick(QApplication::focusWidget() ? QApplication::focusWidget() : focus,
+                        Qt::Key_Escape);
+        QVERIFY2(!w.presentation()->isOn(), qPrintable(focus->metaObject()->className()));
+        QVERIFY(!w.findChild<QAction*>(QStringLiteral("actionPresentation"))->isChecked());
+    }
+    // Not presenting, Escape does nothing to it (and the expression keeps its text).
+    w.specEditor()->setFocus();
+    QTest::keyClick(w.specEditor(), Qt::Key_Escape);
+    QVERIFY(!w.presentation()->isOn());
+    QCOMPARE(w.specEditor()->text(), QStringLiteral("x[1:, ::-2]"));
 }
 
 void TestPresentation::openExerciseStaysShown()

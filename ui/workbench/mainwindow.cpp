@@ -10,6 +10,7 @@
 #include "ui/model/attrtext.h"
 #include "ui/model/explain.h"
 #include "ui/model/lessons.h"
+#include "ui/model/workerpool.h"
 #include "ui/model/workspacefile.h"
 #include "ui/views/palette.h"
 #include "ui/views/plaintext.h"
@@ -20,11 +21,10 @@
 #include "ui/workbench/exportdialog.h"
 #include "ui/workbench/frameworkspanel.h"
 #include "ui/workbench/lessongallery.h"
-#include "ui/workbench/sessionguard.h"
 #include "ui/workbench/messagestrip.h"
 #include "ui/workbench/presentationmode.h"
+#include "ui/workbench/sessionguard.h"
 #include "ui/workbench/taborder.h"
-#include "ui/model/workerpool.h"
 
 #include <QAction>
 #include <QApplication>
@@ -48,6 +48,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QShortcut>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -693,11 +694,20 @@ void MainWindow::buildActions()
     present->setCheckable(true);
     present->setToolTip(tr("Large type for a projector, docks hidden; again to leave"));
     connect(present, &QAction::toggled, m_presentation, &PresentationMode::setOn);
-    connect(m_presentation, &PresentationMode::toggled, this, [this, present](bool on) {
-        present->setChecked(on);
-        // The editors ask for more room in larger type: fitted once the new fonts are laid out.
-        if (on && m_fitEditors) QTimer::singleShot(0, this, &MainWindow::fitEditorArea);
-    });
+    // Escape leaves too, as in every presentation program; only while presenting, so that it
+    // keeps its meaning everywhere else.
+    auto* leavePresentation = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    leavePresentation->setEnabled(false);
+    connect(leavePresentation, &QShortcut::activated, present,
+            [present] { present->setChecked(false); });
+    connect(m_presentation, &PresentationMode::toggled, this,
+            [this, present, leavePresentation](bool on) {
+                present->setChecked(on);
+                leavePresentation->setEnabled(on);
+                // The editors ask for more room in larger type: fitted once the new fonts are laid
+                // out.
+                if (on && m_fitEditors) QTimer::singleShot(0, this, &MainWindow::fitEditorArea);
+            });
     QAction* nextLesson = action(QStringLiteral("actionNextLesson"), tr("&Next Lesson"),
                                  QKeySequence(Qt::CTRL | Qt::Key_Period));
     connect(nextLesson, &QAction::triggered, m_nextLesson, &QPushButton::click);
@@ -716,7 +726,7 @@ void MainWindow::buildActions()
                "<tr><td>Ctrl+Shift+F</td><td>show or hide the frameworks</td></tr>"
                "<tr><td>Ctrl+.</td><td>next lesson</td></tr>"
                "<tr><td>Ctrl+Shift+E</td><td>show or hide the exercises</td></tr>"
-               "<tr><td>F5</td><td>presentation mode on / off</td></tr>"
+               "<tr><td>F5</td><td>presentation mode on / off (Escape also leaves it)</td></tr>"
                "<tr><td>Ctrl+Shift+C</td><td>copy the workspace as a slicescope-cli "
                "request</td></tr>"
                "<tr><td>Ctrl+N / Ctrl+O / Ctrl+S / Ctrl+Shift+S</td><td>new / open / save / "
