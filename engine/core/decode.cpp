@@ -298,8 +298,8 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
                         why = isBegin ? "the first index" : "the size, one past the last index";
                     else
                         why = isBegin ? "the last index, because the stride is negative"
-                                      : "meaning \"stop before index 0\", because the stride is "
-                                        "negative";
+                                      : "one step past index 0 going down, so index 0 is read; "
+                                        "the stride is negative";
                     dim.notes.push_back(std::string(which) + "_mask set: " + which + " becomes " +
                                         num(v) + " (" + why + ")");
                     return v;
