@@ -24,7 +24,14 @@ packages=(
   clang libclang-rt-14-dev libfuzzer-14-dev
   # Image export tests read exported PDFs back (pdftoppm, pdftotext, pdfimages).
   poppler-utils
+  # Model files (engine/model): ONNX with its node tests, TFLite FlatBuffers, TensorFlow graphs
+  # as protobuf.
+  libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  libflatbuffers-dev flatbuffers-compiler python3-flatbuffers
 )
+# Node.js runs the reference runtimes from npm (ONNX Runtime, LiteRT.js); a machine that already
+# has node and npm (from another packager) keeps them.
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
