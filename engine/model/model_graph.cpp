@@ -141,6 +141,33 @@ ModelFile readModelFile(const std::string& path, const ReadLimits& limits)
     }
 }
 
+int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& value)
+{
+    const ModelReader* reader = nullptr;
+    for (const ModelReader& r : modelReaders())
+        if (r.format == file.format) reader = &r;
+    int taken = 0;
+    for (ModelNode& node : file.nodes) {
+        bool changed = false;
+        for (ModelValue& in : node.inputs) {
+            if (in.name.empty() || in.name != valueName) continue;
+            if (in.dtype && *in.dtype != value.dtype())
+                invalidArgument("the value given for '" + valueName + "' is " +
+                                std::string(dtypeName(value.dtype())) + ", but the file stores " +
+                                in.dtypeText);
+            if (!in.stored.agreesWith(value.shape()))
+                invalidArgument("the value given for '" + valueName + "' has shape " +
+                                shapeTuple(value.shape()) + ", but the file stores " +
+                                in.stored.text());
+            in.constant = value;
+            changed = true;
+            ++taken;
+        }
+        if (changed && reader && reader->translate) reader->translate(node);
+    }
+    return taken;
+}
+
 std::vector<std::vector<Tensor>> makeRequestInputs(const NodeRequest& request,
                                                    const Limits& limits)
 {

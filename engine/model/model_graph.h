@@ -64,6 +64,9 @@ struct ModelValue
     std::string dtypeText;
     /// The shape the file stores (value_info, graph input/output, tensor shape, _output_shapes).
     StoredShape stored;
+    /// Where `stored` comes from ("value_info", "graph output", "shape inference", "tensor",
+    /// "_output_shapes"); "" when the file says nothing.
+    std::string storedFrom;
     /// The value, when the file holds it (ONNX initializer or Constant node, TFLite buffer,
     /// TensorFlow Const). Absent for values computed at run time.
     std::optional<Tensor> constant;
@@ -112,6 +115,12 @@ struct ModelNode
     /// The inputs in the file's order, optional ones omitted in the file kept with an empty name.
     std::vector<ModelValue> inputs;
     std::vector<ModelValue> outputs;
+    /// The op's version: ONNX the opset of the node's domain, TFLite the operator code's
+    /// version, 0 where the format has none.
+    std::int64_t opVersion = 0;
+    /// The node's attributes as the file stores them (integers, floats, strings, lists of
+    /// them; a tensor attribute as its values), for the reader's translation.
+    Attrs rawAttrs;
     /// The arguments decoded for display: attributes and constant inputs.
     std::vector<ModelAttribute> attributes;
     /// The request this node becomes, or none (see `reason`).
@@ -163,6 +172,10 @@ struct ModelReader
     std::function<ModelFile(const std::string& path, const std::string& bytes,
                             const ReadLimits& limits)>
         read;
+    /// Fills `node.attributes`, `node.request` and `node.reason` from the node's op, rawAttrs,
+    /// opVersion and inputs (their constants). `read` calls it for every node; setInputValue
+    /// calls it again once a run-time input has a value.
+    std::function<void(ModelNode& node)> translate;
 };
 
 /// Every reader, in the order readModelFile tries them (model_readers.cpp lists them).
@@ -172,6 +185,12 @@ const std::vector<ModelReader>& modelReaders();
 /// OpError(invalid_argument) naming the file for a file that cannot be opened, is too large,
 /// is in no known format, or that its reader refuses.
 ModelFile readModelFile(const std::string& path, const ReadLimits& limits = {});
+
+/// Gives every node input named `valueName` the value `value` (as if the file held it as a
+/// constant) and translates those nodes again: the values a user types for arguments computed
+/// at run time. Returns how many node inputs took it (0: no node reads that name). Throws
+/// OpError(invalid_argument) if the value's dtype or shape contradicts what the file stores.
+int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& value);
 
 /// What SliceScope computes for a node: its request planned by the engine.
 struct NodeCheck
