@@ -13,12 +13,14 @@
 #include "protocol/npy.h"
 #include "protocol/request.h"
 #include "protocol/shape_text.h"
+#include "protocol/slice_program.h"
 #include "protocol/text_format.h"
 
 #include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <istream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -58,6 +60,7 @@ struct Options
     bool check = false;    ///< model: only the disagreeing nodes, exit 1 if any
     /// model: values for inputs computed at run time (name, .npy file), in the order given.
     std::vector<std::pair<std::string, std::string>> inputs;
+    std::string actual; ///< diagnose: the actual output (.npy)
 };
 
 std::optional<std::int64_t> parseInteger(std::string_view text)
@@ -178,6 +181,9 @@ Options parseArgs(const std::vector<std::string>& args)
             if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
                 throw UsageError("--input takes NAME=FILE.npy, not '" + v + "'");
             o.inputs.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+        } else if (name == "--actual") {
+            o.actual = value();
+            if (o.actual.empty()) throw UsageError("--actual needs a .npy file name");
         } else if (name == "--save") {
             o.save = value();
             if (o.save.empty()) throw UsageError("--save needs a file name");
@@ -895,6 +901,126 @@ int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& 
     return o.check && disagreeing > 0 ? 1 : 0;
 }
 
+// ---- equivalent and diagnose: slice programs compared by their plans (core/slice_diagnosis.h).
+
+// A JSON argument: inline when it starts with '{' or '[', else the file it names.
+Json jsonArgument(const std::string& arg, const std::string& what)
+{
+    const std::size_t first = arg.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && (arg[first] == '{' || arg[first] == '['))
+        return parseJson(arg);
+    std::ifstream file(arg, std::ios::binary);
+    if (!file) throw OpError(ErrorCode::BadRequest, what + ": cannot read " + arg);
+    std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    if (file.bad()) throw OpError(ErrorCode::BadRequest, what + ": cannot read " + arg);
+    try {
+        return parseJson(text);
+    } catch (const OpError& e) {
+        throw OpError(e.code(), arg + ": " + e.what(), e.position());
+    }
+}
+
+std::string chainText(const std::vector<ChainStep>& steps)
+{
+    std::string t;
+    for (const ChainStep& s : steps)
+        t += (t.empty() ? "" : ", ") + s.op->name;
+    return t;
+}
+
+int equivalentCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
+{
+    EquivalenceQuery q;
+    q.a = chainFromJson(jsonArgument(o.positional[0], "A"), "A");
+    q.b = chainFromJson(jsonArgument(o.positional[1], "B"), "B");
+    q.shape = *o.shape;
+    q.dtype = o.dtype;
+    const auto executor = startExecutor(o, err);
+    EquivalenceAnswer answer;
+    runJob(*executor, [&](JobContext&) { answer = answerEquivalence(q, limits, *executor); });
+    if (o.json) {
+        std::string text;
+        JsonWriter writer(text);
+        writeEquivalenceResponse(writer, Json(), answer);
+        p.out() << text << "\n";
+        return answer.result.same ? 0 : 1;
+    }
+    p.out() << "A: " << chainText(q.a) << " -> " << shapeTuple(answer.a.outputShape) << "\n";
+    p.out() << "B: " << chainText(q.b) << " -> " << shapeTuple(answer.b.outputShape) << "\n";
+    p.paragraph(std::string(answer.result.same ? "equivalent" : "not equivalent") +
+                    " for x of shape " + shapeTuple(q.shape) + ": " + answer.result.explanation,
+                "", 2);
+    return answer.result.same ? 0 : 1;
+}
+
+int diagnoseCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
+{
+    const Json json = jsonArgument(o.positional[0], "REQUEST");
+    const auto executor = startExecutor(o, err);
+    Request request;
+    RequestResult result;
+    Tensor actual;
+    runJob(*executor, [&](JobContext& context) {
+        request = requestFromJson(json, limits);
+        request.sources = true;
+        request.emitMode = Emit::None;
+        result = runRequest(request, limits, *executor, &context);
+        actual = readNpyFile(o.actual, limits);
+    });
+    if (result.outputs.empty())
+        throw OpError(ErrorCode::BadRequest,
+                      "op '" + request.op->name + "' gives no output tensor to compare with");
+    // x is the op's first input; elements from other inputs or constants have no source in x.
+    std::vector<std::int64_t> sources(result.sources[0].size());
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        const std::int64_t s = result.sources[0][i];
+        sources[i] = (s == kNoSource || sourceSlot(s) != 0) ? kNoSource : sourceIndex(s);
+    }
+    DiagnoseContext ctx;
+    if (request.op->notation == Notation::Subscript)
+        if (const auto it = request.attrs.find("expr");
+            it != request.attrs.end() && it->second.isString())
+            ctx.expectedText = it->second.toString();
+    ctx.expectedEndIsMax = readsEndAtMax(result.plan, request.attrs);
+    const Tensor& input = result.inputs[0];
+    const Tensor& expected = result.outputs[0];
+    const Diagnosis d = diagnoseOutput(input, expected, sources, actual, ctx);
+    const int status = d.kind == DiagnosisClass::Equivalent ? 0 : 1;
+    if (o.json) {
+        std::string text;
+        JsonWriter writer(text);
+        writeDiagnosis(writer, d, input.shape(), expected.shape(), actual.shape());
+        p.out() << text << "\n";
+        return status;
+    }
+    p.out() << "expected: " << request.op->name
+            << (ctx.expectedText.empty() ? "" : " " + ctx.expectedText) << " on x "
+            << dtypeName(input.dtype()) << " " << shapeTuple(input.shape()) << " -> "
+            << shapeTuple(expected.shape()) << "\n";
+    p.out() << "actual:   " << o.actual << " " << dtypeName(actual.dtype()) << " "
+            << shapeTuple(actual.shape()) << "\n";
+    if (!d.shapeNote.empty()) p.paragraph("shape: " + d.shapeNote, "", 2);
+    if (expected.shape() == actual.shape())
+        p.out() << d.matching << " element" << (d.matching == 1 ? "" : "s") << " match, "
+                << d.differing << " differ\n";
+    if (!d.differences.empty()) p.out() << "first differences:\n";
+    for (const ElementDifference& e : d.differences) {
+        std::string line = "  " + positionText(e.position, expected.shape()) + ": expected " +
+                           e.expected + " (from " + sourceText(e.expectedSource, input.shape()) +
+                           "), actual " + e.actual;
+        if (d.sourcesRecovered)
+            line += e.actualSource == kNoSource
+                        ? " (not an element of x)"
+                        : " (from " + sourceText(e.actualSource, input.shape()) + ")";
+        p.out() << line << "\n";
+    }
+    if (d.expectedFit) p.out() << "expected reads: " << selectionText(*d.expectedFit) << "\n";
+    if (d.actualFit) p.out() << "actual reads:   " << selectionText(*d.actualFit) << "\n";
+    p.paragraph("diagnosis (" + std::string(diagnosisClassName(d.kind)) + "): " + d.sentence, "",
+                2);
+    return status;
+}
+
 } // namespace
 
 std::string cliUsage()
@@ -925,14 +1051,24 @@ Commands:
                            per node, for 'run'] [--check: only the nodes that disagree; exit
                            1 if any] [--input NAME=FILE.npy: a value for an input computed at
                            run time]
+  equivalent A B --shape S whether two slice programs (requests, steps or lists of steps,
+                           inline JSON or files) read the same elements of x in the same
+                           order for every x of shape S; exit 0 if so, 1 if not, with the
+                           first place they part  [--dtype T] [--json]
+  diagnose REQUEST --actual FILE.npy
+                           compare an actual output with what REQUEST gives: the
+                           differences, where each value comes from, the spec the actual
+                           output was read with and how it differs; exit 0 if the actual
+                           output is right, 1 if not  [--json]
 
 Options:
   --shape S          input shape: 5,6 or 5x6 or '5 6' ('' or '()' for a scalar)
   --dtype T          bool, int8, uint8, int16, int32 (default), int64, float32, float64, string
   --fill F           arange (default), zeros, ones or random
   --seed N           seed for --fill random (default 0)
-  --json             eval, compare: print the protocol response instead; model: one
-                     request line per node
+  --json             eval, compare, equivalent, diagnose: print a protocol object
+                     instead; model: one request line per node
+  --actual FILE.npy  diagnose: the actual output
   --framework F      code: numpy, tensorflow, torch, jax, onnx, paddle or request
   --save FILE.npy    eval: also write the result to FILE.npy (atomically)
   --threads N        engine worker threads (default 0: one per CPU)
@@ -983,6 +1119,12 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
         else if (o.command == "model") {
             checkCommand(o, {"--json", "--check", "--input"}, 1, 1, "a model file");
             if (o.json && o.check) throw UsageError("--json and --check do not go together");
+        } else if (o.command == "equivalent")
+            checkCommand(o, {"--shape", "--dtype", "--json"}, 2, 2, "two slice programs A and B");
+        else if (o.command == "diagnose") {
+            checkCommand(o, {"--actual", "--json"}, 1, 1, "a request");
+            if (o.actual.empty())
+                throw UsageError("'diagnose' needs --actual FILE.npy, the output to explain");
         } else
             throw UsageError("unknown command '" + o.command + "'");
     } catch (const UsageError& e) {
@@ -1006,6 +1148,8 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
         if (o.command == "compare") return compareCommand(o, printer, limits);
         if (o.command == "code") return codeCommand(o, printer, limits);
         if (o.command == "model") return modelCommand(o, printer, err, limits);
+        if (o.command == "equivalent") return equivalentCommand(o, printer, err, limits);
+        if (o.command == "diagnose") return diagnoseCommand(o, printer, err, limits);
         return o.examples ? opsExamplesCommand(out) : opsCommand(printer);
     } catch (...) {
         printError(err, errorFromException(std::current_exception()),

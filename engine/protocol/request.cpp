@@ -2,6 +2,7 @@
 #include "protocol/request.h"
 
 #include "core/decode.h"
+#include "protocol/slice_program.h"
 #include "protocol/tensor_json.h"
 
 #include <algorithm>
@@ -681,6 +682,14 @@ std::string RequestHandler::handleLine(std::string_view line)
                           " bytes of memory per byte)");
         json = parseJson(line);
         id = json.find("id");
+        if (isEquivalenceRequest(json)) {
+            // Not an op on tensors: two slice programs compared by their plans.
+            const EquivalenceAnswer answer =
+                answerEquivalence(equivalenceQueryFromJson(json), limits, m_executor);
+            JsonWriter writer(response);
+            writeEquivalenceResponse(writer, id ? *id : Json(), answer);
+            return;
+        }
         const Request request = requestFromJson(json, limits);
         const RequestResult result = runRequest(request, limits, m_executor, &context);
         std::string text;

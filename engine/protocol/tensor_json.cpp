@@ -31,6 +31,8 @@ std::string snippet(const Json& v)
     return s;
 }
 
+} // namespace
+
 DType readDType(const Json& v)
 {
     if (!v.isString()) badRequest("dtype must be a string, got " + std::string(v.typeName()));
@@ -63,6 +65,8 @@ Shape readShape(const Json& v)
     }
     return shape;
 }
+
+namespace {
 
 // One element, converted to T with the dtype's own checks. `where` names it for messages.
 template <class T, class Where> T readElement(const Json& v, DType dtype, const Where& where)

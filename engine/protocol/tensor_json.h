@@ -26,6 +26,10 @@ struct TensorSpec
     Tensor tensor;              ///< Data, Value and Npy: the tensor, read and checked
 };
 
+/// A dtype by its protocol name ("int32"). Throws bad_request naming the dtypes otherwise.
+DType readDType(const Json& value);
+/// A shape: a list of non-negative integers, rank 0 to kMaxRank. Throws bad_request otherwise.
+Shape readShape(const Json& value);
 /// Reads and checks a protocol tensor object (the rules of tensorFromJson below) without making
 /// a filled tensor: its declared size is checked against `limits` instead. `seed` is accepted
 /// only with fill "random": arange, zeros and ones have nothing to seed, and a seed there is a
