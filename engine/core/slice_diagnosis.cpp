@@ -541,6 +541,11 @@ Diagnosis diagnoseOutput(const Tensor& input, const Tensor& expected,
             d.differences.push_back(diff);
         }
 
+    if (sources) {
+        d.expectedFit = fitSelection(input.shape(), expected.shape(), expectedSources);
+        d.actualFit = fitSelection(input.shape(), actual.shape(), *sources);
+    }
+
     // Same values in the same order: equivalent, or the same elements with a size-1 axis elsewhere.
     bool sameFlat = expected.size() == actual.size();
     for (std::int64_t i = 0; sameFlat && i < expected.size(); ++i)
@@ -574,8 +579,6 @@ Diagnosis diagnoseOutput(const Tensor& input, const Tensor& expected,
                      "known; fill the input with distinct values (arange) to find out";
         return d;
     }
-    d.expectedFit = fitSelection(input.shape(), expected.shape(), expectedSources);
-    d.actualFit = fitSelection(input.shape(), actual.shape(), *sources);
     if (!d.actualFit) {
         d.kind = DiagnosisClass::NoSimpleSpec;
         std::string found;

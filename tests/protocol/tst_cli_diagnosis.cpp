@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// slicescope-cli equivalent and diagnose, and the protocol's "equivalent" request: text, JSON,
+// exit statuses and errors, in process (runCli).
+#include "protocol/cli.h"
+#include "protocol/npy.h"
+#include "protocol_test.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sstream>
+
+using namespace ss;
+
+namespace {
+
+struct CliRun
+{
+    int exit = -1;
+    std::string out;
+    std::string err;
+};
+
+CliRun cli(const std::vector<std::string>& args, const std::string& input = "")
+{
+    std::istringstream in(input);
+    std::ostringstream out, err;
+    CliEnvironment environment;
+    environment.width = 200;
+    CliRun run;
+    run.exit = runCli(args, in, out, err, environment);
+    run.out = out.str();
+    run.err = err.str();
+    return run;
+}
+
+const std::string kUnsqueeze23 =
+    "{\"op\": \"strided_slice\", \"attrs\": {\"begin\": [0, 0, 0, 0], \"end\": [0, 0, 0, 0],\n     "
+    "   \"begin_mask\": 3, \"end_mask\": 3, \"new_axis_mask\": 12}}";
+const std::string kUnsqueeze12 =
+    "[{\"op\": \"strided_slice\", \"attrs\": {\"begin\": [0, 0, 0, 0], \"end\": [0, 0, 0, 0],\n    "
+    "    \"begin_mask\": 9, \"end_mask\": 9, \"new_axis_mask\": 6}}]";
+const std::string kSubscript =
+    "{\"op\": \"getitem\", \"attrs\": {\"expr\": \"x[..., None, None]\"}}";
+
+// JSON Lines: the constants above are written over several lines for reading.
+std::string oneLine(std::string text)
+{
+    for (std::size_t k = 0; k + 1 < text.size(); ++k)
+        if (text[k] == '\n' && text[k + 1] == ' ') text[k] = ' ';
+    return text;
+}
+
+std::string request10(const std::string& expr)
+{
+    return "{\"op\": \"getitem\", \"inputs\": {\"input\": {\"dtype\": \"int32\", \"shape\": "
+           "[10],\n               \"fill\": \"arange\"}}, \"attrs\": {\"expr\": \"" +
+           expr + "\"}}";
+}
+
+} // namespace
+
+class TestCliDiagnosis : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void equivalentText();
+    void equivalentJsonAndFiles();
+    void equivalentProtocolRequest();
+    void equivalentErrors_data();
+    void equivalentErrors();
+    void diagnoseText();
+    void diagnoseJsonAndShapes();
+    void diagnoseErrors();
+};
+
+void TestCliDiagnosis::equivalentText()
+{
+    const CliRun same = cli({"equivalent", kSubscript, kUnsqueeze23, "--shape", "2,3"});
+    QCOMPARE(same.exit, 0);
+    QCOMPARE(same.out, std::string("A: getitem -> (2, 3, 1, 1)\nB: strided_slice -> (2, 3, 1, 1)\n"
+                                   "equivalent for x of shape (2, 3): both read the same 6 "
+                                   "elements in the same order, output shape (2, 3, 1, 1)\n"));
+    const CliRun differ = cli({"equivalent", kSubscript, kUnsqueeze12, "--shape", "2,3"});
+    QCOMPARE(differ.exit, 1);
+    QVERIFY(differ.out.find("not equivalent for x of shape (2, 3): the outputs differ in "
+                            "shape: A gives (2, 3, 1, 1), B gives (2, 1, 1, 3)") !=
+            std::string::npos);
+}
+
+void TestCliDiagnosis::equivalentJsonAndFiles()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("b.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"op\": \"onnx_slice\", \"attrs\": {\"starts\": [8], \"ends\": [-100], \"steps\": "
+            "[-1]}}");
+    f.close();
+    const CliRun run =
+        cli({"equivalent", request10("x[9:0:-1]"), path.toStdString(), "--shape", "10", "--json"});
+    QCOMPARE(run.exit, 1);
+    QCOMPARE(
+        run.out,
+        std::string("{\"id\":null,\"ok\":true,\"equivalent\":false,\"shape_a\":[9],\"shape_b\":[9],"
+                    "\"explanation\":\"at output [0] A reads x[9] and B reads x[8]\","
+                    "\"position\":[0],\"source_a\":[9],\"source_b\":[8]}"
+                    "\n"));
+}
+
+void TestCliDiagnosis::equivalentProtocolRequest()
+{
+    const std::string line =
+        "{\"id\": 7, \"op\": \"equivalent\", \"shape\": [2, 3], \"a\": " + kSubscript +
+        ", \"b\": " + kUnsqueeze23 + "}\n" +
+        "{\"id\": 8, \"op\": \"equivalent\", \"shape\": [2, 3], \"a\": " + kSubscript + "}\n";
+    const CliRun run = cli({"run"}, oneLine(line));
+    QCOMPARE(run.exit, 0);
+    QCOMPARE(run.out,
+             std::string("{\"id\":7,\"ok\":true,\"equivalent\":true,\"shape_a\":[2,3,1,1],"
+                         "\"shape_b\":[2,3,1,1],\"explanation\":\"both read the same 6 "
+                         "elements in the same order, output shape (2, 3, 1, 1)\"}"
+                         "\n"
+                         "{\"id\":8,\"ok\":false,\"error\":{\"code\":\"bad_request\","
+                         "\"message\":\"an equivalent request needs \\\"a\\\" and \\\"b\\\"\"}}"
+                         "\n"));
+}
+
+void TestCliDiagnosis::equivalentErrors_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exit");
+    QTest::addColumn<QString>("err");
+    QTest::newRow("no shape") << QStringList{"equivalent", "{}", "{}"} << 2
+                              << "slicescope-cli: 'equivalent' needs --shape, e.g. --shape 5,6";
+    QTest::newRow("one program") << QStringList{"equivalent", "{}", "--shape", "3"} << 2
+                                 << "slicescope-cli: 'equivalent' needs two slice programs A and B";
+    QTest::newRow("unknown op")
+        << QStringList{"equivalent", "{\"op\": \"nope\"}", "{\"op\": \"nope\"}", "--shape", "3"}
+        << 1 << "slicescope-cli: bad_request: A: unknown op 'nope' (slicescope-cli ops lists them)";
+    QTest::newRow("two inputs")
+        << QStringList{"equivalent", "[{\"op\": \"gather\"}]", "{\"op\": \"reverse\"}", "--shape",
+                       "3"}
+        << 1
+        << "slicescope-cli: bad_request: a: step 1: gather takes more than one input tensor; "
+           "a chain's steps take one";
+    QTest::newRow("missing file")
+        << QStringList{"equivalent", "/nonexistent/a.json", "{}", "--shape", "3"} << 1
+        << "slicescope-cli: bad_request: A: cannot read /nonexistent/a.json";
+    QTest::newRow("a number") << QStringList{"equivalent", "[1]", "{}", "--shape", "3"} << 1
+                              << "slicescope-cli: bad_request: A step 1 must be an object "
+                                 "{\"op\", \"attrs\"}, got a number";
+}
+
+void TestCliDiagnosis::equivalentErrors()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exit);
+    QFETCH(QString, err);
+    std::vector<std::string> a;
+    for (const QString& s : args)
+        a.push_back(s.toStdString());
+    const CliRun run = cli(a);
+    QCOMPARE(run.exit, exit);
+    QCOMPARE(QString::fromStdString(run.err).split('\n').first(), err);
+    QCOMPARE(run.out, std::string());
+}
+
+void TestCliDiagnosis::diagnoseText()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("actual.npy").toStdString();
+    writeNpyFile(path, Tensor::fromInts(DType::Int32, {9}, {8, 7, 6, 5, 4, 3, 2, 1, 0}));
+    const CliRun run = cli({"diagnose", request10("x[9:0:-1]"), "--actual", path});
+    QCOMPARE(run.exit, 1);
+    QCOMPARE(run.out, "expected: getitem x[9:0:-1] on x int32 (10,) -> (9,)\n"
+                      "actual:   " +
+                          path +
+                          " int32 (9,)\n"
+                          "0 elements match, 9 differ\n"
+                          "first differences:\n"
+                          "  [0]: expected 9 (from x[9]), actual 8 (from x[8])\n"
+                          "  [1]: expected 8 (from x[8]), actual 7 (from x[7])\n"
+                          "  [2]: expected 7 (from x[7]), actual 6 (from x[6])\n"
+                          "  [3]: expected 6 (from x[6]), actual 5 (from x[5])\n"
+                          "  [4]: expected 5 (from x[5]), actual 4 (from x[4])\n"
+                          "expected reads: x[:0:-1]\n"
+                          "actual reads:   x[8::-1]\n"
+                          "diagnosis (begin_off_by_one): the runtime read x[8::-1]; you asked for "
+                          "x[9:0:-1]: its begin is one lower\n");
+
+    // A right answer exits 0.
+    writeNpyFile(path, Tensor::fromInts(DType::Int32, {9}, {9, 8, 7, 6, 5, 4, 3, 2, 1}));
+    const CliRun right = cli({"diagnose", request10("x[9:0:-1]"), "--actual", path});
+    QCOMPARE(right.exit, 0);
+    QVERIFY(right.out.find("diagnosis (equivalent): the actual output is the expected one") !=
+            std::string::npos);
+}
+
+void TestCliDiagnosis::diagnoseJsonAndShapes()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("actual.npy").toStdString();
+    // x[2:, None] on (10,) is (8, 1); the runtime put the axis first.
+    writeNpyFile(path, Tensor::fromInts(DType::Int32, {1, 8}, {2, 3, 4, 5, 6, 7, 8, 9}));
+    const CliRun run = cli({"diagnose", request10("x[2:, None]"), "--actual", path, "--json"});
+    QCOMPARE(run.exit, 1);
+    QCOMPARE(run.out,
+             std::string(
+                 "{\"class\":\"new_axis_moved\",\"sentence\":\"the new axis landed at position 0, "
+                 "not 1\","
+                 "\"shape_note\":\"the actual output has its axis of size 1 at position 0, not 1\","
+                 "\"expected_shape\":[8,1],\"actual_shape\":[1,8],\"matching\":0,\"differing\":8,"
+                 "\"differences\":[],\"sources_recovered\":true,"
+                 "\"expected_spec\":\"x[2:, None]\",\"actual_spec\":\"x[None, 2:]\"}"
+                 "\n"));
+    // INT_MAX read as the last index, from a strided_slice request.
+    writeNpyFile(path, Tensor::fromInts(DType::Int32, {6}, {3, 4, 5, 6, 7, 8}));
+    const std::string ss = "{\"op\": \"strided_slice\", \"inputs\": {\"input\": {\"dtype\": "
+                           "\"int32\", \"shape\": [10],\n            \"fill\": \"arange\"}}, "
+                           "\"attrs\": {\"begin\": [3], \"end\": [2147483647]}}";
+    const CliRun last = cli({"diagnose", ss, "--actual", path, "--json"});
+    QCOMPARE(last.exit, 1);
+    QVERIFY2(last.out.find("\"class\":\"end_read_as_last\",\"sentence\":\"the end INT_MAX was read "
+                           "as the last element\"") != std::string::npos,
+             last.out.c_str());
+    QVERIFY(last.out.find("\"shape_note\":\"the actual output has shape (6,) (6 elements), not "
+                          "(7,) (7)\"") != std::string::npos);
+}
+
+void TestCliDiagnosis::diagnoseErrors()
+{
+    const CliRun noActual = cli({"diagnose", request10("x[1:]")});
+    QCOMPARE(noActual.exit, 2);
+    QVERIFY(noActual.err.find("'diagnose' needs --actual FILE.npy") != std::string::npos);
+    const CliRun missing = cli({"diagnose", request10("x[1:]"), "--actual", "/nonexistent/a.npy"});
+    QCOMPARE(missing.exit, 1);
+    QVERIFY2(missing.err.find("/nonexistent/a.npy") != std::string::npos, missing.err.c_str());
+    QCOMPARE(missing.out, std::string());
+    const CliRun badRequest = cli({"diagnose", "{\"op\": \"getitem\"}", "--actual", "a.npy"});
+    QCOMPARE(badRequest.exit, 1);
+    QVERIFY2(badRequest.err.find("bad_request") != std::string::npos, badRequest.err.c_str());
+}
+
+QTEST_APPLESS_MAIN(TestCliDiagnosis)
+#include "tst_cli_diagnosis.moc"
