@@ -37,7 +37,7 @@ inline void answerUnexpectedSaveDialogs()
         if (!box || (box->objectName() != QLatin1String("saveChangesDialog") &&
                      box->objectName() != QLatin1String("fileChangedDialog")))
             return;
-        qWarning("an unexpected \"%s\" dialog was answered Cancel", qPrintable(box->objectName()));
+        qWarning("an unexpected \"%s\" dialog was answered Cancel", qPrintable(box->windowTitle()));
         box->button(QMessageBox::Cancel)->click();
     });
     timer->start();
