@@ -1505,6 +1505,7 @@ void MainWindow::showStartError(const QString& text, const QString& file)
 {
     m_startError = text.toHtmlEscaped();
     if (!file.isEmpty()) {
+        if (!text.trimmed().endsWith(u'.')) m_startError += u'.';
         m_startError += tr(" Nothing was opened: the window shows a new, untitled workspace.");
         m_notOpened = file;
     }
