@@ -169,6 +169,9 @@ struct Automation::Waiting
 
 Automation::Automation(MainWindow& window, QObject* parent) : QObject(parent), m_window(window)
 {
+    // A file changed on disk is never a modal dialog here: `save` answers an error instead
+    // (and overwrites when told "overwrite": true); a focus check leaves a message.
+    window.setDiskPrompt([](const QString&) { return MainWindow::DiskChoice::Cancel; });
     m_poll.setInterval(kPollMs);
     connect(&m_poll, &QTimer::timeout, this, &Automation::pollWait);
 }
@@ -347,7 +350,12 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
             invalidArgument(error.toStdString());
     } else if (cmd == "save") {
         QString error;
-        if (!w.saveFile(QString::fromStdString(stringMember(command, "path")), &error))
+        bool overwrite = false;
+        if (const Json* force = command.find("overwrite")) {
+            if (!force->isBool()) badRequest("\"overwrite\" must be true or false");
+            overwrite = force->toBool();
+        }
+        if (!w.saveFile(QString::fromStdString(stringMember(command, "path")), &error, overwrite))
             invalidArgument(error.toStdString());
     } else if (cmd == "set_op") {
         const std::string name = stringMember(command, "op");

@@ -42,7 +42,11 @@ void printTo(std::FILE* stream, const QString& text)
 
 } // namespace
 
-bool applyStartOptions(MainWindow& window, const StartOptions& options, QString* error)
+namespace {
+
+/// applyStartOptions, also saying which file did not open (empty when the failure was another).
+bool applyOptions(MainWindow& window, const StartOptions& options, QString* error,
+                  QString* failedFile)
 {
     QSettings settings;
     const bool firstStart = !settings.value(QLatin1String(kStartedKey), false).toBool();
@@ -71,7 +75,10 @@ bool applyStartOptions(MainWindow& window, const StartOptions& options, QString*
             return false;
         }
     } else if (!options.file.isEmpty()) {
-        if (!window.openFile(options.file, error)) return false;
+        if (!window.openFile(options.file, error)) {
+            *failedFile = options.file;
+            return false;
+        }
     } else if (options.shape.isEmpty() && options.dtype.isEmpty() && options.expr.isEmpty()) {
         const QStringList recent = window.recentFiles();
         if (firstStart) {
@@ -79,6 +86,7 @@ bool applyStartOptions(MainWindow& window, const StartOptions& options, QString*
                 if (lesson.unavailable.isEmpty() && window.openLesson(lesson.name)) break;
         } else if (MainWindow::reopensLastWorkspace() && !recent.isEmpty() &&
                    !window.openFile(recent.front(), error)) {
+            *failedFile = recent.front();
             return false;
         }
     }
@@ -125,6 +133,14 @@ bool applyStartOptions(MainWindow& window, const StartOptions& options, QString*
     return true;
 }
 
+} // namespace
+
+bool applyStartOptions(MainWindow& window, const StartOptions& options, QString* error)
+{
+    QString failedFile;
+    return applyOptions(window, options, error, &failedFile);
+}
+
 bool prepareWindow(MainWindow& window, const StartOptions& options, QString* error)
 {
     if (options.makesFile()) {
@@ -135,10 +151,13 @@ bool prepareWindow(MainWindow& window, const StartOptions& options, QString* err
     }
     window.restoreWindowState();
     window.offerRecovery();
-    if (!applyStartOptions(window, options, error)) {
+    QString failedFile;
+    if (!applyOptions(window, options, error, &failedFile)) {
         // Started from a file manager (`slicescope %f`) there is no terminal to read: the
-        // window says what went wrong.
-        window.showError(QObject::tr("SliceScope could not start as asked: %1").arg(*error));
+        // window says what went wrong, until the user has done something else, and does not
+        // let the default workspace pass for the file's data.
+        window.showStartError(QObject::tr("SliceScope could not start as asked: %1").arg(*error),
+                              failedFile);
     }
     window.presentation()->setOn(options.presentation);
     return true;
