@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// tf.slice (begin + size) and PaddlePaddle's strided_slice (axes, starts, ends, strides).
+// tf.slice (begin + size), PaddlePaddle's strided_slice (axes, starts, ends, strides) and ONNX's
+// Slice (starts, ends, axes, steps).
 #include "core/error.h"
+#include "core/frameworks/onnx_model.h"
 #include "core/op.h"
 #include "core/ops/common.h"
 #include "core/ops/ops.h"
@@ -223,6 +225,85 @@ OpPlan paddleStridedSlice(const OpCall& call)
     return plan;
 }
 
+// ONNX Slice: the axes' rules are the ONNX model's (onnxSliceAxis); this checks the arguments
+// as onnx's shape inference does and keeps the opset's limits (steps from opset 10, negative
+// axes from opset 11).
+OpPlan onnxSlice(const OpCall& call)
+{
+    const Tensor& input = call.input("data");
+    const int r = input.rank();
+    const std::int64_t opset = call.getInt("opset", 13);
+    if (opset < 1) invalidArgument("opset must be 1 or more, got " + num(opset));
+    const auto starts = call.intList("starts");
+    const auto ends = call.intList("ends");
+    if (starts.size() != ends.size())
+        invalidArgument("Incorrect or missing input value for starts and ends: starts has " +
+                        num(std::int64_t(starts.size())) + " values, ends " +
+                        num(std::int64_t(ends.size())));
+    std::vector<std::int64_t> axes;
+    if (call.has("axes")) {
+        axes = call.intList("axes");
+        if (axes.size() != starts.size())
+            invalidArgument("Input axes has incorrect length: " + num(std::int64_t(axes.size())) +
+                            " axes for " + num(std::int64_t(starts.size())) + " starts");
+    } else {
+        for (std::size_t i = 0; i < starts.size(); ++i)
+            axes.push_back(std::int64_t(i));
+    }
+    std::vector<std::int64_t> steps(starts.size(), 1);
+    if (call.has("steps")) {
+        if (opset < 10)
+            invalidArgument("Slice before opset 10 has no steps (this is opset " + num(opset) +
+                            ")");
+        steps = call.intList("steps");
+        if (steps.size() != starts.size())
+            invalidArgument("Input steps has incorrect length: " +
+                            num(std::int64_t(steps.size())) + " steps for " +
+                            num(std::int64_t(starts.size())) + " starts");
+    }
+    OpPlan plan;
+    std::vector<std::int64_t> first(std::size_t(r), 0);
+    std::vector<std::int64_t> step(std::size_t(r), 1);
+    std::vector<bool> seen(std::size_t(r), false);
+    Shape outShape = input.shape();
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        std::int64_t axis = axes[i];
+        if (axis < 0 && opset < 11)
+            invalidArgument("Input axes has invalid data: axis " + num(axis) +
+                            " is negative, which Slice accepts from opset 11 (this is opset " +
+                            num(opset) + ")");
+        if (axis < -r || axis >= r)
+            invalidArgument("Input axes has invalid data: axis " + num(axis) +
+                            " is outside [" + num(-r) + ", " + num(r - 1) +
+                            "] for an input of rank " + num(r));
+        if (axis < 0) axis += r;
+        if (seen[std::size_t(axis)]) invalidArgument("'axes' has duplicates");
+        seen[std::size_t(axis)] = true;
+        if (steps[i] == 0) invalidArgument("'step' cannot be 0 for Slice");
+        const std::int64_t d = input.shape()[std::size_t(axis)];
+        const frameworks::OnnxSliceAxis a =
+            frameworks::onnxSliceAxis(d, starts[i], ends[i], steps[i]);
+        std::string title = "Axis " + num(axis);
+        std::string detail = "Size " + num(d) + ", " + a.detail;
+        if (axes[i] < 0)
+            detail = "Axis " + num(axes[i]) + " counts from the back: axis " + num(axis) + ". " +
+                     detail;
+        plan.steps.push_back({title, detail, {}, {int(axis)}, {int(axis)}});
+        first[std::size_t(axis)] = a.first;
+        step[std::size_t(axis)] = a.count > 1 ? steps[i] : 1; // a long step over one element
+        outShape[std::size_t(axis)] = a.count;
+    }
+    call.limits().check(outShape, input.dtype(), "the output");
+    OutputPlan out;
+    out.dtype = input.dtype();
+    out.shape = outShape;
+    out.pieces.push_back(boxPiece(call.slot("data"), input.shape(), first, step, outShape));
+    plan.steps.push_back(
+        {"Output shape", shapeTuple(outShape) + ": axes not listed are kept whole.", {}});
+    plan.outputs.push_back(std::move(out));
+    return plan;
+}
+
 } // namespace
 
 std::vector<OpDef> sliceOps()
@@ -251,6 +332,19 @@ std::vector<OpDef> sliceOps()
            {"starts", Attr::ints({0, 3})},
            {"ends", Attr::ints({3, 0})},
            {"strides", Attr::ints({2, -1})}}}},
+        {"onnx_slice",
+         {},
+         "ONNX Slice: starts, ends, axes, steps with the spec's clamping (opset 13 unless given)",
+         {{"data"}},
+         {{"starts", ""}, {"ends", ""}, {"axes", "0, 1, ..."}, {"steps", "1s"}, {"opset", "13"}},
+         "output",
+         onnxSlice,
+         Notation::Generic,
+         {{{exampleFill(DType::Int32, {3, 4})}},
+          {{"starts", Attr::ints({-1, 1})},
+           {"ends", Attr::ints({-9223372036854775807LL - 1, 1000})},
+           {"axes", Attr::ints({0, 1})},
+           {"steps", Attr::ints({-2, 2})}}}},
     };
 }
 

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "model/model_graph.h"
+
+#include "core/error.h"
+#include "core/op.h"
+
+#include <algorithm>
+#include <fstream>
+#include <system_error>
+#include <filesystem>
+
+namespace ss::model {
+
+std::string_view formatName(ModelFormat format)
+{
+    switch (format) {
+    case ModelFormat::Onnx: return "ONNX";
+    case ModelFormat::TFLite: return "TFLite";
+    case ModelFormat::GraphDef: return "TensorFlow GraphDef";
+    }
+    return "?";
+}
+
+StoredShape StoredShape::known(const Shape& shape)
+{
+    StoredShape s;
+    s.hasRank = true;
+    s.dims = shape;
+    s.symbols.assign(shape.size(), "");
+    return s;
+}
+
+bool StoredShape::isFullyKnown() const
+{
+    return hasRank && std::none_of(dims.begin(), dims.end(),
+                                   [](std::int64_t d) { return d == kUnknownDim; });
+}
+
+std::optional<Shape> StoredShape::shape() const
+{
+    if (!isFullyKnown()) return std::nullopt;
+    return dims;
+}
+
+bool StoredShape::agreesWith(const Shape& computed) const
+{
+    if (!hasRank) return true;
+    if (dims.size() != computed.size()) return false;
+    for (std::size_t k = 0; k < dims.size(); ++k)
+        if (dims[k] != kUnknownDim && dims[k] != computed[k]) return false;
+    return true;
+}
+
+std::string StoredShape::text() const
+{
+    if (!hasRank) return "?";
+    std::string t = "(";
+    for (std::size_t k = 0; k < dims.size(); ++k) {
+        if (k) t += ", ";
+        if (dims[k] != kUnknownDim)
+            t += std::to_string(dims[k]);
+        else if (k < symbols.size() && !symbols[k].empty())
+            t += symbols[k];
+        else
+            t += "?";
+    }
+    if (dims.size() == 1) t += ",";
+    return t + ")";
+}
+
+namespace {
+
+std::string lowerExtension(const std::string& path)
+{
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return ext;
+}
+
+std::string readWholeFile(const std::string& path, const ReadLimits& limits)
+{
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+        invalidArgument(path + ": no such file");
+    if (std::filesystem::is_directory(status))
+        invalidArgument(path + ": is a directory, not a model file");
+    if (!std::filesystem::is_regular_file(status))
+        invalidArgument(path + ": not a regular file");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) invalidArgument(path + ": cannot read its size: " + ec.message());
+    if (std::int64_t(size) > limits.maxFileBytes)
+        invalidArgument(path + ": " + std::to_string(size) + " bytes is more than the " +
+                        std::to_string(limits.maxFileBytes) +
+                        " bytes SliceScope reads from a model file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) invalidArgument(path + ": cannot open the file");
+    std::string bytes(std::size_t(size), '\0');
+    in.read(bytes.data(), std::streamsize(size));
+    if (in.gcount() != std::streamsize(size))
+        invalidArgument(path + ": the file changed or could not be read while reading it");
+    return bytes;
+}
+
+} // namespace
+
+ModelFile readModelFile(const std::string& path, const ReadLimits& limits)
+{
+    const std::string bytes = readWholeFile(path, limits);
+    if (bytes.empty()) invalidArgument(path + ": the file is empty");
+    const std::string ext = lowerExtension(path);
+    const std::string_view head(bytes.data(), std::min<std::size_t>(bytes.size(), 64));
+    const ModelReader* chosen = nullptr;
+    for (const ModelReader& r : modelReaders())
+        if (std::find(r.extensions.begin(), r.extensions.end(), ext) != r.extensions.end()) {
+            chosen = &r;
+            break;
+        }
+    if (!chosen)
+        for (const ModelReader& r : modelReaders())
+            if (r.sniff && r.sniff(head)) {
+                chosen = &r;
+                break;
+            }
+    if (!chosen) {
+        std::string known;
+        for (const ModelReader& r : modelReaders())
+            for (const std::string& e : r.extensions)
+                known += (known.empty() ? "" : ", ") + e;
+        invalidArgument(path + ": not a model file SliceScope reads (known: " +
+                        (known.empty() ? std::string("none") : known) + ")");
+    }
+    try {
+        return chosen->read(path, bytes, limits);
+    } catch (const OpError& e) {
+        throw OpError(e.code(), path + ": " + e.what());
+    } catch (const std::bad_alloc&) {
+        throw OpError(ErrorCode::ResourceExhausted,
+                      path + ": reading the file needs more memory than there is");
+    }
+}
+
+int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& value)
+{
+    const ModelReader* reader = nullptr;
+    for (const ModelReader& r : modelReaders())
+        if (r.format == file.format) reader = &r;
+    int taken = 0;
+    for (ModelNode& node : file.nodes) {
+        bool changed = false;
+        for (ModelValue& in : node.inputs) {
+            if (in.name.empty() || in.name != valueName) continue;
+            if (in.dtype && *in.dtype != value.dtype())
+                invalidArgument("the value given for '" + valueName + "' is " +
+                                std::string(dtypeName(value.dtype())) + ", but the file stores " +
+                                in.dtypeText);
+            if (!in.stored.agreesWith(value.shape()))
+                invalidArgument("the value given for '" + valueName + "' has shape " +
+                                shapeTuple(value.shape()) + ", but the file stores " +
+                                in.stored.text());
+            in.constant = value;
+            changed = true;
+            ++taken;
+        }
+        if (changed && reader && reader->translate) reader->translate(node);
+    }
+    return taken;
+}
+
+std::vector<std::vector<Tensor>> makeRequestInputs(const NodeRequest& request,
+                                                   const Limits& limits)
+{
+    std::vector<std::vector<Tensor>> inputs;
+    for (const auto& [name, tensors] : request.inputs) {
+        std::vector<Tensor> list;
+        for (const RequestTensor& t : tensors)
+            list.push_back(t.value ? *t.value
+                                   : makeFilled(t.dtype, t.shape, Fill::Arange, 0, limits));
+        inputs.push_back(std::move(list));
+    }
+    return inputs;
+}
+
+NodeCheck checkNode(const ModelNode& node, const Limits& limits)
+{
+    NodeCheck check;
+    if (!node.request) return check;
+    const OpDef* op = findOp(node.request->op);
+    if (!op) {
+        check.error = "internal: no engine op named " + node.request->op;
+        return check;
+    }
+    try {
+        // Planning needs the inputs' values only where they are arguments (indices, paddings):
+        // the others are generated, so the limits bound what this costs.
+        OpCall call(*op, makeRequestInputs(*node.request, limits), node.request->attrs, limits);
+        const OpPlan plan = op->plan(call);
+        for (const OutputPlan& out : plan.outputs)
+            check.computed.push_back(out.shape);
+    } catch (const OpError& e) {
+        check.error = std::string(errorCodeName(e.code())) + ": " + e.what();
+        check.disagrees = true; // the file says this node runs
+        return check;
+    } catch (const std::bad_alloc&) {
+        check.error = "resource_exhausted: out of memory";
+        return check;
+    }
+    for (std::size_t k = 0; k < check.computed.size() && k < node.outputs.size(); ++k)
+        if (!node.outputs[k].stored.agreesWith(check.computed[k])) check.disagrees = true;
+    if (check.computed.size() != node.outputs.size() && !node.outputs.empty())
+        check.disagrees = true;
+    return check;
+}
+
+} // namespace ss::model

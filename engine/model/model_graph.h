@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The format-neutral picture of a model file: the nodes of the slicing family that it holds, as
+// the file stores them (op name, inputs and outputs with their stored shapes and dtypes, constant
+// arguments, attributes), and the engine request each node becomes. Every reader (ONNX, TFLite,
+// TensorFlow GraphDef) fills these structures; the CLI and the GUI only read them. Nothing here
+// knows protobuf, FlatBuffers or JSON.
+
+#include "core/attr.h"
+#include "core/dtype.h"
+#include "core/shape.h"
+#include "core/tensor.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ss::model {
+
+/// The file formats SliceScope reads.
+enum class ModelFormat { Onnx, TFLite, GraphDef };
+
+/// "ONNX", "TFLite", "TensorFlow GraphDef".
+std::string_view formatName(ModelFormat format);
+
+/// A shape as the file stores it. A file may know nothing (no rank), or the rank with some
+/// dimensions unknown (ONNX dim_param, TFLite shape_signature -1, TensorFlow -1).
+struct StoredShape
+{
+    /// False when the file says nothing about the rank.
+    bool hasRank = false;
+    /// One entry per dimension; kUnknownDim where the file gives no size.
+    std::vector<std::int64_t> dims;
+    /// Per dimension, the symbolic name the file gives it (ONNX dim_param), or "".
+    std::vector<std::string> symbols;
+
+    static constexpr std::int64_t kUnknownDim = -1;
+
+    /// A shape with every dimension known.
+    static StoredShape known(const Shape& shape);
+    /// Rank known and every dimension known.
+    bool isFullyKnown() const;
+    /// The shape, when fully known.
+    std::optional<Shape> shape() const;
+    /// Whether `computed` fits this stored shape: same rank, equal where a dimension is known.
+    /// A shape without rank fits anything.
+    bool agreesWith(const Shape& computed) const;
+    /// "(2, ?, 3)" ("N" for a symbolic dimension), "()" for a scalar, "?" without rank.
+    std::string text() const;
+};
+
+/// One input or output of a node.
+struct ModelValue
+{
+    /// The tensor's name in the file ("" for an omitted optional input).
+    std::string name;
+    /// The element type, when SliceScope has it (no float16, complex, ...).
+    std::optional<DType> dtype;
+    /// The element type as the file names it ("FLOAT", "INT64", "float16"); "" if unknown.
+    std::string dtypeText;
+    /// The shape the file stores (value_info, graph input/output, tensor shape, _output_shapes).
+    StoredShape stored;
+    /// Where `stored` comes from ("value_info", "graph output", "shape inference", "tensor",
+    /// "_output_shapes"); "" when the file says nothing.
+    std::string storedFrom;
+    /// The value, when the file holds it (ONNX initializer or Constant node, TFLite buffer,
+    /// TensorFlow Const). Absent for values computed at run time.
+    std::optional<Tensor> constant;
+};
+
+/// One attribute decoded for display: "axis" = "1", "begin_mask" = "9 (0b1001: dims 0, 3)".
+struct ModelAttribute
+{
+    std::string name;
+    std::string text;
+};
+
+/// One tensor of the engine request a node becomes.
+struct RequestTensor
+{
+    DType dtype = DType::Float32;
+    Shape shape;
+    /// The elements, when known (a constant in the file); otherwise the request generates an
+    /// arange fill of `shape` (every element tells where it came from).
+    std::optional<Tensor> value;
+    /// Which node input this is ("data", "indices"), for messages and the GUI.
+    std::string from;
+};
+
+/// The engine request (an op of the engine with its inputs and attributes) that computes what
+/// the node computes, with the node's framework's semantics.
+struct NodeRequest
+{
+    /// The engine op's name ("onnx_slice", "gather", "transpose", ...).
+    std::string op;
+    /// One entry per input of the engine op, in its InputDef order: (input name, tensors); a
+    /// list input (concat's `values`) has several tensors, the others exactly one.
+    std::vector<std::pair<std::string, std::vector<RequestTensor>>> inputs;
+    Attrs attrs;
+};
+
+/// One node of the slicing family, as the file stores it.
+struct ModelNode
+{
+    /// The node's name in the file; readers give unnamed nodes "<op>#<index>".
+    std::string name;
+    /// The op as the file names it ("Slice", "STRIDED_SLICE", "StridedSlice").
+    std::string op;
+    /// The node's position among all nodes of its graph (file order).
+    std::int64_t index = 0;
+    /// The inputs in the file's order, optional ones omitted in the file kept with an empty name.
+    std::vector<ModelValue> inputs;
+    std::vector<ModelValue> outputs;
+    /// The op's version: ONNX the opset of the node's domain, TFLite the operator code's
+    /// version, 0 where the format has none.
+    std::int64_t opVersion = 0;
+    /// The node's attributes as the file stores them (integers, floats, strings, lists of
+    /// them; a tensor attribute as its values), for the reader's translation.
+    Attrs rawAttrs;
+    /// The arguments decoded for display: attributes and constant inputs.
+    std::vector<ModelAttribute> attributes;
+    /// The request this node becomes, or none (see `reason`).
+    std::optional<NodeRequest> request;
+    /// Without a request: why ("starts is computed at run time", "mode 'CRD' of DepthToSpace is
+    /// not modelled"). With one: "" or a note on how it was translated.
+    std::string reason;
+};
+
+/// A model file read: the family nodes it holds, in file order.
+struct ModelFile
+{
+    ModelFormat format = ModelFormat::Onnx;
+    std::string path;
+    /// Who wrote the file ("pytorch 2.1", "tf2onnx 1.9", "TOCO Converted."); "" if unknown.
+    std::string producer;
+    /// The format's version: "opset 13", "schema 3", "producer 1395".
+    std::string version;
+    /// Every node of the graph (the family and all others).
+    std::int64_t totalNodes = 0;
+    /// The nodes of the slicing family.
+    std::vector<ModelNode> nodes;
+    /// What the reader noticed without refusing the file (the checker's complaints, shape
+    /// inference failing): shown above the table.
+    std::vector<std::string> warnings;
+};
+
+/// What the reader may spend on one file (a hostile file must not exhaust the machine).
+struct ReadLimits
+{
+    /// Files larger than this are refused before being read.
+    std::int64_t maxFileBytes = std::int64_t(1) << 30;
+    /// Constant tensors with more elements than this are kept without their value (a request
+    /// that needs them says so).
+    std::int64_t maxConstantElements = std::int64_t(1) << 20;
+};
+
+/// One reader: a format, the file names it claims, and a content check.
+struct ModelReader
+{
+    ModelFormat format = ModelFormat::Onnx;
+    /// Lower-case extensions with the dot (".onnx").
+    std::vector<std::string> extensions;
+    /// Whether `head` (the file's first bytes, up to 64) looks like this format; used when the
+    /// extension is unknown or claimed by no reader.
+    std::function<bool(std::string_view head)> sniff;
+    /// Reads the whole file (`bytes`). Throws OpError(invalid_argument) with a clear message
+    /// for a file it cannot read.
+    std::function<ModelFile(const std::string& path, const std::string& bytes,
+                            const ReadLimits& limits)>
+        read;
+    /// Fills `node.attributes`, `node.request` and `node.reason` from the node's op, rawAttrs,
+    /// opVersion and inputs (their constants). `read` calls it for every node; setInputValue
+    /// calls it again once a run-time input has a value.
+    std::function<void(ModelNode& node)> translate;
+};
+
+/// Every reader, in the order readModelFile tries them (model_readers.cpp lists them).
+const std::vector<ModelReader>& modelReaders();
+
+/// Reads a model file, choosing the reader by extension first, then by content. Throws
+/// OpError(invalid_argument) naming the file for a file that cannot be opened, is too large,
+/// is in no known format, or that its reader refuses.
+ModelFile readModelFile(const std::string& path, const ReadLimits& limits = {});
+
+/// Gives every node input named `valueName` the value `value` (as if the file held it as a
+/// constant) and translates those nodes again: the values a user types for arguments computed
+/// at run time. Returns how many node inputs took it (0: no node reads that name). Throws
+/// OpError(invalid_argument) if the value's dtype or shape contradicts what the file stores.
+int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& value);
+
+/// What SliceScope computes for a node: its request planned by the engine.
+struct NodeCheck
+{
+    /// One shape per output of the request's op; empty when there is no request or it failed.
+    std::vector<Shape> computed;
+    /// The engine's error ("invalid_argument: ...") when planning refused the request.
+    std::string error;
+    /// True when a stored output shape contradicts the computed one (or the engine refused a
+    /// node the file says runs): what a converter bug looks like.
+    bool disagrees = false;
+};
+
+/// Plans `node.request` (no elements are moved) and compares the output shapes with the stored
+/// ones. Never throws for an engine refusal (that is `error`).
+NodeCheck checkNode(const ModelNode& node, const Limits& limits);
+
+/// The tensors of a request made: constants as they are, the others as arange fills.
+std::vector<std::vector<Tensor>> makeRequestInputs(const NodeRequest& request,
+                                                   const Limits& limits);
+
+} // namespace ss::model

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The one list of model readers. A new format adds its reader here (and its files beside this).
+#include "model/model_graph.h"
+
+namespace ss::model {
+
+const std::vector<ModelReader>& modelReaders()
+{
+    static const std::vector<ModelReader> readers = {};
+    return readers;
+}
+
+} // namespace ss::model
