@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The one list of model readers. A new format adds its reader here (and its files beside this).
 #include "model/model_graph.h"
+#include "model/tflite_reader.h"
 
 namespace ss::model {
 
 const std::vector<ModelReader>& modelReaders()
 {
-    static const std::vector<ModelReader> readers = {};
+    static const std::vector<ModelReader> readers = {
+        tfliteReader(),
+    };
     return readers;
 }
 

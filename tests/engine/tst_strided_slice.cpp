@@ -327,8 +327,8 @@ private slots:
                  it->detail.c_str());
         QVERIFY(it->detail.find("Entry 0") == std::string::npos); // an index: end is not read
         QCOMPARE(run.plan.decode->dims[1].end, 4);
-        const OpRun plain = runOp("strided_slice", {{iota({3, 5})}},
-                                  raw({1, -2}, {1, -4}, {1, 1}, 0, 0, 0, 0, 1));
+        const OpRun plain =
+            runOp("strided_slice", {{iota({3, 5})}}, raw({1, -2}, {1, -4}, {1, 1}, 0, 0, 0, 0, 1));
         QVERIFY(std::none_of(plain.plan.steps.begin(), plain.plan.steps.end(),
                              [](const Step& s) { return s.title.starts_with("Offset"); }));
     }

@@ -290,8 +290,9 @@ void applyOffset(const Shape& inputShape, SparseSpec& sparse, std::vector<Step>&
         const std::int64_t raw = end;
         std::int64_t sum = 0;
         const bool overflow64 = __builtin_add_overflow(dim.begin, raw, &sum);
-        if (overflow64) sum = raw > 0 ? std::numeric_limits<std::int64_t>::max()
-                                      : std::numeric_limits<std::int64_t>::min();
+        if (overflow64)
+            sum = raw > 0 ? std::numeric_limits<std::int64_t>::max()
+                          : std::numeric_limits<std::int64_t>::min();
         detail += " Entry " + num(i) + ": end = " + num(dim.begin) + " + " +
                   (raw < 0 ? "(" + num(raw) + ")" : num(raw)) + " = ";
         // TFLite's begin and end are int32 and so is its sum: past the int32 range it wraps.
