@@ -186,18 +186,20 @@ NodeCheck checkNode(const ModelNode& node, const Limits& limits)
 {
     NodeCheck check;
     if (!node.request) return check;
+    check.computed.assign(node.outputs.size(), std::nullopt);
     const OpDef* op = findOp(node.request->op);
     if (!op) {
         check.error = "internal: no engine op named " + node.request->op;
         return check;
     }
+    std::vector<Shape> shapes;
     try {
         // Planning needs the inputs' values only where they are arguments (indices, paddings):
         // the others are generated, so the limits bound what this costs.
         OpCall call(*op, makeRequestInputs(*node.request, limits), node.request->attrs, limits);
         const OpPlan plan = op->plan(call);
         for (const OutputPlan& out : plan.outputs)
-            check.computed.push_back(out.shape);
+            shapes.push_back(out.shape);
     } catch (const OpError& e) {
         check.error = std::string(errorCodeName(e.code())) + ": " + e.what();
         check.disagrees = true; // the file says this node runs
@@ -206,10 +208,17 @@ NodeCheck checkNode(const ModelNode& node, const Limits& limits)
         check.error = "resource_exhausted: out of memory";
         return check;
     }
-    for (std::size_t k = 0; k < check.computed.size() && k < node.outputs.size(); ++k)
-        if (!node.outputs[k].stored.agreesWith(check.computed[k])) check.disagrees = true;
-    if (check.computed.size() != node.outputs.size() && !node.outputs.empty())
-        check.disagrees = true;
+    const std::vector<int>& map = node.request->outputOf;
+    for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+        const int from = map.empty() ? int(k) : (k < map.size() ? map[k] : -1);
+        if (from < 0) continue;
+        if (std::size_t(from) >= shapes.size()) {
+            check.disagrees = true; // the file has more outputs than the engine op gives
+            continue;
+        }
+        check.computed[k] = shapes[std::size_t(from)];
+        if (!node.outputs[k].stored.agreesWith(shapes[std::size_t(from)])) check.disagrees = true;
+    }
     return check;
 }
 

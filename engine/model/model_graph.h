@@ -101,6 +101,9 @@ struct NodeRequest
     /// list input (concat's `values`) has several tensors, the others exactly one.
     std::vector<std::pair<std::string, std::vector<RequestTensor>>> inputs;
     Attrs attrs;
+    /// Per node output, the request output that computes it, or -1 where the engine op has no
+    /// such output (ONNX Unique's `indices`). Empty: one to one, in order.
+    std::vector<int> outputOf;
 };
 
 /// One node of the slicing family, as the file stores it.
@@ -195,8 +198,9 @@ int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& v
 /// What SliceScope computes for a node: its request planned by the engine.
 struct NodeCheck
 {
-    /// One shape per output of the request's op; empty when there is no request or it failed.
-    std::vector<Shape> computed;
+    /// One entry per node output: the shape the engine computes for it, or none (no request,
+    /// the engine refused it, or the engine op has no such output). Empty without a request.
+    std::vector<std::optional<Shape>> computed;
     /// The engine's error ("invalid_argument: ...") when planning refused the request.
     std::string error;
     /// True when a stored output shape contradicts the computed one (or the engine refused a
