@@ -772,8 +772,9 @@ void translateTFLiteNode(ModelNode& node)
             req.op = "unique_with_counts";
             req.inputs.push_back({"x", {*x}});
             req.attrs = {{"out_idx", idxType == "INT64" ? "int64" : "int32"}};
-            tr.note("TFLite's UNIQUE gives y and idx; SliceScope's unique_with_counts adds the "
-                    "counts as a third output");
+            req.outputOf = {0, 1}; // TFLite's UNIQUE has no counts output
+            tr.note("TFLite's UNIQUE gives y and idx; SliceScope's unique_with_counts also "
+                    "counts each value");
         }
     } else {
         tr.fail("internal: " + op + " has no translation");
