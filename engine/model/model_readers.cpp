@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The one list of model readers. A new format adds its reader here (and its files beside this).
+#include "model/graphdef_reader.h"
 #include "model/model_graph.h"
 #include "model/tflite_reader.h"
 
@@ -9,6 +10,7 @@ const std::vector<ModelReader>& modelReaders()
 {
     static const std::vector<ModelReader> readers = {
         tfliteReader(),
+        graphDefReader(),
     };
     return readers;
 }
