@@ -5,9 +5,9 @@
 #include "core/op.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <system_error>
-#include <filesystem>
 
 namespace ss::model {
 
@@ -32,8 +32,8 @@ StoredShape StoredShape::known(const Shape& shape)
 
 bool StoredShape::isFullyKnown() const
 {
-    return hasRank && std::none_of(dims.begin(), dims.end(),
-                                   [](std::int64_t d) { return d == kUnknownDim; });
+    return hasRank &&
+           std::none_of(dims.begin(), dims.end(), [](std::int64_t d) { return d == kUnknownDim; });
 }
 
 std::optional<Shape> StoredShape::shape() const
@@ -82,12 +82,10 @@ std::string readWholeFile(const std::string& path, const ReadLimits& limits)
 {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status))
-        invalidArgument(path + ": no such file");
+    if (ec || !std::filesystem::exists(status)) invalidArgument(path + ": no such file");
     if (std::filesystem::is_directory(status))
         invalidArgument(path + ": is a directory, not a model file");
-    if (!std::filesystem::is_regular_file(status))
-        invalidArgument(path + ": not a regular file");
+    if (!std::filesystem::is_regular_file(status)) invalidArgument(path + ": not a regular file");
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) invalidArgument(path + ": cannot read its size: " + ec.message());
     if (std::int64_t(size) > limits.maxFileBytes)
@@ -168,8 +166,7 @@ int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& v
     return taken;
 }
 
-std::vector<std::vector<Tensor>> makeRequestInputs(const NodeRequest& request,
-                                                   const Limits& limits)
+std::vector<std::vector<Tensor>> makeRequestInputs(const NodeRequest& request, const Limits& limits)
 {
     std::vector<std::vector<Tensor>> inputs;
     for (const auto& [name, tensors] : request.inputs) {

@@ -2,6 +2,7 @@
 // The one list of model readers. A new format adds its reader here (and its files beside this).
 #include "model/graphdef_reader.h"
 #include "model/model_graph.h"
+#include "model/onnx_reader.h"
 #include "model/tflite_reader.h"
 
 namespace ss::model {
@@ -9,6 +10,7 @@ namespace ss::model {
 const std::vector<ModelReader>& modelReaders()
 {
     static const std::vector<ModelReader> readers = {
+        onnxModelReader(),
         tfliteReader(),
         graphDefReader(),
     };

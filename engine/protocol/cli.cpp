@@ -9,6 +9,7 @@
 #include "core/op.h"
 #include "core/slice_expr.h"
 #include "core/tensorflow_version.h"
+#include "model/model_graph.h"
 #include "protocol/npy.h"
 #include "protocol/request.h"
 #include "protocol/shape_text.h"
@@ -54,6 +55,9 @@ struct Options
     std::string framework; ///< code: numpy, tensorflow, torch, jax, onnx, paddle or request
     std::string op;        ///< code: another op than a subscript
     std::string attrs;     ///< code: that op's attributes, a JSON object
+    bool check = false;    ///< model: only the disagreeing nodes, exit 1 if any
+    /// model: values for inputs computed at run time (name, .npy file), in the order given.
+    std::vector<std::pair<std::string, std::string>> inputs;
 };
 
 std::optional<std::int64_t> parseInteger(std::string_view text)
@@ -166,6 +170,14 @@ Options parseArgs(const std::vector<std::string>& args)
             o.op = value();
         } else if (name == "--attrs") {
             o.attrs = value();
+        } else if (name == "--check") {
+            o.check = flag();
+        } else if (name == "--input") {
+            const std::string v = value();
+            const std::size_t eq = v.find('=');
+            if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
+                throw UsageError("--input takes NAME=FILE.npy, not '" + v + "'");
+            o.inputs.emplace_back(v.substr(0, eq), v.substr(eq + 1));
         } else if (name == "--save") {
             o.save = value();
             if (o.save.empty()) throw UsageError("--save needs a file name");
@@ -624,7 +636,6 @@ int opsCommand(Printer& p)
     return 0;
 }
 
-
 // ---- compare and code: one spec in every framework (core/frameworks/).
 
 void checkCodeCommand(const Options& o)
@@ -695,8 +706,8 @@ int compareCommand(const Options& o, Printer& p, const Limits& limits)
                 what += " " + v;
             }
         }
-        t.addRow({std::string(frameworkModel(out.framework).title()), c.differs[i] ? "yes" : "",
-                  what});
+        t.addRow(
+            {std::string(frameworkModel(out.framework).title()), c.differs[i] ? "yes" : "", what});
     }
     p.table(t, "   ");
     bool any = false;
@@ -716,7 +727,8 @@ int codeCommand(const Options& o, Printer& p, const Limits& limits)
         Attrs attrs;
         if (!o.attrs.empty()) {
             const Json json = parseJson(o.attrs);
-            if (!json.isObject()) throw OpError(ErrorCode::BadRequest, "--attrs takes a JSON object");
+            if (!json.isObject())
+                throw OpError(ErrorCode::BadRequest, "--attrs takes a JSON object");
             for (const auto& [name, value] : json.toObject())
                 attrs.emplace(name, attrFromJson(value, name));
         }
@@ -739,6 +751,148 @@ int codeCommand(const Options& o, Printer& p, const Limits& limits)
     const IndexSpec spec = IndexSpec::fromExpression(expr);
     p.out() << findFramework(o.framework)->code(spec, o.shape);
     return 0;
+}
+
+// ---- model: the slicing nodes of a model file (engine/model).
+
+std::string shapesText(const std::vector<model::ModelValue>& values)
+{
+    std::string t;
+    for (const model::ModelValue& v : values)
+        t += (t.empty() ? "" : " ") + v.stored.text();
+    return t.empty() ? "-" : t;
+}
+
+std::string computedText(const model::NodeCheck& check)
+{
+    if (!check.error.empty()) return "error";
+    std::string t;
+    for (const auto& s : check.computed)
+        t += (t.empty() ? "" : " ") + (s ? shapeTuple(*s) : std::string("-"));
+    return t.empty() ? "-" : t;
+}
+
+void writeRequestTensor(JsonWriter& w, const model::RequestTensor& t)
+{
+    if (t.value) {
+        writeTensor(w, *t.value);
+        return;
+    }
+    w.beginObject();
+    w.key("dtype");
+    w.value(dtypeName(t.dtype));
+    w.key("shape");
+    w.beginArray();
+    for (const std::int64_t size : t.shape)
+        w.value(size);
+    w.endArray();
+    w.key("fill");
+    w.value(fillName(Fill::Arange));
+    w.endObject();
+}
+
+// One request line, its id the node's name: what `run` answers.
+void writeNodeRequest(std::ostream& out, const model::ModelNode& node)
+{
+    const model::NodeRequest& r = *node.request;
+    const OpDef* op = findOp(r.op);
+    std::string line;
+    JsonWriter w(line);
+    w.beginObject();
+    w.key("id");
+    w.value(node.name);
+    w.key("op");
+    w.value(r.op);
+    w.key("inputs");
+    w.beginObject();
+    for (std::size_t k = 0; k < r.inputs.size(); ++k) {
+        const bool list = op && k < op->inputs.size() && op->inputs[k].isList;
+        w.key(r.inputs[k].first);
+        if (list) w.beginArray();
+        for (const model::RequestTensor& t : r.inputs[k].second)
+            writeRequestTensor(w, t);
+        if (list) w.endArray();
+    }
+    w.endObject();
+    w.key("attrs");
+    w.beginObject();
+    for (const auto& [name, value] : r.attrs) {
+        w.key(name);
+        writeAttr(w, value);
+    }
+    w.endObject();
+    w.endObject();
+    out << line << "\n";
+}
+
+int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
+{
+    model::ModelFile file = model::readModelFile(o.positional[0]);
+    for (const auto& [name, npy] : o.inputs) {
+        const Tensor value = readNpyFile(npy, limits);
+        if (model::setInputValue(file, name, value) == 0)
+            err << "slicescope-cli: --input " << name << ": no node of the slicing family reads '"
+                << name << "'\n";
+    }
+    if (o.json) {
+        for (const model::ModelNode& node : file.nodes) {
+            if (node.request)
+                writeNodeRequest(p.out(), node);
+            else
+                err << "slicescope-cli: " << node.name << " (" << node.op
+                    << ") has no request: " << node.reason << "\n";
+        }
+        return 0;
+    }
+    p.heading(file.path + ": " + std::string(model::formatName(file.format)) + ", " + file.version +
+              (file.producer.empty() ? "" : ", written by " + file.producer));
+    p.paragraph(std::to_string(file.nodes.size()) + " of its " + std::to_string(file.totalNodes) +
+                    " nodes are of the slicing family.",
+                "");
+    for (const std::string& w : file.warnings)
+        p.paragraph("warning: " + w, "", 9);
+    TextTable table;
+    table.addColumn("");
+    table.addColumn("node");
+    table.addColumn("op");
+    table.addColumn("input");
+    table.addColumn("stored output");
+    table.addColumn("computed");
+    table.addColumn("arguments");
+    std::vector<std::string> notes;
+    int disagreeing = 0;
+    for (const model::ModelNode& node : file.nodes) {
+        const model::NodeCheck check = model::checkNode(node, limits);
+        if (check.disagrees) ++disagreeing;
+        if (o.check && !check.disagrees) continue;
+        std::string args;
+        for (const model::ModelAttribute& a : node.attributes)
+            args += (args.empty() ? "" : ", ") + a.name + "=" + a.text;
+        const std::vector<model::ModelValue> first(
+            node.inputs.begin(),
+            node.inputs.begin() + std::min<std::ptrdiff_t>(1, std::ssize(node.inputs)));
+        table.addRow({check.disagrees ? "!" : "", node.name, node.op, shapesText(first),
+                      shapesText(node.outputs), computedText(check), args});
+        if (!check.error.empty())
+            notes.push_back(node.name + ": the engine refuses it: " + check.error);
+        else if (!node.request)
+            notes.push_back(node.name + ": not computed: " + node.reason);
+        else if (!node.reason.empty())
+            notes.push_back(node.name + ": " + node.reason);
+    }
+    if (o.check && disagreeing == 0) {
+        p.out() << "No node's stored output shape disagrees with SliceScope's.\n";
+        return 0;
+    }
+    p.out() << "\n";
+    p.table(table, "");
+    if (!notes.empty()) p.out() << "\n";
+    for (const std::string& n : notes)
+        p.paragraph(n, "", 4);
+    if (disagreeing > 0)
+        p.out() << "\n! marks a node whose stored output shape disagrees with the one SliceScope "
+                   "computes, or that the engine refuses.\n";
+    return o.check && disagreeing > 0 ? 1 : 0;
 }
 
 } // namespace
@@ -766,13 +920,19 @@ Commands:
   code --framework F --op NAME [--attrs JSON]
                            the same for another op ("no direct equivalent" where the
                            framework has none)
+  model FILE               the slicing nodes of a model file (.onnx): each node's arguments,
+                           its stored and its computed output shape  [--json: one request
+                           per node, for 'run'] [--check: only the nodes that disagree; exit
+                           1 if any] [--input NAME=FILE.npy: a value for an input computed at
+                           run time]
 
 Options:
   --shape S          input shape: 5,6 or 5x6 or '5 6' ('' or '()' for a scalar)
   --dtype T          bool, int8, uint8, int16, int32 (default), int64, float32, float64, string
   --fill F           arange (default), zeros, ones or random
   --seed N           seed for --fill random (default 0)
-  --json             eval, compare: print the protocol response instead
+  --json             eval, compare: print the protocol response instead; model: one
+                     request line per node
   --framework F      code: numpy, tensorflow, torch, jax, onnx, paddle or request
   --save FILE.npy    eval: also write the result to FILE.npy (atomically)
   --threads N        engine worker threads (default 0: one per CPU)
@@ -820,7 +980,10 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
                          "an expression");
         else if (o.command == "code")
             checkCodeCommand(o);
-        else
+        else if (o.command == "model") {
+            checkCommand(o, {"--json", "--check", "--input"}, 1, 1, "a model file");
+            if (o.json && o.check) throw UsageError("--json and --check do not go together");
+        } else
             throw UsageError("unknown command '" + o.command + "'");
     } catch (const UsageError& e) {
         err << "slicescope-cli: " << e.what() << "\nTry 'slicescope-cli --help'.\n";
@@ -842,6 +1005,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
         if (o.command == "explain") return explainCommand(o, printer);
         if (o.command == "compare") return compareCommand(o, printer, limits);
         if (o.command == "code") return codeCommand(o, printer, limits);
+        if (o.command == "model") return modelCommand(o, printer, err, limits);
         return o.examples ? opsExamplesCommand(out) : opsCommand(printer);
     } catch (...) {
         printError(err, errorFromException(std::current_exception()),

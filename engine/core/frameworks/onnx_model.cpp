@@ -151,8 +151,8 @@ OnnxSliceAxis onnxSliceAxis(std::int64_t d, std::int64_t s, std::int64_t e, std:
         const std::int64_t ce = std::clamp<std::int64_t>(e, -1, d - 1);
         if (cs != s || ce != e)
             detail += " For a negative step the start is clamped into [0, " + num(d - 1) +
-                      "] and the end into [-1, " + num(d - 1) + "]: start " + num(cs) +
-                      ", end " + num(ce) + ".";
+                      "] and the end into [-1, " + num(d - 1) + "]: start " + num(cs) + ", end " +
+                      num(ce) + ".";
         if (s < 0)
             detail += " Unlike NumPy, which clamps a start before the first element to -1 "
                       "and reads nothing, the spec clamps it up to 0, so element 0 is read "
@@ -162,8 +162,9 @@ OnnxSliceAxis onnxSliceAxis(std::int64_t d, std::int64_t s, std::int64_t e, std:
             detail += " This end is " + bound(givenEnd) +
                       ", the bound the spec recommends for slicing forward to the end: with a "
                       "negative step the spec clamps it to " +
-                      num(d - 1) + ", so nothing past the start is read, while ONNX Runtime "
-                                   "reads it as \"through index 0\" (onnxruntime #11107).";
+                      num(d - 1) +
+                      ", so nothing past the start is read, while ONNX Runtime "
+                      "reads it as \"through index 0\" (onnxruntime #11107).";
         a.first = cs;
         if (cs > ce) {
             const std::uint64_t mag = 0 - std::uint64_t(step);
@@ -206,8 +207,8 @@ FrameworkOutcome OnnxModel::plan(const IndexSpec& spec, const Tensor& input,
             return errorOutcome(fw, "InferenceError",
                                 "[ShapeInferenceError] 'step' cannot be 0 for Slice", steps);
         const OnnxSliceAxis a = onnxSliceAxis(d, g.starts[i], g.ends[i], step);
-        const std::string detail = "Slice on axis " + num(dim) + " (size " + num(d) + "): " +
-                                   a.detail;
+        const std::string detail =
+            "Slice on axis " + num(dim) + " (size " + num(d) + "): " + a.detail;
         const std::int64_t first = a.first;
         const std::int64_t count = a.count;
         picks[std::size_t(dim)] = {first, step, count, false};

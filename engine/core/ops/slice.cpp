@@ -257,9 +257,8 @@ OpPlan onnxSlice(const OpCall& call)
                             ")");
         steps = call.intList("steps");
         if (steps.size() != starts.size())
-            invalidArgument("Input steps has incorrect length: " +
-                            num(std::int64_t(steps.size())) + " steps for " +
-                            num(std::int64_t(starts.size())) + " starts");
+            invalidArgument("Input steps has incorrect length: " + num(std::int64_t(steps.size())) +
+                            " steps for " + num(std::int64_t(starts.size())) + " starts");
     }
     OpPlan plan;
     std::vector<std::int64_t> first(std::size_t(r), 0);
@@ -273,9 +272,8 @@ OpPlan onnxSlice(const OpCall& call)
                             " is negative, which Slice accepts from opset 11 (this is opset " +
                             num(opset) + ")");
         if (axis < -r || axis >= r)
-            invalidArgument("Input axes has invalid data: axis " + num(axis) +
-                            " is outside [" + num(-r) + ", " + num(r - 1) +
-                            "] for an input of rank " + num(r));
+            invalidArgument("Input axes has invalid data: axis " + num(axis) + " is outside [" +
+                            num(-r) + ", " + num(r - 1) + "] for an input of rank " + num(r));
         if (axis < 0) axis += r;
         if (seen[std::size_t(axis)]) invalidArgument("'axes' has duplicates");
         seen[std::size_t(axis)] = true;
@@ -286,8 +284,8 @@ OpPlan onnxSlice(const OpCall& call)
         std::string title = "Axis " + num(axis);
         std::string detail = "Size " + num(d) + ", " + a.detail;
         if (axes[i] < 0)
-            detail = "Axis " + num(axes[i]) + " counts from the back: axis " + num(axis) + ". " +
-                     detail;
+            detail =
+                "Axis " + num(axes[i]) + " counts from the back: axis " + num(axis) + ". " + detail;
         plan.steps.push_back({title, detail, {}, {int(axis)}, {int(axis)}});
         first[std::size_t(axis)] = a.first;
         step[std::size_t(axis)] = a.count > 1 ? steps[i] : 1; // a long step over one element

@@ -1,0 +1,1077 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// ONNX files through onnx's own C++ classes (Debian's libonnx): the protobuf is parsed by
+// ModelProto, checked by onnx::checker and shape-inferred by onnx::shape_inference. Each node of
+// the family becomes a request of the engine's ops that has ONNX's semantics; where the engine's
+// op means something else (a layout, a mode, sorting), the node says so instead of computing it.
+#include "model/onnx_reader.h"
+
+#include "core/checked.h"
+#include "core/error.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <map>
+#include <onnx/checker.h>
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+#include <set>
+
+namespace ss::model {
+
+namespace {
+
+namespace ox = ONNX_NAMESPACE;
+
+std::string num(std::int64_t v)
+{
+    return std::to_string(v);
+}
+
+// Thrown inside a translation: the node gets no request, and this reason.
+struct NoRequest
+{
+    std::string reason;
+};
+
+[[noreturn]] void noRequest(const std::string& reason)
+{
+    throw NoRequest{reason};
+}
+
+std::optional<DType> dtypeOf(int elemType)
+{
+    switch (elemType) {
+    case ox::TensorProto_DataType_FLOAT: return DType::Float32;
+    case ox::TensorProto_DataType_DOUBLE: return DType::Float64;
+    case ox::TensorProto_DataType_INT8: return DType::Int8;
+    case ox::TensorProto_DataType_UINT8: return DType::UInt8;
+    case ox::TensorProto_DataType_INT16: return DType::Int16;
+    case ox::TensorProto_DataType_INT32: return DType::Int32;
+    case ox::TensorProto_DataType_INT64: return DType::Int64;
+    case ox::TensorProto_DataType_BOOL: return DType::Bool;
+    case ox::TensorProto_DataType_STRING: return DType::String;
+    default: return std::nullopt;
+    }
+}
+
+std::string dtypeTextOf(int elemType)
+{
+    if (!ox::TensorProto_DataType_IsValid(elemType)) return "type " + num(elemType);
+    return ox::TensorProto_DataType_Name(elemType);
+}
+
+// What the file says about one value: its type and shape, and where that comes from.
+struct ValueInfo
+{
+    int elemType = 0;
+    StoredShape shape;
+    std::string from;
+};
+
+ValueInfo valueInfoFrom(const ox::TypeProto& type, const std::string& from)
+{
+    ValueInfo v;
+    v.from = from;
+    if (!type.has_tensor_type()) return v;
+    const auto& tt = type.tensor_type();
+    v.elemType = tt.elem_type();
+    if (!tt.has_shape()) return v;
+    v.shape.hasRank = true;
+    for (const auto& d : tt.shape().dim()) {
+        if (d.has_dim_value() && d.dim_value() >= 0) {
+            v.shape.dims.push_back(d.dim_value());
+            v.shape.symbols.emplace_back();
+        } else {
+            v.shape.dims.push_back(StoredShape::kUnknownDim);
+            v.shape.symbols.push_back(d.has_dim_param() ? d.dim_param() : "");
+        }
+    }
+    return v;
+}
+
+// A TensorProto's values, or why there are none ("stored in an external file").
+std::optional<Tensor> tensorFromProto(const ox::TensorProto& t, const ReadLimits& limits,
+                                      std::string& why)
+{
+    const auto dtype = dtypeOf(t.data_type());
+    if (!dtype) {
+        why = "its element type " + dtypeTextOf(t.data_type()) + " is not one SliceScope has";
+        return std::nullopt;
+    }
+    if (t.data_location() == ox::TensorProto_DataLocation_EXTERNAL) {
+        why = "its values are stored in an external file, which SliceScope does not open";
+        return std::nullopt;
+    }
+    Shape shape;
+    for (std::int64_t d : t.dims()) {
+        if (d < 0) {
+            why = "it has a negative dimension " + num(d);
+            return std::nullopt;
+        }
+        shape.push_back(d);
+    }
+    if (shape.size() > 32) {
+        why = "its rank " + num(std::int64_t(shape.size())) + " is above 32";
+        return std::nullopt;
+    }
+    const auto n = checkedNumElements(shape);
+    if (!n || *n > limits.maxConstantElements) {
+        why = "it has more than " + num(limits.maxConstantElements) + " elements";
+        return std::nullopt;
+    }
+    auto mismatch = [&](std::int64_t got) {
+        why = "it holds " + num(got) + " values for shape " + shapeTuple(shape);
+        return std::nullopt;
+    };
+    Tensor out = Tensor::empty(*dtype, shape);
+    if (*dtype == DType::String) {
+        if (t.string_data_size() != *n) return mismatch(t.string_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<std::string>()[i] = t.string_data(int(i));
+        return out;
+    }
+    if (t.has_raw_data()) {
+        const std::string& raw = t.raw_data();
+        const std::int64_t w = dtypeSize(*dtype);
+        if (std::int64_t(raw.size()) != *n * w) return mismatch(std::int64_t(raw.size()) / w);
+        // ONNX stores raw data little-endian, as this machine is.
+        if (*n > 0) std::memcpy(out.raw(), raw.data(), raw.size());
+        if (*dtype == DType::Bool)
+            for (std::int64_t i = 0; i < *n; ++i)
+                out.data<bool>()[i] = raw[std::size_t(i)] != 0;
+        return out;
+    }
+    switch (*dtype) {
+    case DType::Float32:
+        if (t.float_data_size() != *n) return mismatch(t.float_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<float>()[i] = t.float_data(int(i));
+        break;
+    case DType::Float64:
+        if (t.double_data_size() != *n) return mismatch(t.double_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<double>()[i] = t.double_data(int(i));
+        break;
+    case DType::Int64:
+        if (t.int64_data_size() != *n) return mismatch(t.int64_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<std::int64_t>()[i] = t.int64_data(int(i));
+        break;
+    default: // int32, int16, int8, uint8 and bool live in int32_data
+        if (t.int32_data_size() != *n) return mismatch(t.int32_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.setFromInt(i, t.int32_data(int(i)));
+        break;
+    }
+    return out;
+}
+
+std::string listText(const std::vector<std::int64_t>& v)
+{
+    std::string t = "[";
+    for (std::size_t k = 0; k < v.size(); ++k) {
+        if (k == 16) return t + ", ... (" + num(std::int64_t(v.size())) + " values)]";
+        t += (k ? ", " : "") + num(v[k]);
+    }
+    return t + "]";
+}
+
+std::string attrText(const Attr& a)
+{
+    if (a.isInt()) return num(a.toInt());
+    if (a.isFloat()) {
+        std::string t = std::to_string(a.toDouble());
+        while (t.size() > 1 && t.back() == '0' && t[t.size() - 2] != '.')
+            t.pop_back();
+        return t;
+    }
+    if (a.isString()) return "'" + a.toString() + "'";
+    if (a.isList()) {
+        std::string t = "[";
+        const auto& l = a.toList();
+        for (std::size_t k = 0; k < l.size(); ++k) {
+            if (k == 16) return t + ", ... (" + num(std::int64_t(l.size())) + " values)]";
+            t += (k ? ", " : "") + attrText(l[k]);
+        }
+        return t + "]";
+    }
+    return "?";
+}
+
+// A constant's values for display: integers as a list, the others by dtype and shape.
+std::string constantText(const Tensor& t)
+{
+    if (t.dtype() != DType::String && t.dtype() != DType::Float32 && t.dtype() != DType::Float64) {
+        const auto v = t.toInt64Vector();
+        return t.rank() == 0 ? num(v.empty() ? 0 : v[0]) : listText(v);
+    }
+    if (t.dtype() != DType::String && t.size() <= 8) {
+        std::string s = t.rank() == 0 ? "" : "[";
+        for (std::int64_t i = 0; i < t.size(); ++i)
+            s += (i ? ", " : "") + attrText(Attr(t.doubleAt(i)));
+        return s + (t.rank() == 0 ? "" : "]");
+    }
+    return std::string(dtypeName(t.dtype())) + " " + shapeTuple(t.shape());
+}
+
+Attr attrFromProto(const ox::AttributeProto& a)
+{
+    switch (a.type()) {
+    case ox::AttributeProto_AttributeType_INT: return Attr(std::int64_t(a.i()));
+    case ox::AttributeProto_AttributeType_FLOAT: return Attr(double(a.f()));
+    case ox::AttributeProto_AttributeType_STRING: return Attr(a.s());
+    case ox::AttributeProto_AttributeType_INTS: {
+        Attr::List l;
+        for (auto v : a.ints())
+            l.emplace_back(std::int64_t(v));
+        return Attr(std::move(l));
+    }
+    case ox::AttributeProto_AttributeType_FLOATS: {
+        Attr::List l;
+        for (auto v : a.floats())
+            l.emplace_back(double(v));
+        return Attr(std::move(l));
+    }
+    case ox::AttributeProto_AttributeType_STRINGS: {
+        Attr::List l;
+        for (const auto& v : a.strings())
+            l.emplace_back(v);
+        return Attr(std::move(l));
+    }
+    default: return Attr(std::string("(") + ox::AttributeProto_AttributeType_Name(a.type()) + ")");
+    }
+}
+
+// The names of each family op's inputs, as the operator's spec names them.
+const std::map<std::string, std::vector<std::string>>& inputNames()
+{
+    static const std::map<std::string, std::vector<std::string>> names = {
+        {"Slice", {"data", "starts", "ends", "axes", "steps"}},
+        {"Gather", {"data", "indices"}},
+        {"GatherND", {"data", "indices"}},
+        {"GatherElements", {"data", "indices"}},
+        {"Pad", {"data", "pads", "constant_value", "axes"}},
+        {"Transpose", {"data"}},
+        {"Tile", {"input", "repeats"}},
+        {"Concat", {}},
+        {"Split", {"input", "split"}},
+        {"Squeeze", {"data", "axes"}},
+        {"Unsqueeze", {"data", "axes"}},
+        {"DepthToSpace", {"input"}},
+        {"SpaceToDepth", {"input"}},
+        {"OneHot", {"indices", "depth", "values"}},
+        {"ReverseSequence", {"input", "sequence_lens"}},
+        {"Unique", {"X"}},
+        {"Compress", {"input", "condition"}},
+    };
+    return names;
+}
+
+std::string inputName(const ModelNode& node, std::size_t k)
+{
+    const auto it = inputNames().find(node.op);
+    if (it != inputNames().end() && k < it->second.size()) return it->second[k];
+    return "inputs[" + num(std::int64_t(k)) + "]";
+}
+
+// Reads a node's inputs and attributes for its translation; every miss is a NoRequest.
+class NodeReader
+{
+public:
+    explicit NodeReader(const ModelNode& node) : m_node(node) {}
+
+    bool has(std::size_t k) const
+    {
+        return k < m_node.inputs.size() && !m_node.inputs[k].name.empty();
+    }
+    const ModelValue& value(std::size_t k) const
+    {
+        if (!has(k)) noRequest("input '" + inputName(m_node, k) + "' is missing");
+        return m_node.inputs[k];
+    }
+    // A tensor input of the request: its value when known, else an arange fill of its stored
+    // shape, which must be known.
+    RequestTensor tensor(std::size_t k) const
+    {
+        const ModelValue& v = value(k);
+        const std::string what = "input '" + inputName(m_node, k) + "' (" + v.name + ")";
+        RequestTensor t;
+        t.from = inputName(m_node, k);
+        if (v.constant) {
+            t.dtype = v.constant->dtype();
+            t.shape = v.constant->shape();
+            t.value = v.constant;
+            return t;
+        }
+        if (!v.dtype)
+            noRequest(what + " has element type " +
+                      (v.dtypeText.empty() ? std::string("unknown") : v.dtypeText) +
+                      ", which SliceScope does not have");
+        if (!v.stored.isFullyKnown())
+            noRequest("the shape of " + what + " is not known (" + v.stored.text() +
+                      "): give it a value");
+        t.dtype = *v.dtype;
+        t.shape = *v.stored.shape();
+        return t;
+    }
+    // A shape input's integer values, which must be constant.
+    // "'starts' (Slice_starts)": the input as the spec names it, and as the file does.
+    std::string named(std::size_t k) const
+    {
+        const std::string spec = inputName(m_node, k);
+        const std::string& file = m_node.inputs[k].name;
+        return "'" + spec + "'" + (file == spec ? "" : " (" + file + ")");
+    }
+    std::vector<std::int64_t> ints(std::size_t k) const
+    {
+        const ModelValue& v = value(k);
+        if (!v.constant) noRequest(named(k) + " is computed at run time");
+        if (v.constant->dtype() == DType::String)
+            noRequest("'" + inputName(m_node, k) + "' holds strings, not integers");
+        return v.constant->toInt64Vector();
+    }
+    const Tensor& constant(std::size_t k) const
+    {
+        const ModelValue& v = value(k);
+        if (!v.constant) noRequest(named(k) + " is computed at run time");
+        return *v.constant;
+    }
+    const Attr* attr(const std::string& name) const
+    {
+        const auto it = m_node.rawAttrs.find(name);
+        return it == m_node.rawAttrs.end() ? nullptr : &it->second;
+    }
+    std::int64_t intAttr(const std::string& name, std::int64_t fallback) const
+    {
+        const Attr* a = attr(name);
+        if (!a) return fallback;
+        if (!a->isInt()) noRequest("attribute " + name + " is not an integer");
+        return a->toInt();
+    }
+    std::optional<std::vector<std::int64_t>> intsAttr(const std::string& name) const
+    {
+        const Attr* a = attr(name);
+        if (!a) return std::nullopt;
+        std::vector<std::int64_t> v;
+        if (a->isList())
+            for (const Attr& e : a->toList()) {
+                if (!e.isInt()) noRequest("attribute " + name + " is not a list of integers");
+                v.push_back(e.toInt());
+            }
+        else
+            noRequest("attribute " + name + " is not a list of integers");
+        return v;
+    }
+    std::string stringAttr(const std::string& name, const std::string& fallback) const
+    {
+        const Attr* a = attr(name);
+        if (!a) return fallback;
+        if (!a->isString()) noRequest("attribute " + name + " is not a string");
+        return a->toString();
+    }
+
+private:
+    const ModelNode& m_node;
+};
+
+Tensor int64Tensor(const Shape& shape, const std::vector<std::int64_t>& values)
+{
+    return Tensor::fromInts(DType::Int64, shape, values);
+}
+
+RequestTensor valueTensor(const std::string& from, Tensor t)
+{
+    RequestTensor r;
+    r.from = from;
+    r.dtype = t.dtype();
+    r.shape = t.shape();
+    r.value = std::move(t);
+    return r;
+}
+
+// An axis attribute in [-rank, rank - 1] made non-negative; outside it, a NoRequest naming
+// ONNX's own refusal.
+std::int64_t normaliseAxis(std::int64_t axis, std::int64_t rank, const std::string& op)
+{
+    if (axis < -rank || axis >= rank)
+        noRequest(op + ": axis " + num(axis) + " is outside [" + num(-rank) + ", " + num(rank - 1) +
+                  "]; ONNX refuses the node");
+    return axis < 0 ? axis + rank : axis;
+}
+
+// Index values in [-size, -1] counted from the end, as ONNX does (TensorFlow refuses them);
+// values outside [-size, size - 1] are left for the engine to refuse, as ONNX refuses them.
+bool wrapNegative(std::vector<std::int64_t>& v, std::int64_t size)
+{
+    bool any = false;
+    for (std::int64_t& x : v)
+        if (x < 0 && x >= -size) {
+            x += size;
+            any = true;
+        }
+    return any;
+}
+
+std::vector<std::int64_t> indexValues(const Tensor& t, const std::string& what)
+{
+    if (t.dtype() != DType::Int32 && t.dtype() != DType::Int64)
+        noRequest(what + " has element type " + std::string(dtypeName(t.dtype())) +
+                  "; ONNX takes int32 or int64 indices");
+    return t.toInt64Vector();
+}
+
+NodeRequest request(std::string op,
+                    std::vector<std::pair<std::string, std::vector<RequestTensor>>> inputs,
+                    Attrs attrs)
+{
+    NodeRequest r;
+    r.op = std::move(op);
+    r.inputs = std::move(inputs);
+    r.attrs = std::move(attrs);
+    return r;
+}
+
+// strided_slice arguments that keep every input dimension whole except those in `shrink`
+// (taken at index 0 and removed), with a new axis at each output position in `newAxes`.
+Attrs maskSlice(std::int64_t rank, const std::set<std::int64_t>& shrink,
+                const std::set<std::int64_t>& newAxes)
+{
+    const std::int64_t entries = rank + std::int64_t(newAxes.size());
+    std::vector<std::int64_t> begin, end, strides;
+    std::int64_t beginMask = 0, endMask = 0, newAxisMask = 0, shrinkMask = 0;
+    std::int64_t dim = 0;
+    for (std::int64_t k = 0; k < entries; ++k) {
+        begin.push_back(0);
+        strides.push_back(1);
+        if (newAxes.count(k)) {
+            end.push_back(0);
+            newAxisMask |= std::int64_t(1) << k;
+            continue;
+        }
+        if (shrink.count(dim)) {
+            end.push_back(1);
+            shrinkMask |= std::int64_t(1) << k;
+        } else {
+            end.push_back(0);
+            beginMask |= std::int64_t(1) << k;
+            endMask |= std::int64_t(1) << k;
+        }
+        ++dim;
+    }
+    return {{"begin", Attr::ints(begin)},
+            {"end", Attr::ints(end)},
+            {"strides", Attr::ints(strides)},
+            {"begin_mask", Attr(beginMask)},
+            {"end_mask", Attr(endMask)},
+            {"new_axis_mask", Attr(newAxisMask)},
+            {"shrink_axis_mask", Attr(shrinkMask)},
+            {"ellipsis_mask", Attr(0)}};
+}
+
+std::string maskNote(const Attrs& attrs)
+{
+    auto mask = [&](const char* name) { return attrs.at(name).toInt(); };
+    return "as strided_slice with begin_mask " + num(mask("begin_mask")) + ", end_mask " +
+           num(mask("end_mask")) + ", new_axis_mask " + num(mask("new_axis_mask")) +
+           ", shrink_axis_mask " + num(mask("shrink_axis_mask"));
+}
+
+Attr scalarAttr(const Tensor& t, std::int64_t i)
+{
+    switch (t.dtype()) {
+    case DType::Float32:
+    case DType::Float64: return Attr(t.doubleAt(i));
+    case DType::Bool: return Attr(t.intAt(i) != 0);
+    case DType::String: return Attr(t.data<std::string>()[i]);
+    default: return Attr(t.intAt(i));
+    }
+}
+
+// The translation of one node; throws NoRequest. Returns the request and a note.
+std::pair<NodeRequest, std::string> translateOnnx(const ModelNode& node)
+{
+    const NodeReader in(node);
+    const std::string& op = node.op;
+    const std::int64_t opset = node.opVersion;
+    std::string note;
+
+    if (op == "Slice") {
+        std::vector<std::int64_t> starts, ends;
+        std::optional<std::vector<std::int64_t>> axes, steps;
+        if (opset < 10) {
+            const auto s = in.intsAttr("starts");
+            const auto e = in.intsAttr("ends");
+            if (!s || !e) noRequest("Slice before opset 10 needs the starts and ends attributes");
+            starts = *s;
+            ends = *e;
+            axes = in.intsAttr("axes");
+        } else {
+            starts = in.ints(1);
+            ends = in.ints(2);
+            if (in.has(3)) axes = in.ints(3);
+            if (in.has(4)) steps = in.ints(4);
+        }
+        Attrs attrs{
+            {"starts", Attr::ints(starts)}, {"ends", Attr::ints(ends)}, {"opset", Attr(opset)}};
+        if (axes) attrs["axes"] = Attr::ints(*axes);
+        if (steps) attrs["steps"] = Attr::ints(*steps);
+        return {request("onnx_slice", {{"data", {in.tensor(0)}}}, attrs), note};
+    }
+    if (op == "Gather" || op == "GatherElements" || op == "GatherND") {
+        RequestTensor data = in.tensor(0);
+        const Tensor& indices = in.constant(1);
+        std::vector<std::int64_t> idx = indexValues(indices, "indices");
+        const auto rank = std::int64_t(data.shape.size());
+        if (op == "Gather") {
+            if (rank == 0) noRequest("Gather: data must have rank 1 or more");
+            const std::int64_t axis = normaliseAxis(in.intAttr("axis", 0), rank, op);
+            if (wrapNegative(idx, data.shape[std::size_t(axis)]))
+                note = "negative indices have the axis size added, as ONNX counts them from the "
+                       "end (TensorFlow's gather refuses them)";
+            return {
+                request("gather",
+                        {{"params", {data}},
+                         {"indices", {valueTensor("indices", int64Tensor(indices.shape(), idx))}}},
+                        {{"axis", Attr(axis)}, {"batch_dims", Attr(0)}}),
+                note};
+        }
+        if (op == "GatherND") {
+            const std::int64_t batchDims = in.intAttr("batch_dims", 0);
+            const Shape& is = indices.shape();
+            if (is.empty()) noRequest("GatherND: indices must have rank 1 or more");
+            const std::int64_t depth = is.back();
+            if (batchDims >= 0 && batchDims + depth <= rank && depth > 0) {
+                bool any = false;
+                for (std::size_t i = 0; i < idx.size(); ++i) {
+                    const std::int64_t size =
+                        data.shape[std::size_t(batchDims + std::int64_t(i) % depth)];
+                    if (idx[i] < 0 && idx[i] >= -size) {
+                        idx[i] += size;
+                        any = true;
+                    }
+                }
+                if (any)
+                    note = "negative indices have the dimension's size added, as ONNX counts "
+                           "them from the end (TensorFlow's gather_nd refuses them)";
+            }
+            return {request("gather_nd",
+                            {{"params", {data}},
+                             {"indices", {valueTensor("indices", int64Tensor(is, idx))}}},
+                            {{"batch_dims", Attr(batchDims)}}),
+                    note};
+        }
+        // GatherElements: output[p] = data[p with axis replaced by indices[p]], which is
+        // gather_nd with every element's full coordinates.
+        const Shape& is = indices.shape();
+        if (std::int64_t(is.size()) != rank || rank == 0)
+            noRequest("GatherElements: indices must have the rank of data (" + num(rank) +
+                      "), not " + num(std::int64_t(is.size())));
+        const std::int64_t axis = normaliseAxis(in.intAttr("axis", 0), rank, op);
+        wrapNegative(idx, data.shape[std::size_t(axis)]);
+        Shape coordShape = is;
+        coordShape.push_back(rank);
+        const auto n = checkedNumElements(coordShape);
+        if (!n || *n > (std::int64_t(1) << 26))
+            noRequest("GatherElements: the indices are too many to write out as coordinates");
+        std::vector<std::int64_t> coords;
+        coords.reserve(std::size_t(*n));
+        for (std::int64_t p = 0; p < std::int64_t(idx.size()); ++p) {
+            auto c = unravelIndex(p, is);
+            c[std::size_t(axis)] = idx[std::size_t(p)];
+            coords.insert(coords.end(), c.begin(), c.end());
+        }
+        note = "as gather_nd with each output element's full coordinates (the indices along "
+               "axis " +
+               num(axis) + ", the element's own position on the other axes)";
+        return {request("gather_nd",
+                        {{"params", {data}},
+                         {"indices", {valueTensor("indices", int64Tensor(coordShape, coords))}}},
+                        {{"batch_dims", Attr(0)}}),
+                note};
+    }
+    if (op == "Pad") {
+        RequestTensor data = in.tensor(0);
+        const auto rank = std::int64_t(data.shape.size());
+        std::vector<std::int64_t> pads;
+        std::string mode = in.stringAttr("mode", "constant");
+        Attr constant = Attr(0);
+        if (opset < 11) {
+            const auto p = in.intsAttr(opset < 2 ? "paddings" : "pads");
+            if (!p) noRequest("Pad before opset 11 needs the pads attribute");
+            pads = *p;
+            if (const Attr* v = in.attr("value")) constant = *v;
+        } else {
+            pads = in.ints(1);
+            if (in.has(2)) {
+                const Tensor& c = in.constant(2);
+                if (c.size() != 1) noRequest("Pad: constant_value must hold one value");
+                constant = scalarAttr(c, 0);
+            }
+        }
+        std::vector<std::int64_t> axes;
+        if (in.has(3)) {
+            for (std::int64_t a : in.ints(3))
+                axes.push_back(normaliseAxis(a, rank, op));
+        } else {
+            for (std::int64_t a = 0; a < rank; ++a)
+                axes.push_back(a);
+        }
+        const auto n = std::int64_t(axes.size());
+        if (std::int64_t(pads.size()) != 2 * n)
+            noRequest("Pad: pads has " + num(std::int64_t(pads.size())) + " values; " + num(n) +
+                      " axes need " + num(2 * n) + "; ONNX refuses the node");
+        if (std::any_of(pads.begin(), pads.end(), [](std::int64_t p) { return p < 0; }))
+            noRequest("Pad: negative pads crop the input in ONNX; TensorFlow's pad, the engine's, "
+                      "refuses negative paddings, so SliceScope does not compute this node");
+        Attr::List paddings(std::size_t(rank), Attr::ints({0, 0}));
+        for (std::int64_t k = 0; k < n; ++k)
+            paddings[std::size_t(axes[std::size_t(k)])] =
+                Attr::ints({pads[std::size_t(k)], pads[std::size_t(k + n)]});
+        std::string tfMode;
+        if (mode == "constant")
+            tfMode = "CONSTANT";
+        else if (mode == "reflect")
+            tfMode = "REFLECT";
+        else
+            noRequest("Pad: mode '" + mode +
+                      "' has no counterpart among TensorFlow's pad modes (CONSTANT, REFLECT, "
+                      "SYMMETRIC; 'edge' repeats the border element, which none of them does)");
+        Attrs attrs{{"paddings", Attr(paddings)}, {"mode", Attr(tfMode)}};
+        if (tfMode == "CONSTANT") {
+            if (data.dtype == DType::Float32 || data.dtype == DType::Float64)
+                attrs["constant_values"] = Attr(constant.toDouble());
+            else if (constant.isNumber())
+                attrs["constant_values"] = Attr(std::int64_t(constant.toDouble()));
+            else
+                attrs["constant_values"] = constant;
+        }
+        return {request("pad", {{"tensor", {data}}}, attrs), note};
+    }
+    if (op == "Transpose") {
+        Attrs attrs;
+        if (const auto perm = in.intsAttr("perm")) attrs["perm"] = Attr::ints(*perm);
+        return {request("transpose", {{"a", {in.tensor(0)}}}, attrs), note};
+    }
+    if (op == "Tile") {
+        return {
+            request("tile", {{"input", {in.tensor(0)}}}, {{"multiples", Attr::ints(in.ints(1))}}),
+            note};
+    }
+    if (op == "Concat") {
+        std::vector<RequestTensor> values;
+        for (std::size_t k = 0; k < node.inputs.size(); ++k)
+            values.push_back(in.tensor(k));
+        const Attr* axis = in.attr("axis");
+        if (!axis || !axis->isInt())
+            noRequest(opset < 4 ? "Concat before opset 4 defaults its axis to 1 (not modelled)"
+                                : "Concat needs the axis attribute");
+        return {request("concat", {{"values", values}}, {{"axis", *axis}}), note};
+    }
+    if (op == "Split") {
+        RequestTensor data = in.tensor(0);
+        const auto rank = std::int64_t(data.shape.size());
+        const std::int64_t axis = normaliseAxis(in.intAttr("axis", 0), rank, op);
+        std::optional<std::vector<std::int64_t>> sizes;
+        if (opset < 13)
+            sizes = in.intsAttr("split");
+        else if (in.has(1))
+            sizes = in.ints(1);
+        Attr splits;
+        if (sizes) {
+            splits = Attr::ints(*sizes);
+        } else if (in.attr("num_outputs")) {
+            // opset 18: the last piece is smaller when the size does not divide.
+            const std::int64_t parts = in.intAttr("num_outputs", 1);
+            const std::int64_t d = data.shape[std::size_t(axis)];
+            if (parts < 1) noRequest("Split: num_outputs must be 1 or more");
+            const std::int64_t each = (d + parts - 1) / parts;
+            std::vector<std::int64_t> s(std::size_t(parts), each);
+            s.back() = d - each * (parts - 1);
+            if (s.back() < 0)
+                noRequest("Split: " + num(d) + " cannot be split into " + num(parts) +
+                          " pieces of " + num(each));
+            splits = Attr::ints(s);
+            if (d % parts)
+                note = "num_outputs splits into pieces of " + num(each) + " and a smaller last one";
+        } else {
+            splits = Attr(std::int64_t(node.outputs.size()));
+        }
+        return {request("split", {{"value", {data}}},
+                        {{"num_or_size_splits", splits}, {"axis", Attr(axis)}}),
+                note};
+    }
+    if (op == "Squeeze" || op == "Unsqueeze") {
+        RequestTensor data = in.tensor(0);
+        const auto rank = std::int64_t(data.shape.size());
+        std::optional<std::vector<std::int64_t>> axes;
+        if (opset < 13)
+            axes = in.intsAttr("axes");
+        else if (in.has(1))
+            axes = in.ints(1);
+        Attrs attrs;
+        if (op == "Squeeze") {
+            std::set<std::int64_t> shrink;
+            if (!axes) {
+                for (std::int64_t k = 0; k < rank; ++k)
+                    if (data.shape[std::size_t(k)] == 1) shrink.insert(k);
+            } else {
+                for (std::int64_t a : *axes) {
+                    const std::int64_t k = normaliseAxis(a, rank, op);
+                    if (data.shape[std::size_t(k)] != 1)
+                        noRequest("Squeeze: axis " + num(a) + " has size " +
+                                  num(data.shape[std::size_t(k)]) +
+                                  ", not 1; ONNX refuses the node");
+                    if (!shrink.insert(k).second)
+                        noRequest("Squeeze: axis " + num(a) + " is listed twice");
+                }
+            }
+            attrs = maskSlice(rank, shrink, {});
+        } else {
+            if (!axes) noRequest("Unsqueeze needs axes");
+            const std::int64_t outRank = rank + std::int64_t(axes->size());
+            std::set<std::int64_t> newAxes;
+            for (std::int64_t a : *axes) {
+                const std::int64_t k = normaliseAxis(a, outRank, op);
+                if (!newAxes.insert(k).second)
+                    noRequest("Unsqueeze: axis " + num(a) + " is listed twice");
+            }
+            attrs = maskSlice(rank, {}, newAxes);
+        }
+        note = maskNote(attrs);
+        return {request("strided_slice", {{"input", {data}}}, attrs), note};
+    }
+    if (op == "DepthToSpace" || op == "SpaceToDepth") {
+        noRequest(op +
+                  " in ONNX moves blocks between the channel axis and the spatial axes of an "
+                  "NCHW tensor" +
+                  (op == "DepthToSpace" ? " (mode " + in.stringAttr("mode", "DCR") + ")"
+                                        : std::string()) +
+                  "; the engine's " + (op == "DepthToSpace" ? "depth_to_space" : "space_to_depth") +
+                  " is TensorFlow's, on NHWC: another layout, so SliceScope does not compute it");
+    }
+    if (op == "OneHot") {
+        const Tensor& indicesValue = in.value(0).constant ? *in.value(0).constant : Tensor();
+        RequestTensor indices = in.tensor(0);
+        const auto depthValues = in.constant(1);
+        if (depthValues.size() != 1) noRequest("OneHot: depth must hold one value");
+        const std::int64_t depth =
+            depthValues.dtype() == DType::Float32 || depthValues.dtype() == DType::Float64
+                ? std::int64_t(depthValues.doubleAt(0))
+                : depthValues.intAt(0);
+        const Tensor& values = in.constant(2);
+        if (values.size() != 2) noRequest("OneHot: values must hold [off_value, on_value]");
+        const auto rank = std::int64_t(indices.shape.size());
+        std::int64_t axis = in.intAttr("axis", -1);
+        if (axis < -rank - 1 || axis > rank)
+            noRequest("OneHot: axis " + num(axis) + " is outside [" + num(-rank - 1) + ", " +
+                      num(rank) + "]; ONNX refuses the node");
+        if (axis < -1) axis += rank + 1;
+        if (indicesValue.isValid()) {
+            // ONNX reads indices of any numeric type as integers and counts negative ones from
+            // the end of depth; TensorFlow's one_hot gives a row of off_value for them.
+            std::vector<std::int64_t> v;
+            for (std::int64_t i = 0; i < indicesValue.size(); ++i)
+                v.push_back(indicesValue.intAt(i));
+            if (wrapNegative(v, depth))
+                note = "negative indices have depth added, as ONNX counts them from the end "
+                       "(TensorFlow's one_hot gives off_value for them)";
+            indices = valueTensor("indices", int64Tensor(indicesValue.shape(), v));
+        } else if (indices.dtype != DType::Int32 && indices.dtype != DType::Int64 &&
+                   indices.dtype != DType::UInt8) {
+            noRequest("OneHot: indices of type " + std::string(dtypeName(indices.dtype)) +
+                      " computed at run time");
+        }
+        return {request("one_hot", {{"indices", {indices}}},
+                        {{"depth", Attr(depth)},
+                         {"on_value", scalarAttr(values, 1)},
+                         {"off_value", scalarAttr(values, 0)},
+                         {"axis", Attr(axis)},
+                         {"dtype", Attr(std::string(dtypeName(values.dtype())))}}),
+                note};
+    }
+    if (op == "ReverseSequence") {
+        return {request("reverse_sequence",
+                        {{"input", {in.tensor(0)}},
+                         {"seq_lengths", {valueTensor("sequence_lens", in.constant(1))}}},
+                        {{"seq_axis", Attr(in.intAttr("time_axis", 0))},
+                         {"batch_axis", Attr(in.intAttr("batch_axis", 1))}}),
+                note};
+    }
+    if (op == "Unique") {
+        if (in.attr("axis"))
+            noRequest("Unique along an axis (unique slices) has no counterpart among the engine's "
+                      "ops; TensorFlow's unique takes a flat input");
+        if (in.intAttr("sorted", 1) != 0)
+            noRequest("Unique with sorted=1 (the default) sorts the unique values; TensorFlow's "
+                      "unique, the engine's, keeps them in order of first appearance");
+        RequestTensor x = in.tensor(0);
+        const Shape flat{numElements(x.shape)};
+        if (x.shape.size() != 1) {
+            note = "the input flattened, as ONNX does without an axis";
+            x.shape = flat;
+            if (x.value) x.value = x.value->reshaped(flat);
+        }
+        NodeRequest r =
+            request("unique_with_counts", {{"x", {x}}}, {{"out_idx", Attr(std::string("int64"))}});
+        r.outputOf = {0, -1, 1, 2}; // Y, indices (no counterpart), inverse_indices, counts
+        if (!note.empty()) note += "; ";
+        note += "its outputs Y, inverse_indices and counts are the engine's y, idx and count; "
+                "indices (first occurrences) has no counterpart";
+        return {r, note};
+    }
+    if (op == "Compress") {
+        RequestTensor data = in.tensor(0);
+        const Tensor& condition = in.constant(1);
+        if (condition.rank() != 1) noRequest("Compress: condition must be 1-D");
+        std::int64_t axis = 0;
+        if (in.attr("axis")) {
+            axis = normaliseAxis(in.intAttr("axis", 0), std::int64_t(data.shape.size()), op);
+        } else {
+            const Shape flat{numElements(data.shape)};
+            data.shape = flat;
+            if (data.value) data.value = data.value->reshaped(flat);
+            note = "the input flattened, as ONNX does without an axis";
+        }
+        const std::int64_t d = data.shape[std::size_t(axis)];
+        if (condition.size() > d)
+            noRequest("Compress: condition has " + num(condition.size()) +
+                      " entries for an axis of size " + num(d) + "; ONNX refuses the node");
+        Tensor mask = Tensor::zeros(DType::Bool, {d});
+        for (std::int64_t i = 0; i < condition.size(); ++i)
+            mask.data<bool>()[i] = condition.doubleAt(i) != 0;
+        if (condition.size() < d) {
+            if (!note.empty()) note += "; ";
+            note += "the condition is shorter than the axis: the entries past it are not "
+                    "selected, as ONNX says";
+        }
+        return {request("boolean_mask",
+                        {{"tensor", {data}}, {"mask", {valueTensor("condition", mask)}}},
+                        {{"axis", Attr(axis)}}),
+                note};
+    }
+    noRequest(op + " is not an op of the slicing family");
+}
+
+void translateNode(ModelNode& node)
+{
+    node.attributes.clear();
+    node.request.reset();
+    node.reason.clear();
+    for (const auto& [name, value] : node.rawAttrs)
+        node.attributes.push_back({name, attrText(value)});
+    // The data inputs are shown as shapes in the table; the argument inputs as values.
+    for (std::size_t k = 1; k < node.inputs.size(); ++k) {
+        const ModelValue& v = node.inputs[k];
+        if (v.name.empty() || node.op == "Concat") continue;
+        node.attributes.push_back(
+            {inputName(node, k), v.constant ? constantText(*v.constant) : "computed at run time"});
+    }
+    try {
+        auto [r, note] = translateOnnx(node);
+        node.request = std::move(r);
+        node.reason = std::move(note);
+    } catch (const NoRequest& e) {
+        node.reason = e.reason;
+    } catch (const OpError& e) {
+        node.reason = e.what();
+    }
+}
+
+// The first line of onnx's message (its checker and inference add a context block).
+std::string firstLine(const std::string& text)
+{
+    std::string t = text.substr(0, text.find('\n'));
+    if (t.size() > 300) t = t.substr(0, 300) + "...";
+    return t;
+}
+
+ModelFile readOnnx(const std::string& path, const std::string& bytes, const ReadLimits& limits)
+{
+    ox::ModelProto model;
+    if (bytes.size() > std::size_t(INT_MAX))
+        invalidArgument("an ONNX file larger than 2 GiB keeps its tensors outside it; this one "
+                        "is " +
+                        num(std::int64_t(bytes.size())) + " bytes");
+    if (!model.ParseFromArray(bytes.data(), int(bytes.size())))
+        invalidArgument("not a valid ONNX model: the protobuf does not parse (a truncated file, "
+                        "or another format)");
+    if (!model.has_graph() || (model.graph().node_size() == 0 && model.graph().input_size() == 0 &&
+                               model.graph().output_size() == 0))
+        invalidArgument("not an ONNX model: it holds no graph");
+    ModelFile f;
+    f.format = ModelFormat::Onnx;
+    f.path = path;
+    f.producer = model.producer_name();
+    if (!model.producer_version().empty()) f.producer += " " + model.producer_version();
+    std::int64_t opset = -1;
+    for (const auto& o : model.opset_import())
+        if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+    if (opset < 1) {
+        f.warnings.push_back("the file imports no opset of the default domain; opset 1 assumed");
+        opset = 1;
+    }
+    f.version = "opset " + num(opset) + ", IR version " + num(model.ir_version());
+
+    try {
+        ox::checker::check_model(model);
+    } catch (const std::exception& e) {
+        f.warnings.push_back("onnx.checker: " + firstLine(e.what()));
+    }
+
+    const ox::GraphProto& g = model.graph();
+    // What the file itself stores about each value.
+    std::map<std::string, ValueInfo> stored;
+    for (const auto& v : g.input())
+        stored[v.name()] = valueInfoFrom(v.type(), "graph input");
+    for (const auto& v : g.value_info())
+        stored[v.name()] = valueInfoFrom(v.type(), "value_info");
+    for (const auto& v : g.output())
+        stored[v.name()] = valueInfoFrom(v.type(), "graph output");
+    // Constants: initializers and Constant nodes.
+    std::map<std::string, Tensor> constants;
+    std::map<std::string, std::string> constantWhy;
+    for (const auto& t : g.initializer()) {
+        std::string why;
+        if (auto value = tensorFromProto(t, limits, why))
+            constants[t.name()] = std::move(*value);
+        else
+            constantWhy[t.name()] = why;
+        if (!stored.count(t.name())) {
+            ValueInfo v;
+            v.elemType = t.data_type();
+            v.shape.hasRank = true;
+            for (std::int64_t d : t.dims()) {
+                v.shape.dims.push_back(d >= 0 ? d : StoredShape::kUnknownDim);
+                v.shape.symbols.emplace_back();
+            }
+            v.from = "initializer";
+            stored[t.name()] = v;
+        }
+    }
+    for (const auto& n : g.node()) {
+        if (n.op_type() != "Constant" || n.output_size() != 1 ||
+            !(n.domain().empty() || n.domain() == "ai.onnx") || n.attribute_size() != 1)
+            continue;
+        const auto& a = n.attribute(0);
+        std::optional<Tensor> value;
+        std::string why;
+        if (a.name() == "value" && a.has_t()) {
+            value = tensorFromProto(a.t(), limits, why);
+        } else if (a.name() == "value_int") {
+            value = Tensor::fromInts(DType::Int64, {}, {a.i()});
+        } else if (a.name() == "value_ints" && a.ints_size() <= limits.maxConstantElements) {
+            value = Tensor::fromInts(DType::Int64, {std::int64_t(a.ints_size())},
+                                     {a.ints().begin(), a.ints().end()});
+        } else if (a.name() == "value_float") {
+            value = Tensor::scalar(DType::Float32, double(a.f()));
+        } else if (a.name() == "value_floats" && a.floats_size() <= limits.maxConstantElements) {
+            Tensor t = Tensor::empty(DType::Float32, {std::int64_t(a.floats_size())});
+            for (int i = 0; i < a.floats_size(); ++i)
+                t.data<float>()[i] = a.floats(i);
+            value = t;
+        }
+        if (value)
+            constants[n.output(0)] = std::move(*value);
+        else if (!why.empty())
+            constantWhy[n.output(0)] = why;
+    }
+
+    // Shape inference on a copy: it fills value_info for what the file leaves out.
+    std::map<std::string, ValueInfo> inferred;
+    {
+        ox::ModelProto copy = model;
+        try {
+            ox::shape_inference::InferShapes(copy, ox::OpSchemaRegistry::Instance(),
+                                             ox::ShapeInferenceOptions(false, 0, true));
+        } catch (const std::exception& e) {
+            f.warnings.push_back("shape inference: " + firstLine(e.what()));
+        }
+        for (const auto& v : copy.graph().value_info())
+            inferred[v.name()] = valueInfoFrom(v.type(), "shape inference");
+        for (const auto& v : copy.graph().output())
+            inferred[v.name()] = valueInfoFrom(v.type(), "shape inference");
+    }
+
+    auto describe = [&](const std::string& name) {
+        ModelValue v;
+        v.name = name;
+        if (name.empty()) return v;
+        const ValueInfo* info = nullptr;
+        if (const auto it = stored.find(name); it != stored.end()) info = &it->second;
+        const auto inf = inferred.find(name);
+        // A file's own entry without a shape (or type) is completed by inference.
+        if ((!info || !info->shape.hasRank) && inf != inferred.end() && inf->second.shape.hasRank)
+            info = &inf->second;
+        if (info) {
+            int elemType = info->elemType;
+            if (elemType == 0 && inf != inferred.end()) elemType = inf->second.elemType;
+            v.dtype = dtypeOf(elemType);
+            v.dtypeText = elemType ? dtypeTextOf(elemType) : "";
+            v.stored = info->shape;
+            v.storedFrom = info->shape.hasRank ? info->from : "";
+        }
+        if (const auto c = constants.find(name); c != constants.end()) {
+            v.constant = c->second;
+            if (!v.dtype) {
+                v.dtype = c->second.dtype();
+                v.dtypeText = std::string(dtypeName(c->second.dtype()));
+            }
+        }
+        return v;
+    };
+
+    const auto& family = onnxFamilyOps();
+    f.totalNodes = g.node_size();
+    for (int i = 0; i < g.node_size(); ++i) {
+        const auto& n = g.node(i);
+        if (!(n.domain().empty() || n.domain() == "ai.onnx")) continue;
+        if (std::find(family.begin(), family.end(), n.op_type()) == family.end()) continue;
+        ModelNode node;
+        node.name = n.name().empty() ? n.op_type() + "#" + num(i) : n.name();
+        node.op = n.op_type();
+        node.index = i;
+        node.opVersion = opset;
+        for (const auto& name : n.input())
+            node.inputs.push_back(describe(name));
+        for (const auto& name : n.output())
+            node.outputs.push_back(describe(name));
+        for (const auto& a : n.attribute())
+            node.rawAttrs[a.name()] = attrFromProto(a);
+        translateNode(node);
+        // A constant the reader could not take says why, instead of "computed at run time".
+        if (!node.request)
+            for (const ModelValue& v : node.inputs)
+                if (const auto w = constantWhy.find(v.name);
+                    w != constantWhy.end() && node.reason.find(v.name) != std::string::npos)
+                    node.reason += " (it is a constant, but " + w->second + ")";
+        f.nodes.push_back(std::move(node));
+    }
+    return f;
+}
+
+} // namespace
+
+const std::vector<std::string>& onnxFamilyOps()
+{
+    static const std::vector<std::string> ops = {
+        "Slice",        "Gather", "GatherND",        "GatherElements", "Pad",       "Transpose",
+        "Tile",         "Concat", "Split",           "Squeeze",        "Unsqueeze", "DepthToSpace",
+        "SpaceToDepth", "OneHot", "ReverseSequence", "Unique",         "Compress"};
+    return ops;
+}
+
+ModelReader onnxModelReader()
+{
+    ModelReader r;
+    r.format = ModelFormat::Onnx;
+    r.extensions = {".onnx"};
+    // A ModelProto starts with ir_version (field 1, varint: 0x08), which onnx writers put first.
+    r.sniff = [](std::string_view head) { return !head.empty() && head[0] == '\x08'; };
+    r.read = readOnnx;
+    r.translate = translateNode;
+    return r;
+}
+
+} // namespace ss::model
