@@ -9,9 +9,11 @@ namespace ss::model {
 
 const std::vector<ModelReader>& modelReaders()
 {
+    // Sniffing tries them in this order: TFLite's identifier ("TFL3" at byte 4) is certain,
+    // ONNX's first byte (0x08) only likely, so TFLite goes first.
     static const std::vector<ModelReader> readers = {
-        onnxModelReader(),
         tfliteReader(),
+        onnxModelReader(),
         graphDefReader(),
     };
     return readers;

@@ -411,6 +411,18 @@ void translateStridedSlice(ModelNode& node, Translation& tr, NodeRequest& req)
             // A spec the encoder cannot write as a subscript: the engine's error says why.
         }
     }
+    // An index outside its dimension: TensorFlow refuses it, TFLite's kernel does not (LiteRT
+    // clamps a negative one to the first element and gives zeros past the end).
+    if (sparse.ellipsisMask == 0 && sparse.newAxisMask == 0)
+        for (std::size_t i = 0; i < sparse.begin.size() && i < input->shape.size(); ++i) {
+            const std::int64_t d = input->shape[i];
+            const std::int64_t b = sparse.begin[i];
+            if (((sparse.shrinkAxisMask >> i) & 1) && (b < -d || b >= d))
+                tr.note("index " + std::to_string(b) + " lies outside dimension " +
+                        std::to_string(i) + " (size " + std::to_string(d) +
+                        "): TensorFlow refuses it, but TFLite does not check it (LiteRT clamps "
+                        "a negative index to the first element and returns zeros past the end)");
+        }
     req.op = "strided_slice";
     req.inputs.push_back({"input", {*input}});
     req.attrs = attrsFromSparse(sparse);

@@ -294,6 +294,10 @@ READ_ONLY = [
     ss('ss_offset_sum_past_the_end', [5], [1], [6], [1], [4], offset=True),
     ss('ss_offset_sum_clamped_negative_stride', [5], [4], [-9], [-1], [4], offset=True),
     ss('ss_offset_int32_wrap', [5], [1], [I32MAX], [1], [0], offset=True),
+    # An index past its dimension: TensorFlow (and SliceScope) refuse it; LiteRT.js returns
+    # zeros. The node's reason says so.
+    dict(ss('ss_shrink_out_of_range', [3, 4], [5, 0], [6, 4], [1, 1], [4], sh=1), computed=[],
+         refused=True),
     # A converter bug as it looks: the stored output shape is not what the op computes.
     ss('wrong_stored_shape', [3, 4], [1, 0], [3, 4], [1, 1], [2, 4], stored=[2, 2]),
     # An unknown batch dimension (shape_signature -1) and a begin computed at run time.
@@ -324,7 +328,8 @@ def main():
             name=k['name'], file=path, runtime=k in CASES,
             inputs=[dict(name=x['name'], dtype=DTYPE[x['type']], shape=x['shape'])
                     for x in k['inputs'] if x['data'] is None],
-            stored=[x['shape'] for x in k['outputs']], computed=k['computed']))
+            stored=[x['shape'] for x in k['outputs']], computed=k['computed'],
+            refused=k.get('refused', False)))
     with open(os.path.join(out, 'manifest.json'), 'w') as f:
         json.dump(manifest, f, indent=1)
     print('%d files in %s' % (len(manifest), out))
