@@ -95,7 +95,7 @@ struct StridedSliceDecode
 /// Describes each sparse entry of a raw spec by its masks, the way TensorFlow will read it.
 std::vector<SpecEntry> describeSparseSpec(const SparseSpec& sparse);
 
-/// Runs TensorFlow's pipeline (semantics.md 1.2 to 1.7) for an input of `inputShape`, filling
+/// Runs TensorFlow's pipeline (the stages of its ValidateStridedSliceOp) for an input of `inputShape`, filling
 /// `out` (whose `spec` may already hold the parsed entries) and appending one Step per stage.
 /// Throws OpError with TensorFlow's message (invalid_argument; out_of_range for an index outside
 /// its dimension); `out` and `steps` then hold the stages completed before the error.

@@ -9,7 +9,7 @@
 
 namespace ss {
 
-/// The protocol's error codes (protocol.md, "Error codes").
+/// The protocol's error codes (engine/protocol/README.md, "Error codes").
 enum class ErrorCode {
     BadRequest,
     ParseError,

@@ -40,7 +40,7 @@ struct Subscript
 /// of the problem.
 Subscript parseSubscript(std::string_view expression);
 
-/// What tf.Tensor.__getitem__ passes to the op (semantics.md 1.11), with one SpecEntry per item
+/// What tf.Tensor.__getitem__ passes to the op (its _slice_helper), with one SpecEntry per item
 /// and notes on readings that differ from NumPy.
 struct Encoding
 {

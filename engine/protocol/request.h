@@ -20,14 +20,14 @@
 
 namespace ss {
 
-/// What a response carries for each output (protocol.md, "emit").
+/// What a response carries for each output (engine/protocol/README.md, "emit").
 enum class Emit {
     Data,    ///< every element
     Summary, ///< dtype, shape, size and checksum
     None,    ///< no `outputs` member at all
 };
 
-/// A request with its tensors read (protocol.md, "Requests and responses").
+/// A request with its tensors read (engine/protocol/README.md, "Requests and responses").
 struct Request
 {
     Json id; ///< echoed back unchanged

@@ -34,10 +34,10 @@ TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits);
 /// The tensor a spec describes (a fill is made now).
 Tensor makeTensor(const TensorSpec& spec, const Limits& limits);
 
-/// Reads a protocol tensor object (protocol.md, "Tensors"): `dtype` and `shape` with exactly one
-/// of `data` (flat, row-major), `value` (a nested literal), `fill` (with `seed` for "random") or
-/// `npy` (a file path). Unknown members are refused. The element limit is checked on the
-/// declared shape before anything is allocated.
+/// Reads a protocol tensor object (engine/protocol/README.md, "Tensors"): `dtype` and `shape` with
+/// exactly one of `data` (flat, row-major), `value` (a nested literal), `fill` (with `seed` for
+/// "random") or `npy` (a file path). Unknown members are refused. The element limit is checked on
+/// the declared shape before anything is allocated.
 ///
 /// Throws OpError: bad_request for a malformed tensor (unknown dtype, rank above 32, a negative
 /// dimension, data length not matching the shape, an element of the wrong type or out of its
@@ -65,9 +65,9 @@ void writeTensor(JsonWriter& writer, const Tensor& tensor);
 /// Writes {"dtype", "shape", "size", "checksum"}; string tensors have no checksum.
 void writeTensorSummary(JsonWriter& writer, const Tensor& tensor);
 
-/// protocol.md's checksum: the sum over elements i of bits(x_i) * (2i + 1) modulo 2^64, bits
-/// being the element's own bit pattern zero-extended to 64 bits (bool: 0 or 1). nullopt for
-/// strings, which have no bit pattern of fixed width.
+/// The protocol's checksum (engine/protocol/README.md): the sum over elements i of bits(x_i) * (2i
+/// + 1) modulo 2^64, bits being the element's own bit pattern zero-extended to 64 bits (bool: 0 or
+/// 1). nullopt for strings, which have no bit pattern of fixed width.
 std::optional<std::uint64_t> tensorChecksum(const Tensor& tensor);
 
 /// 16 lower-case hex digits.

@@ -160,8 +160,8 @@ struct RandomCase
     int numpyLine = -1;
 };
 
-// A subscript where TensorFlow and NumPy part ways on purpose (semantics.md, engine decisions 1
-// and 3).
+// A subscript where TensorFlow and NumPy part ways on purpose: lists and booleans that
+// TensorFlow reads as basic indexing, and indices TensorFlow refuses where NumPy answers.
 struct DifferenceCase
 {
     const char* name;

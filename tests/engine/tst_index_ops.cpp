@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The index ops (semantics.md sections 17-24): gather, gather_nd, unique_with_counts,
+// The index ops (TensorFlow's kernels): gather, gather_nd, unique_with_counts,
 // dynamic_partition, dynamic_stitch, boolean_mask, one_hot, sequence_mask. Every worked example,
 // the seed page's examples with their true results, the errata, every validation error, the
 // sources, every dtype, and differential tests against NumPy.
@@ -61,7 +61,7 @@ std::string show(const Tensor& t)
     return text + "}";
 }
 
-const Tensor kP = i32({2, 3}, {1, 2, 3, 4, 5, 6}); // semantics.md 17's params
+const Tensor kP = i32({2, 3}, {1, 2, 3, 4, 5, 6}); // gather's documented params
 const Tensor kP2 = strings({2, 2}, {"a", "b", "c", "d"});
 const Tensor kP3 = strings({2, 2, 2}, {"a0", "b0", "c0", "d0", "a1", "b1", "c1", "d1"});
 
@@ -79,7 +79,7 @@ struct Case
 const std::vector<Case>& exampleCases()
 {
     static const std::vector<Case> all = {
-        // gather (semantics.md 17)
+        // gather
         {"gather [1,0]",
          "gather",
          {{kP}, {i32({2}, {1, 0})}},

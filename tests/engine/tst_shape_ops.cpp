@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // split, tile, pad, concat, stack, unstack, reverse_sequence, reverse, transpose: every worked
-// example and error of semantics.md sections 3-11, the seed page's examples with their true
+// example and error of TensorFlow's kernels and docs, the seed page's examples with their true
 // results, NumPy differential runs, every dtype, sources, steps and the size limits.
 #include "numpy_oracle.h"
 #include "op_runner.h"
@@ -72,7 +72,7 @@ std::vector<std::int64_t> range(std::int64_t from, std::int64_t to)
     return v;
 }
 
-// semantics.md's recurring tensors.
+// The tensors the examples keep coming back to.
 const Tensor& t23()
 {
     static const Tensor t = T({2, 3}, {1, 2, 3, 4, 5, 6});

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The space/batch/depth ops (semantics.md sections 12-16): every worked example, the seed page's
+// The space/batch/depth ops (TensorFlow's kernels): every worked example, the seed page's
 // examples with their true results (errata 17-21, 27), every validation error, sources, traces,
 // and differential tests against NumPy's textbook definitions (tst_space_ops.py).
 #include "numpy_oracle.h"

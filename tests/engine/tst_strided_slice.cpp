@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// strided_slice and getitem: every worked example and error of semantics.md section 1, and the
+// strided_slice and getitem: every worked example and error of TensorFlow's validation, and the
 // seed pages' examples with their true results.
 #include "core/slice_expr.h"
 #include "op_runner.h"
@@ -64,7 +64,7 @@ const std::vector<std::int64_t> kSeedT = {1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5,
 const std::vector<Case>& cases()
 {
     static const std::vector<Case> all = {
-        // semantics.md 1.10, on iota(3,4) unless stated
+        // Masks and clamping, on iota(3,4) unless stated
         {"S1 x[1:, ::-2]", {3, 4}, {}, raw({1, 0}, {0, 0}, {1, -2}, 2, 3), {2, 2}, {7, 5, 11, 9}},
         {"S2 x[-1, None, 1:3]", {3, 4}, {}, raw({-1, 0, 1}, {0, 0, 3}, {1, 1, 1}, 0, 0, 0, 2, 1),
          {1, 2}, {9, 10}},
@@ -291,7 +291,7 @@ private slots:
 
     void flags()
     {
-        // x[0] on [1,3] rewrites to begin 0, end 1 = d: an identity (semantics.md 1.7).
+        // x[0] on [1,3] rewrites to begin 0, end 1 = d: an identity (ValidateStridedSliceOp's identity check).
         const OpRun run = runOp("getitem", {{iota({1, 3})}}, expr("x[0]"));
         QVERIFY(run.plan.decode->isIdentity);
         QVERIFY(run.plan.decode->sliceDim0);

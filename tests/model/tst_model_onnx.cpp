@@ -152,6 +152,7 @@ private slots:
     void runTimeValue();
     void badFiles_data();
     void badFiles();
+    void hugeFile();
     void cliTable();
     void cliJsonRuns();
     void cliCheck();
@@ -376,6 +377,26 @@ void TestModelOnnx::badFiles()
     QCOMPARE(r.status, 1);
     QVERIFY(r.out.empty());
     QVERIFY2(QString::fromStdString(r.err).contains(message), r.err.c_str());
+}
+
+// A file over the limit is refused before it is read: a sparse file of 1 GiB + 1 byte costs
+// no disk and would take seconds to read.
+void TestModelOnnx::hugeFile()
+{
+    const QString path = m_dir.filePath("huge.onnx");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.resize((qint64(1) << 30) + 1));
+    f.close();
+    try {
+        readModelFile(path.toStdString());
+        QFAIL("no error");
+    } catch (const OpError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains("1073741825 bytes is more than the "
+                                                      "1073741824 bytes"),
+                 e.what());
+    }
+    QFile::remove(path);
 }
 
 void TestModelOnnx::cliTable()

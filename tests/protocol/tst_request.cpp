@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Requests and responses as protocol.md says: every error code, wrong types for every field, id
+// Requests and responses as engine/protocol/README.md says: every error code, wrong types for every field, id
 // echo, emit modes, sources of the slicing ops, the decode object, extras, timing, and the
 // request writer the GUI uses.
 #include "protocol/tensor_json.h"
@@ -472,7 +472,7 @@ void TestRequest::sourcesOfListInputsAndConstants()
     QCOMPARE(compact(*split.find("sources")), std::string("[[[0,0],[0,1]],[[0,2],[0,3]]]"));
 }
 
-// The request and response of protocol.md, to the letter.
+// The request and response of engine/protocol/README.md, to the letter.
 void TestRequest::seedExampleFromTheProtocol()
 {
     const Json r = respond(R"({"id": 1, "op": "strided_slice",
@@ -496,7 +496,7 @@ void TestRequest::seedExampleFromTheProtocol()
             R"("processing_shape":[1,2,3],"final_shape":[1,2,3],"is_identity":false,"is_simple_slice":false,"slice_dim0":false})"));
 }
 
-// semantics.md S13: foo[1, 2:4, None, ..., :-3:-1, :] on shape (5,5,5,5,5,5).
+// The seed walk-through: foo[1, 2:4, None, ..., :-3:-1, :] on shape (5,5,5,5,5,5).
 void TestRequest::getitemDecodeOfTheSeedSpec()
 {
     const Json r = respond(

@@ -11,12 +11,14 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QListWidget>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScreen>
+#include <QSet>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -58,8 +60,34 @@ void TestLessons::initTestCase()
 {
     ss::testing::useCleanTestEnvironment();
     applyTheme(*qApp, Theme::Light); // as the application does: sizes and screenshots match it
-    QDir().mkpath(QStringLiteral("lesson-screenshots"));
-    m_shots = QDir(QStringLiteral("lesson-screenshots"));
+    // Beside the test executable, in the build folder: pictures for people, never in the source
+    // tree.
+    m_shots = QDir(QCoreApplication::applicationDirPath() + QStringLiteral("/lesson-screenshots"));
+    QVERIFY(m_shots.mkpath(QStringLiteral(".")));
+}
+
+// A screenshot is the window as drawn: its size at the screen's scale, more than a blank
+// background, and dark or light as the theme is (the mean luminance of its pixels).
+static void checkScreenshot(const QString& path, const QWidget& window, bool dark)
+{
+    const QImage shot(path);
+    QVERIFY2(!shot.isNull(), qPrintable(path));
+    QCOMPARE(shot.size(), window.size() * window.devicePixelRatio());
+    const QImage small = shot.scaled(160, 100).convertToFormat(QImage::Format_RGB32);
+    QSet<QRgb> colours;
+    double luminance = 0;
+    for (int y = 0; y < small.height(); ++y)
+        for (int x = 0; x < small.width(); ++x) {
+            const QRgb c = small.pixel(x, y);
+            colours.insert(c);
+            luminance += 0.2126 * qRed(c) + 0.7152 * qGreen(c) + 0.0722 * qBlue(c);
+        }
+    luminance /= 255.0 * small.width() * small.height();
+    QVERIFY2(colours.size() > 50, qPrintable(QStringLiteral("%1 colours").arg(colours.size())));
+    if (dark)
+        QVERIFY2(luminance < 0.4, qPrintable(QString::number(luminance)));
+    else
+        QVERIFY2(luminance > 0.6, qPrintable(QString::number(luminance)));
 }
 
 void TestLessons::everyLessonFileReads()
@@ -144,8 +172,10 @@ void TestLessons::lessonShowsTheTrueResult()
     }
     // As `slicescope --lesson NAME --screenshot FILE.png` makes it, for people to look at.
     QString error;
-    QVERIFY2(saveScreenshot(w, m_shots.filePath(name + QStringLiteral(".png")), 60000, &error),
-             qPrintable(error));
+    const QString shot = m_shots.filePath(name + QStringLiteral(".png"));
+    QFile::remove(shot);
+    QVERIFY2(saveScreenshot(w, shot, 60000, &error), qPrintable(error));
+    checkScreenshot(shot, w, false);
 }
 
 void TestLessons::darkThemeScreenshots_data()
@@ -165,11 +195,13 @@ void TestLessons::darkThemeScreenshots()
     QVERIFY(isDark(QApplication::palette()));
     QVERIFY(w.openLesson(name));
     QString error;
-    const bool saved =
-        saveScreenshot(w, m_shots.filePath(name + QStringLiteral("-dark.png")), 60000, &error);
+    const QString shot = m_shots.filePath(name + QStringLiteral("-dark.png"));
+    QFile::remove(shot);
+    const bool saved = saveScreenshot(w, shot, 60000, &error);
     dark->setChecked(false);
     QVERIFY2(saved, qPrintable(error));
     QVERIFY(!isDark(QApplication::palette()));
+    checkScreenshot(shot, w, true);
 }
 
 void TestLessons::firstStartOpensTheFirstLesson()

@@ -262,7 +262,7 @@ void TestWorkbench::badExpressionKeepsLastGoodResult_data()
         << QStringLiteral("x[1, $]") << 5 << QStringLiteral("parse_error");
     QTest::newRow("float index") << QStringLiteral("x[1.5]") << 2
                                  << QStringLiteral("invalid_argument");
-    // protocol.md: a shrink index outside its dimension is out_of_range.
+    // engine/protocol/README.md: a shrink index outside its dimension is out_of_range.
     QTest::newRow("index out of range")
         << QStringLiteral("x[7]") << -1 << QStringLiteral("out_of_range");
 }
