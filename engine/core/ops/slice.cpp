@@ -237,7 +237,8 @@ std::vector<OpDef> sliceOps()
          slice,
          Notation::Box,
          {{{exampleFill(DType::Int32, {3, 4})}},
-          {{"begin", Attr::ints({1, 1})}, {"size", Attr::ints({2, -1})}}}},
+          {{"begin", Attr::ints({1, 1})}, {"size", Attr::ints({2, -1})}}},
+         OpFamily::Slicing},
         {"paddle_strided_slice",
          {},
          "paddle.strided_slice: axes, starts, ends, strides with Paddle's clamping",
@@ -250,7 +251,8 @@ std::vector<OpDef> sliceOps()
           {{"axes", Attr::ints({0, 1})},
            {"starts", Attr::ints({0, 3})},
            {"ends", Attr::ints({3, 0})},
-           {"strides", Attr::ints({2, -1})}}}},
+           {"strides", Attr::ints({2, -1})}}},
+         OpFamily::Slicing},
     };
 }
 
