@@ -261,8 +261,12 @@ std::string runnableCode(Framework framework, const OpDef& op,
     const std::string own = makerFor(framework).import;
     if (std::find(imports.begin(), imports.end(), own) == imports.end())
         imports.insert(imports.begin(), own);
-    while (!rest.empty() && rest.front().empty())
-        rest.erase(rest.begin());
+    // The blank line that followed the imports goes with them, also after a leading note.
+    for (std::size_t k = 0; k < rest.size() && (rest[k].empty() || rest[k][0] == '#');)
+        if (rest[k].empty())
+            rest.erase(rest.begin() + std::ptrdiff_t(k));
+        else
+            ++k;
     if (framework != Framework::Onnx) assignResult(rest);
     std::string out;
     for (const std::string& line : imports)
