@@ -61,6 +61,7 @@ OpPicker::OpPicker(QWidget* parent) : QComboBox(parent)
     setEditable(true);
     setInsertPolicy(QComboBox::NoInsert);
     lineEdit()->setPlaceholderText(tr("type to filter"));
+    lineEdit()->setObjectName(QStringLiteral("opPickerText"));
     lineEdit()->setAccessibleName(tr("Op name, typed to filter the list of ops"));
     // The completer lists names only (no headings), filtered by what is typed anywhere in them.
     m_completer = new QCompleter(new QStringListModel(sortedNames(), this), this);
