@@ -6,6 +6,7 @@
 #include "protocol/tensor_json.h"
 #include "ui/editors/inputpanel.h"
 #include "ui/editors/opeditors.h"
+#include "ui/editors/oppicker.h"
 #include "ui/editors/speceditor.h"
 #include "ui/model/attrtext.h"
 #include "ui/model/explain.h"
@@ -824,16 +825,11 @@ void MainWindow::buildActions()
     toolbar->addSeparator();
     auto* opLabel = new QLabel(tr("  Op: "));
     toolbar->addWidget(opLabel);
-    m_opPicker = new QComboBox;
+    m_opPicker = new OpPicker;
     m_opPicker->setObjectName(QStringLiteral("opPicker"));
     m_opPicker->setAccessibleName(tr("Op"));
     m_opPicker->setMaxVisibleItems(20);
     opLabel->setBuddy(m_opPicker);
-    for (const OpDef& def : allOps()) {
-        m_opPicker->addItem(QString::fromStdString(def.name), QString::fromStdString(def.name));
-        m_opPicker->setItemData(m_opPicker->count() - 1, QString::fromStdString(def.summary),
-                                Qt::ToolTipRole);
-    }
     toolbar->addWidget(m_opPicker);
     connect(m_opPicker, &QComboBox::activated, this, [this] {
         const std::string name = m_opPicker->currentData().toString().toStdString();
@@ -1164,9 +1160,7 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
     // The input views keep the good result's selection: that is as old as its outputs.
     const bool stale = outputsFrom && (m_failed || !m_unreadable.isEmpty());
     const QString staleNote =
-        stale ? tr("last good result of %1")
-                    .arg(requestText(*findOp(outputsFrom->op), outputsFrom->attrs))
-              : QString();
+        stale ? ss::ui::staleNote(*findOp(outputsFrom->op), *outputsFrom, *eval) : QString();
     const QStringList names = def ? slotNames(*def, *inputsFrom) : QStringList();
     for (int s = 0; s < m_inputs->slotCount(); ++s) {
         TensorView* view = m_inputs->view(s);
@@ -1196,9 +1190,7 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
             view->setOutlined({});
         }
         QStringList extras;
-        for (const auto& [name, value] : outputsFrom->extras)
-            extras << QStringLiteral("<b>%1</b>: <code>%2</code>")
-                          .arg(QString::fromStdString(name), attrText(value).toHtmlEscaped());
+        if (const QString text = extrasText(*outputsFrom); !text.isEmpty()) extras << text;
         // Like the views, an old result says which request it belongs to.
         if (stale && !extras.isEmpty())
             extras << QStringLiteral("<i>(%1)</i>").arg(staleNote.toHtmlEscaped());
