@@ -272,6 +272,17 @@ void keepPooledBuffers(int largeBuffers, std::int64_t largeBytes)
                                           std::size_t(std::max<std::int64_t>(0, largeBytes)));
 }
 
+Limits withMaxBytes(const Limits& given, std::int64_t bytes)
+{
+    Limits limits = given;
+    if (bytes < limits.maxBytes) {
+        limits.maxBytes = bytes;
+        limits.bytesName = "the --max-bytes limit";
+        limits.processWide = false;
+    }
+    return limits;
+}
+
 Limits Limits::forRequest() const
 {
     // Against a limit on the whole process, what it holds counts, with room for its worker
@@ -279,11 +290,23 @@ Limits Limits::forRequest() const
     // with two workers).
     constexpr std::int64_t kThreadsReserve = std::int64_t(16) << 20;
     Limits limits = *this;
-    limits.budget = std::make_shared<MemoryBudget>(
-        maxBytes, bytesName, processWide ? residentBytes() + kThreadsReserve : 0);
+    if (!processWide) {
+        limits.budget = std::make_shared<MemoryBudget>(maxBytes, bytesName);
+        return limits;
+    }
+    const std::int64_t resident = residentBytes();
+    const std::int64_t held = resident + kThreadsReserve;
+    // The machine is shared: what is free now binds when it is less than the process's limit
+    // leaves (the resident memory is not in it, so it is added back).
+    const MemoryLimit available = availableMemory(availableMemoryRoot());
+    if (available.bytes < maxBytes - resident)
+        limits.budget =
+            std::make_shared<MemoryBudget>(resident + available.bytes, available.name, held, true);
+    else
+        limits.budget = std::make_shared<MemoryBudget>(maxBytes, bytesName, held);
     // Buffers kept for reuse are part of the resident memory; a request that needs the room
     // gets it back.
-    if (processWide) limits.budget->setReclaim(releasePooledBuffers);
+    limits.budget->setReclaim(releasePooledBuffers);
     return limits;
 }
 
@@ -320,7 +343,8 @@ std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& w
 std::int64_t Limits::reserve(const Shape& shape, DType dtype, const std::string& what) const
 {
     const std::int64_t n = check(shape, dtype, what);
-    charge(n * dtypeSize(dtype), what + " of shape " + shapeString(shape));
+    charge(n * dtypeSize(dtype),
+           what + " of shape " + shapeString(shape) + " " + std::string(dtypeName(dtype)));
     return n;
 }
 
