@@ -8,6 +8,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <mutex>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -272,6 +275,23 @@ void keepPooledBuffers(int largeBuffers, std::int64_t largeBytes)
                                           std::size_t(std::max<std::int64_t>(0, largeBytes)));
 }
 
+namespace {
+
+// What a request that would otherwise be refused gets back from the process: the buffers kept
+// for reuse, and the freed memory the heap keeps (the workbench never trims it on free, for
+// speed). Returns the resident memory that went back.
+std::int64_t reclaimForRequest()
+{
+    const std::int64_t before = residentBytes();
+    releasePooledBuffers();
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+    return std::max<std::int64_t>(0, before - residentBytes());
+}
+
+} // namespace
+
 Limits withMaxBytes(const Limits& given, std::int64_t bytes)
 {
     Limits limits = given;
@@ -304,9 +324,9 @@ Limits Limits::forRequest() const
             std::make_shared<MemoryBudget>(resident + available.bytes, available.name, held, true);
     else
         limits.budget = std::make_shared<MemoryBudget>(maxBytes, bytesName, held);
-    // Buffers kept for reuse are part of the resident memory; a request that needs the room
-    // gets it back.
-    limits.budget->setReclaim(releasePooledBuffers);
+    // Buffers kept for reuse and freed heap memory are part of the resident memory; a request
+    // that needs the room gets it back.
+    limits.budget->setReclaim(reclaimForRequest);
     return limits;
 }
 

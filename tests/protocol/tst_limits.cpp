@@ -17,6 +17,9 @@
 
 #include <cstdio>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <limits>
 #include <sstream>
 #include <streambuf>
@@ -419,6 +422,35 @@ private slots:
         QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
         // What fits in it runs.
         QCOMPARE(errorCode(respond(kReverseInt32x1000, limits)), "");
+    }
+
+    // Freed memory the process keeps (the workbench never trims its heap on free) is given back
+    // to a request that needs it: 200 MB freed into the heap, 50 MB available, and a request of
+    // 150 MB fits once the heap is trimmed.
+    void freedHeapMemoryIsReclaimed()
+    {
+#if !defined(__GLIBC__) || defined(__SANITIZE_ADDRESS__)
+        QSKIP("needs glibc's heap (and no sanitizer's allocator)");
+#else
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        const auto guard = realMemoryAtTheEnd();
+        const Limits limits = availableLimits(root, 50000);
+        // As the workbench's keepFreedMemoryForReuse(): big blocks from the heap, never trimmed.
+        mallopt(M_MMAP_THRESHOLD, 1 << 30);
+        mallopt(M_TRIM_THRESHOLD, -1);
+        const auto restore = qScopeGuard([] {
+            mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+            mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+        });
+        {
+            std::vector<char> block(200000000, 1);
+            QVERIFY(block.back() == 1);
+        }
+        QCOMPARE(
+            errorCode(respond(fillRequest("reverse", "tensor", "int8", 75000000, kAxis0), limits)),
+            "");
+#endif
     }
 
     // A 100-byte dynamic_stitch request whose index asks for a 1.2 GB output: refused by what

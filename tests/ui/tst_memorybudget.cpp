@@ -5,6 +5,7 @@
 // running the test never has to run short of memory.
 #include "automation_testing.h"
 #include "core/memory_budget.h"
+#include "ui/views/tensorview.h"
 #include "workbench_testing.h"
 
 #include <QDir>
@@ -33,6 +34,7 @@ private slots:
     void initTestCase() { ss::testing::useCleanTestEnvironment(); }
     void hugeInputsAreRefusedInTheWindow_data();
     void hugeInputsAreRefusedInTheWindow();
+    void heatMapSamplingTakesNoMemoryPerElement();
 };
 
 void TestMemoryBudget::hugeInputsAreRefusedInTheWindow_data()
@@ -85,6 +87,55 @@ void TestMemoryBudget::hugeInputsAreRefusedInTheWindow()
     QVERIFY(isOk(client.ask(R"({"cmd": "set_shape", "shape": [3, 4]})")));
     QVERIFY(isOk(client.ask(R"({"cmd": "wait"})")));
     QVERIFY2(w.message().isEmpty(), qPrintable(w.message()));
+}
+
+namespace {
+
+// The process's peak resident memory (VmHWM), in bytes; reset by resetPeakResident().
+std::int64_t peakResident()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly)) return -1;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').front().toLongLong() * 1024;
+    return -1;
+}
+
+bool resetPeakResident()
+{
+    QFile clear(QStringLiteral("/proc/self/clear_refs"));
+    return clear.open(QIODevice::WriteOnly) && clear.write("5") == 1;
+}
+
+} // namespace
+
+// A heat map's selection layer reads each face row a chunk at a time: it read a whole row of
+// columns at once on every worker, 4 bytes per element (200 MB per worker for a [2, 50000000]
+// face), outside any budget, and an int8 input of 50 million elements got the window killed in
+// a 400 MB memory cgroup.
+void TestMemoryBudget::heatMapSamplingTakesNoMemoryPerElement()
+{
+    constexpr std::int64_t n = 30000000;
+    const Tensor tensor = Tensor::zeros(DType::Int8, {1, n});
+    ReadPositions positions(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i)
+        positions[std::size_t(i)] = ReadPosition(i);
+    const ReadOrder order = storedReadOrder(std::move(positions));
+    TensorView view;
+    view.resize(800, 400);
+    view.show();
+    view.setTensor(tensor, QStringLiteral("x"));
+    QVERIFY(view.isHeatMap());
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 30000);
+    if (!resetPeakResident()) QSKIP("cannot reset the peak resident size (/proc/self/clear_refs)");
+    const std::int64_t before = peakResident();
+    view.setReadOrder(order, ReadOrderSummary{n, 0, n - 1}, n - 1);
+    QTRY_VERIFY_WITH_TIMEOUT(view.isSettled(), 30000);
+    QCOMPARE(view.selection().selected, n);
+    // The row alone was 120 MB on each worker.
+    QVERIFY2(peakResident() - before < 40000000,
+             qPrintable(QString::number(peakResident() - before)));
 }
 
 QTEST_MAIN(TestMemoryBudget)
