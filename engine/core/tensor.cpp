@@ -351,12 +351,13 @@ std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& w
                                                         std::to_string(maxElements) + " elements");
     if (*n > maxBytes / dtypeSize(dtype))
         throw OpError(ErrorCode::ResourceExhausted,
-                      what + " of shape " + shapeString(shape) + " would take " +
+                      what + " of shape " + shapeString(shape) + " " +
+                          std::string(dtypeName(dtype)) + " needs " +
                           (*n > std::numeric_limits<std::int64_t>::max() / dtypeSize(dtype)
-                               ? "more than 2^63"
-                               : std::to_string(*n * dtypeSize(dtype))) +
-                          " bytes, over " + bytesName + " of " + std::to_string(maxBytes) +
-                          " bytes");
+                               ? std::string("more than 2^63 bytes")
+                               : byteSizeText(*n * dtypeSize(dtype)) + " (" +
+                                     std::to_string(*n * dtypeSize(dtype)) + " bytes)") +
+                          ", over " + bytesName + " of " + byteSizeText(maxBytes));
     return *n;
 }
 

@@ -484,8 +484,8 @@ private slots:
     {
         Limits limits = bytesLimit(100000);
         const Json bytes = respond(kReverseInt32x30000, limits);
-        QCOMPARE(errorMessage(bytes), "input 'tensor': the tensor of shape [30000] would take "
-                                      "120000 bytes, over the byte limit of 100000 bytes");
+        QCOMPARE(errorMessage(bytes), "input 'tensor': the tensor of shape [30000] int32 needs "
+                                      "120.0 kB (120000 bytes), over the byte limit of 100.0 kB");
         limits = bytesLimit(1 << 30);
         limits.maxElements = 100;
         const Json elements = respond(kReverseInt32x1000, limits);
