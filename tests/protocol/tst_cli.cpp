@@ -73,6 +73,7 @@ private slots:
     void evalJsonIsTheResponseObject();
     void evalSavesTheResult();
     void evalErrors();
+    void evalIsSizedBeforeItsInputIsMade();
     void opsListsEveryOp();
     void opsExamplesAreAnsweredByRun();
     void runAnswersEveryLineInOrder();
@@ -458,6 +459,27 @@ void TestCli::executableAnswersMixedInput()
     version.start(SLICESCOPE_CLI_PATH, {"--version"});
     QVERIFY(version.waitForFinished(10000));
     QVERIFY(version.readAllStandardOutput().startsWith("slicescope-cli "));
+}
+
+// eval sizes the whole request from the shapes (the input, the result of the subscript, its
+// sources) before making the input: it used to build the input, then refuse on the output.
+void TestCli::evalIsSizedBeforeItsInputIsMade()
+{
+    const CliRun r = cli(
+        {"--max-bytes", "150000000", "eval", "--shape", "100000000", "--dtype", "int8", "x[::-1]"});
+    QCOMPARE(r.exit, 1);
+    QVERIFY2(contains(r.err,
+                      "the input of shape [100000000] int8 with the result of x[::-1] (shape "
+                      "[100000000]) and its sources (8 bytes an element) needs 1.0 GB "
+                      "(1000000000 bytes); 150.0 MB is available (the --max-bytes limit "
+                      "of 150.0 MB)"),
+             r.err.c_str());
+    QCOMPARE(r.out, "");
+    // What fits runs.
+    QCOMPARE(
+        cli({"--max-bytes", "150000000", "eval", "--shape", "1000", "--dtype", "int8", "x[::-1]"})
+            .exit,
+        0);
 }
 
 QTEST_APPLESS_MAIN(TestCli)

@@ -668,10 +668,16 @@ void Automation::writeState(const Json& command, JsonWriter& out)
             out.value(dtypeName(t.dtype()));
             out.key("shape");
             writeShape(out, t.shape());
+            // Counted in a pass, and only the cells listed kept: every lit element as a pair
+            // took 16 bytes each (400 MB for 25 million), past a 400 MB memory cgroup.
             std::vector<std::pair<ReadPosition, std::int64_t>> lit;
-            if (const ReadOrder order = model->readOrder()) lit = readElements(*order, -1);
+            std::int64_t litCount = 0;
+            if (const ReadOrder order = model->readOrder()) {
+                litCount = summarizeReadOrder(*order).selected;
+                lit = readElements(*order, std::max<std::int64_t>(0, maxCells));
+            }
             out.key("lit_count");
-            out.value(std::int64_t(lit.size()));
+            out.value(litCount);
             out.key("lit");
             out.beginArray();
             for (std::size_t i = 0; i < lit.size() && std::int64_t(i) < maxCells; ++i) {

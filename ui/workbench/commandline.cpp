@@ -2,6 +2,7 @@
 #include "ui/workbench/commandline.h"
 
 #include "core/error.h"
+#include "core/memory_budget.h"
 #include "protocol/shape_text.h"
 #include "ui/model/exercises.h"
 #include "ui/model/lessons.h"
@@ -252,6 +253,11 @@ struct Parser
     QCommandLineOption presentation{
         QStringLiteral("presentation"),
         QObject::tr("Start in presentation mode (View > Presentation): large type, no docks.")};
+    QCommandLineOption maxBytes{
+        QStringLiteral("max-bytes"),
+        QObject::tr("The most memory one evaluation may take, in bytes (default: the memory "
+                    "available, as slicescope-cli's --max-bytes)."),
+        QObject::tr("N")};
     QCommandLineOption automation{
         QStringLiteral("automation"),
         QObject::tr("Read JSON Lines commands on standard input and answer each on standard output "
@@ -263,7 +269,7 @@ struct Parser
             QObject::tr("See what tensor indexing does: type a tensor and a slice expression and "
                         "watch every selected element light up, step by step."));
         parser.addOptions({shape, dtype, expr, lesson, screenshot, automation});
-        parser.addOption(exercise);
+        parser.addOptions({exercise, maxBytes});
         parser.addOptions({exportImage, exportAnimation, view, scale, speed, presentation});
         parser.addPositionalArgument(
             QStringLiteral("FILE"),
@@ -393,8 +399,21 @@ int runGui(QApplication& app)
                          p.parser.value(p.screenshot)};
     options.exercise = p.parser.value(p.exercise);
     if (!readExportOptions(p, &options)) return 2;
+    qlonglong maxBytes = 0;
+    if (p.parser.isSet(p.maxBytes)) {
+        bool ok = false;
+        maxBytes = p.parser.value(p.maxBytes).toLongLong(&ok);
+        if (!ok || maxBytes < 1) {
+            printTo(stderr, QStringLiteral("slicescope: --max-bytes %1 is not a whole number of "
+                                           "bytes from 1\n")
+                                .arg(p.parser.value(p.maxBytes)));
+            return 2;
+        }
+    }
     applyTheme(app, Theme::Light);
     MainWindow window;
+    // Before prepareWindow: its first evaluation is already under the limit.
+    if (maxBytes > 0) window.engine()->setLimits(withMaxBytes(window.engine()->limits(), maxBytes));
     QString error;
     if (!prepareWindow(window, options, &error)) {
         printTo(stderr, QStringLiteral("slicescope: %1\n").arg(error));
