@@ -17,21 +17,32 @@
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDateTime>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QMutex>
 #include <QPixmap>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QTimer>
 #include <QUndoStack>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 namespace ss::ui {
 
 namespace {
 
-const char* const kStartedKey = "general/started";
+// Not "general/started": QSettings' INI files read a [general] section (any case) as the keys
+// without a group, so a value written under "general/" never read back after a restart and
+// every start was the first. Such a file's value now reads back as kOldStartedKey.
+const char* const kStartedKey = "session/started";
+const char* const kOldStartedKey = "started";
 const QSize kScreenshotSize(1440, 900);
 
 void printTo(std::FILE* stream, const QString& text)
@@ -40,12 +51,59 @@ void printTo(std::FILE* stream, const QString& text)
     std::fflush(stream);
 }
 
+// Qt's own messages in --automation mode. Appended as they come (a log, not a document: the
+// atomic writer is for files that must be whole); past kMaxLogBytes the file starts over, so a
+// session of a million commands cannot fill the disk with "propagateSizeHints" warnings.
+constexpr qint64 kMaxLogBytes = qint64(1) << 20;
+QMutex logMutex;
+QFile* logFile = nullptr;
+
+void logQtMessage(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    static const char* const kinds[] = {"debug", "warning", "critical", "fatal", "info"};
+    const QMutexLocker lock(&logMutex);
+    if (logFile && logFile->isOpen()) {
+        if (logFile->size() > kMaxLogBytes) {
+            logFile->resize(0);
+            logFile->write("(the log started over: it had reached 1 MiB)\n");
+        }
+        const int kind = int(type) >= 0 && int(type) < 5 ? int(type) : 1;
+        logFile->write(QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8() + ' ' +
+                       kinds[kind] + ": " + message.toUtf8() + '\n');
+        logFile->flush();
+    }
+    // Nothing reaches stderr: a client that never reads it would block the channel once the
+    // pipe is full. A fatal message still ends the program, as Qt's own handler would.
+    if (type == QtFatalMsg) std::abort();
+}
+
 } // namespace
+
+QString automationLogPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+           QStringLiteral("/automation.log");
+}
+
+void sendQtMessagesToLog(const QString& path)
+{
+    const QMutexLocker lock(&logMutex);
+    if (!logFile) logFile = new QFile; // lives as long as the process: messages come until exit
+    logFile->close();
+    logFile->setFileName(path);
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    // Not opened (an unwritable cache): the messages are dropped, never sent to stderr.
+    if (logFile->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text) &&
+        logFile->size() > kMaxLogBytes)
+        logFile->resize(0);
+    qInstallMessageHandler(logQtMessage);
+}
 
 bool applyStartOptions(MainWindow& window, const StartOptions& options, QString* error)
 {
     QSettings settings;
-    const bool firstStart = !settings.value(QLatin1String(kStartedKey), false).toBool();
+    const bool firstStart = !settings.value(QLatin1String(kStartedKey), false).toBool() &&
+                            !settings.value(QLatin1String(kOldStartedKey), false).toBool();
     settings.setValue(QLatin1String(kStartedKey), true);
 
     if (!options.exercise.isEmpty()) {
@@ -169,11 +227,7 @@ bool showSettled(MainWindow& window, int timeoutMs, QString* error)
 bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QString* error)
 {
     if (!showSettled(window, timeoutMs, error)) return false;
-    if (!window.grab().save(path, "PNG")) {
-        *error = QObject::tr("cannot write %1").arg(path);
-        return false;
-    }
-    return true;
+    return PictureWriter::writePng(window.grab().toImage(), path, error);
 }
 
 namespace {
@@ -374,6 +428,8 @@ int runGui(QApplication& app)
                          p.parser.value(p.screenshot)};
     options.exercise = p.parser.value(p.exercise);
     if (!readExportOptions(p, &options)) return 2;
+    // Before the window exists: the offscreen platform warns from the first layout on.
+    if (p.parser.isSet(p.automation)) sendQtMessagesToLog(automationLogPath());
     applyTheme(app, Theme::Light);
     MainWindow window;
     QString error;

@@ -64,6 +64,14 @@ bool asksForHelpOrVersion(int argc, char** argv);
 /// Prints the help or the version (`app` is a QCoreApplication); returns the exit status.
 int answerHelpOrVersion(const QCoreApplication& app);
 
+/// Where --automation sends Qt's own messages: `automation.log` in the per-user cache
+/// (~/.cache/SliceScope/SliceScope/automation.log on Linux).
+QString automationLogPath();
+/// From now on Qt's messages (qWarning and Qt's own warnings) go to `path`, appended, never to
+/// stderr: an automation client that does not read stderr would otherwise block the channel
+/// once the pipe is full. Dropped if the file cannot be opened.
+void sendQtMessagesToLog(const QString& path);
+
 /// Parses the command line, builds the window and runs. Returns the process exit status: 0,
 /// 1 when the screenshot could not be made, 2 for a usage error (a bad option, or with
 /// --screenshot options that cannot be applied).
