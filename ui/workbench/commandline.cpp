@@ -25,14 +25,21 @@
 #include <QFileInfo>
 #include <QMutex>
 #include <QPixmap>
+#include <QSemaphore>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QThreadPool>
 #include <QTimer>
 #include <QUndoStack>
 
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string_view>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 namespace ss::ui {
 
@@ -77,7 +84,75 @@ void logQtMessage(QtMsgType type, const QMessageLogContext&, const QString& mess
     if (type == QtFatalMsg) std::abort();
 }
 
+/// The threads this process has now (/proc/self/status), or -1.
+int threadsNow()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly)) return -1;
+    for (QByteArray line = status.readLine(); !line.isEmpty(); line = status.readLine())
+        if (line.startsWith("Threads:")) return line.mid(8).trimmed().toInt();
+    return -1;
+}
+
 } // namespace
+
+int keepQtDrawingThreads()
+{
+    // Qt 6.4's raster engine splits a large fill across QThreadPool::globalInstance() and waits
+    // for every part. A pool thread the system refuses (a pids cgroup, RLIMIT_NPROC) never runs
+    // its part: the window hung in its first paint. So the pool gets only threads that exist:
+    // as many as the system grants now (at most its maximum), started at once and never
+    // expired. Counted first with threads of our own, so that no pool thread is ever refused.
+    QThreadPool* pool = QThreadPool::globalInstance();
+    const int wanted = pool->maxThreadCount();
+    const int before = threadsNow();
+    int granted = 0;
+    {
+        std::mutex mutex;
+        std::condition_variable done;
+        bool release = false;
+        std::vector<std::thread> probes;
+        try {
+            for (; granted < wanted; ++granted)
+                probes.emplace_back([&] {
+                    std::unique_lock lock(mutex);
+                    done.wait(lock, [&] { return release; });
+                });
+        } catch (const std::system_error&) {
+            // refused: `granted` is what the system allows now
+        }
+        {
+            const std::lock_guard lock(mutex);
+            release = true;
+        }
+        done.notify_all();
+        for (std::thread& t : probes)
+            t.join();
+    }
+    // A joined thread still counts against the limit until the kernel has reaped it.
+    QElapsedTimer clock;
+    clock.start();
+    while (before >= 0 && threadsNow() > before && clock.elapsed() < 2000)
+        std::this_thread::yield();
+    pool->setExpiryTimeout(-1);
+    pool->setMaxThreadCount(std::max(granted, 1));
+    if (granted == 0) return 0;
+    // Each task waits until all have started, so each has a thread of its own. (Not
+    // waitForDone(): it ends the pool's threads.)
+    QSemaphore started;
+    QSemaphore go;
+    QSemaphore finished;
+    for (int k = 0; k < granted; ++k)
+        pool->start([&] {
+            started.release();
+            go.acquire();
+            finished.release();
+        });
+    const bool all = started.tryAcquire(granted, 10000);
+    go.release(granted);
+    finished.acquire(granted);
+    return all ? granted : 0;
+}
 
 QString automationLogPath()
 {
@@ -430,6 +505,13 @@ int runGui(QApplication& app)
     if (!readExportOptions(p, &options)) return 2;
     // Before the window exists: the offscreen platform warns from the first layout on.
     if (p.parser.isSet(p.automation)) sendQtMessagesToLog(automationLogPath());
+    // Before anything draws, and before the workbench's own pool takes what is left.
+    if (keepQtDrawingThreads() == 0) {
+        printTo(stderr, QObject::tr("slicescope: the system lets this process start no thread (a "
+                                    "process-count limit); the window cannot be drawn without "
+                                    "one\n"));
+        return 1;
+    }
     applyTheme(app, Theme::Light);
     MainWindow window;
     QString error;

@@ -72,6 +72,12 @@ QString automationLogPath();
 /// once the pipe is full. Dropped if the file cannot be opened.
 void sendQtMessagesToLog(const QString& path);
 
+/// Gives Qt's global thread pool (the raster engine's large fills wait on it) only threads the
+/// system grants now, started and kept for good, so that no fill waits for a thread that was
+/// refused (a process-count limit hung the window). Returns how many; 0 when the system grants
+/// none (the window cannot be drawn).
+int keepQtDrawingThreads();
+
 /// Parses the command line, builds the window and runs. Returns the process exit status: 0,
 /// 1 when the screenshot could not be made, 2 for a usage error (a bad option, or with
 /// --screenshot options that cannot be applied).

@@ -258,6 +258,12 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_session = new SessionGuard(
         WorkerPool::shared(), [this] { return !m_undo->isClean(); }, [this] { return m_ws; }, this);
+    const auto showProtection = [this](const QString& problem) {
+        m_unprotected->setText(problem);
+        m_unprotected->setVisible(!problem.isEmpty() && m_session->isEnabled());
+    };
+    showProtection(m_session->problem());
+    connect(m_session, &SessionGuard::protectionChanged, this, showProtection);
     m_savePrompt = [this](const QString& text) {
         QMessageBox box(QMessageBox::Warning, tr("Save changes?"), text,
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
@@ -403,12 +409,7 @@ void MainWindow::buildLayout()
     m_unprotected->setStyleSheet(QStringLiteral("#autosaveWarning { background-color: #fde2e1; "
                                                 "color: #5c0f0b; border: 1px solid #e08a85; "
                                                 "border-radius: 4px; padding: 4px; }"));
-    const auto showProtection = [this](const QString& problem) {
-        m_unprotected->setText(problem);
-        m_unprotected->setVisible(!problem.isEmpty() && m_session->isEnabled());
-    };
-    showProtection(m_session->problem());
-    connect(m_session, &SessionGuard::protectionChanged, this, showProtection);
+    m_unprotected->hide(); // filled in by the session guard (the constructor)
     topLayout->addWidget(m_unprotected);
     topLayout->addWidget(m_message);
     topLayout->addWidget(m_editorHost, 1);

@@ -69,8 +69,8 @@ QStringList& testDirectories()
 QString prepareDirectory(const QString& dir)
 {
     const QByteArray name = QFile::encodeName(dir);
-    if (!QDir().mkpath(QFileInfo(dir).absolutePath()) ||
-        (::mkdir(name.constData(), 0700) != 0 && errno != EEXIST))
+    QDir().mkpath(QFileInfo(dir).absolutePath()); // the mkdir below says why if this failed
+    if (::mkdir(name.constData(), 0700) != 0 && errno != EEXIST)
         return QString::fromLocal8Bit(std::strerror(errno));
     struct stat st
     {
