@@ -411,6 +411,16 @@ bool asksForHelpOrVersion(int argc, char** argv)
     return false;
 }
 
+bool asksForAutomation(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--") break;
+        if (arg == "--automation" || arg == "-automation") return true;
+    }
+    return false;
+}
+
 int answerHelpOrVersion(const QCoreApplication& app)
 {
     Parser p;

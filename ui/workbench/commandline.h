@@ -61,6 +61,10 @@ bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QStr
 /// Whether the command line asks for --help or --version: those are answered before the GUI
 /// application exists, so that they work without a display.
 bool asksForHelpOrVersion(int argc, char** argv);
+/// Whether the command line asks for --automation: Qt's messages then go to the log from
+/// before the application object exists (it warns while it is made, e.g. about
+/// XDG_RUNTIME_DIR).
+bool asksForAutomation(int argc, char** argv);
 /// Prints the help or the version (`app` is a QCoreApplication); returns the exit status.
 int answerHelpOrVersion(const QCoreApplication& app);
 
