@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace ss;
 using namespace ss::testing;
@@ -81,6 +82,8 @@ private slots:
     void runReadsFiles();
     void executableRunsInteractively();
     void executableAnswersMixedInput();
+    void emptyTensorsWithHugeAxesPrintAtOnce_data();
+    void emptyTensorsWithHugeAxesPrintAtOnce();
 };
 
 void TestCli::versionAndHelp()
@@ -278,6 +281,19 @@ void TestCli::evalSavesTheResult()
         {"eval", "--shape", "3", "--save", dir.filePath("no/dir/r.npy").toStdString(), "x[1:]"});
     QCOMPARE(bad.exit, 1);
     QVERIFY2(contains(bad.err, "slicescope-cli: bad_request: cannot write"), bad.err.c_str());
+
+    // A FIFO (or a device) is not replaced by the result, nor written into: refused.
+    const std::string fifo = dir.filePath("pipe.npy").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    const CliRun special = cli({"eval", "--shape", "3", "--save", fifo, "x[1:]"});
+    QCOMPARE(special.exit, 1);
+    QCOMPARE(special.err, "slicescope-cli: bad_request: cannot write '" + fifo +
+                              "': not a regular file (it is a FIFO)\n");
+    struct stat st
+    {
+    };
+    QCOMPARE(::stat(fifo.c_str(), &st), 0);
+    QVERIFY(S_ISFIFO(st.st_mode));
 }
 
 void TestCli::evalErrors()
@@ -480,6 +496,40 @@ void TestCli::evalIsSizedBeforeItsInputIsMade()
         cli({"--max-bytes", "150000000", "eval", "--shape", "1000", "--dtype", "int8", "x[::-1]"})
             .exit,
         0);
+}
+
+void TestCli::emptyTensorsWithHugeAxesPrintAtOnce_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("printed");
+    QTest::newRow("eval, reversed")
+        << QStringList{"eval", "--shape", "100000000,0", "x[::-1]"} << "[]";
+    QTest::newRow("eval, largest axis")
+        << QStringList{"eval", "--shape", "9223372036854775807,0", "x[1:]"} << "[]";
+    QTest::newRow("compare, largest axis")
+        << QStringList{"compare", "--shape", "9223372036854775807,0", "x[::-1]"} << "[]";
+    QTest::newRow("eval, empty inner axes")
+        << QStringList{"eval", "--shape", "0,100000000,100000000", "x[:, 1]"} << "[]";
+}
+
+// The text printer walked the outer axes of a 0-element tensor: 10^8 rows of nothing took
+// minutes and gigabytes. A separate process, so that a regression fails instead of hanging.
+void TestCli::emptyTensorsWithHugeAxesPrintAtOnce()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, printed);
+    QProcess process;
+    process.start(SLICESCOPE_CLI_PATH, args);
+    QVERIFY(process.waitForStarted(10000));
+    const bool finished = process.waitForFinished(20000);
+    if (!finished) {
+        process.kill();
+        process.waitForFinished(10000);
+    }
+    QVERIFY2(finished, "slicescope-cli did not finish within 20 s");
+    const QByteArray out = process.readAllStandardOutput();
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    QVERIFY2(out.contains(printed.toUtf8()), out.constData());
 }
 
 QTEST_APPLESS_MAIN(TestCli)

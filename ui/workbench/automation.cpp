@@ -10,6 +10,7 @@
 #include "ui/editors/speceditor.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/lessons.h"
+#include "ui/views/picturewriter.h"
 #include "ui/views/plaintext.h"
 #include "ui/views/readorderanimation.h"
 #include "ui/views/tensorview.h"
@@ -526,7 +527,9 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
                 invalidArgument("no widget named \"" + view->toString() + "\" is on show");
         }
         const QPixmap pixmap = target->grab();
-        if (!pixmap.save(path, "PNG")) invalidArgument("cannot write " + path.toStdString());
+        QString error;
+        if (!PictureWriter::writePng(pixmap.toImage(), path, &error))
+            invalidArgument(error.toStdString());
         ok();
         out.key("width");
         out.value(pixmap.width());

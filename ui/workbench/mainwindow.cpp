@@ -280,6 +280,12 @@ MainWindow::MainWindow(QWidget* parent)
                : box.clickedButton() == saveAs    ? DiskChoice::SaveAs
                                                   : DiskChoice::Cancel;
     };
+    const auto showProtection = [this](const QString& problem) {
+        m_unprotected->setText(problem);
+        m_unprotected->setVisible(!problem.isEmpty() && m_session->isEnabled());
+    };
+    showProtection(m_session->problem());
+    connect(m_session, &SessionGuard::protectionChanged, this, showProtection);
     m_savePrompt = [this](const QString& text) {
         QMessageBox box(QMessageBox::Warning, tr("Save changes?"), text,
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
@@ -425,6 +431,17 @@ void MainWindow::buildLayout()
 
     topLayout->addWidget(m_banner);
     topLayout->addWidget(m_recovery);
+    // Shown while no autosave can be written anywhere (a read-only or full home): the user
+    // must know that a crash now would lose the work, and where the autosave was tried.
+    m_unprotected = new QLabel;
+    m_unprotected->setObjectName(QStringLiteral("autosaveWarning"));
+    m_unprotected->setWordWrap(true);
+    m_unprotected->setTextFormat(Qt::PlainText);
+    m_unprotected->setStyleSheet(QStringLiteral("#autosaveWarning { background-color: #fde2e1; "
+                                                "color: #5c0f0b; border: 1px solid #e08a85; "
+                                                "border-radius: 4px; padding: 4px; }"));
+    m_unprotected->hide(); // filled in by the session guard (the constructor)
+    topLayout->addWidget(m_unprotected);
     topLayout->addWidget(m_message);
     topLayout->addWidget(m_editorHost, 1);
 
@@ -1463,6 +1480,7 @@ void MainWindow::forgetSession()
 {
     m_session->disable();
     m_recovery->hide();
+    m_unprotected->hide();
 }
 
 void MainWindow::offerRecovery()

@@ -248,6 +248,7 @@ private:
     MessageStrip* m_message = nullptr;
     QWidget* m_recovery = nullptr;
     QLabel* m_recoveryText = nullptr;
+    QLabel* m_unprotected = nullptr; ///< "your work is not being protected", while it is not
     QWidget* m_editorHost = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     OpEditor* m_opEditor = nullptr;
