@@ -26,8 +26,10 @@ int main(int argc, char** argv)
         nameApplication();
         return ss::ui::answerHelpOrVersion(app);
     }
+    nameApplication(); // before the log's path is asked for (it is per application)
+    if (ss::ui::asksForAutomation(argc, argv))
+        ss::ui::sendQtMessagesToLog(ss::ui::automationLogPath());
     QApplication app(argc, argv);
-    nameApplication();
     QGuiApplication::setDesktopFileName(QStringLiteral(SLICESCOPE_APP_ID));
     return ss::ui::runGui(app);
 }

@@ -121,12 +121,12 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
                              maskBinary(sparse.ellipsisMask, 32) +
                              "): more than one bit is set, but a spec can hold only one ellipsis. "
                              "TensorFlow tests all 32 bits here, even those past the " +
-                             num(m) + " entries.",
+                             num(m) + (m == 1 ? " entry." : " entries."),
                          allEntries});
         invalidArgument("Multiple ellipses in slice spec not allowed");
     }
-    std::string checks = num(m) +
-                         " entries in begin, end and strides (at most 31 fit in the "
+    std::string checks = num(m) + (m == 1 ? " entry" : " entries") +
+                         " in begin, end and strides (at most 31 fit in the "
                          "32-bit masks); ellipsis_mask " +
                          num(sparse.ellipsisMask) +
                          (sparse.ellipsisMask ? " has a single bit set." : " is 0.");

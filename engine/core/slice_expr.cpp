@@ -16,6 +16,7 @@ namespace ss {
 std::string pythonFloatRepr(double v)
 {
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    if (std::isnan(v)) return "nan"; // to_chars writes no exponent for it
     char buf[64];
     const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
     const std::string sci(buf, end);

@@ -31,6 +31,12 @@ Attrs raw(std::vector<std::int64_t> b, std::vector<std::int64_t> e, std::vector<
             {"begin_mask", bm},       {"end_mask", em},        {"ellipsis_mask", el},
             {"new_axis_mask", na},    {"shrink_axis_mask", sh}};
 }
+// The same spec read with TFLite's StridedSliceOptions.offset.
+Attrs offset(Attrs attrs, bool on = true)
+{
+    attrs["offset"] = Attr(on);
+    return attrs;
+}
 Attrs expr(const char* text)
 {
     return {{"expr", Attr(text)}};
@@ -176,6 +182,29 @@ const std::vector<Case>& cases()
          exprAttrs("..., 5:"), {1, 1, 1, 1, 1, 1, 1, 2, 0}, {}},
         {"rank 8: general kernel", {1, 1, 1, 1, 1, 1, 2, 3}, {}, exprAttrs("..., ::-1"),
          {1, 1, 1, 1, 1, 1, 2, 3}, {2, 1, 0, 5, 4, 3}},
+        // TFLite's offset (end = begin + end, the begin as the kernel settles it); the same
+        // files run in LiteRT in tests/model.
+        {"offset: end 2 from begin 1", {5}, {}, offset(raw({1}, {2}, {1})), {2}, {1, 2}},
+        {"offset false is TensorFlow's reading", {5}, {}, offset(raw({1}, {2}, {1}), false), {1},
+         {1}},
+        {"offset: begin -3 wraps to 2 first", {5}, {}, offset(raw({-3}, {2}, {1})), {2}, {2, 3}},
+        {"offset: begin_mask makes begin 0", {5}, {}, offset(raw({3}, {2}, {1}, 1)), {2}, {0, 1}},
+        {"offset: end_mask still wins", {5}, {}, offset(raw({1}, {2}, {1}, 0, 1)), {4},
+         {1, 2, 3, 4}},
+        {"offset: negative stride", {5}, {}, offset(raw({4}, {-2}, {-1})), {2}, {4, 3}},
+        {"offset: negative stride, begin_mask", {5}, {}, offset(raw({0}, {-3}, {-1}, 1)), {3},
+         {4, 3, 2}},
+        {"offset: a negative sum counts from the end", {5}, {}, offset(raw({3}, {-4}, {1})), {1},
+         {3}},
+        {"offset: shrink ignores end", {5}, {}, offset(raw({2}, {100}, {1}, 0, 0, 0, 0, 1)), {},
+         {2}},
+        {"offset: begin clamped before the sum", {5}, {}, offset(raw({-9}, {2}, {1})), {2},
+         {0, 1}},
+        {"offset: 32-bit sum wraps", {5}, {}, offset(raw({1}, {2147483647}, {1})), {0}, {}},
+        {"offset: two dimensions", {3, 4}, {}, offset(raw({1, 1}, {2, 2}, {1, 1})), {2, 2},
+         {5, 6, 9, 10}},
+        {"offset: with an ellipsis", {2, 3, 4}, {}, offset(raw({0, 2}, {0, 2}, {1, 1}, 0, 0, 1)),
+         {2, 3, 2}, {2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23}},
     };
     return all;
 }
@@ -281,6 +310,35 @@ private slots:
         QCOMPARE(dim.begin, 4);
         QCOMPARE(dim.end, -1);
         QCOMPARE(dim.notes.size(), std::size_t(3)); // begin clamped, end wrapped, end clamped
+    }
+
+    // The offset step says what offset did to each end.
+    void offsetStepExplainsTheSums()
+    {
+        const OpRun run = runOp("strided_slice", {{iota({3, 5})}},
+                                offset(raw({1, -2}, {1, -4}, {1, 1}, 0, 0, 0, 0, 1)));
+        QCOMPARE(shapeString(run.outputs[0].shape()), std::string("[1]"));
+        QCOMPARE(values(run.outputs[0]), (std::vector<std::int64_t>{8}));
+        const auto& steps = run.plan.steps;
+        const auto it = std::find_if(steps.begin(), steps.end(),
+                                     [](const Step& s) { return s.title.starts_with("Offset"); });
+        QVERIFY(it != steps.end());
+        QVERIFY2(it->detail.find("Entry 1: end = 3 + (-4) = -1.") != std::string::npos,
+                 it->detail.c_str());
+        QVERIFY(it->detail.find("Entry 0") == std::string::npos); // an index: end is not read
+        QCOMPARE(run.plan.decode->dims[1].end, 4);
+        const OpRun plain =
+            runOp("strided_slice", {{iota({3, 5})}}, raw({1, -2}, {1, -4}, {1, 1}, 0, 0, 0, 0, 1));
+        QVERIFY(std::none_of(plain.plan.steps.begin(), plain.plan.steps.end(),
+                             [](const Step& s) { return s.title.starts_with("Offset"); }));
+    }
+
+    void offsetMustBeABoolean()
+    {
+        Attrs attrs = raw({1}, {2}, {1});
+        attrs["offset"] = Attr(2);
+        SS_EXPECT_ERROR(runOp("strided_slice", {{iota({5})}}, attrs), ErrorCode::BadRequest,
+                        "attribute 'offset' must be true or false");
     }
 
     void stringsMove()

@@ -20,11 +20,11 @@ cd "$top"
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSLICESCOPE_BUILD_GUI=OFF -DSLICESCOPE_BUILD_BENCHMARKS=OFF \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
-cmake --build "$build" --target fuzz_request fuzz_subscript fuzz_npy fuzz_model_onnx
+cmake --build "$build" --target fuzz_request fuzz_subscript fuzz_npy fuzz_model_onnx fuzz_model_tflite fuzz_model_graphdef
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-for target in request subscript npy model_onnx; do
+for target in request subscript npy model_onnx model_tflite model_graphdef; do
   found=$build/found/$target
   mkdir -p "$found"
   echo "fuzz_$target: ${seconds}s"

@@ -47,6 +47,8 @@ private slots:
     void saveScreenshotAndReopen();
     void badCommandsGetErrorsInOrder();
     void quitFinishes();
+    void idsAreEchoedAsSent_data();
+    void idsAreEchoedAsSent();
 };
 
 void TestAutomation::lessonStateAndMasks()
@@ -282,6 +284,32 @@ void TestAutomation::quitFinishes()
     channel.submit(R"({"id": 2, "cmd": "state"})"); // after quit: not answered
     QTest::qWait(50);
     QCOMPARE(client.answers().size(), 1);
+}
+
+void TestAutomation::idsAreEchoedAsSent_data()
+{
+    QTest::addColumn<QByteArray>("id");
+    for (const char* id : {"18446744073709551615", "123456789012345678901234567890", "1e400",
+                           "1.50", "-0", "\"text\"", "[1e400,2.50]"})
+        QTest::newRow(id) << QByteArray(id);
+}
+
+// Issue 26: 18446744073709551615 came back as ...616, a 30-digit id as 1.2345678901234568e+29.
+// An id is echoed byte for byte, in an answer and in an error.
+void TestAutomation::idsAreEchoedAsSent()
+{
+    QFETCH(QByteArray, id);
+    MainWindow w;
+    w.forgetSession();
+    w.show();
+    Automation channel(w);
+    ss::testing::AutomationClient client(channel);
+    for (const QByteArray& line : {R"({"id": )" + id + R"(, "cmd": "state", "max_elements": 0})",
+                                   R"({"id": )" + id + R"(, "cmd": "fly"})"}) {
+        client.ask(line);
+        QVERIFY2(client.lastLine().startsWith(R"({"id":)" + id + ","),
+                 client.lastLine().constData());
+    }
 }
 
 QTEST_MAIN(TestAutomation)

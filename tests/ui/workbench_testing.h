@@ -21,8 +21,9 @@
 
 namespace ss::testing {
 
-/// A "Save changes?" dialog that a test did not expect (it replaced unsaved work without
-/// answering through MainWindow::setSavePrompt) is answered Cancel, with a warning, so that no
+/// A "Save changes?" or "File changed on disk" dialog that a test did not expect (it replaced
+/// unsaved work, or changed the window's file on disk, without answering through
+/// MainWindow::setSavePrompt or setDiskPrompt) is answered Cancel, with a warning, so that no
 /// test hangs in a modal dialog's event loop.
 inline void answerUnexpectedSaveDialogs()
 {
@@ -33,8 +34,10 @@ inline void answerUnexpectedSaveDialogs()
     timer->setInterval(100);
     QObject::connect(timer, &QTimer::timeout, [] {
         auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-        if (!box || box->objectName() != QLatin1String("saveChangesDialog")) return;
-        qWarning("an unexpected \"Save changes?\" dialog was answered Cancel");
+        if (!box || (box->objectName() != QLatin1String("saveChangesDialog") &&
+                     box->objectName() != QLatin1String("fileChangedDialog")))
+            return;
+        qWarning("an unexpected \"%s\" dialog was answered Cancel", qPrintable(box->windowTitle()));
         box->button(QMessageBox::Cancel)->click();
     });
     timer->start();

@@ -276,6 +276,7 @@ public:
             layout->addWidget(m_fields);
             connect(m_fields, &AttrFields::edited, this,
                     [this](const QString& name) { emitAttrs(QStringLiteral("attr:") + name); });
+            connect(m_fields, &AttrFields::unreadableChanged, this, &OpEditor::unreadableChanged);
         }
         layout->addWidget(m_table, 1);
         // A table edit is committed whole: one undo step each, never merged.
@@ -300,6 +301,11 @@ public:
     void lightStep(const Step* step, const Evaluation*) override
     {
         m_table->model()->setLitRows(step ? step->specEntries : std::vector<int>{});
+    }
+
+    std::vector<std::pair<QString, QString>> unreadableAttrs() const override
+    {
+        return m_fields ? m_fields->unreadable() : std::vector<std::pair<QString, QString>>{};
     }
 
 private:
@@ -491,9 +497,15 @@ public:
         connect(m_fields, &AttrFields::edited, this, [this](const QString& name) {
             emit attrsEdited(m_fields->attrs(), QStringLiteral("attr:") + name);
         });
+        connect(m_fields, &AttrFields::unreadableChanged, this, &OpEditor::unreadableChanged);
     }
 
     void setWorkspace(const Workspace& ws) override { m_fields->setAttrs(ws.attrs); }
+
+    std::vector<std::pair<QString, QString>> unreadableAttrs() const override
+    {
+        return m_fields->unreadable();
+    }
 
 private:
     AttrFields* m_fields;
@@ -550,6 +562,7 @@ AttrFields::AttrFields(const OpDef& def, std::vector<AttrDef> attrs, QWidget* pa
                 m_values.erase(a.name);
                 field->setStyleSheet(QString());
                 emit edited(QString::fromStdString(a.name));
+                setUnreadable(a.name, QString());
                 return;
             }
             QString error;
@@ -557,12 +570,15 @@ AttrFields::AttrFields(const OpDef& def, std::vector<AttrDef> attrs, QWidget* pa
             if (!value) {
                 field->setStyleSheet(QStringLiteral("QLineEdit { border: 2px solid #d0342c; }"));
                 field->setToolTip(error);
+                setUnreadable(a.name, error);
                 return;
             }
             field->setStyleSheet(QString());
             field->setToolTip(QString());
             m_values[a.name] = *value;
+            // Edited first: the window's result is about to be of the new value, not stale.
             emit edited(QString::fromStdString(a.name));
+            setUnreadable(a.name, QString());
         });
     }
 }
@@ -570,6 +586,9 @@ AttrFields::AttrFields(const OpDef& def, std::vector<AttrDef> attrs, QWidget* pa
 void AttrFields::setAttrs(const Attrs& attrs)
 {
     m_values.clear();
+    // Every field is rewritten from the workspace below unless it reads as its value already.
+    const bool hadUnreadable = !m_unreadable.empty();
+    m_unreadable.clear();
     for (const AttrDef& a : m_defs) {
         QLineEdit* field = m_fields.at(a.name);
         const Attr* value = nullptr;
@@ -588,6 +607,28 @@ void AttrFields::setAttrs(const Attrs& attrs)
         const auto current = parseAttrText(field->text(), nullptr);
         if (!current || !(*current == *value)) showFieldText(field, text);
     }
+    if (hadUnreadable) emit unreadableChanged();
+}
+
+void AttrFields::setUnreadable(const std::string& name, const QString& why)
+{
+    const auto it = m_unreadable.find(name);
+    if (why.isEmpty() ? it == m_unreadable.end() : it != m_unreadable.end() && it->second == why)
+        return;
+    if (why.isEmpty())
+        m_unreadable.erase(it);
+    else
+        m_unreadable[name] = why;
+    emit unreadableChanged();
+}
+
+std::vector<std::pair<QString, QString>> AttrFields::unreadable() const
+{
+    std::vector<std::pair<QString, QString>> fields;
+    for (const AttrDef& a : m_defs)
+        if (const auto it = m_unreadable.find(a.name); it != m_unreadable.end())
+            fields.emplace_back(QString::fromStdString(a.name), it->second);
+    return fields;
 }
 
 QLineEdit* AttrFields::field(const std::string& name) const

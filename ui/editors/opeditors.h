@@ -36,11 +36,16 @@ public:
     virtual void showEvaluation(const Evaluation& eval);
     /// Lights what a decode step talks about; null clears.
     virtual void lightStep(const Step* step, const Evaluation* eval);
+    /// The attribute fields whose text does not parse (the workspace keeps their last good
+    /// value), with the reason: name, why.
+    virtual std::vector<std::pair<QString, QString>> unreadableAttrs() const { return {}; }
 
 signals:
     /// The user changed the attributes. Edits with the same non-empty merge key in a row form
     /// one undo step (typing an expression).
     void attrsEdited(const ss::Attrs& attrs, const QString& mergeKey);
+    /// unreadableAttrs() changed.
+    void unreadableChanged();
 };
 
 /// Makes the editor for `def`.
@@ -59,14 +64,21 @@ public:
     /// last good value and is marked.
     Attrs attrs() const { return m_values; }
     QLineEdit* field(const std::string& name) const;
+    /// The fields whose text does not parse, in the form's order: name, why.
+    std::vector<std::pair<QString, QString>> unreadable() const;
 
 signals:
     void edited(const QString& attrName);
+    /// A field began or stopped not parsing.
+    void unreadableChanged();
 
 private:
+    void setUnreadable(const std::string& name, const QString& why);
+
     std::vector<AttrDef> m_defs;
     std::map<std::string, QLineEdit*> m_fields;
     Attrs m_values;
+    std::map<std::string, QString> m_unreadable; ///< field name: why its text does not parse
 };
 
 } // namespace ss::ui

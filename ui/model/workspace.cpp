@@ -18,7 +18,8 @@ namespace {
 const char* const kFillNames[] = {"arange", "zeros", "ones", "random", "literal", "data"};
 
 // An op that takes a slice spec and at most the one tensor it slices: nothing else to fill in,
-// so a spec carried over from another such op is all it needs.
+// so a spec carried over from another such op is all it needs. strided_slice's `offset` (TFLite)
+// defaults to false, which is what every other notation means.
 bool takesOnlySpec(const OpDef& def)
 {
     if (def.notation != Notation::Subscript && def.notation != Notation::RawStridedSlice)
@@ -26,8 +27,18 @@ bool takesOnlySpec(const OpDef& def)
     const std::vector<std::string>& spec = notationAttrs(def.notation);
     return def.inputs.size() <= 1 &&
            std::all_of(def.attrs.begin(), def.attrs.end(), [&](const AttrDef& a) {
-               return std::find(spec.begin(), spec.end(), a.name) != spec.end();
+               return a.name == "offset" ||
+                      std::find(spec.begin(), spec.end(), a.name) != spec.end();
            });
+}
+
+// A spec read with TFLite's offset (ends counted from the begins) means something else in any
+// other op: it is not carried over.
+bool offsetOn(const Attrs& attrs)
+{
+    const auto it = attrs.find("offset");
+    return it != attrs.end() && ((it->second.isBool() && it->second.toBool()) ||
+                                 (it->second.isInt() && it->second.toInt()));
 }
 
 } // namespace
@@ -142,7 +153,8 @@ Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* 
     next.title.clear();
     next.explanation.clear();
     const OpDef* from = findOp(current.op);
-    if (!from || !takesOnlySpec(*from) || !takesOnlySpec(def)) return next;
+    if (!from || !takesOnlySpec(*from) || !takesOnlySpec(def) || offsetOn(current.attrs))
+        return next;
     std::optional<Attrs> fitted;
     try {
         if (from->notation == def.notation) {
@@ -157,6 +169,9 @@ Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* 
         // An unfinished expression, or raw arguments no subscript can say: nothing to carry over.
     }
     if (!fitted) return next;
+    if (std::none_of(def.attrs.begin(), def.attrs.end(),
+                     [](const AttrDef& a) { return a.name == "offset"; }))
+        fitted->erase("offset");
     next.attrs = *fitted;
     if (!next.inputs.empty() && !current.inputs.empty() && current.inputs.front().size() == 1)
         next.inputs.front() = current.inputs.front();

@@ -205,12 +205,15 @@ Workspace readWorkspaceFile(const QString& path, const Workspace& current, const
     }
 }
 
+std::string workspaceFileText(const Workspace& workspace)
+{
+    return workspaceToJson(workspace) + '\n';
+}
+
 void writeWorkspaceFile(const QString& path, const Workspace& workspace)
 {
-    std::string text = workspaceToJson(workspace);
-    text += '\n';
-    const std::string why =
-        writeFileAtomically(path, [&](const auto& sink) { sink(text.data(), text.size()); });
+    const std::string text = workspaceFileText(workspace);
+    const std::string why = writeFileAtomically(path, text);
     if (!why.empty())
         badRequest("cannot write " + QFileInfo(path).fileName().toStdString() + ": " + why);
 }

@@ -10,6 +10,7 @@
 #include "ui/editors/speceditor.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/lessons.h"
+#include "ui/views/picturewriter.h"
 #include "ui/views/plaintext.h"
 #include "ui/views/readorderanimation.h"
 #include "ui/views/tensorview.h"
@@ -169,6 +170,9 @@ struct Automation::Waiting
 
 Automation::Automation(MainWindow& window, QObject* parent) : QObject(parent), m_window(window)
 {
+    // A file changed on disk is never a modal dialog here: `save` answers an error instead
+    // (and overwrites when told "overwrite": true); a focus check leaves a message.
+    window.setDiskPrompt([](const QString&) { return MainWindow::DiskChoice::Cancel; });
     m_poll.setInterval(kPollMs);
     connect(&m_poll, &QTimer::timeout, this, &Automation::pollWait);
 }
@@ -347,7 +351,12 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
             invalidArgument(error.toStdString());
     } else if (cmd == "save") {
         QString error;
-        if (!w.saveFile(QString::fromStdString(stringMember(command, "path")), &error))
+        bool overwrite = false;
+        if (const Json* force = command.find("overwrite")) {
+            if (!force->isBool()) badRequest("\"overwrite\" must be true or false");
+            overwrite = force->toBool();
+        }
+        if (!w.saveFile(QString::fromStdString(stringMember(command, "path")), &error, overwrite))
             invalidArgument(error.toStdString());
     } else if (cmd == "set_op") {
         const std::string name = stringMember(command, "op");
@@ -518,7 +527,9 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
                 invalidArgument("no widget named \"" + view->toString() + "\" is on show");
         }
         const QPixmap pixmap = target->grab();
-        if (!pixmap.save(path, "PNG")) invalidArgument("cannot write " + path.toStdString());
+        QString error;
+        if (!PictureWriter::writePng(pixmap.toImage(), path, &error))
+            invalidArgument(error.toStdString());
         ok();
         out.key("width");
         out.value(pixmap.width());
@@ -660,10 +671,16 @@ void Automation::writeState(const Json& command, JsonWriter& out)
             out.value(dtypeName(t.dtype()));
             out.key("shape");
             writeShape(out, t.shape());
+            // Counted in a pass, and only the cells listed kept: every lit element as a pair
+            // took 16 bytes each (400 MB for 25 million), past a 400 MB memory cgroup.
             std::vector<std::pair<ReadPosition, std::int64_t>> lit;
-            if (const ReadOrder order = model->readOrder()) lit = readElements(*order, -1);
+            std::int64_t litCount = 0;
+            if (const ReadOrder order = model->readOrder()) {
+                litCount = summarizeReadOrder(*order).selected;
+                lit = readElements(*order, std::max<std::int64_t>(0, maxCells));
+            }
             out.key("lit_count");
-            out.value(std::int64_t(lit.size()));
+            out.value(litCount);
             out.key("lit");
             out.beginArray();
             for (std::size_t i = 0; i < lit.size() && std::int64_t(i) < maxCells; ++i) {

@@ -23,8 +23,9 @@ class DecodeStepper : public QWidget
 public:
     explicit DecodeStepper(QWidget* parent = nullptr);
 
-    /// Shows new steps. The current position is kept when the new trace is as long, so stepping
-    /// through while editing stays on the same stage. The shape line names the op's first input
+    /// Shows new steps. The current position is kept when the new trace is as long (the
+    /// window moves it back to the start on every edit, which clears the highlights; showing
+    /// another framework's steps keeps it). The shape line names the op's first input
     /// and first output as the views do ("params (4, 3) → output (2, 3)").
     void setSteps(std::vector<Step> steps, const Shape& inputShape, const Shape& outputShape,
                   const QString& inputName = QStringLiteral("input"),

@@ -6,6 +6,7 @@
 #include "protocol/tensor_json.h"
 #include "ui/editors/inputpanel.h"
 #include "ui/editors/opeditors.h"
+#include "ui/editors/oppicker.h"
 #include "ui/editors/speceditor.h"
 #include "ui/model/attrtext.h"
 #include "ui/model/explain.h"
@@ -34,6 +35,8 @@
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -43,8 +46,10 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
@@ -55,6 +60,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace ss::ui {
@@ -86,6 +92,7 @@ const char* const kThemeKey = "view/dark";
 const char* const kFitColoursKey = "view/fitColours";
 const char* const kRecentKey = "files/recent";
 const char* const kReopenLastKey = "files/reopenLast";
+const char* const kLastFolderKey = "files/lastFolder";
 const char* const kGeometryKey = "window/geometry";
 const char* const kStateKey = "window/state";
 constexpr int kMaxRecent = 8;
@@ -239,11 +246,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_engine, &EngineClient::progress, this,
             [this](double fraction) { m_progress->setValue(int(fraction * 1000)); });
     connect(m_engine, &EngineClient::cancelled, this, [this] {
+        // The views keep the result of an older edit: greyed and titled as such, like a failure's.
+        m_cancelled = true;
+        applyStaleness();
         showMessage(tr("Evaluation cancelled. The views show the last result; any edit "
                        "evaluates again."));
-        m_stale = bool(m_shown);
-        m_stepper->setStale(m_stale);
-        updateStatus();
         checkSettled();
     });
     connect(m_engine, &EngineClient::targetsFound, this, &MainWindow::showTargets);
@@ -258,6 +265,27 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_session = new SessionGuard(
         WorkerPool::shared(), [this] { return !m_undo->isClean(); }, [this] { return m_ws; }, this);
+    m_diskPrompt = [this](const QString& text) {
+        QMessageBox box(QMessageBox::Warning, tr("File changed on disk"), text,
+                        QMessageBox::NoButton, this);
+        box.setObjectName(QStringLiteral("fileChangedDialog"));
+        QPushButton* reload = box.addButton(tr("&Reload"), QMessageBox::DestructiveRole);
+        QPushButton* overwrite = box.addButton(tr("&Overwrite"), QMessageBox::AcceptRole);
+        QPushButton* saveAs = box.addButton(tr("Save &As…"), QMessageBox::ActionRole);
+        box.addButton(QMessageBox::Cancel);
+        box.setDefaultButton(QMessageBox::Cancel);
+        box.exec();
+        return box.clickedButton() == reload      ? DiskChoice::Reload
+               : box.clickedButton() == overwrite ? DiskChoice::Overwrite
+               : box.clickedButton() == saveAs    ? DiskChoice::SaveAs
+                                                  : DiskChoice::Cancel;
+    };
+    const auto showProtection = [this](const QString& problem) {
+        m_unprotected->setText(problem);
+        m_unprotected->setVisible(!problem.isEmpty() && m_session->isEnabled());
+    };
+    showProtection(m_session->problem());
+    connect(m_session, &SessionGuard::protectionChanged, this, showProtection);
     m_savePrompt = [this](const QString& text) {
         QMessageBox box(QMessageBox::Warning, tr("Save changes?"), text,
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
@@ -272,6 +300,14 @@ MainWindow::MainWindow(QWidget* parent)
 
     // Roomy, but never larger than the screen the window opens on (Xvfb's 1280 x 800 included).
     resize(QSize(1440, 900).boundedTo(screen()->availableGeometry().size() * 0.94));
+    setAcceptDrops(true);
+    // Counts read "1,670,000 elements" in every locale: the C locale (an account without LANG)
+    // leaves group separators out unless told to keep them.
+    QLocale locale;
+    if (locale.numberOptions() & QLocale::OmitGroupSeparator) {
+        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+        QLocale::setDefault(locale);
+    }
     applyWorkspace(m_ws);
 }
 
@@ -373,6 +409,7 @@ void MainWindow::buildLayout()
             // this session's autosave before the dead session's file goes.
             const Workspace ws = readWorkspaceFile(m_recoverPath, m_ws, m_engine->limits());
             m_filePath.clear();
+            stampFile();
             setWorkspace(ws, tr("Recover the unsaved session"));
             m_session->autosaveNow();
         } catch (const OpError& e) {
@@ -394,6 +431,17 @@ void MainWindow::buildLayout()
 
     topLayout->addWidget(m_banner);
     topLayout->addWidget(m_recovery);
+    // Shown while no autosave can be written anywhere (a read-only or full home): the user
+    // must know that a crash now would lose the work, and where the autosave was tried.
+    m_unprotected = new QLabel;
+    m_unprotected->setObjectName(QStringLiteral("autosaveWarning"));
+    m_unprotected->setWordWrap(true);
+    m_unprotected->setTextFormat(Qt::PlainText);
+    m_unprotected->setStyleSheet(QStringLiteral("#autosaveWarning { background-color: #fde2e1; "
+                                                "color: #5c0f0b; border: 1px solid #e08a85; "
+                                                "border-radius: 4px; padding: 4px; }"));
+    m_unprotected->hide(); // filled in by the session guard (the constructor)
+    topLayout->addWidget(m_unprotected);
     topLayout->addWidget(m_message);
     topLayout->addWidget(m_editorHost, 1);
 
@@ -542,7 +590,8 @@ void MainWindow::buildActions()
     connect(open, &QAction::triggered, this, [this] {
         if (!maybeSave()) return;
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a workspace or a NumPy file"), QString(),
+            this, tr("Open a workspace or a NumPy file"),
+            QSettings().value(QLatin1String(kLastFolderKey)).toString(),
             tr("Workspaces and NumPy files (*.json *.npy);;All files (*)"));
         QString error;
         if (!path.isEmpty() && !openFile(path, &error)) showError(error);
@@ -793,16 +842,11 @@ void MainWindow::buildActions()
     toolbar->addSeparator();
     auto* opLabel = new QLabel(tr("  Op: "));
     toolbar->addWidget(opLabel);
-    m_opPicker = new QComboBox;
+    m_opPicker = new OpPicker;
     m_opPicker->setObjectName(QStringLiteral("opPicker"));
     m_opPicker->setAccessibleName(tr("Op"));
     m_opPicker->setMaxVisibleItems(20);
     opLabel->setBuddy(m_opPicker);
-    for (const OpDef& def : allOps()) {
-        m_opPicker->addItem(QString::fromStdString(def.name), QString::fromStdString(def.name));
-        m_opPicker->setItemData(m_opPicker->count() - 1, QString::fromStdString(def.summary),
-                                Qt::ToolTipRole);
-    }
     toolbar->addWidget(m_opPicker);
     connect(m_opPicker, &QComboBox::activated, this, [this] {
         const std::string name = m_opPicker->currentData().toString().toStdString();
@@ -841,6 +885,7 @@ bool MainWindow::openLesson(const QString& name)
     load(lesson->workspace); // a fresh, clean history even when it is already shown
     // A lesson as it comes has nothing to save; its edits do.
     m_filePath.clear();
+    stampFile();
     updateTitle();
     // After load(): applying a workspace forgets faces meant for another one.
     m_pendingFaces = {lesson->workspace, lesson->faces};
@@ -882,8 +927,10 @@ bool MainWindow::openFile(const QString& path, QString* error)
         } else {
             load(ws);
             m_filePath = QFileInfo(path).absoluteFilePath();
+            stampFile();
             addRecentFile(m_filePath);
         }
+        QSettings().setValue(QLatin1String(kLastFolderKey), QFileInfo(path).absolutePath());
         updateTitle();
         return true;
     } catch (const OpError& e) {
@@ -892,11 +939,30 @@ bool MainWindow::openFile(const QString& path, QString* error)
     }
 }
 
-bool MainWindow::saveFile(const QString& path, QString* error)
+bool MainWindow::saveFile(const QString& path, QString* error, bool overwrite)
 {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (!m_filePath.isEmpty() && absolute == m_filePath && !overwrite) {
+        switch (m_fileStamp.compare(m_filePath)) {
+        case FileStamp::Change::None:
+            if (m_undo->isClean()) return true; // the file holds this workspace already
+            break;
+        case FileStamp::Change::Modified:
+            // Another window or program wrote it: its work is not replaced without a word.
+            if (error)
+                *error = tr("%1 was changed on disk since this window opened or saved it, so it "
+                            "was not overwritten. Reload it, overwrite it, or save as another "
+                            "file.")
+                             .arg(QFileInfo(path).fileName());
+            return false;
+        case FileStamp::Change::Missing: break; // written again
+        }
+    }
     try {
         writeWorkspaceFile(path, m_ws);
-        m_filePath = QFileInfo(path).absoluteFilePath();
+        m_filePath = absolute;
+        stampFile();
+        QSettings().setValue(QLatin1String(kLastFolderKey), QFileInfo(path).absolutePath());
         m_undo->setClean();
         addRecentFile(m_filePath);
         updateTitle();
@@ -925,7 +991,11 @@ QString MainWindow::message() const
 void MainWindow::edit(const Workspace& next, const QString& undoText, const QString& mergeKey)
 {
     if (next == m_ws) return;
+    // The user works on what is on show now: a start error has been read.
+    m_startError.clear();
+    m_notOpened.clear();
     m_undo->push(new WorkspaceCommand(this, m_ws, next, undoText, mergeKey));
+    updateTitle();
 }
 
 bool MainWindow::focusNextPrevChild(bool next)
@@ -939,7 +1009,12 @@ void MainWindow::load(const Workspace& ws)
     // closed (the Save-changes prompt before opening is what guards it), and the opened
     // workspace is the clean state.
     m_undo->clear();
+    m_startError.clear();
+    m_notOpened.clear();
     if (ws != m_ws) applyWorkspace(ws);
+    // Opened, not edited: its decode starts at the beginning (from an earlier lesson's last
+    // step, Next would be off and the text would still say "Press Next").
+    m_stepper->setCurrentStep(-1);
     emit workspaceOpened();
 }
 
@@ -961,7 +1036,9 @@ void MainWindow::applyWorkspace(const Workspace& ws)
     m_gallery->setCurrent(m_lessonName);
     if (opChanged) replaceOpEditor(*def);
     if (m_shown && m_shown->op != ws.op) forgetShownResult();
-    // The lit tokens and rows belong to the text they were lit in; the next result lights anew.
+    // The lit tokens and rows belong to the text they were lit in: every edit clears the step
+    // (and with it every highlight), so nothing lit describes arguments that changed.
+    m_stepper->setCurrentStep(-1);
     m_opEditor->lightStep(nullptr, nullptr);
     m_opEditor->setWorkspace(ws);
     m_inputs->setWorkspace(*def, ws);
@@ -979,6 +1056,8 @@ void MainWindow::forgetShownResult()
     m_shown.reset();
     m_linked = false;
     m_stale = false;
+    m_failed = false;
+    m_cancelled = false;
     ensureOutputViews(0);
     m_extras->hide();
     m_stepper->setSteps({}, {}, {});
@@ -998,6 +1077,23 @@ void MainWindow::replaceOpEditor(const OpDef& def)
     }
     m_opEditor = makeOpEditor(def, m_editorHost).release();
     m_editorHost->layout()->addWidget(m_opEditor);
+    m_unreadable.clear();
+    m_unreadableNames.clear();
+    connect(m_opEditor, &OpEditor::unreadableChanged, this, [this] {
+        QStringList problems;
+        QStringList names;
+        for (const auto& [name, why] : m_opEditor->unreadableAttrs()) {
+            names << name;
+            problems << tr("<b>%1</b> does not parse: %2")
+                            .arg(name.toHtmlEscaped(), why.toHtmlEscaped());
+        }
+        const QString text = problems.join(QStringLiteral("; "));
+        if (text == m_unreadable) return;
+        m_unreadable = text;
+        m_unreadableNames = names;
+        applyStaleness();
+        showCurrentMessage();
+    });
     connect(m_opEditor, &OpEditor::attrsEdited, this,
             [this](const Attrs& attrs, const QString& key) {
                 Workspace next = m_ws;
@@ -1067,10 +1163,11 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
         eval->ok                                                        ? eval
         : m_good && m_good->op == eval->op && eval->framework.isEmpty() ? m_good
                                                                         : nullptr;
-    m_stale = !eval->ok && outputsFrom;
+    m_failed = !eval->ok && outputsFrom;
+    m_cancelled = false;
     // The input views keep the last good selection only while the inputs are unchanged.
     const bool keepGoodInputs =
-        m_stale && m_good->op == eval->op && sameTensors(eval->inputs, m_good->inputs);
+        m_failed && m_good->op == eval->op && sameTensors(eval->inputs, m_good->inputs);
     const std::shared_ptr<const Evaluation> inputsFrom = keepGoodInputs ? m_good : eval;
     m_shown = outputsFrom;
     m_linked = outputsFrom && inputsFrom == outputsFrom;
@@ -1078,10 +1175,9 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
     const std::vector<Tensor> tensors = inputsFrom->slotTensors();
     const OpDef* def = findOp(inputsFrom->op);
     // The input views keep the good result's selection: that is as old as its outputs.
+    const bool stale = outputsFrom && (m_failed || !m_unreadable.isEmpty());
     const QString staleNote =
-        m_stale ? tr("last good result of %1")
-                      .arg(requestText(*findOp(outputsFrom->op), outputsFrom->attrs))
-                : QString();
+        stale ? ss::ui::staleNote(*findOp(outputsFrom->op), *outputsFrom, *eval) : QString();
     const QStringList names = def ? slotNames(*def, *inputsFrom) : QStringList();
     for (int s = 0; s < m_inputs->slotCount(); ++s) {
         TensorView* view = m_inputs->view(s);
@@ -1094,7 +1190,6 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
                                inputsFrom->readSummaries[std::size_t(s)], inputsFrom->lastRead);
         else
             view->setReadOrder(nullptr);
-        view->setStale(m_linked ? staleNote : QString());
         view->setOutlined({});
     }
 
@@ -1106,45 +1201,70 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
         for (int k = 0; k < outputs; ++k) {
             TensorView* view = m_outputViews[std::size_t(k)];
             view->setTensor(outputsFrom->outputs[std::size_t(k)], outNames[k]);
-            view->setStale(staleNote);
             // One colour scale for the whole op: an output cell has its source's colour.
             view->setReadOrder(outputsFrom->outputOrders[std::size_t(k)],
                                outputsFrom->outputSummaries[std::size_t(k)], outputsFrom->lastRead);
             view->setOutlined({});
         }
         QStringList extras;
-        for (const auto& [name, value] : outputsFrom->extras)
-            extras << QStringLiteral("<b>%1</b>: <code>%2</code>")
-                          .arg(QString::fromStdString(name), attrText(value).toHtmlEscaped());
+        if (const QString text = extrasText(*outputsFrom); !text.isEmpty()) extras << text;
         // Like the views, an old result says which request it belongs to.
-        if (m_stale && !extras.isEmpty())
+        if (stale && !extras.isEmpty())
             extras << QStringLiteral("<i>(%1)</i>").arg(staleNote.toHtmlEscaped());
         m_extras->setText(extras.join(QStringLiteral("<br>")));
         m_extras->setVisible(!extras.isEmpty());
-        const Shape in = tensors.empty() ? Shape{} : tensors.front().shape();
+        // The shapes of one result: a failed edit's new input (a rank-20 shape) does not go
+        // with the last good output.
+        const std::vector<Tensor> shownInputs =
+            inputsFrom == outputsFrom ? tensors : outputsFrom->slotTensors();
+        const Shape in = shownInputs.empty() ? Shape{} : shownInputs.front().shape();
         const Shape out = outputs > 0 ? outputsFrom->outputs.front().shape() : Shape{};
         m_stepper->setSteps(outputsFrom->steps, in, out, names.value(0), outNames.value(0));
     } else {
         m_extras->hide();
         m_stepper->setSteps({}, {}, {});
     }
-    m_stepper->setStale(m_stale);
     m_opEditor->showEvaluation(*eval);
 
-    if (eval->ok) {
-        showMessage(QString());
-    } else {
-        QString text = QStringLiteral("<b>%1</b>: %2")
-                           .arg(QString::fromLatin1(errorCodeName(eval->code).data()),
-                                eval->message.toHtmlEscaped());
-        // The views say themselves that they show an older result (and which).
-        showMessage(text);
-    }
+    // The views say themselves that they show an older result (and which).
+    m_evalMessage = eval->ok ? QString()
+                             : QStringLiteral("<b>%1</b>: %2")
+                                   .arg(QString::fromLatin1(errorCodeName(eval->code).data()),
+                                        eval->message.toHtmlEscaped());
+    showCurrentMessage();
     if (eval->ok) applyPendingFaces();
     fitColours(); // now, so that the first frame of the result has its colours
     m_hoverSlot = -1;
+    applyStaleness(); // updates the status and lights the current step
+}
+
+void MainWindow::applyStaleness()
+{
+    m_stale = m_shown && (m_failed || m_cancelled || !m_unreadable.isEmpty());
+    const QString note =
+        m_stale
+            ? tr("last good result of %1").arg(requestText(*findOp(m_shown->op), m_shown->attrs))
+            : QString();
+    for (TensorView* view : m_outputViews)
+        view->setStale(note);
+    // The input views are greyed only while they show that result's selection.
+    for (int s = 0; s < m_inputs->slotCount(); ++s)
+        m_inputs->view(s)->setStale(m_linked ? note : QString());
+    m_stepper->setStale(m_stale);
     updateStatus();
     lightCurrentStep();
+}
+
+void MainWindow::showCurrentMessage()
+{
+    // What the editors show now comes first: a field that does not parse makes an error about
+    // the value it held before out of date.
+    if (!m_unreadable.isEmpty())
+        showMessage(m_unreadable + tr(" (the views show the last good result)"));
+    else if (!m_evalMessage.isEmpty())
+        showMessage(m_evalMessage);
+    else
+        showMessage(m_startError);
 }
 
 void MainWindow::fitColours()
@@ -1234,19 +1354,27 @@ void MainWindow::showTargets(int slot, qint64 index,
                                                          : std::vector<std::int64_t>{});
 }
 
+std::optional<std::pair<std::size_t, std::size_t>> MainWindow::slotEntry(int slot) const
+{
+    if (slot < 0) return std::nullopt;
+    std::size_t k = 0;
+    std::size_t j = std::size_t(slot);
+    while (k < m_ws.inputs.size() && j >= m_ws.inputs[k].size())
+        j -= m_ws.inputs[k++].size();
+    if (k >= m_ws.inputs.size()) return std::nullopt;
+    return std::pair(k, j);
+}
+
 void MainWindow::onElementEdited(int slot, qint64 flat, const QString& text)
 {
-    int k = 0;
-    int j = slot;
-    while (k < int(m_ws.inputs.size()) && j >= int(m_ws.inputs[std::size_t(k)].size()))
-        j -= int(m_ws.inputs[std::size_t(k++)].size());
-    if (k >= int(m_ws.inputs.size())) return;
+    const auto entry = slotEntry(slot);
+    if (!entry) return;
+    const auto [k, j] = *entry;
     const Tensor& shown = m_inputs->view(slot)->model()->tensor();
     if (!shown.isValid() || flat < 0 || flat >= shown.size()) return;
     try {
         Workspace next = m_ws;
-        next.inputs[std::size_t(k)][std::size_t(j)] =
-            dataSource(withElement(shown, flat, text, m_engine->limits()));
+        next.inputs[k][j] = dataSource(withElement(shown, flat, text, m_engine->limits()));
         edit(next, tr("Edit %1").arg(coordText(flat, shown.shape())));
     } catch (const OpError& e) {
         showMessage(tr("%1 is not a %2 value: %3")
@@ -1290,9 +1418,12 @@ void MainWindow::updateStatus()
         m_statusTime->clear();
     }
     const bool busy = m_engine->isBusy() || m_pending;
-    m_statusState->setText(busy      ? tr("evaluating…")
-                           : m_stale ? tr("stale: showing the last good result")
-                                     : QString());
+    m_statusState->setText(
+        busy ? tr("evaluating…")
+        : m_stale && !m_unreadableNames.empty()
+            ? tr("stale: %1 does not parse").arg(m_unreadableNames.join(QStringLiteral(", ")))
+        : m_stale ? tr("stale: showing the last good result")
+                  : QString());
     m_statusState->setStyleSheet(
         !busy && m_stale ? QStringLiteral("color: #b35900; font-weight: bold;") : QString());
 }
@@ -1349,6 +1480,7 @@ void MainWindow::forgetSession()
 {
     m_session->disable();
     m_recovery->hide();
+    m_unprotected->hide();
 }
 
 void MainWindow::offerRecovery()
@@ -1366,15 +1498,93 @@ void MainWindow::offerRecovery()
 void MainWindow::updateTitle()
 {
     // The file, else the lesson, else "Untitled"; "[*]" shows the unsaved-changes marker.
-    const QString name = !m_filePath.isEmpty()   ? QFileInfo(m_filePath).fileName()
-                         : !m_ws.title.isEmpty() ? m_ws.title
-                                                 : tr("Untitled");
+    QString name = !m_filePath.isEmpty()   ? QFileInfo(m_filePath).fileName()
+                   : !m_ws.title.isEmpty() ? m_ws.title
+                                           : tr("Untitled");
+    if (m_filePath.isEmpty() && !m_notOpened.isEmpty())
+        name = tr("%1 (%2 could not be opened)").arg(name, QFileInfo(m_notOpened).fileName());
     setWindowTitle(tr("%1[*] — SliceScope").arg(name));
 }
 
 void MainWindow::showError(const QString& text)
 {
     showMessage(text.toHtmlEscaped());
+}
+
+void MainWindow::showStartError(const QString& text, const QString& file)
+{
+    m_startError = text.toHtmlEscaped();
+    if (!file.isEmpty()) {
+        if (!text.trimmed().endsWith(u'.')) m_startError += u'.';
+        m_startError += tr(" Nothing was opened: the window shows a new, untitled workspace.");
+        m_notOpened = file;
+    }
+    updateTitle();
+    showCurrentMessage();
+}
+
+void MainWindow::stampFile()
+{
+    m_fileStamp = m_filePath.isEmpty() ? FileStamp() : FileStamp::of(m_filePath);
+    m_diskAnswered = m_fileStamp;
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    // After the activation has been handled: a dialog opened inside it would nest in it.
+    if (event->type() == QEvent::ActivationChange && isActiveWindow())
+        QTimer::singleShot(0, this, &MainWindow::checkFileOnDisk);
+}
+
+void MainWindow::checkFileOnDisk()
+{
+    if (m_filePath.isEmpty() || m_askingDisk) return;
+    const FileStamp::Change change = m_fileStamp.compare(m_filePath);
+    if (change == FileStamp::Change::None) return;
+    // Once per change on disk: leaving the question open ("Cancel") is an answer too.
+    const FileStamp now = FileStamp::of(m_filePath);
+    if (now == m_diskAnswered) return;
+    m_diskAnswered = now;
+    if (change == FileStamp::Change::Missing) {
+        showError(tr("%1 was deleted or moved on disk since this window opened or saved it. "
+                     "Save writes it again.")
+                      .arg(QFileInfo(m_filePath).fileName()));
+        return;
+    }
+    resolveDiskChange();
+}
+
+bool MainWindow::resolveDiskChange()
+{
+    const QString name = QFileInfo(m_filePath).fileName();
+    QString text = tr("\"%1\" was changed on disk by another window or program since this window "
+                      "opened or saved it.")
+                       .arg(name);
+    if (!m_undo->isClean()) text += tr(" This window also has changes that are not saved.");
+    text += tr("\n\nReload the file (this window's version is lost), overwrite it with this "
+               "window's workspace (the other version is lost), or save this window's "
+               "workspace as another file?");
+    m_askingDisk = true;
+    const DiskChoice choice = m_diskPrompt(text);
+    m_askingDisk = false;
+    QString error;
+    switch (choice) {
+    case DiskChoice::Reload:
+        if (openFile(m_filePath, &error)) return true;
+        break;
+    case DiskChoice::Overwrite:
+        if (saveFile(m_filePath, &error, true)) return true;
+        break;
+    case DiskChoice::SaveAs: return saveAs();
+    case DiskChoice::Cancel:
+        error = tr("%1 was changed on disk by another window or program; this window's version "
+                   "is not saved there. Save asks again before overwriting it.")
+                    .arg(name);
+        break;
+    }
+    showError(error);
+    return false;
 }
 
 bool MainWindow::maybeSave()
@@ -1398,6 +1608,7 @@ bool MainWindow::newWorkspace()
     Workspace fresh;
     if (!(fresh == m_ws)) edit(fresh, tr("New workspace"));
     m_filePath.clear();
+    stampFile();
     m_undo->setClean();
     updateTitle();
     return true;
@@ -1406,6 +1617,11 @@ bool MainWindow::newWorkspace()
 bool MainWindow::save()
 {
     if (m_filePath.isEmpty()) return saveAs();
+    if (m_fileStamp.compare(m_filePath) == FileStamp::Change::Modified) {
+        // Saving would replace another window's or program's work: asked every time.
+        m_diskAnswered = FileStamp::of(m_filePath);
+        return resolveDiskChange();
+    }
     QString error;
     if (saveFile(m_filePath, &error)) return true;
     showError(error);
@@ -1424,8 +1640,12 @@ bool MainWindow::saveAs()
     if (!m_filePath.isEmpty()) {
         dialog.selectFile(m_filePath);
     } else {
+        // In the folder of the last file opened or saved, not wherever the program started.
         const QString lesson = m_lessonName.isEmpty() ? QStringLiteral("workspace") : m_lessonName;
-        dialog.selectFile(lesson + QStringLiteral(".slicescope.json"));
+        const QString name = lesson + QStringLiteral(".slicescope.json");
+        const QString folder = QSettings().value(QLatin1String(kLastFolderKey)).toString();
+        if (!folder.isEmpty() && QFileInfo(folder).isDir()) dialog.setDirectory(folder);
+        dialog.selectFile(name);
     }
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return false;
     QString error;
@@ -1533,6 +1753,80 @@ void MainWindow::restoreWindowState()
 bool MainWindow::reopensLastWorkspace()
 {
     return QSettings().value(QLatin1String(kReopenLastKey), false).toBool();
+}
+
+std::optional<std::pair<QString, int>> MainWindow::dropTarget(const QMimeData* mime,
+                                                              const QPoint& pos) const
+{
+    if (!mime || !mime->hasUrls() || mime->urls().size() != 1) return std::nullopt;
+    const QUrl url = mime->urls().front();
+    if (!url.isLocalFile()) return std::nullopt;
+    const QString path = url.toLocalFile();
+    const bool npy = path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive);
+    if (!npy && !path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) return std::nullopt;
+    int slot = -1;
+    if (npy) {
+        // Over an input's block: that input. Anywhere else: the first, as File > Open does.
+        static const QRegularExpression block(QStringLiteral("^input(\\d+)Block$"));
+        for (QWidget* w = childAt(pos); w && w != this; w = w->parentWidget())
+            if (const auto match = block.match(w->objectName()); match.hasMatch()) {
+                slot = match.captured(1).toInt();
+                break;
+            }
+    }
+    return std::pair(path, slot);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (dropTarget(event->mimeData(), event->position().toPoint()))
+        event->acceptProposedAction();
+    else
+        event->ignore();
+}
+
+void MainWindow::dragMoveEvent(QDragMoveEvent* event)
+{
+    if (dropTarget(event->mimeData(), event->position().toPoint()))
+        event->acceptProposedAction();
+    else
+        event->ignore();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const auto target = dropTarget(event->mimeData(), event->position().toPoint());
+    if (!target) {
+        event->ignore();
+        return;
+    }
+    event->acceptProposedAction();
+    // After the drop has ended: "Save changes?" must not open inside the drag's event.
+    QTimer::singleShot(0, this, [this, path = target->first, slot = target->second] {
+        QString error;
+        const bool npy = path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive);
+        if (npy && slot >= 0) {
+            const auto entry = slotEntry(slot);
+            if (!entry) return;
+            try {
+                // The one reader of .npy files, as File > Open uses it; its first input is
+                // the file's tensor.
+                const Workspace read = readWorkspaceFile(path, m_ws, m_engine->limits());
+                Workspace next = m_ws;
+                next.inputs[entry->first][entry->second] = read.inputs.front().front();
+                const TensorView* view = inputView(slot);
+                edit(next, tr("Drop %1 on %2")
+                               .arg(QFileInfo(path).fileName(),
+                                    view ? view->title() : tr("input %1").arg(slot)));
+            } catch (const OpError& e) {
+                showError(QString::fromUtf8(e.what()));
+            }
+            return;
+        }
+        // A workspace replaces the window's (after "Save changes?"); a .npy is an edit.
+        if (!npy && !maybeSave()) return;
+        if (!openFile(path, &error)) showError(error);
+    });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ui/model/engineclient.h"
+#include "ui/model/filestamp.h"
 #include "ui/model/workspace.h"
 
 #include <QMainWindow>
@@ -17,6 +18,7 @@
 #include <vector>
 
 class QComboBox;
+class QMimeData;
 class QAction;
 class QLabel;
 class QMenu;
@@ -56,8 +58,11 @@ public:
     /// Opens a workspace (.json) or a NumPy file (.npy, as the first input). On failure the
     /// workspace is unchanged and `error` says why.
     bool openFile(const QString& path, QString* error);
-    /// Writes the workspace to `path`, which becomes the window's file (title, Save).
-    bool saveFile(const QString& path, QString* error);
+    /// Writes the workspace to `path`, which becomes the window's file (title, Save). Writes
+    /// nothing when `path` is the window's file, nothing is unsaved and the file is as this
+    /// window left it. Refuses (false, `error` says why) to replace the window's file when it
+    /// changed on disk since this window opened or saved it, unless `overwrite`.
+    bool saveFile(const QString& path, QString* error, bool overwrite = false);
     /// The workspace file the window shows (opened or saved last), empty when untitled.
     QString filePath() const { return m_filePath; }
 
@@ -67,6 +72,17 @@ public:
     using SavePrompt = std::function<SaveChoice(const QString& text)>;
     /// Replaces the "Save changes?" dialog: tests answer without a modal dialog's event loop.
     void setSavePrompt(SavePrompt prompt) { m_savePrompt = std::move(prompt); }
+    /// The answer when the window's file changed on disk since this window opened or saved it.
+    enum class DiskChoice { Reload, Overwrite, SaveAs, Cancel };
+    using DiskPrompt = std::function<DiskChoice(const QString& text)>;
+    /// Replaces the "changed on disk" dialog (tests; the automation channel, which must never
+    /// meet a modal dialog, answers Cancel and gets Save's error instead).
+    void setDiskPrompt(DiskPrompt prompt) { m_diskPrompt = std::move(prompt); }
+    /// Looks whether the window's file changed on disk (done whenever the window gains focus):
+    /// if so, asks once per change whether to reload it, overwrite it or save as another file;
+    /// a file gone from disk is said in the message strip.
+    void checkFileOnDisk();
+
     /// Before work would be replaced (quit, New, Open, another lesson): asks "Save changes?" if
     /// there are unsaved changes, and saves if told to. True when the caller may go on.
     bool maybeSave();
@@ -91,8 +107,13 @@ public:
     void restoreWindowState();
     /// Whether the start reopens the last workspace file (the setting "files/reopenLast").
     static bool reopensLastWorkspace();
-    /// Shows an error in the window's message strip (start errors, failed file operations).
+    /// Shows an error in the window's message strip (failed file operations).
     void showError(const QString& text);
+    /// What the command line asked for could not be done (a file that does not open, an unknown
+    /// lesson): the message strip says so until the first edit or the next file or lesson
+    /// opened (results do not clear it), and for a file (`file` not empty) the title names it
+    /// as not opened, so that the default workspace on show is not taken for the file's data.
+    void showStartError(const QString& text, const QString& file = {});
 
     /// Evaluates at once instead of after the debounce (benchmarks, the command line).
     void evaluateNow();
@@ -148,6 +169,13 @@ protected:
     /// Tab and Shift+Tab follow TabOrder: where widgets are, not when they were made.
     bool focusNextPrevChild(bool next) override;
     void showEvent(QShowEvent* event) override;
+    /// Focus coming back: the window's file may have been changed by another program.
+    void changeEvent(QEvent* event) override;
+    /// .npy and workspace files dropped on the window open; a .npy dropped on an input
+    /// replaces that input.
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     class WorkspaceCommand;
@@ -173,6 +201,24 @@ private:
     /// (which always shows the whole range) is among them.
     void fitColours();
     void updateStatus();
+    /// Greys the outputs (and the input selection that goes with them) and marks the steps
+    /// stale when they are not the result of what the editors show: the newest evaluation
+    /// failed, was cancelled, or an attribute field does not read. Says why in the status and
+    /// the message strip.
+    void applyStaleness();
+    /// The message strip for the newest state: an unreadable attribute, else the newest
+    /// evaluation's error, else a start error that still holds.
+    void showCurrentMessage();
+    /// The file a drop would open, with the input slot it goes to (-1: the window).
+    std::optional<std::pair<QString, int>> dropTarget(const QMimeData* mime,
+                                                      const QPoint& pos) const;
+    /// Where input slot `slot` (list inputs expanded) is in the workspace: input, entry.
+    std::optional<std::pair<std::size_t, std::size_t>> slotEntry(int slot) const;
+    /// Remembers the window's file as it is on disk now (opened or saved).
+    void stampFile();
+    /// Asks what to do about the window's file changed on disk, and does it. True when this
+    /// window's work is safe afterwards (saved, or replaced by the file as the user chose).
+    bool resolveDiskChange();
     void updateBanner();
     void fitEditorArea();
     void lightCurrentStep();
@@ -202,6 +248,7 @@ private:
     MessageStrip* m_message = nullptr;
     QWidget* m_recovery = nullptr;
     QLabel* m_recoveryText = nullptr;
+    QLabel* m_unprotected = nullptr; ///< "your work is not being protected", while it is not
     QWidget* m_editorHost = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     OpEditor* m_opEditor = nullptr;
@@ -221,7 +268,7 @@ private:
 
     QTimer m_debounce;      ///< at most one evaluation start per 100 ms while typing
     QTimer m_progressDelay; ///< progress shows only for evaluations that take a while
-    QTimer m_fitColours; ///< refits the colour ramp once the cells on screen have changed
+    QTimer m_fitColours;    ///< refits the colour ramp once the cells on screen have changed
     QAction* m_fitAction = nullptr;
     bool m_pending = false;   ///< an edit waits for its evaluation to start
     bool m_fitEditors = true; ///< the editors' height follows their content (until dragged)
@@ -238,7 +285,18 @@ private:
     SessionGuard* m_session = nullptr;
     PresentationMode* m_presentation = nullptr;
     SavePrompt m_savePrompt;
+    DiskPrompt m_diskPrompt;
     QString m_filePath;
+    FileStamp m_fileStamp;         ///< the window's file as this window last read or wrote it
+    FileStamp m_diskAnswered;      ///< the file on disk the user was last asked about
+    bool m_askingDisk = false;     ///< the "changed on disk" question is open
+    QString m_startError;          ///< a start error that holds until the first edit
+    QString m_notOpened;           ///< the start file that did not open, for the title
+    QString m_unreadable;          ///< the op editor's attribute fields that do not read, why
+    QStringList m_unreadableNames; ///< and their names
+    QString m_evalMessage;         ///< the shown evaluation's error for the message strip
+    bool m_failed = false;         ///< the newest evaluation failed (m_shown is older)
+    bool m_cancelled = false;      ///< the newest evaluation was cancelled
     QMenu* m_recentMenu = nullptr;
     QString m_recoverPath;
 };

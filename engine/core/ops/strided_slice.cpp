@@ -8,6 +8,7 @@
 #include "core/slice_expr.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 namespace ss {
@@ -238,11 +239,88 @@ const std::vector<AttrDef> kSliceAttrs = {
     {"new_axis_mask", "0"}, {"shrink_axis_mask", "0"},
 };
 
+// strided_slice alone also takes TFLite's `offset`; its relatives keep TensorFlow's attributes.
+std::vector<AttrDef> stridedSliceAttrs()
+{
+    std::vector<AttrDef> attrs = kSliceAttrs;
+    attrs.push_back({"offset", "false"});
+    return attrs;
+}
+
+// TFLite's StridedSliceOptions.offset: true or false (1 or 0 also accepted).
+bool offsetAttr(const OpCall& call)
+{
+    const Attr* a = call.attr("offset");
+    if (!a) return false;
+    if (a->isBool()) return a->toBool();
+    if (a->isInt() && (a->toInt() == 0 || a->toInt() == 1)) return a->toInt() == 1;
+    badRequest("attribute 'offset' must be true or false");
+}
+
+// TFLite's offset (StridedSliceOptions.offset, strided_slice_logic.h): the end of each sliced
+// entry counts from that entry's begin, after the begin has been wrapped, clamped or set by its
+// mask: end = begin + end, then read as usual (wrapped, clamped, and still overridden by
+// end_mask). Indexed entries (shrink) ignore end either way. Rewrites `sparse.end` to the plain
+// ends that mean the same and explains each sum. The begins come from a first decode; if that
+// fails the spec is left alone, and the real decode reports the same error with its steps.
+void applyOffset(const Shape& inputShape, SparseSpec& sparse, std::vector<Step>& steps)
+{
+    StridedSliceDecode first;
+    std::vector<Step> scratch;
+    try {
+        decodeStridedSlice(inputShape, sparse, first, scratch);
+    } catch (const OpError&) {
+        return;
+    }
+    std::string detail = "offset is true (TFLite): each end counts from its entry's begin, "
+                         "taken after the begin is wrapped, clamped or set by begin_mask.";
+    Step step{"Offset: end = begin + end", "", {}};
+    bool any = false;
+    for (const DimDecode& dim : first.dims) {
+        const int i = dim.specEntry;
+        if (i < 0 || dim.fromEllipsis || dim.shrink) continue;
+        step.specEntries.push_back(i);
+        step.inputDims.push_back(dim.dim);
+        std::int64_t& end = sparse.end[std::size_t(i)];
+        if ((sparse.endMask >> i) & 1) {
+            detail += " Entry " + num(i) + ": end_mask is set, so the end stays masked.";
+            continue;
+        }
+        any = true;
+        const std::int64_t raw = end;
+        std::int64_t sum = 0;
+        const bool overflow64 = __builtin_add_overflow(dim.begin, raw, &sum);
+        if (overflow64)
+            sum = raw > 0 ? std::numeric_limits<std::int64_t>::max()
+                          : std::numeric_limits<std::int64_t>::min();
+        detail += " Entry " + num(i) + ": end = " + num(dim.begin) + " + " +
+                  (raw < 0 ? "(" + num(raw) + ")" : num(raw)) + " = ";
+        // TFLite's begin and end are int32 and so is its sum: past the int32 range it wraps.
+        const bool int32Input = raw >= std::numeric_limits<std::int32_t>::min() &&
+                                raw <= std::numeric_limits<std::int32_t>::max();
+        if (int32Input && (sum < std::numeric_limits<std::int32_t>::min() ||
+                           sum > std::numeric_limits<std::int32_t>::max())) {
+            const auto wrapped = std::int64_t(std::int32_t(std::uint32_t(std::uint64_t(sum))));
+            detail += num(sum) + ", which TFLite's 32-bit sum wraps to " + num(wrapped) + ".";
+            sum = wrapped;
+        } else {
+            detail += num(sum) + (overflow64 ? " (saturated)." : ".");
+        }
+        end = sum;
+    }
+    if (!any) detail += " No entry has an end that offset changes.";
+    step.detail = detail + " The decode below reads these ends.";
+    steps.push_back(std::move(step));
+}
+
 OpPlan stridedSlice(const OpCall& call)
 {
-    const SparseSpec sparse = sparseFromAttrs(call);
+    SparseSpec sparse = sparseFromAttrs(call);
+    const bool offset = offsetAttr(call);
     std::vector<Step> steps{encodingStep("Read the spec", sparse, "")};
-    return planSlice(call.input("input"), call.slot("input"), sparse, describeSparseSpec(sparse),
+    std::vector<SpecEntry> entries = describeSparseSpec(sparse);
+    if (offset) applyOffset(call.input("input").shape(), sparse, steps);
+    return planSlice(call.input("input"), call.slot("input"), sparse, std::move(entries),
                      std::move(steps), call.limits());
 }
 
@@ -449,9 +527,10 @@ std::vector<OpDef> stridedSliceOps()
     return {
         {"strided_slice",
          {},
-         "tf.strided_slice: the raw op with begin/end/strides and five masks",
+         "tf.strided_slice: the raw op with begin/end/strides and five masks (and TFLite's "
+         "offset)",
          {{"input"}},
-         kSliceAttrs,
+         stridedSliceAttrs(),
          "output",
          stridedSlice,
          Notation::RawStridedSlice,
@@ -460,7 +539,8 @@ std::vector<OpDef> stridedSliceOps()
            {"end", Attr::ints({3, 0})},
            {"strides", Attr::ints({1, -1})},
            {"begin_mask", Attr(2)},
-           {"end_mask", Attr(2)}}}},
+           {"end_mask", Attr(2)}}},
+         OpFamily::Slicing},
         {"getitem",
          {},
          "tf.Tensor.__getitem__: a Python subscript such as x[1, 2:4, None, ...]",
@@ -469,7 +549,8 @@ std::vector<OpDef> stridedSliceOps()
          "output",
          getitem,
          Notation::Subscript,
-         {{{exampleFill(DType::Int32, {3, 4})}}, {{"expr", Attr("x[1:, ::-2]")}}}},
+         {{{exampleFill(DType::Int32, {3, 4})}}, {{"expr", Attr("x[1:, ::-2]")}}},
+         OpFamily::Slicing},
         {"encode",
          {},
          "the strided_slice arguments a Python subscript encodes to",
@@ -478,7 +559,8 @@ std::vector<OpDef> stridedSliceOps()
          "none (the response has \"encoding\")",
          encode,
          Notation::Subscript,
-         {{}, {{"expr", Attr("x[1, 2:4, None, ..., :-3:-1, :]")}}}},
+         {{}, {{"expr", Attr("x[1, 2:4, None, ..., :-3:-1, :]")}}},
+         OpFamily::Slicing},
         {"to_expr",
          {},
          "the shortest Python subscript for raw strided_slice arguments",
@@ -492,7 +574,8 @@ std::vector<OpDef> stridedSliceOps()
            {"end", Attr::ints({3, 0})},
            {"strides", Attr::ints({1, -1})},
            {"begin_mask", Attr(2)},
-           {"end_mask", Attr(2)}}}},
+           {"end_mask", Attr(2)}}},
+         OpFamily::Slicing},
         {"strided_slice_assign",
          {},
          "var[spec].assign(value): writes value into the slice",
@@ -505,7 +588,8 @@ std::vector<OpDef> stridedSliceOps()
            {exampleValue(DType::Int32, Attr::List{Attr::List{-1, -2}, Attr::List{-3, -4}})}},
           {{"begin", Attr::ints({0, 1})},
            {"end", Attr::ints({3, 4})},
-           {"strides", Attr::ints({2, 2})}}}},
+           {"strides", Attr::ints({2, 2})}}},
+         OpFamily::Slicing},
         {"strided_slice_grad",
          {},
          "the gradient of strided_slice: dy scattered into zeros",
@@ -518,7 +602,8 @@ std::vector<OpDef> stridedSliceOps()
           {{"shape", Attr::ints({3, 4})},
            {"begin", Attr::ints({0, 1})},
            {"end", Attr::ints({3, 4})},
-           {"strides", Attr::ints({2, 2})}}}},
+           {"strides", Attr::ints({2, 2})}}},
+         OpFamily::Slicing},
     };
 }
 

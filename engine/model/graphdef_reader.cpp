@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// TensorFlow graphs: protobuf messages of our own (graphdef.proto), the family's nodes turned
+// into engine requests.
+#include "model/graphdef_reader.h"
+
+#include "core/decode.h"
+#include "core/error.h"
+#include "graphdef.pb.h"
+#include "model/node_translation.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/stubs/logging.h>
+#include <google/protobuf/text_format.h>
+#include <map>
+#include <set>
+
+namespace ss::model {
+
+namespace pb = slicescope::tf;
+
+namespace {
+
+const std::set<std::string>& familyOps()
+{
+    static const std::set<std::string> ops = {
+        "StridedSlice", "Slice",        "GatherV2",        "Gather",         "GatherNd",
+        "Pad",          "PadV2",        "MirrorPad",       "Transpose",      "Tile",
+        "ConcatV2",     "Concat",       "Split",           "SplitV",         "Pack",
+        "Unpack",       "ReverseV2",    "ReverseSequence", "SpaceToBatchND", "BatchToSpaceND",
+        "DepthToSpace", "SpaceToDepth", "OneHot",          "Unique",         "UniqueWithCounts",
+    };
+    return ops;
+}
+
+std::optional<DType> dtypeOf(int type)
+{
+    switch (type) {
+    case pb::DT_FLOAT: return DType::Float32;
+    case pb::DT_DOUBLE: return DType::Float64;
+    case pb::DT_INT32: return DType::Int32;
+    case pb::DT_INT64: return DType::Int64;
+    case pb::DT_INT16: return DType::Int16;
+    case pb::DT_INT8: return DType::Int8;
+    case pb::DT_UINT8: return DType::UInt8;
+    case pb::DT_BOOL: return DType::Bool;
+    case pb::DT_STRING: return DType::String;
+    default: return std::nullopt;
+    }
+}
+
+std::string typeText(int type)
+{
+    return pb::DataType_IsValid(type) ? pb::DataType_Name(pb::DataType(type))
+                                      : "type " + std::to_string(type);
+}
+
+StoredShape storedOf(const pb::TensorShapeProto& s)
+{
+    StoredShape out;
+    if (s.unknown_rank()) return out;
+    out.hasRank = true;
+    for (const auto& d : s.dim()) {
+        if (d.size() < -1) invalidArgument("a shape has dimension " + std::to_string(d.size()));
+        out.dims.push_back(d.size() < 0 ? StoredShape::kUnknownDim : d.size());
+        out.symbols.push_back(d.name());
+    }
+    return out;
+}
+
+// A Const's value: tensor_content (raw little-endian) or the typed list, whose last element
+// repeats to fill the shape.
+std::optional<Tensor> tensorOf(const pb::TensorProto& p, const ReadLimits& limits,
+                               const std::string& name, std::vector<std::string>& warnings)
+{
+    const auto dtype = dtypeOf(p.dtype());
+    if (!dtype || *dtype == DType::String) return std::nullopt;
+    const StoredShape stored = storedOf(p.tensor_shape());
+    if (!stored.isFullyKnown()) invalidArgument("constant '" + name + "' has no full shape");
+    const Shape shape = *stored.shape();
+    const std::int64_t n = numElements(shape);
+    if (n > limits.maxConstantElements) {
+        warnings.push_back("constant '" + name + "' has " + std::to_string(n) +
+                           " elements; its value is not read");
+        return std::nullopt;
+    }
+    Tensor t = Tensor::empty(*dtype, shape);
+    const std::size_t bytes = std::size_t(n) * std::size_t(dtypeSize(*dtype));
+    if (!p.tensor_content().empty()) {
+        if (p.tensor_content().size() != bytes)
+            invalidArgument("constant '" + name + "' of shape " + shapeTuple(shape) + " needs " +
+                            std::to_string(bytes) + " bytes, but its tensor_content has " +
+                            std::to_string(p.tensor_content().size()));
+        if (bytes) std::memcpy(t.raw(), p.tensor_content().data(), bytes);
+        return t;
+    }
+    auto fill = [&](int count, auto get, bool isFloat) {
+        if (count == 0) {
+            for (std::int64_t i = 0; i < n; ++i)
+                t.setFromInt(i, 0);
+            return;
+        }
+        if (count > n)
+            invalidArgument("constant '" + name + "' lists " + std::to_string(count) +
+                            " values for " + std::to_string(n) + " elements");
+        for (std::int64_t i = 0; i < n; ++i) {
+            const int k = int(std::min<std::int64_t>(i, count - 1));
+            if (isFloat)
+                t.setFromDouble(i, double(get(k)));
+            else
+                t.setFromInt(i, std::int64_t(get(k)));
+        }
+    };
+    switch (*dtype) {
+    case DType::Float32:
+        fill(
+            p.float_val_size(), [&](int k) { return p.float_val(k); }, true);
+        break;
+    case DType::Float64:
+        fill(
+            p.double_val_size(), [&](int k) { return p.double_val(k); }, true);
+        break;
+    case DType::Int64:
+        fill(
+            p.int64_val_size(), [&](int k) { return p.int64_val(k); }, false);
+        break;
+    case DType::Bool:
+        fill(
+            p.bool_val_size(), [&](int k) { return p.bool_val(k) ? 1 : 0; }, false);
+        break;
+    default:
+        fill(
+            p.int_val_size(), [&](int k) { return p.int_val(k); }, false);
+        break;
+    }
+    return t;
+}
+
+// "node:1" -> ("node", 1); "node" -> ("node", 0). Control inputs ("^node") are not data.
+std::pair<std::string, int> splitInput(const std::string& input)
+{
+    const auto colon = input.rfind(':');
+    if (colon != std::string::npos && colon + 1 < input.size() &&
+        std::all_of(input.begin() + std::ptrdiff_t(colon) + 1, input.end(),
+                    [](char c) { return c >= '0' && c <= '9'; }) &&
+        input.size() - colon - 1 < 9)
+        return {input.substr(0, colon), std::stoi(input.substr(colon + 1))};
+    return {input, 0};
+}
+
+const pb::AttrValue* attrOf(const pb::NodeDef& n, const char* name)
+{
+    const auto it = n.attr().find(name);
+    return it == n.attr().end() ? nullptr : &it->second;
+}
+
+// Attributes as the engine's Attr values: ints, floats, bools, strings, types (by name), lists.
+Attrs rawAttrsOf(const pb::NodeDef& n)
+{
+    Attrs a;
+    for (const auto& [key, v] : n.attr()) {
+        if (key.starts_with("_")) continue; // _output_shapes, _class: not the op's
+        switch (v.value_case()) {
+        case pb::AttrValue::kI: a[key] = std::int64_t(v.i()); break;
+        case pb::AttrValue::kF: a[key] = double(v.f()); break;
+        case pb::AttrValue::kB: a[key] = v.b(); break;
+        case pb::AttrValue::kS: a[key] = v.s(); break;
+        case pb::AttrValue::kType: a[key] = typeText(v.type()); break;
+        case pb::AttrValue::kList: {
+            Attr::List l;
+            for (auto i : v.list().i())
+                l.push_back(std::int64_t(i));
+            a[key] = l;
+            break;
+        }
+        default: break;
+        }
+    }
+    return a;
+}
+
+// How many outputs a node has, where its attributes say so.
+int outputCount(const pb::NodeDef& n)
+{
+    if (const auto* s = attrOf(n, "_output_shapes"); s && s->has_list() && s->list().shape_size())
+        return s->list().shape_size();
+    const std::string& op = n.op();
+    if (op == "Split" || op == "SplitV")
+        if (const auto* k = attrOf(n, "num_split"))
+            return int(std::clamp<std::int64_t>(k->i(), 1, 1 << 16));
+    if (op == "Unpack")
+        if (const auto* k = attrOf(n, "num"))
+            return int(std::clamp<std::int64_t>(k->i(), 1, 1 << 16));
+    if (op == "Unique") return 2;
+    if (op == "UniqueWithCounts") return 3;
+    return 1;
+}
+
+class GraphIndex
+{
+public:
+    GraphIndex(const pb::GraphDef& g, const ReadLimits& limits, std::vector<std::string>& warnings)
+        : m_limits(limits), m_warnings(warnings)
+    {
+        for (const auto& n : g.node())
+            m_nodes.emplace(n.name(), &n);
+    }
+
+    // The value `input` names, as the producing node describes it; `typeAttr` of the consumer
+    // gives the dtype where the producer does not.
+    ModelValue value(const std::string& input, std::optional<DType> consumerType,
+                     const std::string& consumerTypeText)
+    {
+        ModelValue v;
+        const auto [node, k] = splitInput(input);
+        v.name = input;
+        const auto it = m_nodes.find(node);
+        if (it == m_nodes.end()) {
+            m_warnings.push_back("input '" + input + "' names no node of the graph");
+            v.dtype = consumerType;
+            v.dtypeText = consumerTypeText;
+            return v;
+        }
+        const pb::NodeDef& p = *it->second;
+        const pb::AttrValue* type = attrOf(p, "dtype");
+        if (!type) type = attrOf(p, "T");
+        if (type && type->value_case() == pb::AttrValue::kType && p.op() != "Shape") {
+            v.dtype = dtypeOf(type->type());
+            v.dtypeText = typeText(type->type());
+        } else {
+            v.dtype = consumerType;
+            v.dtypeText = consumerTypeText;
+        }
+        if (const auto* s = attrOf(p, "_output_shapes");
+            s && s->has_list() && k < s->list().shape_size()) {
+            v.stored = storedOf(s->list().shape(k));
+            v.storedFrom = "_output_shapes";
+        } else if (const auto* shape = attrOf(p, "shape"); shape && shape->has_shape()) {
+            v.stored = storedOf(shape->shape());
+            v.storedFrom = "shape";
+        }
+        if (p.op() == "Const" && k == 0)
+            if (const auto* val = attrOf(p, "value"); val && val->has_tensor()) {
+                v.constant = tensorOf(val->tensor(), m_limits, p.name(), m_warnings);
+                if (!v.stored.hasRank) {
+                    v.stored = storedOf(val->tensor().tensor_shape());
+                    v.storedFrom = "value";
+                }
+            }
+        return v;
+    }
+
+private:
+    std::map<std::string, const pb::NodeDef*> m_nodes;
+    const ReadLimits& m_limits;
+    std::vector<std::string>& m_warnings;
+};
+
+// The dtype a node's data inputs have, from its own type attribute.
+std::pair<std::optional<DType>, std::string> dataType(const pb::NodeDef& n)
+{
+    for (const char* name : {"T", "Tparams"})
+        if (const auto* t = attrOf(n, name); t && t->value_case() == pb::AttrValue::kType)
+            return {dtypeOf(t->type()), typeText(t->type())};
+    return {std::nullopt, ""};
+}
+
+ModelFile fromGraph(const pb::GraphDef& graph, const std::string& path, const ReadLimits& limits,
+                    const std::string& version)
+{
+    ModelFile file;
+    file.format = ModelFormat::GraphDef;
+    file.path = path;
+    file.version = version;
+    file.totalNodes = graph.node_size();
+    GraphIndex index(graph, limits, file.warnings);
+    std::int64_t at = 0;
+    for (const pb::NodeDef& n : graph.node()) {
+        const std::int64_t position = at++;
+        if (!familyOps().count(n.op())) continue;
+        ModelNode node;
+        node.name = n.name().empty() ? n.op() + "#" + std::to_string(position) : n.name();
+        node.op = n.op();
+        node.index = position;
+        const auto [type, typeName] = dataType(n);
+        for (const std::string& in : n.input()) {
+            if (in.starts_with("^")) continue; // control dependency
+            node.inputs.push_back(index.value(in, type, typeName));
+        }
+        const int outputs = outputCount(n);
+        const auto* shapes = attrOf(n, "_output_shapes");
+        for (int k = 0; k < outputs; ++k) {
+            ModelValue out;
+            out.name = k == 0 ? n.name() : n.name() + ":" + std::to_string(k);
+            out.dtype = type;
+            out.dtypeText = typeName;
+            if (shapes && shapes->has_list() && k < shapes->list().shape_size()) {
+                out.stored = storedOf(shapes->list().shape(k));
+                out.storedFrom = "_output_shapes";
+            }
+            node.outputs.push_back(std::move(out));
+        }
+        node.rawAttrs = rawAttrsOf(n);
+        translateGraphDefNode(node);
+        file.nodes.push_back(std::move(node));
+    }
+    return file;
+}
+
+// Protobuf reports text-format errors through a collector; we want the first one as a message,
+// not a line on stderr.
+class FirstError : public google::protobuf::io::ErrorCollector
+{
+public:
+    void AddError(int line, google::protobuf::io::ColumnNumber column,
+                  const std::string& message) override
+    {
+        if (text.empty())
+            text = "line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1) +
+                   ": " + message;
+    }
+    void AddWarning(int, google::protobuf::io::ColumnNumber, const std::string&) override {}
+    std::string text;
+};
+
+template <class Message> bool parseBinary(Message& m, const std::string& bytes)
+{
+    google::protobuf::io::CodedInputStream in(reinterpret_cast<const std::uint8_t*>(bytes.data()),
+                                              int(std::min<std::size_t>(bytes.size(), INT32_MAX)));
+    in.SetRecursionLimit(64);
+    return m.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+}
+
+template <class Message> bool parseText(Message& m, const std::string& bytes, std::string& error)
+{
+    google::protobuf::TextFormat::Parser parser;
+    FirstError errors;
+    parser.RecordErrorsTo(&errors);
+    parser.SetRecursionLimit(64);
+    const bool ok = parser.ParseFromString(bytes, &m);
+    error = errors.text;
+    return ok;
+}
+
+// Protobuf logs what it dislikes in a damaged file (invalid UTF-8 in a string field) on stderr;
+// the reader reports the failure itself, so the log stays quiet while it parses.
+class QuietProtobuf
+{
+public:
+    QuietProtobuf() : m_old(google::protobuf::SetLogHandler(nullptr)) {}
+    ~QuietProtobuf() { google::protobuf::SetLogHandler(m_old); }
+    QuietProtobuf(const QuietProtobuf&) = delete;
+    QuietProtobuf& operator=(const QuietProtobuf&) = delete;
+
+private:
+    google::protobuf::LogHandler* m_old;
+};
+
+ModelFile readGraphDef(const std::string& path, const std::string& bytes, const ReadLimits& limits)
+{
+    const QuietProtobuf quiet;
+    const std::string fileName = std::filesystem::path(path).filename().string();
+    const bool text = fileName.ends_with(".pbtxt");
+    const bool savedModel = fileName.starts_with("saved_model.");
+    pb::GraphDef graph;
+    std::string version;
+    auto fromSaved = [&](const pb::SavedModel& sm) {
+        if (sm.meta_graphs_size() == 0) invalidArgument("the SavedModel has no MetaGraphDef");
+        graph = sm.meta_graphs(0).graph_def();
+        version = "SavedModel schema " + std::to_string(sm.saved_model_schema_version());
+    };
+    if (text) {
+        std::string error;
+        pb::SavedModel sm;
+        if (savedModel && parseText(sm, bytes, error)) {
+            fromSaved(sm);
+        } else if (!parseText(graph, bytes, error)) {
+            invalidArgument("not a TensorFlow GraphDef in text form: " + error);
+        }
+    } else {
+        pb::SavedModel sm;
+        if (savedModel) {
+            if (!parseBinary(sm, bytes))
+                invalidArgument("not a TensorFlow SavedModel: the protobuf does not parse");
+            fromSaved(sm);
+        } else if (!parseBinary(graph, bytes)) {
+            if (!parseBinary(sm, bytes) || sm.meta_graphs_size() == 0)
+                invalidArgument("not a TensorFlow GraphDef or SavedModel: the protobuf does not "
+                                "parse");
+            fromSaved(sm);
+        }
+    }
+    if (graph.node_size() == 0)
+        invalidArgument("the file holds no graph node (is it a TensorFlow graph?)");
+    if (version.empty()) version = "producer " + std::to_string(graph.versions().producer());
+    ModelFile file = fromGraph(graph, path, limits, version);
+    return file;
+}
+
+void showMask(ModelNode& node, const char* name, int entries)
+{
+    const auto it = node.rawAttrs.find(name);
+    const std::int64_t m = it != node.rawAttrs.end() && it->second.isInt() ? it->second.toInt() : 0;
+    node.attributes.push_back(
+        {name, std::to_string(m) + " (" + maskBinary(std::int32_t(m), entries) + ")"});
+}
+
+std::int64_t intAttr(const ModelNode& node, const char* name, std::int64_t fallback = 0)
+{
+    const auto it = node.rawAttrs.find(name);
+    return it != node.rawAttrs.end() && it->second.isInt() ? it->second.toInt() : fallback;
+}
+
+std::string stringAttr(const ModelNode& node, const char* name, const std::string& fallback = "")
+{
+    const auto it = node.rawAttrs.find(name);
+    return it != node.rawAttrs.end() && it->second.isString() ? it->second.toString() : fallback;
+}
+
+} // namespace
+
+void translateGraphDefNode(ModelNode& node)
+{
+    node.attributes.clear();
+    node.request.reset();
+    node.reason.clear();
+    Translation tr(node);
+    NodeRequest req;
+    const std::string& op = node.op;
+    const std::size_t n = node.inputs.size();
+    if (op == "StridedSlice") {
+        const auto input = tr.data(0, "input");
+        const auto begin = tr.ints(1, "begin");
+        const auto end = tr.ints(2, "end");
+        const auto strides = tr.ints(3, "strides");
+        for (const char* m :
+             {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"})
+            showMask(node, m, begin ? int(begin->size()) : 0);
+        if (!tr.failed()) {
+            SparseSpec sparse;
+            sparse.begin = *begin;
+            sparse.end = *end;
+            sparse.strides = *strides;
+            sparse.beginMask = std::int32_t(intAttr(node, "begin_mask"));
+            sparse.endMask = std::int32_t(intAttr(node, "end_mask"));
+            sparse.ellipsisMask = std::int32_t(intAttr(node, "ellipsis_mask"));
+            sparse.newAxisMask = std::int32_t(intAttr(node, "new_axis_mask"));
+            sparse.shrinkAxisMask = std::int32_t(intAttr(node, "shrink_axis_mask"));
+            if (begin->size() == end->size() && end->size() == strides->size()) try {
+                    tr.show("subscript", toExpr(sparse));
+                } catch (const OpError&) {
+                    // the engine's error says why
+                }
+            req.op = "strided_slice";
+            req.inputs.push_back({"input", {*input}});
+            req.attrs = attrsFromSparse(sparse);
+        }
+    } else if (op == "Slice") {
+        const auto input = tr.data(0, "input");
+        const auto begin = tr.ints(1, "begin");
+        const auto size = tr.ints(2, "size");
+        if (!tr.failed()) {
+            req.op = "slice";
+            req.inputs.push_back({"input", {*input}});
+            req.attrs = {{"begin", Attr::ints(*begin)}, {"size", Attr::ints(*size)}};
+        }
+    } else if (op == "GatherV2" || op == "Gather" || op == "GatherNd") {
+        const auto params = tr.data(0, "params");
+        const auto indices = tr.constant(1, "indices");
+        std::optional<Tensor> axis;
+        if (op == "GatherV2") axis = tr.scalar(2, "axis");
+        const std::int64_t batchDims = intAttr(node, "batch_dims");
+        tr.show("batch_dims", std::to_string(batchDims));
+        if (!tr.failed()) {
+            req.op = op == "GatherNd" ? "gather_nd" : "gather";
+            req.inputs.push_back({"params", {*params}});
+            req.inputs.push_back(
+                {"indices", {{indices->dtype(), indices->shape(), indices, "indices"}}});
+            req.attrs = {{"batch_dims", batchDims}};
+            if (op != "GatherNd") req.attrs["axis"] = axis ? axis->toInt64Vector()[0] : 0;
+        }
+    } else if (op == "Pad" || op == "PadV2" || op == "MirrorPad") {
+        const auto input = tr.data(0, "input");
+        const auto paddings = tr.pairs(1, "paddings");
+        std::optional<Tensor> fill;
+        if (op == "PadV2") fill = tr.scalar(2, "constant_values");
+        const std::string mode = op == "MirrorPad" ? stringAttr(node, "mode") : "CONSTANT";
+        if (op == "MirrorPad") tr.show("mode", mode);
+        if (!tr.failed()) {
+            req.op = "pad";
+            req.inputs.push_back({"tensor", {*input}});
+            req.attrs = {{"paddings", *paddings}, {"mode", mode}};
+            if (fill) req.attrs["constant_values"] = scalarAttr(*fill);
+        }
+    } else if (op == "Transpose" || op == "Tile" || op == "ReverseV2") {
+        const auto input = tr.data(0, "input");
+        const char* arg = op == "Transpose" ? "perm" : op == "Tile" ? "multiples" : "axis";
+        const auto values = tr.ints(1, arg);
+        if (!tr.failed()) {
+            req.op = op == "Transpose" ? "transpose" : op == "Tile" ? "tile" : "reverse";
+            req.inputs.push_back({op == "Transpose" ? "a"
+                                  : op == "Tile"    ? "input"
+                                                    : "tensor",
+                                  {*input}});
+            req.attrs = {{arg, Attr::ints(*values)}};
+        }
+    } else if (op == "ConcatV2" || op == "Concat" || op == "Pack") {
+        // ConcatV2 takes the axis last, Concat (TensorFlow 1) first, Pack as an attribute.
+        const std::size_t first = op == "Concat" ? 1 : 0;
+        const std::size_t last = op == "ConcatV2" ? (n ? n - 1 : 0) : n;
+        std::vector<RequestTensor> values;
+        for (std::size_t k = first; k < last; ++k)
+            if (auto t = tr.data(k, "values[" + std::to_string(k - first) + "]"))
+                values.push_back(*t);
+        std::optional<Tensor> axis;
+        if (op != "Pack") axis = tr.scalar(op == "Concat" ? 0 : n - 1, "axis");
+        if (op == "Pack") tr.show("axis", std::to_string(intAttr(node, "axis")));
+        if (!tr.failed()) {
+            req.op = op == "Pack" ? "stack" : "concat";
+            req.inputs.push_back({"values", values});
+            req.attrs = {{"axis", axis ? axis->toInt64Vector()[0] : intAttr(node, "axis")}};
+        }
+    } else if (op == "Split" || op == "SplitV") {
+        const bool v = op == "SplitV";
+        const auto axis = tr.scalar(v ? 2 : 0, "axis");
+        const auto input = tr.data(v ? 0 : 1, "value");
+        std::optional<std::vector<std::int64_t>> sizes;
+        if (v) sizes = tr.ints(1, "size_splits");
+        tr.show("num_split", std::to_string(intAttr(node, "num_split")));
+        if (!tr.failed()) {
+            req.op = "split";
+            req.inputs.push_back({"value", {*input}});
+            req.attrs = {
+                {"num_or_size_splits", v ? Attr::ints(*sizes) : Attr(intAttr(node, "num_split"))},
+                {"axis", axis->toInt64Vector()[0]}};
+        }
+    } else if (op == "Unpack") {
+        const auto input = tr.data(0, "value");
+        tr.show("num", std::to_string(intAttr(node, "num")));
+        tr.show("axis", std::to_string(intAttr(node, "axis")));
+        if (!tr.failed()) {
+            req.op = "unstack";
+            req.inputs.push_back({"value", {*input}});
+            req.attrs = {{"num", intAttr(node, "num")}, {"axis", intAttr(node, "axis")}};
+        }
+    } else if (op == "ReverseSequence") {
+        const auto input = tr.data(0, "input");
+        const auto lengths = tr.constant(1, "seq_lengths");
+        tr.show("seq_dim", std::to_string(intAttr(node, "seq_dim")));
+        tr.show("batch_dim", std::to_string(intAttr(node, "batch_dim")));
+        if (!tr.failed()) {
+            req.op = "reverse_sequence";
+            req.inputs.push_back({"input", {*input}});
+            req.inputs.push_back(
+                {"seq_lengths", {{lengths->dtype(), lengths->shape(), lengths, "seq_lengths"}}});
+            req.attrs = {{"seq_axis", intAttr(node, "seq_dim")},
+                         {"batch_axis", intAttr(node, "batch_dim")}};
+        }
+    } else if (op == "SpaceToBatchND" || op == "BatchToSpaceND") {
+        const bool toBatch = op == "SpaceToBatchND";
+        const auto input = tr.data(0, "input");
+        const auto block = tr.ints(1, "block_shape");
+        const auto pads = tr.pairs(2, toBatch ? "paddings" : "crops");
+        if (!tr.failed()) {
+            req.op = toBatch ? "space_to_batch_nd" : "batch_to_space_nd";
+            req.inputs.push_back({"input", {*input}});
+            req.attrs = {{"block_shape", Attr::ints(*block)},
+                         {toBatch ? "paddings" : "crops", *pads}};
+        }
+    } else if (op == "DepthToSpace" || op == "SpaceToDepth") {
+        const auto input = tr.data(0, "input");
+        const std::string format = stringAttr(node, "data_format", "NHWC");
+        tr.show("block_size", std::to_string(intAttr(node, "block_size")));
+        tr.show("data_format", format);
+        if (format != "NHWC")
+            tr.fail("data_format " + format + " is not modelled (SliceScope has NHWC)");
+        if (!tr.failed()) {
+            req.op = op == "DepthToSpace" ? "depth_to_space" : "space_to_depth";
+            req.inputs.push_back({"input", {*input}});
+            req.attrs = {{"block_size", intAttr(node, "block_size")}};
+        }
+    } else if (op == "OneHot") {
+        const auto indices = tr.data(0, "indices");
+        const auto depth = tr.scalar(1, "depth");
+        const auto on = tr.scalar(2, "on_value");
+        const auto off = tr.scalar(3, "off_value");
+        tr.show("axis", std::to_string(intAttr(node, "axis", -1)));
+        if (!tr.failed()) {
+            req.op = "one_hot";
+            req.inputs.push_back({"indices", {*indices}});
+            req.attrs = {{"depth", depth->toInt64Vector()[0]},
+                         {"on_value", scalarAttr(*on)},
+                         {"off_value", scalarAttr(*off)},
+                         {"axis", intAttr(node, "axis", -1)},
+                         {"dtype", std::string(dtypeName(on->dtype()))}};
+        }
+    } else if (op == "Unique" || op == "UniqueWithCounts") {
+        const auto x = tr.data(0, "x");
+        const std::string idx = stringAttr(node, "out_idx", "DT_INT32");
+        tr.show("out_idx", idx);
+        if (!tr.failed()) {
+            req.op = "unique_with_counts";
+            req.inputs.push_back({"x", {*x}});
+            req.attrs = {{"out_idx", idx == "DT_INT64" ? "int64" : "int32"}};
+            if (op == "Unique") req.outputOf = {0, 1};
+        }
+    } else {
+        tr.fail("internal: " + op + " has no translation");
+    }
+    tr.finish(std::move(req));
+}
+
+ModelReader graphDefReader()
+{
+    ModelReader r;
+    r.format = ModelFormat::GraphDef;
+    r.extensions = {".pb", ".pbtxt"};
+    r.sniff = nullptr; // a protobuf has no signature
+    r.read = readGraphDef;
+    r.translate = translateGraphDefNode;
+    return r;
+}
+
+} // namespace ss::model

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The TensorFlow graph reader: a frozen GraphDef (.pb binary, .pbtxt text) or a SavedModel's
+// saved_model.pb, read with our own message definitions (graphdef.proto). Its nodes are the ops
+// of the slicing family by TensorFlow's names, translated to engine requests with TensorFlow's
+// semantics (the engine's own).
+
+#include "model/model_graph.h"
+
+namespace ss::model {
+
+/// The reader for .pb and .pbtxt files: a GraphDef, or a SavedModel (its first MetaGraphDef's
+/// graph). Stored shapes come from each node's `_output_shapes` attribute (a Placeholder's
+/// `shape`, a Const's value); constants from Const nodes.
+ModelReader graphDefReader();
+
+/// Translates one node (op, rawAttrs, inputs' constants) into display attributes and a request
+/// or a reason; the reader's `translate`.
+void translateGraphDefNode(ModelNode& node);
+
+} // namespace ss::model

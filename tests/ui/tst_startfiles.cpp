@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Files coming into the window: a start file that does not open says so in the window and
+// does not let the default workspace pass for its data; .npy and workspace files dropped on
+// the window open, a .npy dropped on an input replaces that input.
+#include "core/error.h"
+#include "core/op.h"
+#include "protocol/npy.h"
+#include "ui/model/workspacefile.h"
+#include "ui/views/plaintext.h"
+#include "ui/views/tensorview.h"
+#include "ui/workbench/commandline.h"
+#include "ui/workbench/mainwindow.h"
+#include "workbench_testing.h"
+
+#include <QApplication>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileInfo>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+#include <QUrl>
+
+using namespace ss;
+using namespace ss::ui;
+using ss::testing::getitemWorkspace;
+using ss::testing::waitSettled;
+
+namespace {
+
+/// A version 1.0 .npy file as NumPy writes it, with any dtype descriptor.
+QByteArray npyBytes(const QByteArray& descr, const QByteArray& shape, const QByteArray& data)
+{
+    QByteArray header =
+        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    while ((10 + header.size() + 1) % 64 != 0)
+        header += ' ';
+    header += '\n';
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes += char(header.size() & 0xff);
+    bytes += char(header.size() >> 8);
+    return bytes + header + data;
+}
+
+bool writeBytes(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+/// Drags `path` over `target` (the centre of what is on screen of it) and drops it, through
+/// Qt's own delivery from the widget under the pointer up to the one that accepts drops.
+bool dropFile(QWidget* target, const QString& path)
+{
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    const QRect shown = target->visibleRegion().boundingRect();
+    if (shown.isEmpty()) return false;
+    const QPoint pos = shown.center();
+    QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &enter);
+    if (!enter.isAccepted()) return false;
+    QDropEvent drop(QPointF(pos), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &drop);
+    return drop.isAccepted();
+}
+
+} // namespace
+
+class TestStartFiles : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { ss::testing::useCleanTestEnvironment(); }
+    void aBadStartFileIsShownInTheWindow_data();
+    void aBadStartFileIsShownInTheWindow();
+    void droppedFilesOpen();
+    void aNpyDroppedOnAnInputReplacesIt();
+};
+
+void TestStartFiles::aBadStartFileIsShownInTheWindow_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("bytes");
+    const QByteArray four(8, '\0');
+    QTest::newRow("float16") << QStringLiteral("f16.npy") << npyBytes("<f2", "(2, 2)", four);
+    QTest::newRow("complex64") << QStringLiteral("c64.npy")
+                               << npyBytes("<c8", "(1,)", QByteArray(8, '\0'));
+    QTest::newRow("uint32") << QStringLiteral("u32.npy") << npyBytes("<u4", "(2,)", four);
+    QTest::newRow("object") << QStringLiteral("object.npy") << npyBytes("|O", "(1,)", four);
+    QTest::newRow("garbage") << QStringLiteral("garbage.npy") << QByteArray("not a npy file");
+    QTest::newRow("truncated") << QStringLiteral("truncated.npy")
+                               << npyBytes("<i4", "(100,)", QByteArray(40, '\1'));
+    QTest::newRow("malformed workspace")
+        << QStringLiteral("broken.slicescope.json") << QByteArray("{\"op\": \"getitem\", ");
+    QTest::newRow("unknown op") << QStringLiteral("unknown.slicescope.json")
+                                << QByteArray(R"({"op": "sliced", "inputs": {}})");
+}
+
+// `slicescope f16.npy` opened an "Untitled" window on the default int32 (3, 4) arange with an
+// empty message strip; the reason was only on stderr.
+void TestStartFiles::aBadStartFileIsShownInTheWindow()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, bytes);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    QVERIFY(writeBytes(path, bytes));
+    QString reason;
+    {
+        MainWindow probe;
+        probe.forgetSession();
+        QVERIFY(!probe.openFile(path, &reason));
+    }
+
+    MainWindow w;
+    StartOptions options;
+    options.file = path;
+    QString error;
+    QVERIFY(prepareWindow(w, options, &error));
+    QCOMPARE(error, reason);
+    w.show();
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.lastEvaluation() && w.lastEvaluation()->ok); // the default workspace's result
+    // The result did not wipe the reason out: the file's name and what is wrong with it.
+    const QString message = plainText(w.message());
+    QVERIFY2(message.contains(reason), qPrintable(message));
+    QVERIFY2(message.contains(name), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("Nothing was opened")), qPrintable(message));
+    // The title does not pass the default workspace off as the file.
+    QVERIFY2(w.windowTitle().contains(QStringLiteral("%1 could not be opened").arg(name)),
+             qPrintable(w.windowTitle()));
+    QVERIFY(w.filePath().isEmpty()); // Save never writes over the file that did not open
+    QVERIFY(w.undoStack()->isClean());
+
+    // The first edit is work on the window's own workspace: the notice has been read.
+    w.setWorkspace(getitemWorkspace({2, 2}, QStringLiteral("x[0]")), QStringLiteral("t"));
+    QVERIFY(waitSettled(w));
+    QVERIFY2(w.message().isEmpty(), qPrintable(w.message()));
+    QVERIFY2(!w.windowTitle().contains(QStringLiteral("could not")), qPrintable(w.windowTitle()));
+}
+
+void TestStartFiles::droppedFilesOpen()
+{
+    QTemporaryDir dir;
+    const QString npy = dir.filePath(QStringLiteral("x.npy"));
+    const Tensor tensor = makeFilled(DType::Float32, {4, 3}, Fill::Random, 7, Limits{});
+    writeNpyFile(npy.toStdString(), tensor);
+    Workspace saved = getitemWorkspace({5, 2}, QStringLiteral("x[::2]"));
+    saved.title = QStringLiteral("Dropped");
+    const QString json = dir.filePath(QStringLiteral("w.slicescope.json"));
+    writeWorkspaceFile(json, saved);
+    const QString text = dir.filePath(QStringLiteral("notes.txt"));
+    QVERIFY(writeBytes(text, "hello"));
+
+    MainWindow w;
+    w.forgetSession();
+    w.show();
+    QVERIFY(waitSettled(w));
+    // Not a file the window opens: refused at the door.
+    QVERIFY(!dropFile(w.outputView(0), text));
+
+    // A .npy anywhere but an input: the first input, as File > Open does (one undo step).
+    QVERIFY(dropFile(w.outputView(0), npy));
+    QTRY_COMPARE(w.workspace().inputs[0][0].fill, FillKind::Data);
+    QVERIFY(w.workspace().inputs[0][0].data.identical(tensor));
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.lastEvaluation()->ok);
+    QVERIFY(w.undoStack()->canUndo());
+
+    // A workspace replaces the window's, after "Save changes?".
+    int asked = 0;
+    w.setSavePrompt([&](const QString&) {
+        ++asked;
+        return MainWindow::SaveChoice::Discard;
+    });
+    QVERIFY(dropFile(w.outputView(0), json));
+    QTRY_COMPARE(w.filePath(), QFileInfo(json).absoluteFilePath());
+    QCOMPARE(asked, 1);
+    QCOMPARE(w.workspace(), readWorkspaceFile(json, Workspace{}, Limits{}));
+    QVERIFY(w.undoStack()->isClean());
+
+    // A file that does not open says why in the window.
+    const QString bad = dir.filePath(QStringLiteral("bad.npy"));
+    QVERIFY(writeBytes(bad, "garbage"));
+    QVERIFY(dropFile(w.outputView(0), bad));
+    QTRY_VERIFY(w.message().contains(QStringLiteral("bad.npy")));
+    QCOMPARE(w.filePath(), QFileInfo(json).absoluteFilePath());
+}
+
+void TestStartFiles::aNpyDroppedOnAnInputReplacesIt()
+{
+    QTemporaryDir dir;
+    const QString npy = dir.filePath(QStringLiteral("values.npy"));
+    const Tensor tensor = makeFilled(DType::Int32, {2, 3}, Fill::Ones, 0, Limits{});
+    writeNpyFile(npy.toStdString(), tensor);
+    MainWindow w;
+    w.forgetSession();
+    // concat: one list input, two tensors, so the drop must find the right entry.
+    w.setWorkspace(switchOp(w.workspace(), *findOp("concat")), QStringLiteral("t"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.workspace().inputs.size() >= 1 && w.workspace().inputs[0].size() >= 2);
+    const InputSource first = w.workspace().inputs[0][0];
+    w.findChild<QScrollArea*>(QStringLiteral("inputScroll"))->ensureWidgetVisible(w.inputView(1));
+    QVERIFY(dropFile(w.inputView(1), npy));
+    QTRY_COMPARE(w.workspace().inputs[0][1].fill, FillKind::Data);
+    QVERIFY(w.workspace().inputs[0][1].data.identical(tensor));
+    QCOMPARE(w.workspace().inputs[0][0], first);
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.inputView(1)->model()->tensor().identical(tensor));
+    QVERIFY2(w.undoStack()->undoText().contains(QStringLiteral("values.npy")),
+             qPrintable(w.undoStack()->undoText()));
+}
+
+QTEST_MAIN(TestStartFiles)
+#include "tst_startfiles.moc"
