@@ -575,8 +575,18 @@ Diagnosis diagnoseOutput(const Tensor& input, const Tensor& expected,
     }
     if (!sources) {
         d.kind = DiagnosisClass::Unknown;
-        d.sentence = "the input's values repeat, so where the actual elements come from is not "
-                     "known; fill the input with distinct values (arange) to find out";
+        d.sentence =
+            (input.dtype() == DType::String) != (actual.dtype() == DType::String)
+                ? "the actual output is " + std::string(dtypeName(actual.dtype())) + " and x is " +
+                      std::string(dtypeName(input.dtype())) +
+                      ", so where the actual elements come from is not known"
+                : "the input's values repeat, so where the actual elements come from is not "
+                  "known; fill the input with distinct values (arange) to find out";
+        return d;
+    }
+    if (actual.size() == 0) {
+        d.kind = DiagnosisClass::OtherSpec;
+        d.sentence = "the actual output holds no elements";
         return d;
     }
     if (!d.actualFit) {

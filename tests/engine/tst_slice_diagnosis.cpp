@@ -387,6 +387,28 @@ private slots:
         QCOMPARE(d.differing, std::int64_t(2));
     }
 
+    // An empty actual output, and one of strings for a numeric x: said as such, nothing guessed.
+    void emptyAndMistypedOutputs()
+    {
+        const Tensor input = iota({3});
+        const OpRun expected = runOp("getitem", {{input}}, {{"expr", Attr("x[1:]")}});
+        std::vector<std::int64_t> sources;
+        for (const std::int64_t s : expected.sources[0])
+            sources.push_back(sourceIndex(s));
+        const Diagnosis empty = diagnoseOutput(input, expected.outputs[0], sources,
+                                               Tensor::zeros(DType::Int32, {0}), {});
+        QCOMPARE(empty.kind, DiagnosisClass::OtherSpec);
+        QCOMPARE(empty.sentence, std::string("the actual output holds no elements"));
+        QCOMPARE(empty.shapeNote,
+                 std::string("the actual output has shape (0,) (0 elements), not (2,) (2)"));
+        const Diagnosis text =
+            diagnoseOutput(input, expected.outputs[0], sources, strings({2}, {"1", "2"}), {});
+        QCOMPARE(text.kind, DiagnosisClass::Unknown);
+        QCOMPARE(text.sentence, std::string("the actual output is string and x is int32, so where "
+                                            "the actual elements come from is not known"));
+        QCOMPARE(text.differing, std::int64_t(2));
+    }
+
     // Values that are no element of x (a gather of the wrong tensor, a fill) fit no spec.
     void noSimpleSpec()
     {
