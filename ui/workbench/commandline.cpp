@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "protocol/shape_text.h"
 #include "ui/model/exercises.h"
+#include "ui/model/filesaside.h"
 #include "ui/model/lessons.h"
 #include "ui/views/palette.h"
 #include "ui/views/picturewriter.h"
@@ -374,6 +375,8 @@ int runGui(QApplication& app)
                          p.parser.value(p.screenshot)};
     options.exercise = p.parser.value(p.exercise);
     if (!readExportOptions(p, &options)) return 2;
+    // Before the first QSettings, which reads its files as it is made.
+    const QStringList settingsProblems = checkSettingsFiles();
     applyTheme(app, Theme::Light);
     MainWindow window;
     QString error;
@@ -381,6 +384,8 @@ int runGui(QApplication& app)
         printTo(stderr, QStringLiteral("slicescope: %1\n").arg(error));
         return 2;
     }
+    for (const QString& problem : settingsProblems)
+        window.showNotice(problem);
     if (!error.isEmpty()) printTo(stderr, QStringLiteral("slicescope: %1\n").arg(error));
     if (!options.exportImage.isEmpty() || !options.exportAnimation.isEmpty()) {
         ImageExporter exporter(window);

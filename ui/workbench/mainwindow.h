@@ -93,6 +93,10 @@ public:
     static bool reopensLastWorkspace();
     /// Shows an error in the window's message strip (start errors, failed file operations).
     void showError(const QString& text);
+    /// A notice that stays for the session: shown in the message strip whenever no error is
+    /// (a result clears errors, not notices). For files found unreadable at start (the exercise
+    /// progress, an exercise set, the settings), which were set aside or left out.
+    void showNotice(const QString& text);
 
     /// Evaluates at once instead of after the debounce (benchmarks, the command line).
     void evaluateNow();
@@ -200,6 +204,7 @@ private:
     QLabel* m_bannerText = nullptr;
     QPushButton* m_nextLesson = nullptr;
     MessageStrip* m_message = nullptr;
+    QStringList m_notices; ///< HTML, shown when no error is (showNotice)
     QWidget* m_recovery = nullptr;
     QLabel* m_recoveryText = nullptr;
     QWidget* m_editorHost = nullptr;
@@ -221,7 +226,7 @@ private:
 
     QTimer m_debounce;      ///< at most one evaluation start per 100 ms while typing
     QTimer m_progressDelay; ///< progress shows only for evaluations that take a while
-    QTimer m_fitColours; ///< refits the colour ramp once the cells on screen have changed
+    QTimer m_fitColours;    ///< refits the colour ramp once the cells on screen have changed
     QAction* m_fitAction = nullptr;
     bool m_pending = false;   ///< an edit waits for its evaluation to start
     bool m_fitEditors = true; ///< the editors' height follows their content (until dragged)
