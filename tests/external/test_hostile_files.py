@@ -76,8 +76,11 @@ class Session:
     def close(self):
         try:
             if self.process.poll() is None:
-                self.send({"cmd": "quit"})
-                self.process.wait(timeout=20)
+                try:
+                    self.send({"cmd": "quit"})
+                    self.process.wait(timeout=20)
+                except Failure:
+                    pass  # hung on an earlier command: killed below, that failure reported
         finally:
             if self.process.poll() is None:
                 self.process.kill()
