@@ -343,7 +343,8 @@ std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& w
     if (!n)
         throw OpError(ErrorCode::ResourceExhausted,
                       what + " of shape " + shapeString(shape) +
-                          " has more elements than a 64-bit count can hold");
+                          " is too big: its sizes multiply past 2^63 - 1 elements (a size of 0 "
+                          "does not make it an empty array; NumPy refuses it too)");
     if (*n > maxElements)
         throw OpError(ErrorCode::ResourceExhausted, what + " of shape " + shapeString(shape) +
                                                         " has " + std::to_string(*n) +

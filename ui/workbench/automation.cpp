@@ -3,7 +3,9 @@
 
 #include "core/error.h"
 #include "protocol/json.h"
+#include "protocol/read_file.h"
 #include "protocol/request.h"
+#include "protocol/shape_text.h"
 #include "protocol/tensor_json.h"
 #include "ui/editors/inputpanel.h"
 #include "ui/editors/opeditors.h"
@@ -62,6 +64,14 @@ std::string stringMember(const Json& command, std::string_view key)
         badRequest("\"" + std::string(key) + "\" must be a string, not " +
                    std::string(value.typeName()));
     return value.toString();
+}
+
+/// A file path: a NUL byte in it would end the C path early and name another file.
+QString pathMember(const Json& command, std::string_view key)
+{
+    const std::string path = stringMember(command, key);
+    checkPath(path);
+    return QString::fromStdString(path);
 }
 
 std::int64_t intMember(const Json& command, std::string_view key, std::int64_t fallback)
@@ -322,11 +332,15 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
     };
 
     if (cmd == "wait") {
-        m_waiting = std::make_unique<Waiting>();
-        m_waiting->id = id;
-        m_waiting->timeoutMs = intMember(command, "timeout_ms", kDefaultWaitMs);
-        if (m_waiting->timeoutMs < 0) badRequest("\"timeout_ms\" must not be negative");
-        m_waiting->clock.start();
+        // Checked before the wait begins: a refused wait must leave nothing waiting, or no later
+        // command would ever run.
+        const std::int64_t timeoutMs = intMember(command, "timeout_ms", kDefaultWaitMs);
+        if (timeoutMs < 0) badRequest("\"timeout_ms\" must not be negative");
+        auto waiting = std::make_unique<Waiting>();
+        waiting->id = id;
+        waiting->timeoutMs = timeoutMs;
+        waiting->clock.start();
+        m_waiting = std::move(waiting);
         m_poll.start();
         return;
     }
@@ -347,8 +361,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         }
     } else if (cmd == "open_file") {
         QString error;
-        if (!w.openFile(QString::fromStdString(stringMember(command, "path")), &error))
-            invalidArgument(error.toStdString());
+        if (!w.openFile(pathMember(command, "path"), &error)) invalidArgument(error.toStdString());
     } else if (cmd == "save") {
         QString error;
         bool overwrite = false;
@@ -356,7 +369,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
             if (!force->isBool()) badRequest("\"overwrite\" must be true or false");
             overwrite = force->toBool();
         }
-        if (!w.saveFile(QString::fromStdString(stringMember(command, "path")), &error, overwrite))
+        if (!w.saveFile(pathMember(command, "path"), &error, overwrite))
             invalidArgument(error.toStdString());
     } else if (cmd == "set_op") {
         const std::string name = stringMember(command, "op");
@@ -388,7 +401,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         } else {
             text = fieldText(value);
         }
-        if (!parseShapeText(text)) badRequest("\"" + text.toStdString() + "\" is not a shape");
+        parseShape(text.toStdString()); // refused with the reason, as the shape field says it
         auto* field = inputField<QLineEdit>(w, slot, "Shape");
         if (field->isReadOnly())
             invalidArgument("input slot " + std::to_string(slot) +
@@ -518,7 +531,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         out.endObject();
         return;
     } else if (cmd == "screenshot") {
-        const QString path = QString::fromStdString(stringMember(command, "path"));
+        const QString path = pathMember(command, "path");
         QWidget* target = &w;
         if (const Json* view = command.find("view")) {
             if (!view->isString()) badRequest("\"view\" is an objectName such as output0View");
@@ -554,7 +567,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
             intMember(command, "speed_ms", ReadOrderAnimation::kDefaultStepMs);
         QString error;
         ImageExporter exporter(w);
-        const QString path = QString::fromStdString(stringMember(command, "path"));
+        const QString path = pathMember(command, "path");
         if (image ? !exporter.exportImage(name, path, scale, &error)
                   : !exporter.exportAnimation(
                         name, path, int(std::clamp<std::int64_t>(speed, 0, INT_MAX)), &error))

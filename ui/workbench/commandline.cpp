@@ -5,6 +5,7 @@
 #include "core/memory_budget.h"
 #include "protocol/shape_text.h"
 #include "ui/model/exercises.h"
+#include "ui/model/filesaside.h"
 #include "ui/model/lessons.h"
 #include "ui/views/palette.h"
 #include "ui/views/picturewriter.h"
@@ -558,6 +559,8 @@ int runGui(QApplication& app)
                                     "one\n"));
         return 1;
     }
+    // Before the first QSettings, which reads its files as it is made.
+    const QStringList settingsProblems = checkSettingsFiles();
     applyTheme(app, Theme::Light);
     MainWindow window;
     // Before prepareWindow: its first evaluation is already under the limit.
@@ -567,6 +570,8 @@ int runGui(QApplication& app)
         printTo(stderr, QStringLiteral("slicescope: %1\n").arg(error));
         return 2;
     }
+    for (const QString& problem : settingsProblems)
+        window.showNotice(problem);
     if (!error.isEmpty()) printTo(stderr, QStringLiteral("slicescope: %1\n").arg(error));
     if (!options.exportImage.isEmpty() || !options.exportAnimation.isEmpty()) {
         ImageExporter exporter(window);

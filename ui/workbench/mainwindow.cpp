@@ -1473,7 +1473,15 @@ void MainWindow::fitEditorArea()
 
 void MainWindow::showMessage(const QString& text)
 {
-    m_message->setMessage(text);
+    m_message->setMessage(text.isEmpty() ? m_notices.join(QStringLiteral("<br>")) : text);
+}
+
+void MainWindow::showNotice(const QString& text)
+{
+    // An error on show stays; the notices show when it goes.
+    const QString shown = m_notices.join(QStringLiteral("<br>"));
+    m_notices << text.toHtmlEscaped();
+    if (m_message->message() == shown) showMessage(QString());
 }
 
 void MainWindow::forgetSession()
