@@ -12,6 +12,7 @@
 #include "core/tensorflow_version.h"
 #include "model/model_graph.h"
 #include "protocol/npy.h"
+#include "protocol/read_file.h"
 #include "protocol/request.h"
 #include "protocol/shape_text.h"
 #include "protocol/slice_program.h"
@@ -21,7 +22,6 @@
 #include <charconv>
 #include <fstream>
 #include <istream>
-#include <iterator>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -934,20 +934,20 @@ int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& 
 
 // ---- equivalent and diagnose: slice programs compared by their plans (core/slice_diagnosis.h).
 
-// A JSON argument: inline when it starts with '{' or '[', else the file it names.
-Json jsonArgument(const std::string& arg, const std::string& what)
+// A JSON argument: inline when it starts with '{' or '[', else the file it names (read under the
+// one file rule, up to the longest request line).
+Json jsonArgument(const std::string& arg, const std::string& what, const Limits& limits)
 {
     const std::size_t first = arg.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && (arg[first] == '{' || arg[first] == '['))
         return parseJson(arg);
-    std::ifstream file(arg, std::ios::binary);
-    if (!file) throw OpError(ErrorCode::BadRequest, what + ": cannot read " + arg);
-    std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    if (file.bad()) throw OpError(ErrorCode::BadRequest, what + ": cannot read " + arg);
+    std::string text;
     try {
+        text = readRegularFile(arg, maxRequestLineBytes(limits));
         return parseJson(text);
     } catch (const OpError& e) {
-        throw OpError(e.code(), arg + ": " + e.what(), e.position());
+        throw OpError(e.code(), what + ": " + (text.empty() ? "" : arg + ": ") + e.what(),
+                      e.position());
     }
 }
 
@@ -962,8 +962,8 @@ std::string chainText(const std::vector<ChainStep>& steps)
 int equivalentCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
 {
     EquivalenceQuery q;
-    q.a = chainFromJson(jsonArgument(o.positional[0], "A"), "A");
-    q.b = chainFromJson(jsonArgument(o.positional[1], "B"), "B");
+    q.a = chainFromJson(jsonArgument(o.positional[0], "A", limits), "A");
+    q.b = chainFromJson(jsonArgument(o.positional[1], "B", limits), "B");
     q.shape = *o.shape;
     q.dtype = o.dtype;
     const auto executor = startExecutor(o, err);
@@ -986,7 +986,7 @@ int equivalentCommand(const Options& o, Printer& p, std::ostream& err, const Lim
 
 int diagnoseCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
 {
-    const Json json = jsonArgument(o.positional[0], "REQUEST");
+    const Json json = jsonArgument(o.positional[0], "REQUEST", limits);
     const auto executor = startExecutor(o, err);
     Request request;
     RequestResult result;

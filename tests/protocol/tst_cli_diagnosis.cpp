@@ -149,7 +149,11 @@ void TestCliDiagnosis::equivalentErrors_data()
            "a chain's steps take one";
     QTest::newRow("missing file")
         << QStringList{"equivalent", "/nonexistent/a.json", "{}", "--shape", "3"} << 1
-        << "slicescope-cli: bad_request: A: cannot read /nonexistent/a.json";
+        << "slicescope-cli: bad_request: A: cannot read '/nonexistent/a.json': No such file or "
+           "directory";
+    QTest::newRow("a directory") << QStringList{"equivalent", "/", "{}", "--shape", "3"} << 1
+                                 << "slicescope-cli: bad_request: A: cannot read '/': it is a "
+                                    "directory";
     QTest::newRow("a number") << QStringList{"equivalent", "[1]", "{}", "--shape", "3"} << 1
                               << "slicescope-cli: bad_request: A step 1 must be an object "
                                  "{\"op\", \"attrs\"}, got a number";
