@@ -270,6 +270,15 @@ void TestModelDock::commandLineOpensAModel()
     QCOMPARE(w.workspace().op, std::string("strided_slice"));
     QVERIFY(w.undoStack()->isClean());
 
+    // An ONNX file whose shape inference complains: the warning stays in the dock's strip after
+    // its node opened.
+    MainWindow onnx;
+    options.file = modelFile("mixed.onnx");
+    QVERIFY2(applyStartOptions(onnx, options, &error), qPrintable(error));
+    QCOMPARE(onnx.workspace().op, std::string("strided_slice")); // bad_unsqueeze
+    QVERIFY2(onnx.modelDock()->message().contains(QStringLiteral("shape inference")),
+             qPrintable(onnx.modelDock()->message()));
+
     MainWindow bad;
     options.file = modelFile("mixed.onnx") + QStringLiteral(".absent.tflite");
     QVERIFY(!applyStartOptions(bad, options, &error));

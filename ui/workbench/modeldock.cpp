@@ -163,7 +163,8 @@ bool ModelDock::openModel(const QString& path, QString* error)
     QStringList notes;
     for (const std::string& w : warnings)
         notes << QString::fromStdString(w).toHtmlEscaped();
-    m_message->setMessage(notes.join(QStringLiteral("<br>")));
+    m_warnings = notes.join(QStringLiteral("<br>"));
+    m_message->setMessage(m_warnings);
     return true;
 }
 
@@ -206,7 +207,7 @@ bool ModelDock::openNode(int row)
         m_message->setMessage(why.toHtmlEscaped());
         return false;
     }
-    m_message->setMessage({});
+    m_message->setMessage(m_warnings); // a node that did not open is no longer the news
     m_window->setWorkspace(*ws, tr("Open node %1").arg(QString::fromStdString(node.name)));
     return true;
 }

@@ -60,6 +60,7 @@ private:
     QLabel* m_summary;
     MessageStrip* m_message;
     QString m_path;
+    QString m_warnings; ///< what the reader noticed about the listed file (message strip)
     QTemporaryDir* m_resourceCopies = nullptr;
 };
 
