@@ -2,6 +2,7 @@
 // slicescope: the GUI. Everything but the application object lives in the ui library, so the
 // GUI tests drive exactly what this program shows.
 #include "ui/model/engineclient.h"
+#include "ui/workbench/application.h"
 #include "ui/workbench/commandline.h"
 
 #include <QApplication>
@@ -26,8 +27,12 @@ int main(int argc, char** argv)
         nameApplication();
         return ss::ui::answerHelpOrVersion(app);
     }
-    QApplication app(argc, argv);
-    nameApplication();
+    nameApplication(); // before the log's path is asked for (it is per application)
+    if (ss::ui::asksForAutomation(argc, argv))
+        ss::ui::sendQtMessagesToLog(ss::ui::automationLogPath());
+    // Catches, as a last resort, an exception that escaped an event handler: a message in the
+    // window instead of SIGABRT.
+    ss::ui::Application app(argc, argv);
     QGuiApplication::setDesktopFileName(QStringLiteral(SLICESCOPE_APP_ID));
     return ss::ui::runGui(app);
 }

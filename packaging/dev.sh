@@ -71,6 +71,8 @@ case "${1:-app}" in
   test)
     install_dependencies
     build
+    # The reference runtimes the model tests compare with (ONNX Runtime, LiteRT.js), from npm.
+    tests/model/reference_runtimes.sh build/npm
     exec ctest --preset default
     ;;
   *)

@@ -71,7 +71,7 @@ std::exception_ptr Job::error() const
     return m_error;
 }
 
-Executor::Executor(int threads)
+Executor::Executor(int threads, bool inlineWithoutThreads)
 {
     if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
     // The system may refuse threads (ulimit -v, a pids cgroup, RLIMIT_NPROC): the pool then runs
@@ -87,7 +87,7 @@ Executor::Executor(int threads)
     } catch (const std::bad_alloc&) {
         refusal = "out of memory";
     }
-    if (m_threads.empty())
+    if (m_threads.empty() && !inlineWithoutThreads)
         throw OpError(ErrorCode::ResourceExhausted,
                       "could not start a worker thread (" + refusal + ")");
 }
@@ -144,7 +144,11 @@ std::shared_ptr<Job> Executor::submit(const std::string& consumer,
             m_latestByConsumer[consumer] = job;
         }
         if (m_stopping) job->context().cancel();
-        m_tasks.push_back([this, job] { runJob(job); });
+        if (!m_threads.empty()) m_tasks.push_back([this, job] { runJob(job); });
+    }
+    if (m_threads.empty()) {
+        runJob(job); // no worker could be started: the caller is the worker
+        return job;
     }
     m_cv.notify_one();
     return job;
@@ -230,7 +234,7 @@ void Executor::parallelFor(std::int64_t n, std::int64_t grain,
     if (n <= 0) return;
     if (ctx) ctx->throwIfCancelled();
     grain = std::max<std::int64_t>(grain, 1);
-    const std::int64_t workers = threadCount();
+    const std::int64_t workers = std::max(1, threadCount());
     // Several chunks per worker balance uneven chunks and give cancellation points.
     std::int64_t chunk = std::max(grain, (n + workers * 8 - 1) / (workers * 8));
     const std::int64_t chunks = (n + chunk - 1) / chunk;

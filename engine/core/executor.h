@@ -78,8 +78,10 @@ class Executor
 public:
     /// threads <= 0: one per hardware thread. If the system refuses some threads the pool runs
     /// with fewer (threadCount() says how many); if it refuses all, throws
-    /// OpError(resource_exhausted).
-    explicit Executor(int threads = 0);
+    /// OpError(resource_exhausted), unless `inlineWithoutThreads`: then every job runs on the
+    /// thread that submits it, before submit() returns (a GUI under a process-count limit
+    /// still works, one job at a time, instead of aborting).
+    explicit Executor(int threads = 0, bool inlineWithoutThreads = false);
     ~Executor();
     Executor(const Executor&) = delete;
     Executor& operator=(const Executor&) = delete;

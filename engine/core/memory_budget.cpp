@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <fstream>
+#include <limits>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <unistd.h>
@@ -76,18 +79,12 @@ std::vector<CgroupMount> memoryMounts(const std::string& root)
     return mounts;
 }
 
-} // namespace
-
-MemoryLimit machineMemoryLimit(const std::string& root)
+// Calls visit(dir, v2) for every memory cgroup directory this process is in and for each of
+// their ancestors up to the mount point (every ancestor's limit applies too).
+template <class F> void forEachMemoryCgroup(const std::string& root, F&& visit)
 {
-    MemoryLimit limit;
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long pageSize = sysconf(_SC_PAGE_SIZE);
-    limit.bytes =
-        pages > 0 && pageSize > 0 ? std::int64_t(pages) * pageSize : std::int64_t(1) << 62;
-    limit.name = "the physical memory";
     const auto cgroups = readText(root + "/proc/self/cgroup");
-    if (!cgroups) return limit;
+    if (!cgroups) return;
     const std::vector<CgroupMount> mounts = memoryMounts(root);
     for (const std::string& line : split(*cgroups, '\n')) {
         // hierarchy-id:controllers:path; v2 is "0::/path"
@@ -107,19 +104,120 @@ MemoryLimit machineMemoryLimit(const std::string& root)
             if (m.root != "/" && path.starts_with(m.root)) path = path.substr(m.root.size());
             const std::string top = root + m.point;
             std::string dir = top + (path == "/" ? "" : path);
-            // Every ancestor's limit applies too; the smallest one binds.
             for (;;) {
-                const std::string file = dir + (v2 ? "/memory.max" : "/memory.limit_in_bytes");
-                if (const auto bytes = readLimitFile(file); bytes && *bytes < limit.bytes) {
-                    limit.bytes = *bytes;
-                    limit.name = "the cgroup memory limit (" + file.substr(root.size()) + ")";
-                }
+                visit(dir, v2);
                 if (dir.size() <= top.size()) break;
                 dir = dir.substr(0, dir.rfind('/'));
             }
         }
     }
+}
+
+// A "key value" line's value in a file like /proc/meminfo or memory.stat ("MemAvailable:" with
+// its colon, "inactive_file"), times `unit`.
+std::optional<std::int64_t> readKeyedValue(const std::string& text, const std::string& key,
+                                           std::int64_t unit)
+{
+    for (const std::string& line : split(text, '\n')) {
+        if (!line.starts_with(key) || line.size() == key.size() || line[key.size()] != ' ')
+            continue;
+        const std::size_t at = line.find_first_not_of(' ', key.size());
+        if (at == std::string::npos) return std::nullopt;
+        std::int64_t v = 0;
+        const auto r = std::from_chars(line.data() + at, line.data() + line.size(), v);
+        if (r.ec != std::errc() || v < 0 || v > std::numeric_limits<std::int64_t>::max() / unit)
+            return std::nullopt;
+        return v * unit;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+MemoryLimit machineMemoryLimit(const std::string& root)
+{
+    MemoryLimit limit;
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long pageSize = sysconf(_SC_PAGE_SIZE);
+    limit.bytes =
+        pages > 0 && pageSize > 0 ? std::int64_t(pages) * pageSize : std::int64_t(1) << 62;
+    limit.name = "the physical memory";
+    forEachMemoryCgroup(root, [&](const std::string& dir, bool v2) {
+        const std::string file = dir + (v2 ? "/memory.max" : "/memory.limit_in_bytes");
+        if (const auto bytes = readLimitFile(file); bytes && *bytes < limit.bytes) {
+            limit.bytes = *bytes;
+            limit.name = "the cgroup memory limit (" + file.substr(root.size()) + ")";
+        }
+    });
     return limit;
+}
+
+MemoryLimit availableMemory(const std::string& root)
+{
+    MemoryLimit available{std::int64_t(1) << 62, "no known limit"};
+    if (const auto meminfo = readText(root + "/proc/meminfo"))
+        if (const auto bytes = readKeyedValue(*meminfo, "MemAvailable:", 1024)) {
+            available.bytes = *bytes;
+            available.name = "MemAvailable";
+        }
+    forEachMemoryCgroup(root, [&](const std::string& dir, bool v2) {
+        const std::string file = dir + (v2 ? "/memory.max" : "/memory.limit_in_bytes");
+        const auto limit = readLimitFile(file);
+        const auto usageText = readText(dir + (v2 ? "/memory.current" : "/memory.usage_in_bytes"));
+        if (!limit || !usageText) return;
+        std::int64_t usage = 0;
+        const auto r =
+            std::from_chars(usageText->data(), usageText->data() + usageText->size(), usage);
+        if (r.ec != std::errc() || usage < 0) return;
+        // The usage counts the page cache; its inactive part is given back before the cgroup
+        // runs out (as MemAvailable counts it available).
+        if (const auto stat = readText(dir + "/memory.stat"))
+            if (const auto inactive =
+                    readKeyedValue(*stat, v2 ? "inactive_file" : "total_inactive_file", 1))
+                usage -= std::min(usage, *inactive);
+        const std::int64_t left = std::max<std::int64_t>(0, *limit - usage);
+        if (left < available.bytes) {
+            available.bytes = left;
+            available.name = "what the cgroup memory limit leaves (" + file.substr(root.size()) +
+                             " minus the cgroup's usage)";
+        }
+    });
+    return available;
+}
+
+namespace {
+
+std::mutex g_rootMutex;
+std::string g_root;
+
+} // namespace
+
+void setAvailableMemoryRoot(const std::string& root)
+{
+    const std::lock_guard lock(g_rootMutex);
+    g_root = root;
+}
+
+std::string availableMemoryRoot()
+{
+    const std::lock_guard lock(g_rootMutex);
+    return g_root;
+}
+
+std::string byteSizeText(std::int64_t bytes)
+{
+    if (bytes < 1000) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
+    static constexpr const char* kUnits[] = {"kB", "MB", "GB", "TB", "PB", "EB"};
+    double value = double(bytes) / 1000;
+    int unit = 0;
+    // 999.96 MB rounds to "1000.0 MB": move up a unit when the rounded text would.
+    while (value >= 999.95 && unit < 5) {
+        value /= 1000;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
+    return text;
 }
 
 std::int64_t residentBytes()
@@ -130,9 +228,10 @@ std::int64_t residentBytes()
     return resident * std::int64_t(sysconf(_SC_PAGE_SIZE));
 }
 
-MemoryBudget::MemoryBudget(std::int64_t limit, std::string limitName, std::int64_t alreadyUsed)
-    : m_limit(limit), m_limitName(std::move(limitName)), m_alreadyUsed(alreadyUsed),
-      m_used(alreadyUsed)
+MemoryBudget::MemoryBudget(std::int64_t limit, std::string limitName, std::int64_t alreadyUsed,
+                           bool limitIsFreeMemory)
+    : m_limit(limit), m_limitName(std::move(limitName)), m_limitIsFreeMemory(limitIsFreeMemory),
+      m_alreadyUsed(alreadyUsed), m_used(alreadyUsed)
 {
 }
 
@@ -141,26 +240,47 @@ void MemoryBudget::charge(std::int64_t bytes, const std::string& what)
     std::int64_t used = m_used.load();
     for (;;) {
         const std::int64_t total = bytes > m_limit - used ? m_limit + 1 : used + bytes;
-        if (total > m_limit && m_reclaim && !m_reclaimed.exchange(true)) {
-            const std::int64_t freed = std::min(m_reclaim(), m_alreadyUsed.load());
-            m_alreadyUsed -= freed;
-            used = m_used.fetch_sub(freed) - freed;
+        if (total > m_limit && reclaimOnce()) {
+            used = m_used.load();
             continue;
         }
-        if (total > m_limit) {
-            std::string message = what + " needs " + std::to_string(bytes) +
-                                  " bytes, which would bring this request to " +
-                                  (bytes > m_limit ? "more than " + std::to_string(m_limit)
-                                                   : std::to_string(used + bytes)) +
-                                  " bytes, over " + m_limitName + " of " + std::to_string(m_limit) +
-                                  " bytes";
-            if (m_alreadyUsed.load() > 0)
-                message += " (of which the process already holds " +
-                           std::to_string(m_alreadyUsed.load()) + ")";
-            throw OpError(ErrorCode::ResourceExhausted, message);
-        }
+        if (total > m_limit) throw OpError(ErrorCode::ResourceExhausted, refusal(bytes, what));
         if (m_used.compare_exchange_weak(used, total)) return;
     }
+}
+
+void MemoryBudget::require(std::int64_t bytes, const std::string& what)
+{
+    if (bytes > m_limit - m_used.load() && !(reclaimOnce() && bytes <= m_limit - m_used.load()))
+        throw OpError(ErrorCode::ResourceExhausted, refusal(bytes, what));
+}
+
+bool MemoryBudget::reclaimOnce()
+{
+    if (!m_reclaim || m_reclaimed.exchange(true)) return false;
+    const std::int64_t freed = std::min(m_reclaim(), m_alreadyUsed.load());
+    m_alreadyUsed -= freed;
+    m_used -= freed;
+    return true;
+}
+
+std::string MemoryBudget::refusal(std::int64_t bytes, const std::string& what) const
+{
+    // "the input of shape [2000000, 1000] float64 needs 16.0 GB; 11.2 GB is available
+    // (MemAvailable)": what is too big, its size, and the room left with where that comes from.
+    const std::int64_t used = m_used.load();
+    const std::int64_t held = m_alreadyUsed.load();
+    std::string message = what + " needs " + byteSizeText(bytes) + " (" + std::to_string(bytes) +
+                          " bytes); " + byteSizeText(std::max<std::int64_t>(0, m_limit - used)) +
+                          " is available (" + m_limitName;
+    if (!m_limitIsFreeMemory) {
+        message += " of " + byteSizeText(m_limit);
+        if (held > 0) message += ", of which the process already holds " + byteSizeText(held);
+    }
+    // What the request took before this piece, when it matters (reading its line takes a few kB).
+    if (used - held >= 1000000)
+        message += "; the rest of this request takes " + byteSizeText(used - held);
+    return message + ")";
 }
 
 } // namespace ss

@@ -41,6 +41,19 @@ void flattenLeaves(const Attr& a, std::size_t depth, const Shape& shape,
 
 } // namespace
 
+std::string_view familyName(OpFamily family)
+{
+    switch (family) {
+    case OpFamily::Slicing: return "slicing";
+    case OpFamily::SplitJoin: return "splitting and joining";
+    case OpFamily::RepeatPad: return "repeating and padding";
+    case OpFamily::Reorder: return "reordering";
+    case OpFamily::SpaceDepth: return "space and depth";
+    case OpFamily::Index: break;
+    }
+    return "gathering and masking";
+}
+
 std::string_view notationName(Notation notation)
 {
     switch (notation) {

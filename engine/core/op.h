@@ -56,6 +56,20 @@ enum class Notation {
     Generic,         ///< one field per attribute
 };
 
+/// The part of the family an op belongs to: the op picker groups ops by it, in this order.
+enum class OpFamily {
+    Slicing,    ///< strided_slice and its relatives, slice, compare
+    SplitJoin,  ///< split, concat, stack, unstack
+    RepeatPad,  ///< tile, pad
+    Reorder,    ///< reverse, reverse_sequence, transpose
+    SpaceDepth, ///< space_to_batch, depth_to_space, extract_image_patches, ...
+    Index,      ///< gather, boolean_mask, one_hot, dynamic_partition, ...
+};
+
+/// "slicing", "splitting and joining", "repeating and padding", "reordering", "space and
+/// depth", "gathering and masking".
+std::string_view familyName(OpFamily family);
+
 /// "subscript", "raw strided slice", "box", "paddle axes", "generic".
 std::string_view notationName(Notation notation);
 /// The attributes a notation writes (empty for Generic). An op may take others besides.
@@ -102,6 +116,7 @@ struct OpDef
     Notation notation = Notation::Generic;
     /// What the GUI opens when the op is picked and `slicescope-cli ops --examples` prints.
     OpExample example;
+    OpFamily family = OpFamily::Slicing;
 };
 
 /// An op's arguments as the planner sees them, with typed attribute readers that answer a

@@ -9,23 +9,24 @@ namespace ss {
 
 std::optional<std::int64_t> checkedNumElements(const Shape& shape)
 {
+    // NumPy's rule ("array is too big"): the sizes other than 0 must multiply within int64. A
+    // zero does not rescue [2^62, 2^62, 0]: such a shape is refused, in whichever order its sizes
+    // come, so that every sub-shape of a valid shape (the rows of a view, the outer dimensions
+    // of a face) has a count too.
     std::int64_t n = 1;
     bool zero = false;
     for (std::int64_t d : shape) {
         if (d < 0) return std::nullopt;
-        if (d == 0) zero = true;
+        if (d == 0)
+            zero = true;
+        else if (mulOverflows(n, d, &n))
+            return std::nullopt;
     }
-    if (zero) return 0;
-    for (std::int64_t d : shape) {
-        if (mulOverflows(n, d, &n)) return std::nullopt;
-    }
-    return n;
+    return zero ? 0 : n;
 }
 
 std::int64_t numElements(const Shape& shape)
 {
-    // A zero anywhere makes the count 0, even when the other sizes multiply past int64 (a
-    // [2^62, 2^62, 0] tensor is valid and empty).
     const auto n = checkedNumElements(shape);
     if (!n) sizeOverflow("the element count of shape " + shapeString(shape));
     return *n;

@@ -18,7 +18,9 @@ using Shape = std::vector<std::int64_t>;
 /// limit.
 inline constexpr int kMaxRank = 32;
 
-/// Product of the sizes, or std::nullopt if it overflows int64 (or a size is negative).
+/// Product of the sizes, or std::nullopt if a size is negative or the sizes other than 0
+/// multiply past int64: as NumPy ("array is too big"), a 0 does not make [2^62, 2^62, 0] valid.
+/// Every shape check (Limits::check, parseShape, the .npy and JSON readers) comes here.
 std::optional<std::int64_t> checkedNumElements(const Shape& shape);
 /// Product of the sizes of a shape known to be valid.
 std::int64_t numElements(const Shape& shape);

@@ -8,6 +8,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <mutex>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -272,6 +275,34 @@ void keepPooledBuffers(int largeBuffers, std::int64_t largeBytes)
                                           std::size_t(std::max<std::int64_t>(0, largeBytes)));
 }
 
+namespace {
+
+// What a request that would otherwise be refused gets back from the process: the buffers kept
+// for reuse, and the freed memory the heap keeps (the workbench never trims it on free, for
+// speed). Returns the resident memory that went back.
+std::int64_t reclaimForRequest()
+{
+    const std::int64_t before = residentBytes();
+    releasePooledBuffers();
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+    return std::max<std::int64_t>(0, before - residentBytes());
+}
+
+} // namespace
+
+Limits withMaxBytes(const Limits& given, std::int64_t bytes)
+{
+    Limits limits = given;
+    if (bytes < limits.maxBytes) {
+        limits.maxBytes = bytes;
+        limits.bytesName = "the --max-bytes limit";
+        limits.processWide = false;
+    }
+    return limits;
+}
+
 Limits Limits::forRequest() const
 {
     // Against a limit on the whole process, what it holds counts, with room for its worker
@@ -279,11 +310,23 @@ Limits Limits::forRequest() const
     // with two workers).
     constexpr std::int64_t kThreadsReserve = std::int64_t(16) << 20;
     Limits limits = *this;
-    limits.budget = std::make_shared<MemoryBudget>(
-        maxBytes, bytesName, processWide ? residentBytes() + kThreadsReserve : 0);
-    // Buffers kept for reuse are part of the resident memory; a request that needs the room
-    // gets it back.
-    if (processWide) limits.budget->setReclaim(releasePooledBuffers);
+    if (!processWide) {
+        limits.budget = std::make_shared<MemoryBudget>(maxBytes, bytesName);
+        return limits;
+    }
+    const std::int64_t resident = residentBytes();
+    const std::int64_t held = resident + kThreadsReserve;
+    // The machine is shared: what is free now binds when it is less than the process's limit
+    // leaves (the resident memory is not in it, so it is added back).
+    const MemoryLimit available = availableMemory(availableMemoryRoot());
+    if (available.bytes < maxBytes - resident)
+        limits.budget =
+            std::make_shared<MemoryBudget>(resident + available.bytes, available.name, held, true);
+    else
+        limits.budget = std::make_shared<MemoryBudget>(maxBytes, bytesName, held);
+    // Buffers kept for reuse and freed heap memory are part of the resident memory; a request
+    // that needs the room gets it back.
+    limits.budget->setReclaim(reclaimForRequest);
     return limits;
 }
 
@@ -300,7 +343,8 @@ std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& w
     if (!n)
         throw OpError(ErrorCode::ResourceExhausted,
                       what + " of shape " + shapeString(shape) +
-                          " has more elements than a 64-bit count can hold");
+                          " is too big: its sizes multiply past 2^63 - 1 elements (a size of 0 "
+                          "does not make it an empty array; NumPy refuses it too)");
     if (*n > maxElements)
         throw OpError(ErrorCode::ResourceExhausted, what + " of shape " + shapeString(shape) +
                                                         " has " + std::to_string(*n) +
@@ -308,19 +352,21 @@ std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& w
                                                         std::to_string(maxElements) + " elements");
     if (*n > maxBytes / dtypeSize(dtype))
         throw OpError(ErrorCode::ResourceExhausted,
-                      what + " of shape " + shapeString(shape) + " would take " +
+                      what + " of shape " + shapeString(shape) + " " +
+                          std::string(dtypeName(dtype)) + " needs " +
                           (*n > std::numeric_limits<std::int64_t>::max() / dtypeSize(dtype)
-                               ? "more than 2^63"
-                               : std::to_string(*n * dtypeSize(dtype))) +
-                          " bytes, over " + bytesName + " of " + std::to_string(maxBytes) +
-                          " bytes");
+                               ? std::string("more than 2^63 bytes")
+                               : byteSizeText(*n * dtypeSize(dtype)) + " (" +
+                                     std::to_string(*n * dtypeSize(dtype)) + " bytes)") +
+                          ", over " + bytesName + " of " + byteSizeText(maxBytes));
     return *n;
 }
 
 std::int64_t Limits::reserve(const Shape& shape, DType dtype, const std::string& what) const
 {
     const std::int64_t n = check(shape, dtype, what);
-    charge(n * dtypeSize(dtype), what + " of shape " + shapeString(shape));
+    charge(n * dtypeSize(dtype),
+           what + " of shape " + shapeString(shape) + " " + std::string(dtypeName(dtype)));
     return n;
 }
 

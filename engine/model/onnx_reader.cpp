@@ -9,6 +9,8 @@
 #include "core/error.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cstring>
 #include <map>
@@ -16,7 +18,12 @@
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
+#include <poll.h>
 #include <set>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace ss::model {
 
@@ -887,6 +894,123 @@ std::string firstLine(const std::string& text)
     return t;
 }
 
+// onnx.checker and shape inference (initializers and Constant nodes folded in, data
+// propagation on) as libonnx runs them. Their complaints go to `warnings`.
+ox::ModelProto checkAndInferHere(const ox::ModelProto& model)
+{
+    ox::ModelProto result;
+    std::string warnings;
+    try {
+        ox::checker::check_model(model);
+    } catch (const std::exception& e) {
+        warnings += "onnx.checker: " + firstLine(e.what()) + "\n";
+    }
+    ox::ModelProto copy = model;
+    try {
+        ox::shape_inference::InferShapes(copy, ox::OpSchemaRegistry::Instance(),
+                                         ox::ShapeInferenceOptions(false, 0, true));
+    } catch (const std::exception& e) {
+        warnings += "shape inference: " + firstLine(e.what()) + "\n";
+    }
+    *result.mutable_graph()->mutable_value_info() = copy.graph().value_info();
+    *result.mutable_graph()->mutable_output() = copy.graph().output();
+    result.set_doc_string(warnings);
+    return result;
+}
+
+bool writeAll(int fd, const std::string& bytes)
+{
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += std::size_t(n);
+    }
+    return true;
+}
+
+// libonnx 1.12's shape inference dereferences invalid attributes and inputs of some nodes (a
+// corrupted file crashes it: tests/fuzz/corpus/model_onnx holds such files), and what it
+// reads is the file. So the checker and inference run in a child process that sends back the
+// inferred value_info: a child that crashes or takes over a minute leaves the file's own
+// shapes, with a warning, and this process unharmed.
+ox::ModelProto checkAndInfer(const ox::ModelProto& model, std::vector<std::string>& warnings)
+{
+    ox::OpSchemaRegistry::Instance(); // initialised here, not in the child
+    int fds[2];
+    if (::pipe(fds) != 0) {
+        warnings.push_back("onnx.checker and shape inference were not run: no pipe");
+        return {};
+    }
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        warnings.push_back("onnx.checker and shape inference were not run: no process");
+        return {};
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        // A crash ends the child at once: no handler inherited from the parent (a test
+        // framework's or a sanitizer's report) runs, and no core file is written.
+        for (const int sig : {SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT})
+            ::signal(sig, SIG_DFL);
+        const rlimit noCore{0, 0};
+        ::setrlimit(RLIMIT_CORE, &noCore);
+        std::string bytes;
+        checkAndInferHere(model).SerializeToString(&bytes);
+        _exit(writeAll(fds[1], bytes) ? 0 : 1);
+    }
+    ::close(fds[1]);
+    std::string bytes;
+    bool timedOut = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              deadline - std::chrono::steady_clock::now())
+                              .count();
+        if (left <= 0) {
+            timedOut = true;
+            break;
+        }
+        pollfd p{fds[0], POLLIN, 0};
+        const int ready = ::poll(&p, 1, int(std::min<long long>(left, 1000)));
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready <= 0) continue;
+        char buffer[65536];
+        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        bytes.append(buffer, std::size_t(n));
+    }
+    ::close(fds[0]);
+    if (timedOut) ::kill(pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    ox::ModelProto result;
+    if (timedOut || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
+        !result.ParseFromString(bytes)) {
+        warnings.push_back(std::string("onnx's checker and shape inference ") +
+                           (timedOut              ? "took over a minute"
+                            : WIFSIGNALED(status) ? "crashed on this file (signal " +
+                                                        std::to_string(WTERMSIG(status)) + ")"
+                                                  : "failed") +
+                           "; the shapes are the file's own");
+        return {};
+    }
+    std::size_t start = 0;
+    const std::string& text = result.doc_string();
+    while (start < text.size()) {
+        const std::size_t end = text.find('\n', start);
+        warnings.push_back(text.substr(start, end - start));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return result;
+}
+
 ModelFile readOnnx(const std::string& path, const std::string& bytes, const ReadLimits& limits)
 {
     ox::ModelProto model;
@@ -914,11 +1038,8 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
     }
     f.version = "opset " + num(opset) + ", IR version " + num(model.ir_version());
 
-    try {
-        ox::checker::check_model(model);
-    } catch (const std::exception& e) {
-        f.warnings.push_back("onnx.checker: " + firstLine(e.what()));
-    }
+    // onnx's checker and shape inference, away from this process (see checkAndInfer).
+    const ox::ModelProto checked = checkAndInfer(model, f.warnings);
 
     const ox::GraphProto& g = model.graph();
     // What the file itself stores about each value.
@@ -978,21 +1099,12 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
             constantWhy[n.output(0)] = why;
     }
 
-    // Shape inference on a copy: it fills value_info for what the file leaves out.
+    // What shape inference adds where the file leaves a shape out.
     std::map<std::string, ValueInfo> inferred;
-    {
-        ox::ModelProto copy = model;
-        try {
-            ox::shape_inference::InferShapes(copy, ox::OpSchemaRegistry::Instance(),
-                                             ox::ShapeInferenceOptions(false, 0, true));
-        } catch (const std::exception& e) {
-            f.warnings.push_back("shape inference: " + firstLine(e.what()));
-        }
-        for (const auto& v : copy.graph().value_info())
-            inferred[v.name()] = valueInfoFrom(v.type(), "shape inference");
-        for (const auto& v : copy.graph().output())
-            inferred[v.name()] = valueInfoFrom(v.type(), "shape inference");
-    }
+    for (const auto& v : checked.graph().value_info())
+        inferred[v.name()] = valueInfoFrom(v.type(), "shape inference");
+    for (const auto& v : checked.graph().output())
+        inferred[v.name()] = valueInfoFrom(v.type(), "shape inference");
 
     auto describe = [&](const std::string& name) {
         ModelValue v;

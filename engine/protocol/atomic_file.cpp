@@ -1,36 +1,193 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "protocol/atomic_file.h"
 
-#include <QSaveFile>
+#include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ss {
 
-std::string writeFileAtomically(
-    const QString& path,
-    const std::function<void(const std::function<void(const char*, std::size_t)>&)>& produce)
+namespace {
+
+std::string reasonOf(int error)
 {
-    QSaveFile file(path);
-    // Unbuffered: the producer hands over large chunks already, and a failing write then reports
-    // the system's reason instead of failing in a later flush.
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
-        return file.errorString().toStdString();
-    bool ok = true;
+    return std::strerror(error);
+}
+
+std::string kindOf(mode_t mode)
+{
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "a special file";
+}
+
+/// FNV-1a: enough to tell whether the bytes read back are the bytes written.
+struct Digest
+{
+    std::uint64_t value = 1469598103934665603ull;
+    std::uint64_t size = 0;
+    void add(const char* data, std::size_t n)
+    {
+        for (std::size_t i = 0; i < n; ++i)
+            value = (value ^ std::uint8_t(data[i])) * 1099511628211ull;
+        size += n;
+    }
+};
+
+/// A descriptor that is closed (and a temporary file that is removed) unless released.
+struct TempFile
+{
+    int fd = -1;
+    QByteArray path;
+    ~TempFile()
+    {
+        if (fd >= 0) ::close(fd);
+        if (!path.isEmpty()) ::unlink(path.constData());
+    }
+};
+
+bool hasNul(const QString& path)
+{
+    return path.contains(QChar(u'\0'));
+}
+
+} // namespace
+
+std::string checkWriteTarget(const QString& path)
+{
+    if (path.isEmpty()) return "no file name";
+    if (hasNul(path)) return "the path contains a NUL byte";
+    const QByteArray name = QFile::encodeName(path);
+    struct stat st
+    {
+    };
+    if (::stat(name.constData(), &st) == 0)
+        return S_ISREG(st.st_mode) ? std::string()
+                                   : "not a regular file (it is " + kindOf(st.st_mode) + ")";
+    if (errno != ENOENT) return reasonOf(errno);
+    // Missing: a new file, unless the name is a symbolic link that leads nowhere.
+    if (::lstat(name.constData(), &st) == 0 && S_ISLNK(st.st_mode))
+        return "not a regular file (a symbolic link to a missing file)";
+    return {};
+}
+
+std::string writeFileAtomically(const QString& path,
+                                const std::function<void(const ByteSink&)>& produce)
+{
+    if (std::string why = checkWriteTarget(path); !why.empty()) return why;
+
+    // Through a symbolic link, the file it names is replaced: the link stays a link.
+    QByteArray target = QFile::encodeName(path);
+    mode_t keepMode = 0;
+    bool exists = false;
+    {
+        struct stat st
+        {
+        };
+        if (::stat(target.constData(), &st) == 0) {
+            exists = true;
+            keepMode = st.st_mode & 07777;
+            if (char* real = ::realpath(target.constData(), nullptr)) {
+                target = real;
+                ::free(real);
+            }
+        }
+    }
+    const QFileInfo info(QFile::decodeName(target));
+    const QByteArray dir = QFile::encodeName(info.absolutePath());
+
+    TempFile temp;
+    for (int attempt = 0; attempt < 100 && temp.fd < 0; ++attempt) {
+        const QByteArray candidate =
+            dir + '/' + '.' + QFile::encodeName(info.fileName()) + '.' +
+            QByteArray::number(QRandomGenerator::global()->generate64(), 36) + ".tmp";
+        // 0666 less the umask, like any new file; an existing file's mode is copied below.
+        const int fd = ::open(candidate.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            temp.fd = fd;
+            temp.path = candidate;
+        } else if (errno != EEXIST) {
+            return reasonOf(errno);
+        }
+    }
+    if (temp.fd < 0) return "no temporary file could be made beside it";
+    if (exists) ::fchmod(temp.fd, keepMode); // best effort: the contents matter more
+
+    Digest written;
+    int error = 0;
     produce([&](const char* data, std::size_t size) {
-        // A disk that fills up mid-chunk gives a short write without an error; the next write
-        // returns the error itself (with no reason, the message would read "Unknown error").
-        while (ok && size > 0) {
-            const qint64 written = file.write(data, qint64(size));
-            ok = written > 0;
-            if (ok) data += written, size -= std::size_t(written);
+        written.add(data, size);
+        while (error == 0 && size > 0) {
+            const ssize_t n = ::write(temp.fd, data, size);
+            if (n < 0) {
+                if (errno != EINTR) error = errno;
+            } else if (n == 0) {
+                error = ENOSPC; // a write that makes no progress: the disk is full
+            } else {
+                data += n;
+                size -= std::size_t(n);
+            }
         }
     });
-    if (!ok) {
-        const std::string why = file.errorString().toStdString();
-        file.cancelWriting();
-        return why;
+    if (error != 0) return reasonOf(error);
+    if (::fsync(temp.fd) != 0) return reasonOf(errno);
+
+    // Read back: what is on the disk must be what was handed over.
+    Digest read;
+    {
+        const int readFd = ::open(temp.path.constData(), O_RDONLY | O_CLOEXEC);
+        if (readFd < 0) return reasonOf(errno);
+        char buffer[1 << 16];
+        for (;;) {
+            const ssize_t n = ::read(readFd, buffer, sizeof buffer);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) {
+                const int why = errno;
+                ::close(readFd);
+                return reasonOf(why);
+            }
+            if (n == 0) break;
+            read.add(buffer, std::size_t(n));
+        }
+        ::close(readFd);
     }
-    if (!file.commit()) return file.errorString().toStdString();
+    if (read.size != written.size || read.value != written.value)
+        return "the file read back differs from what was written (" + std::to_string(read.size) +
+               " of " + std::to_string(written.size) + " bytes)";
+
+    const int fd = temp.fd;
+    temp.fd = -1;
+    if (::close(fd) != 0) return reasonOf(errno);
+    // The target may have become something else since it was checked.
+    if (std::string why = checkWriteTarget(QFile::decodeName(target)); !why.empty()) return why;
+    if (::rename(temp.path.constData(), target.constData()) != 0) return reasonOf(errno);
+    temp.path.clear();
+    // The rename itself reaches the disk with the directory (best effort: not every file system
+    // can sync a directory).
+    const int dirFd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd >= 0) {
+        ::fsync(dirFd);
+        ::close(dirFd);
+    }
     return {};
+}
+
+std::string writeFileAtomically(const QString& path, std::string_view bytes)
+{
+    return writeFileAtomically(path,
+                               [&](const ByteSink& sink) { sink(bytes.data(), bytes.size()); });
 }
 
 } // namespace ss

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// The one file writer of the app and the CLI: workspaces, autosaves, .npy files, images,
+// animations, screenshots and the exercise progress all go through it, so that each of them
+// keeps the old file on a full disk and says why.
 #pragma once
 
 #include <QString>
@@ -6,15 +9,30 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 
 namespace ss {
 
+/// Receives the bytes of a file, in chunks.
+using ByteSink = std::function<void(const char*, std::size_t)>;
+
+/// "" if `path` may be written: it does not exist yet, or it is a regular file (or a symbolic
+/// link to one). Otherwise the reason: a device, FIFO, socket or directory is "not a regular
+/// file" (renaming a new file over /dev/full as root would replace the device node).
+std::string checkWriteTarget(const QString& path);
+
 /// Writes a file atomically (it appears complete or not at all): `produce` hands its bytes to
-/// the writer it is given, in chunks. Returns "" on success, else the system's reason ("No space
-/// left on device"); a failed write leaves no temporary file behind. For .npy files and the
-/// GUI's workspaces alike, so that both say why a save failed.
-std::string writeFileAtomically(
-    const QString& path,
-    const std::function<void(const std::function<void(const char*, std::size_t)>&)>& produce);
+/// the sink it is given, in chunks. The bytes go to a temporary file beside the target; every
+/// write, the flush to the disk (fsync) and the close are checked, the file is read back and
+/// compared, and only then renamed over the target (through a symbolic link, its target is
+/// replaced and the link kept; an existing file's permissions are kept). Returns "" on success,
+/// else the system's reason ("No space left on device"); on failure the old file is untouched
+/// and no temporary file is left behind. A target that is not a regular file is refused before
+/// anything is written (see checkWriteTarget).
+std::string writeFileAtomically(const QString& path,
+                                const std::function<void(const ByteSink&)>& produce);
+
+/// The same for bytes already in memory (an encoded image, a JSON document).
+std::string writeFileAtomically(const QString& path, std::string_view bytes);
 
 } // namespace ss

@@ -6,6 +6,7 @@
 #include "core/executor.h"
 #include "core/frameworks/framework_comparison.h"
 #include "core/frameworks/op_equivalents.h"
+#include "core/memory_budget.h"
 #include "core/op.h"
 #include "core/slice_expr.h"
 #include "core/tensorflow_version.h"
@@ -401,7 +402,34 @@ int runCommand(const Options& o, std::istream& in, std::ostream& out, std::ostre
     return 0;
 }
 
-int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
+// eval sizes its whole request from the shapes before the input is made: the
+// input, and the result its subscript makes of it (with the result's sources when asked), so a
+// request too big is refused at once instead of after building its input. Each piece is still
+// charged as it is made. A subscript that does not decode is left to the request to report.
+void requireSubscriptRequest(const std::string& expr, DType dtype, const Shape& shape, bool sources,
+                             const Limits& limits)
+{
+    StridedSliceDecode decode;
+    std::vector<Step> steps;
+    try {
+        decodeStridedSlice(shape, encodeExpression(expr).sparse, decode, steps);
+    } catch (const OpError&) {
+        return;
+    }
+    const std::int64_t in = limits.check(shape, dtype, "the input");
+    const std::int64_t out = limits.check(decode.finalShape, dtype, "the result");
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t size = dtypeSize(dtype);
+    // Each count is at most maxBytes / size (checked), so none of these overflows.
+    const std::int64_t bytes =
+        in * size + out * size + (sources ? std::min(out, kMax / 16) * 8 : 0);
+    limits.budget->require(bytes, "the input of shape " + shapeString(shape) + " " +
+                                      std::string(dtypeName(dtype)) + " with the result of " +
+                                      expr + " (shape " + shapeString(decode.finalShape) + ")" +
+                                      (sources ? " and its sources (8 bytes an element)" : ""));
+}
+
+int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& givenLimits)
 {
     const std::string& expr = o.positional[0];
     const auto executorPtr = startExecutor(o, err);
@@ -414,6 +442,8 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& l
     const auto start = std::chrono::steady_clock::now();
     RequestResult result;
     runJob(executor, [&](JobContext& context) {
+        const Limits limits = givenLimits.forRequest();
+        requireSubscriptRequest(expr, o.dtype, *o.shape, request.sources, limits);
         request.inputs = {{makeFilled(o.dtype, *o.shape, o.fill, o.seed, limits)}};
         result = runRequest(request, limits, executor, &context);
     });
@@ -674,8 +704,9 @@ int compareCommand(const Options& o, Printer& p, const Limits& limits)
     const auto start = std::chrono::steady_clock::now();
     RequestResult result;
     runJob(executor, [&](JobContext& context) {
-        request.inputs = {{makeFilled(o.dtype, *o.shape, o.fill, o.seed, limits)}};
-        result = runRequest(request, limits, executor, &context);
+        const Limits budgeted = limits.forRequest(); // the input is part of the request
+        request.inputs = {{makeFilled(o.dtype, *o.shape, o.fill, o.seed, budgeted)}};
+        result = runRequest(request, budgeted, executor, &context);
     });
     if (o.json) {
         std::string text;
@@ -938,7 +969,8 @@ Options:
   --threads N        engine worker threads (default 0: one per CPU)
   --max-elements N   largest tensor allowed (default: 2^31 elements, or what memory holds)
   --max-bytes N      most memory one request may take (default: the cgroup's memory limit,
-                     or physical memory; what the process holds counts against those)
+                     or physical memory; what the process holds counts against those, and no
+                     more than the memory available when the request starts)
   -h, --help         show this help
   --version          show the version
 
@@ -992,11 +1024,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
 
     Limits limits = Limits::machineDefault();
     if (o.maxElements) limits.maxElements = *o.maxElements;
-    if (o.maxBytes && *o.maxBytes < limits.maxBytes) {
-        limits.maxBytes = *o.maxBytes;
-        limits.bytesName = "the --max-bytes limit";
-        limits.processWide = false;
-    }
+    if (o.maxBytes) limits = withMaxBytes(limits, *o.maxBytes);
     Printer printer(out, environment);
     try {
         if (o.command == "run") return runCommand(o, in, out, err, limits);

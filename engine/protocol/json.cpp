@@ -274,7 +274,11 @@ private:
                 fail("expected ':' after a member name, found " + describe(m_pos), m_pos);
             ++m_pos;
             skipSpace();
+            // A top-level `id` is echoed, not read: its numbers keep their text.
+            const bool keep = depth == 1 && key == "id";
+            if (keep) m_keepNumberText = true;
             Json v = value(depth);
+            if (keep) m_keepNumberText = false;
             members.emplace_back(std::move(key), std::move(v));
             skipSpace();
             if (m_pos < m_text.size() && m_text[m_pos] == ',') {
@@ -470,13 +474,17 @@ private:
 
         JsonNumber n;
         n.isInteger = isInteger;
+        if (m_keepNumberText)
+            n.text = JsonNumberText(std::string_view(first, std::size_t(last - first)));
         if (isInteger) n.fitsInt64 = std::from_chars(first, last, n.integer).ec == std::errc();
         if (std::from_chars(first, last, n.value).ec != std::errc()) {
-            if (order > 0)
+            // Beyond float64 is refused, except in an id, which is only echoed.
+            if (order > 0 && !m_keepNumberText)
                 fail("number " + std::string(m_text.substr(start, i - start)) +
                          " is beyond the range of float64",
                      start);
-            n.value = negative ? -0.0 : 0.0; // underflow rounds to zero
+            const double size = order > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+            n.value = negative ? -size : size; // underflow rounds to zero
         }
         if (std::from_chars(first, last, n.value32).ec != std::errc()) {
             const float inf = std::numeric_limits<float>::infinity();
@@ -488,6 +496,7 @@ private:
 
     std::string_view m_text;
     std::size_t m_pos = 0;
+    bool m_keepNumberText = false;
 };
 
 } // namespace
@@ -667,7 +676,9 @@ void JsonWriter::value(const Json& json)
     case Json::Type::Null: null(); return;
     case Json::Type::Bool: value(json.toBool()); return;
     case Json::Type::Number:
-        if (json.number().fitsInt64) {
+        if (const std::string* text = json.number().text.get()) {
+            raw(*text); // as it was sent (a request's id)
+        } else if (json.number().fitsInt64) {
             value(json.number().integer);
         } else if (json.number().isInteger) {
             // Beyond int64: the nearest double, still written as an integer where it fits.

@@ -12,17 +12,45 @@
 
 namespace ss {
 
+/// The text of a number that is echoed rather than read (a request's `id`): kept only where
+/// asked for, so that a tensor's millions of numbers cost nothing more.
+class JsonNumberText
+{
+public:
+    JsonNumberText() = default;
+    explicit JsonNumberText(std::string_view text) : m_text(new std::string(text)) {}
+    JsonNumberText(const JsonNumberText& o)
+        : m_text(o.m_text ? new std::string(*o.m_text) : nullptr)
+    {
+    }
+    JsonNumberText(JsonNumberText&& o) noexcept : m_text(std::exchange(o.m_text, nullptr)) {}
+    JsonNumberText& operator=(JsonNumberText o) noexcept
+    {
+        std::swap(m_text, o.m_text);
+        return *this;
+    }
+    ~JsonNumberText() { delete m_text; }
+    /// The text as written, or null if it was not kept.
+    const std::string* get() const { return m_text; }
+
+private:
+    std::string* m_text = nullptr;
+};
+
 /// A JSON number as it was written. Integers are kept exactly (no trip through double), and each
 /// float form is rounded once from the text, so a float32 element read from `value32` is exactly
 /// what NumPy's float32 parser gives.
 struct JsonNumber
 {
     double value = 0;         ///< nearest double
-    float value32 = 0;        ///< nearest float32 (±inf if overflows32)
     std::int64_t integer = 0; ///< exact, when fitsInt64
+    float value32 = 0;        ///< nearest float32 (±inf if overflows32)
     bool isInteger = false;   ///< written without a fraction or an exponent
     bool fitsInt64 = false;   ///< isInteger and within int64
     bool overflows32 = false; ///< finite, but beyond float32's largest value
+    /// The text as written, for an `id` only: JsonWriter writes it back byte for byte (an
+    /// integer beyond 64 bits, 1e400, 1.50 come back as sent).
+    JsonNumberText text;
 };
 
 /// A parsed JSON value. Object members keep the order they were written in; a parsed object
@@ -80,7 +108,9 @@ inline constexpr int kMaxJsonDepth = 128;
 /// Parses one JSON text (RFC 8259, UTF-8). Throws OpError(bad_request) whose message names the
 /// problem and its 0-based character (code point) position, which is also the error's
 /// position(). Refused besides malformed text: invalid UTF-8, unpaired surrogates, duplicate
-/// member names, numbers beyond float64's range, nesting deeper than kMaxJsonDepth.
+/// member names, numbers beyond float64's range, nesting deeper than kMaxJsonDepth. The one
+/// exception: the numbers in the member `id` of a top-level object (a request's, an automation
+/// command's) keep their text (JsonNumber::text), whatever their range, to be echoed as sent.
 Json parseJson(std::string_view text);
 
 /// The 0-based character (code point) position of byte `offset` in UTF-8 `text`.

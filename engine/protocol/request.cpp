@@ -2,6 +2,7 @@
 #include "protocol/request.h"
 
 #include "core/decode.h"
+#include "core/memory_budget.h"
 #include "protocol/tensor_json.h"
 
 #include <algorithm>
@@ -330,6 +331,33 @@ std::int64_t chargeExecution(const Request& request, bool sources, const OpPlan&
 
 } // namespace
 
+void requireGeneratedInputs(const OpDef& op, const std::vector<std::vector<TensorSpec>>& inputs,
+                            const Limits& limits)
+{
+    if (!limits.budget) return;
+    std::int64_t total = 0;
+    std::string what;
+    int count = 0;
+    for (std::size_t k = 0; k < inputs.size() && k < op.inputs.size(); ++k)
+        for (std::size_t j = 0; j < inputs[k].size(); ++j) {
+            const TensorSpec& spec = inputs[k][j];
+            if (spec.kind != TensorSpec::Kind::Fill || !spec.shape) continue;
+            const DType dtype = spec.dtype.value_or(DType::Float32);
+            const auto n = checkedNumElements(*spec.shape);
+            const std::int64_t bytes = n ? saturatingProduct(*n, dtypeSize(dtype))
+                                         : std::numeric_limits<std::int64_t>::max();
+            total = total > std::numeric_limits<std::int64_t>::max() - bytes
+                        ? std::numeric_limits<std::int64_t>::max()
+                        : total + bytes;
+            const std::string name = "input '" + op.inputs[k].name + "'" +
+                                     (op.inputs[k].isList ? "[" + std::to_string(j) + "]" : "");
+            what += (count++ ? ", " : "") + name + " of shape " + shapeString(*spec.shape) + " " +
+                    std::string(dtypeName(dtype));
+        }
+    if (count == 0) return;
+    limits.budget->require(total, count == 1 ? "the " + what : "the inputs (" + what + ")");
+}
+
 Attr attrFromJson(const Json& json, const std::string& name)
 {
     switch (json.type()) {
@@ -436,6 +464,7 @@ Request requestFromJson(const Json& json, const Limits& limits)
     r.trace = spec.trace;
     r.sources = spec.sources;
     r.timing = spec.timing;
+    requireGeneratedInputs(*r.op, spec.inputs, limits);
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
         const InputDef& def = r.op->inputs[k];
         std::vector<Tensor> tensors;

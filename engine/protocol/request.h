@@ -68,6 +68,13 @@ struct RequestSpec
 /// requestFromJson's reading and checks, without making filled tensors.
 RequestSpec requestSpecFromJson(const Json& json, const Limits& limits);
 
+/// Sizes the tensors a request generates (its "fill" inputs) all together before any of them is
+/// made, against `limits.budget` (nothing without one): charges nothing, throws
+/// resource_exhausted naming the inputs, their size and the room left if they cannot all fit.
+/// requestFromJson calls it; the GUI, which makes its inputs itself, too.
+void requireGeneratedInputs(const OpDef& op, const std::vector<std::vector<TensorSpec>>& inputs,
+                            const Limits& limits);
+
 /// Reads a request object: `id`, `op` (a name or alias), `inputs`, `attrs`, `emit`, `trace`,
 /// `sources`, `timing`; any other member is refused. Throws OpError: bad_request for a missing
 /// or mistyped field, an unknown op or input, a bad tensor; resource_exhausted for a tensor over

@@ -60,6 +60,9 @@ Shape parseShape(std::string_view text)
         shape.push_back(size);
         if (shape.size() > std::size_t(kMaxRank))
             return refuse("tensors have rank 0 to " + std::to_string(kMaxRank));
+        if (!checkedNumElements(shape))
+            return refuse("the sizes multiply past 2^63 - 1 elements, too big for any array (a "
+                          "size of 0 does not make it an empty one)");
         s.remove_prefix(std::size_t(end - s.data()));
         // One separator: spaces, or spaces around one explicit separator.
         const std::string_view before = s;

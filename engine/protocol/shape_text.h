@@ -13,7 +13,8 @@ namespace ss {
 /// one pair of parentheses or brackets, e.g. "5,6", "5 6", "5x6", "(5, 6)", "[5,6]", "(5,)".
 /// "" and "()" are a scalar. Spaces separate sizes, so "5 6" is (5, 6), as NumPy prints it
 /// without the comma, never 56. Throws OpError(bad_request) saying what is wrong: a size that is
-/// not a non-negative integer, an empty size ("5,,6"), unmatched brackets, rank above kMaxRank (32).
+/// not a non-negative integer, an empty size ("5,,6"), unmatched brackets, rank above kMaxRank
+/// (32), sizes that multiply past int64 (even with a 0 among them: checkedNumElements).
 Shape parseShape(std::string_view text);
 
 } // namespace ss

@@ -174,7 +174,9 @@ public:
     {
         m_summarise = t.size() > options.threshold;
         m_strides = rowMajorStrides(t.shape());
-        collect(0, 0);
+        // An empty tensor prints as "[]": walking its outer axes (100000000 x 0 has 10^8 rows
+        // of nothing) would take forever and hold an index per row.
+        if (t.size() != 0) collect(0, 0);
         // collect() walks in row-major order, so m_text comes out sorted by index.
         const auto texts = formatElements(t, m_indices);
         for (std::size_t k = 0; k < m_indices.size(); ++k)

@@ -65,7 +65,7 @@ for line in sys.stdin.read().split('\n'):
         if 'result_of' in globals():
             r = result_of(r, ns['x'])
         r = np.asarray(r)
-        if r.dtype.kind == 'f':  # integer values computed in floats (PyTorch's reflect pad)
+        if r.dtype.kind in 'fb':  # integer values computed in floats (PyTorch's reflect pad)
             r = r.astype(np.int64)
         out.append('ok\t' + ','.join(map(str, r.shape)) + '\t' +
                    ' '.join(map(str, r.ravel().tolist())))

@@ -2,6 +2,7 @@
 // The other ops' code (core/frameworks/op_equivalents.cpp) run with the real NumPy and PyTorch:
 // each template, filled with a call's attributes, must give what the engine's op gives for the
 // same inputs. Where a framework has no equivalent, opCode must say so rather than write code.
+#include "core/frameworks/code_snippet.h"
 #include "core/frameworks/op_equivalents.h"
 #include "framework_oracle.h"
 
@@ -114,8 +115,13 @@ private slots:
                     QVERIFY2(refused, c.name);
                     continue;
                 }
+                // The code names the first input as the GUI does (tile's `input`, gather's
+                // `params`): it is the x made for the case (after the setup, which may change x;
+                // a list input is made by the setup).
                 const std::string lead = std::string("import ") + lib + " as lib\n";
-                batch.emplace_back(c.shape, lead + c.setup + opCode(f, *def, c.attrs));
+                const std::string first =
+                    def->inputs[0].isList ? "" : snippetInputName(*def, 0) + " = x\n";
+                batch.emplace_back(c.shape, lead + c.setup + first + opCode(f, *def, c.attrs));
                 ran.push_back(&c);
             }
             const auto runs = runCodeBatch(lib, batch);

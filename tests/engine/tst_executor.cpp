@@ -256,6 +256,22 @@ private slots:
                               return 5;
                           }),
                  0);
+        // None, for a pool that may run inline (the GUI's): jobs and loops run on the caller.
+        QCOMPARE(childRun(noThreads,
+                          [] {
+                              Executor ex(4, true);
+                              if (ex.threadCount() != 0) return 6;
+                              std::atomic<std::int64_t> sum{0};
+                              const auto job = ex.submit("c", [&](JobContext& ctx) {
+                                  ex.parallelFor(
+                                      1000, 1,
+                                      [&](std::int64_t b, std::int64_t e) { sum += e - b; }, &ctx);
+                              });
+                              // Done before submit() returned.
+                              if (job->state() != Job::State::Finished || sum != 1000) return 7;
+                              return job->wait() == Job::State::Finished ? 0 : 8;
+                          }),
+                 0);
     }
 };
 

@@ -883,7 +883,8 @@ const std::vector<Case>& errorCases()
          {{"depth", Attr::ints({2})}},
          {},
          bad,
-         "depth must be a scalar, but got: [1]"},
+         "depth must be a scalar, but got: [1] (the shape of the list [2] given as depth; give "
+         "one integer)"},
         {"one_hot on_value list",
          "one_hot",
          {{i32({2}, {0, 1})}},

@@ -154,17 +154,23 @@ const std::vector<Case>& cases()
          {{"num_or_size_splits", ilist({1, 2})}}, {}, IA,
          "Determined shape must either match input shape along split_dim exactly if fully "
          "specified, or be less than the size of the input along split_dim if not fully "
-         "specified.  Got: 3"},
+         "specified.  Got: 3 (1 + 2 = 3, but dimension 0 has size 4)"},
+        {"SplitV [2, 3, 4] on a dimension of 6", "split", {{iota({2, 6})}},
+         {{"num_or_size_splits", ilist({2, 3, 4})}, {"axis", 1}}, {}, IA,
+         "Determined shape must either match input shape along split_dim exactly if fully "
+         "specified, or be less than the size of the input along split_dim if not fully "
+         "specified.  Got: 9 (2 + 3 + 4 = 9, but dimension 1 has size 6)"},
         {"SplitV sizes beyond the axis with -1", "split", {{iota({5})}},
          {{"num_or_size_splits", ilist({3, -1, 5})}}, {}, IA,
          "Determined shape must either match input shape along split_dim exactly if fully "
          "specified, or be less than the size of the input along split_dim if not fully "
-         "specified.  Got: 8"},
+         "specified.  Got: 8 (3 + 5 = 8 without the -1, but dimension 0 has size 5)"},
         {"SplitV sum past int64 is exact", "split", {{iota({4})}},
          {{"num_or_size_splits", ilist({kInt64Max, kInt64Max})}}, {}, IA,
          "Determined shape must either match input shape along split_dim exactly if fully "
          "specified, or be less than the size of the input along split_dim if not fully "
-         "specified.  Got: 18446744073709551614"},
+         "specified.  Got: 18446744073709551614 (9223372036854775807 + 9223372036854775807 = "
+         "18446744073709551614, but dimension 0 has size 4)"},
         {"SplitV [-2,5] on 3 fails the size check", "split", {{iota({3})}},
          {{"num_or_size_splits", ilist({-2, 5})}}, {}, IA,
          "Split size at index 0 must be >= 0. Got: -2"},

@@ -3,6 +3,8 @@
 one slicescope --automation process, and one line too long to read. Passes when every command
 is answered in order, the process is alive at the end, malformed lines got errors, and its
 resident memory grew by at most 10% from the end of the warm-up (the first fifth) to the end.
+Its stderr is a pipe nobody reads during the session (a client that ignores it must never be
+blocked): at the end it must be empty, Qt's messages being in the automation log instead.
 
     soak_automation.py SLICESCOPE [N]        (QT_QPA_PLATFORM=offscreen needs no display)
 """
@@ -37,10 +39,11 @@ def main():
                                else "2000"))
     scratch = tempfile.TemporaryDirectory(prefix="slicescope-soak-")
     env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(scratch.name, "config"),
-               XDG_DATA_HOME=os.path.join(scratch.name, "data"), HOME=scratch.name)
+               XDG_DATA_HOME=os.path.join(scratch.name, "data"),
+               XDG_CACHE_HOME=os.path.join(scratch.name, ".cache"), HOME=scratch.name)
     process = subprocess.Popen([binary, "--automation", "--shape", "6,7", "--expr", "x[1:3]"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, env=env, text=True, bufsize=1)
+                               stderr=subprocess.PIPE, env=env, text=True, bufsize=1)
     selector = selectors.DefaultSelector()
     selector.register(process.stdout, selectors.EVENT_READ)
 
@@ -100,6 +103,8 @@ def main():
     ask(json.dumps({"cmd": "quit", "id": -3}), -3)
     process.stdin.close()
     status = process.wait(timeout=30)
+    stderr = process.stderr.read()
+    log = os.path.join(scratch.name, ".cache", "SliceScope", "SliceScope", "automation.log")
     growth = (final - baseline) / baseline if baseline else float("inf")
     print(f"automation soak: {count} commands ({malformed} malformed) in "
           f"{time.monotonic() - started:.1f} s; RSS after warm-up {baseline / 1024:.1f} MiB, "
@@ -107,6 +112,10 @@ def main():
           f"{peak / 1024:.1f} MiB; exit status {status}")
     if not alive or status != 0:
         raise SystemExit("slicescope did not survive the session")
+    if stderr:
+        raise SystemExit(f"--automation wrote to stderr: {stderr[:500]}")
+    if not os.path.exists(log):
+        raise SystemExit(f"no automation log at {log}")
     if growth > 0.10:
         raise SystemExit(f"resident memory grew by {growth * 100:.1f}% (limit 10%)")
 

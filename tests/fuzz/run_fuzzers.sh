@@ -6,6 +6,9 @@
 #
 #   tests/fuzz/run_fuzzers.sh [SECONDS_PER_TARGET]   (default 45)
 #
+# The GUI's file readers (workspace, autosave, exercises, progress, settings) need the ui model
+# library, so the GUI is configured too; only the fuzz targets and what they link are built.
+#
 # Needs clang and libFuzzer (Debian 12: clang, libfuzzer-14-dev; packaging/dev.sh installs
 # them). New inputs found go to build-fuzz/found/<target>, never into the seed corpus; a crash
 # stops the script with the failing input saved as build-fuzz/crash-<target>-*, to be added to
@@ -18,13 +21,18 @@ build=$top/build-fuzz
 cd "$top"
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSLICESCOPE_BUILD_GUI=OFF -DSLICESCOPE_BUILD_BENCHMARKS=OFF \
+  -DSLICESCOPE_BUILD_GUI=ON -DSLICESCOPE_BUILD_BENCHMARKS=OFF \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
-cmake --build "$build" --target fuzz_request fuzz_subscript fuzz_npy fuzz_model_onnx fuzz_model_tflite fuzz_model_graphdef
+targets="request subscript npy model_onnx model_tflite model_graphdef workspace autosave exercises
+  progress settings"
+cmake --build "$build" --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-for target in request subscript npy model_onnx model_tflite model_graphdef; do
+# The GUI readers' scratch files stay in the build tree.
+export TMPDIR=$build/tmp
+mkdir -p "$TMPDIR"
+for target in $targets; do
   found=$build/found/$target
   mkdir -p "$found"
   echo "fuzz_$target: ${seconds}s"

@@ -1,7 +1,7 @@
 # The TFLite reader against files of our own and against TFLite's runtime:
 # - tflite_make_files: make_tflite_files.py writes one small .tflite file per case, with the
 #   Python code flatc generated from our schema (engine/model/tflite.cmake);
-# - tflite_litert_run: LiteRT.js (npm @litertjs/core, installed under the build directory) runs
+# - tflite_litert_run: LiteRT.js (npm @litertjs/core, in SLICESCOPE_NPM_DIR) runs
 #   each file on the CPU and records its outputs;
 # - tst_model_tflite reads the files back with SliceScope's reader and requires the engine's
 #   outputs to equal LiteRT's.
@@ -11,7 +11,7 @@ add_test(NAME tflite_make_files
                  ${SLICESCOPE_TFLITE_PYTHON} ${SLICESCOPE_TFLITE_FILES})
 set_tests_properties(tflite_make_files PROPERTIES FIXTURES_SETUP tflite_files)
 add_test(NAME tflite_litert_run
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tflite_litert_run.sh ${CMAKE_BINARY_DIR}/litert
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/tflite_litert_run.sh ${SLICESCOPE_NPM_DIR}
                  ${SLICESCOPE_TFLITE_FILES})
 set_tests_properties(tflite_litert_run PROPERTIES FIXTURES_REQUIRED tflite_files
                      FIXTURES_SETUP tflite_litert TIMEOUT 600)

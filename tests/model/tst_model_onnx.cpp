@@ -153,6 +153,8 @@ private slots:
     void badFiles_data();
     void badFiles();
     void hugeFile();
+    void inferenceCrashes_data();
+    void inferenceCrashes();
     void cliTable();
     void cliJsonRuns();
     void cliCheck();
@@ -397,6 +399,48 @@ void TestModelOnnx::hugeFile()
                  e.what());
     }
     QFile::remove(path);
+}
+
+// libonnx 1.12's shape inference crashes on these nodes (found by fuzz_model_onnx; the files
+// are in its corpus). The file is still read, with the file's own shapes and a warning.
+void TestModelOnnx::inferenceCrashes_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("op");
+    {
+        Builder b;
+        b.input("data", {2, 2, 2}).input("indices", {2, 1}, ox::TensorProto::INT64);
+        b.output("y", {2, 2, 2});
+        Builder::attr(b.node("GatherND", {"data", "indices"}, {"y"}), "batch_dims", -7);
+        const std::string bytes = b.bytes();
+        QTest::newRow("GatherND, batch_dims -7: SIGSEGV")
+            << QByteArray(bytes.data(), qsizetype(bytes.size())) << "GatherND";
+    }
+    {
+        Builder b;
+        b.input("x", {1, 8, 2, 3}).output("y", {1, 2, 4, 6});
+        Builder::attr(b.node("DepthToSpace", {"x"}, {"y"}), "blocksize", std::int64_t(1) << 40);
+        const std::string bytes = b.bytes();
+        QTest::newRow("DepthToSpace, blocksize 2^40: SIGFPE")
+            << QByteArray(bytes.data(), qsizetype(bytes.size())) << "DepthToSpace";
+    }
+}
+
+void TestModelOnnx::inferenceCrashes()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, op);
+    const QString path =
+        writeFile(m_dir, "crash.onnx", std::string(bytes.constData(), std::size_t(bytes.size())));
+    const ModelFile file = readModelFile(path.toStdString());
+    QCOMPARE(file.nodes.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(file.nodes[0].op), op);
+    bool warned = false;
+    for (const std::string& w : file.warnings)
+        warned = warned || w.find("crashed on this file") != std::string::npos;
+    QVERIFY(warned);
+    // The stored shape is the file's own.
+    QCOMPARE(file.nodes[0].outputs.at(0).storedFrom, std::string("graph output"));
 }
 
 void TestModelOnnx::cliTable()

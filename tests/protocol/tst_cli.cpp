@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace ss;
 using namespace ss::testing;
@@ -73,6 +74,7 @@ private slots:
     void evalJsonIsTheResponseObject();
     void evalSavesTheResult();
     void evalErrors();
+    void evalIsSizedBeforeItsInputIsMade();
     void opsListsEveryOp();
     void opsExamplesAreAnsweredByRun();
     void runAnswersEveryLineInOrder();
@@ -80,6 +82,8 @@ private slots:
     void runReadsFiles();
     void executableRunsInteractively();
     void executableAnswersMixedInput();
+    void emptyTensorsWithHugeAxesPrintAtOnce_data();
+    void emptyTensorsWithHugeAxesPrintAtOnce();
 };
 
 void TestCli::versionAndHelp()
@@ -277,6 +281,19 @@ void TestCli::evalSavesTheResult()
         {"eval", "--shape", "3", "--save", dir.filePath("no/dir/r.npy").toStdString(), "x[1:]"});
     QCOMPARE(bad.exit, 1);
     QVERIFY2(contains(bad.err, "slicescope-cli: bad_request: cannot write"), bad.err.c_str());
+
+    // A FIFO (or a device) is not replaced by the result, nor written into: refused.
+    const std::string fifo = dir.filePath("pipe.npy").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    const CliRun special = cli({"eval", "--shape", "3", "--save", fifo, "x[1:]"});
+    QCOMPARE(special.exit, 1);
+    QCOMPARE(special.err, "slicescope-cli: bad_request: cannot write '" + fifo +
+                              "': not a regular file (it is a FIFO)\n");
+    struct stat st
+    {
+    };
+    QCOMPARE(::stat(fifo.c_str(), &st), 0);
+    QVERIFY(S_ISFIFO(st.st_mode));
 }
 
 void TestCli::evalErrors()
@@ -458,6 +475,61 @@ void TestCli::executableAnswersMixedInput()
     version.start(SLICESCOPE_CLI_PATH, {"--version"});
     QVERIFY(version.waitForFinished(10000));
     QVERIFY(version.readAllStandardOutput().startsWith("slicescope-cli "));
+}
+
+// eval sizes the whole request from the shapes (the input, the result of the subscript, its
+// sources) before making the input: it used to build the input, then refuse on the output.
+void TestCli::evalIsSizedBeforeItsInputIsMade()
+{
+    const CliRun r = cli(
+        {"--max-bytes", "150000000", "eval", "--shape", "100000000", "--dtype", "int8", "x[::-1]"});
+    QCOMPARE(r.exit, 1);
+    QVERIFY2(contains(r.err,
+                      "the input of shape [100000000] int8 with the result of x[::-1] (shape "
+                      "[100000000]) and its sources (8 bytes an element) needs 1.0 GB "
+                      "(1000000000 bytes); 150.0 MB is available (the --max-bytes limit "
+                      "of 150.0 MB)"),
+             r.err.c_str());
+    QCOMPARE(r.out, "");
+    // What fits runs.
+    QCOMPARE(
+        cli({"--max-bytes", "150000000", "eval", "--shape", "1000", "--dtype", "int8", "x[::-1]"})
+            .exit,
+        0);
+}
+
+void TestCli::emptyTensorsWithHugeAxesPrintAtOnce_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("printed");
+    QTest::newRow("eval, reversed")
+        << QStringList{"eval", "--shape", "100000000,0", "x[::-1]"} << "[]";
+    QTest::newRow("eval, largest axis")
+        << QStringList{"eval", "--shape", "9223372036854775807,0", "x[1:]"} << "[]";
+    QTest::newRow("compare, largest axis")
+        << QStringList{"compare", "--shape", "9223372036854775807,0", "x[::-1]"} << "[]";
+    QTest::newRow("eval, empty inner axes")
+        << QStringList{"eval", "--shape", "0,100000000,100000000", "x[:, 1]"} << "[]";
+}
+
+// The text printer walked the outer axes of a 0-element tensor: 10^8 rows of nothing took
+// minutes and gigabytes. A separate process, so that a regression fails instead of hanging.
+void TestCli::emptyTensorsWithHugeAxesPrintAtOnce()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, printed);
+    QProcess process;
+    process.start(SLICESCOPE_CLI_PATH, args);
+    QVERIFY(process.waitForStarted(10000));
+    const bool finished = process.waitForFinished(20000);
+    if (!finished) {
+        process.kill();
+        process.waitForFinished(10000);
+    }
+    QVERIFY2(finished, "slicescope-cli did not finish within 20 s");
+    const QByteArray out = process.readAllStandardOutput();
+    QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+    QVERIFY2(out.contains(printed.toUtf8()), out.constData());
 }
 
 QTEST_APPLESS_MAIN(TestCli)

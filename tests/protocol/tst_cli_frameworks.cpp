@@ -247,11 +247,11 @@ private slots:
         const CliRun pad = cli({"code", "--framework", "torch", "--op", "pad", "--attrs",
                                 R"({"paddings": [[1, 2], [3, 4]], "constant_values": 7})"});
         QCOMPARE(pad.exit, 0);
-        QVERIFY2(contains(pad.out, "torch.nn.functional.pad(x, [3, 4, 1, 2], value=7)"),
+        QVERIFY2(contains(pad.out, "torch.nn.functional.pad(tensor, [3, 4, 1, 2], value=7)"),
                  pad.out.c_str());
         const CliRun numpy =
             cli({"code", "--framework", "numpy", "--op", "gather", "--attrs", R"({"axis": 1})"});
-        QVERIFY2(contains(numpy.out, "np.take(x, indices, axis=1)"), numpy.out.c_str());
+        QVERIFY2(contains(numpy.out, "np.take(params, indices, axis=1)"), numpy.out.c_str());
         const CliRun none = cli({"code", "--framework", "torch", "--op", "pad", "--attrs",
                                  R"({"paddings": [[1, 1]], "mode": "symmetric"})"});
         QCOMPARE(none.exit, 1);
@@ -259,7 +259,7 @@ private slots:
                  none.err.c_str());
         const CliRun tf = cli({"code", "--framework", "tensorflow", "--op", "split", "--attrs",
                                R"({"num_or_size_splits": 2})"});
-        QVERIFY2(contains(tf.out, "tf.split(x, num_or_size_splits=2)"), tf.out.c_str());
+        QVERIFY2(contains(tf.out, "tf.split(value, num_or_size_splits=2)"), tf.out.c_str());
         // getitem and strided_slice are written by the framework models, raw arguments read as
         // strided_slice reads them.
         const CliRun raw = cli({"code", "--framework", "torch", "--op", "strided_slice", "--attrs",

@@ -114,6 +114,11 @@ void TestJson::refusesMalformedText_data()
         << QByteArray("{\"a\":1,\"a\":2}") << 7 << "duplicate member name";
     QTest::newRow("number beyond float64")
         << QByteArray("[1e400]") << 1 << "beyond the range of float64";
+    // Only a top-level id keeps an out-of-range number (to echo it).
+    QTest::newRow("beyond float64 in an object")
+        << QByteArray("{\"x\":1e400}") << 5 << "beyond the range of float64";
+    QTest::newRow("beyond float64 in a nested id")
+        << QByteArray("{\"a\":{\"id\":1e400}}") << 11 << "beyond the range of float64";
     QTest::newRow("NUL byte") << QByteArray("[1,\0]", 5) << 3 << "control character U+0000";
     QTest::newRow("position counts characters, not bytes")
         << QByteArray("[\"\xc3\xa9\xc3\xa9\", x]") << 7 << "unknown word 'x'";

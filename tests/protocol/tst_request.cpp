@@ -347,7 +347,17 @@ void TestRequest::echoesIds_data()
     row("int64 min", "-9223372036854775808", "-9223372036854775808");
     row("float", "1.5", "1.5");
     row("float that looks whole", "1.0", "1.0");
-    row("exponent", "2e-3", "0.002");
+    // Numbers come back as their text, byte for byte: none is rounded through a double.
+    row("exponent", "2e-3", "2e-3");
+    row("uint64 max", "18446744073709551615", "18446744073709551615");
+    row("30 digits", "123456789012345678901234567890", "123456789012345678901234567890");
+    row("beyond float64", "1e400", "1e400");
+    row("below float64", "-1e-400", "-1e-400");
+    row("trailing zeros", "1.50", "1.50");
+    row("capital exponent", "1E+5", "1E+5");
+    row("minus zero", "-0", "-0");
+    row("numbers in a list", "[18446744073709551616, 1e400, 0.10]",
+        "[18446744073709551616,1e400,0.10]");
     row("string", "\"req-1\"", "\"req-1\"");
     row("unicode string", "\"\\u00e9\\n\"", "\"\xc3\xa9\\n\"");
     row("true", "true", "true");

@@ -77,6 +77,13 @@ void TestShapeText::refuses_data()
     QTest::newRow("rank 33") << QStringList(33, "1").join(' ') << "rank 0 to 32";
     QTest::newRow("too large") << "99999999999999999999"
                                << "too large";
+    // Issue 25: sizes that multiply past int64, a 0 among them or not (NumPy: "array is too big").
+    QTest::newRow("overflow with a zero") << "4294967296, 4294967296, 0"
+                                          << "multiply past 2^63 - 1 elements";
+    QTest::newRow("overflow, zero first") << "0 4611686018427387904 4611686018427387904"
+                                          << "multiply past 2^63 - 1 elements";
+    QTest::newRow("overflow") << "9223372036854775807, 2"
+                              << "multiply past 2^63 - 1 elements";
 }
 
 void TestShapeText::refuses()
@@ -105,6 +112,13 @@ void TestShapeText::cliReadsSpacesAsSeparators()
     std::ostringstream out2, err2;
     QCOMPARE(runCli({"eval", "--shape", "5,,6", "x[0]"}, in, out2, err2, CliEnvironment{}), 2);
     QVERIFY2(err2.str().find("--shape") != std::string::npos, err2.str().c_str());
+    // An overflowing shape with a 0 is refused by the CLI too, with the reason (issue 25).
+    std::ostringstream out3, err3;
+    QCOMPARE(runCli({"eval", "--shape", "4294967296,4294967296,0", "x[::-1]"}, in, out3, err3,
+                    CliEnvironment{}),
+             2);
+    QVERIFY2(err3.str().find("multiply past 2^63 - 1 elements") != std::string::npos,
+             err3.str().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestShapeText)

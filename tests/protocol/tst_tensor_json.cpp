@@ -283,6 +283,15 @@ void TestTensorJson::checksTheLimitBeforeAllocating_data()
         << QByteArray(R"({"dtype":"int8","shape":[1000000,1000000],"data":[]})") << machine;
     QTest::newRow("shape whose count overflows int64")
         << QByteArray(R"({"dtype":"int8","shape":[4294967296,4294967296],"data":[1]})") << machine;
+    // Issue 25: a 0 among sizes that multiply past int64 makes no empty tensor (NumPy: "array is
+    // too big"); the GUI aborted on such a shape.
+    QTest::newRow("fill of an overflowing shape with a 0")
+        << QByteArray(R"({"dtype":"int8","shape":[4294967296,4294967296,0],"fill":"zeros"})")
+        << machine;
+    QTest::newRow("data of an overflowing shape with a 0")
+        << QByteArray(
+               R"({"dtype":"int8","shape":[0,4611686018427387904,4611686018427387904],"data":[]})")
+        << machine;
     QTest::newRow("data over a small limit")
         << QByteArray(R"({"dtype":"int32","shape":[3,4],"data":[0,1,2,3,4,5,6,7,8,9,10,11]})")
         << qint64(10);

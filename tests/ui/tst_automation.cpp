@@ -13,6 +13,8 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <sys/stat.h>
+
 using namespace ss;
 using namespace ss::ui;
 using ss::testing::at;
@@ -46,7 +48,12 @@ private slots:
     void stepsErrorsAndStale();
     void saveScreenshotAndReopen();
     void badCommandsGetErrorsInOrder();
+    void badWaitKeepsTheChannelGoing_data();
+    void badWaitKeepsTheChannelGoing();
+    void hostilePathsAndShapesAreRefused();
     void quitFinishes();
+    void idsAreEchoedAsSent_data();
+    void idsAreEchoedAsSent();
 };
 
 void TestAutomation::lessonStateAndMasks()
@@ -271,6 +278,66 @@ void TestAutomation::badCommandsGetErrorsInOrder()
         QVERIFY(!line.contains('\n'));
 }
 
+void TestAutomation::badWaitKeepsTheChannelGoing_data()
+{
+    QTest::addColumn<QByteArray>("wait");
+    QTest::newRow("negative") << QByteArray(R"({"id": 1, "cmd": "wait", "timeout_ms": -1})");
+    QTest::newRow("string") << QByteArray(R"({"id": 1, "cmd": "wait", "timeout_ms": "5"})");
+    QTest::newRow("fraction") << QByteArray(R"({"id": 1, "cmd": "wait", "timeout_ms": 1.5})");
+}
+
+// A refused wait answered its error and then left the channel waiting: nothing after it was
+// ever answered.
+void TestAutomation::badWaitKeepsTheChannelGoing()
+{
+    QFETCH(QByteArray, wait);
+    MainWindow w;
+    w.show();
+    Automation channel(w);
+    ss::testing::AutomationClient client(channel);
+    const Json refused = client.ask(wait);
+    QCOMPARE(errorCode(refused), std::string("bad_request"));
+    QCOMPARE(at(refused, {"id"})->toInt64(), 1);
+    QVERIFY(channel.isIdle());
+    const Json next = client.ask(R"({"id": 2, "cmd": "state"})", 10000);
+    QVERIFY2(isOk(next), client.lastLine().constData());
+    QCOMPARE(at(next, {"id"})->toInt64(), 2);
+    const Json waited = client.ask(R"({"id": 3, "cmd": "wait"})");
+    QVERIFY2(isOk(waited), client.lastLine().constData());
+    QCOMPARE(client.answers().size(), 3);
+}
+
+// Issue 25: an overflowing shape with a 0 aborted the window; a device or FIFO hung it; a NUL
+// cut a path short. Each is answered with the reason, and the channel goes on.
+void TestAutomation::hostilePathsAndShapesAreRefused()
+{
+    MainWindow w;
+    w.show();
+    Automation channel(w);
+    ss::testing::AutomationClient client(channel);
+    QVERIFY(isOk(client.ask(R"({"cmd": "open_lesson", "name": "walkthrough"})")));
+    const Workspace before = w.workspace();
+    Json a = client.ask(R"({"id": 1, "cmd": "set_shape", "shape": [4294967296, 4294967296, 0]})");
+    QCOMPARE(errorCode(a), std::string("bad_request"));
+    QVERIFY2(client.lastLine().contains("multiply past 2^63 - 1 elements"),
+             client.lastLine().constData());
+    a = client.ask(R"({"id": 2, "cmd": "open_file", "path": "/dev/zero"})", 10000);
+    QCOMPARE(errorCode(a), std::string("invalid_argument"));
+    QVERIFY2(client.lastLine().contains("/dev/zero") &&
+                 client.lastLine().contains("character device"),
+             client.lastLine().constData());
+    QTemporaryDir dir;
+    const QByteArray fifo = QFile::encodeName(dir.filePath("w.json"));
+    QCOMPARE(mkfifo(fifo.constData(), 0600), 0);
+    a = client.ask(R"({"id": 3, "cmd": "open_file", "path": ")" + fifo + R"("})", 10000);
+    QVERIFY2(client.lastLine().contains("FIFO"), client.lastLine().constData());
+    a = client.ask(R"({"id": 4, "cmd": "open_file", "path": ")" + fifo + R"(\u0000.npy"})");
+    QCOMPARE(errorCode(a), std::string("bad_request"));
+    QVERIFY2(client.lastLine().contains("NUL"), client.lastLine().constData());
+    QCOMPARE(w.workspace(), before);
+    QVERIFY(isOk(client.ask(R"({"id": 5, "cmd": "state"})")));
+}
+
 void TestAutomation::quitFinishes()
 {
     MainWindow w;
@@ -282,6 +349,32 @@ void TestAutomation::quitFinishes()
     channel.submit(R"({"id": 2, "cmd": "state"})"); // after quit: not answered
     QTest::qWait(50);
     QCOMPARE(client.answers().size(), 1);
+}
+
+void TestAutomation::idsAreEchoedAsSent_data()
+{
+    QTest::addColumn<QByteArray>("id");
+    for (const char* id : {"18446744073709551615", "123456789012345678901234567890", "1e400",
+                           "1.50", "-0", "\"text\"", "[1e400,2.50]"})
+        QTest::newRow(id) << QByteArray(id);
+}
+
+// Issue 26: 18446744073709551615 came back as ...616, a 30-digit id as 1.2345678901234568e+29.
+// An id is echoed byte for byte, in an answer and in an error.
+void TestAutomation::idsAreEchoedAsSent()
+{
+    QFETCH(QByteArray, id);
+    MainWindow w;
+    w.forgetSession();
+    w.show();
+    Automation channel(w);
+    ss::testing::AutomationClient client(channel);
+    for (const QByteArray& line : {R"({"id": )" + id + R"(, "cmd": "state", "max_elements": 0})",
+                                   R"({"id": )" + id + R"(, "cmd": "fly"})"}) {
+        client.ask(line);
+        QVERIFY2(client.lastLine().startsWith(R"({"id":)" + id + ","),
+                 client.lastLine().constData());
+    }
 }
 
 QTEST_MAIN(TestAutomation)

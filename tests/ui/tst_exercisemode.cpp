@@ -11,8 +11,10 @@
 #include "workbench_testing.h"
 
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QPushButton>
 #include <QTest>
@@ -35,6 +37,7 @@ private slots:
     void commandLineOpensAnExercise();
     void closingAfterARestartBringsTheLessonsBack();
     void openingALessonLeavesTheExercise();
+    void unreadableProgressIsShownInTheWindow();
 
 private:
     void shot(QWidget& w, const QString& name);
@@ -264,6 +267,35 @@ void TestExerciseMode::openingALessonLeavesTheExercise()
     // Next starts from the first exercise again.
     panel->findChild<QPushButton*>(QStringLiteral("exerciseNext"))->click();
     QCOMPARE(panel->currentExercise(), QStringLiteral("row-two"));
+}
+
+// Issue 26: a corrupt progress file was reported on stderr only, then replaced. The window says
+// it did not read and where it was kept; solving starts a new file and the old one stays.
+void TestExerciseMode::unreadableProgressIsShownInTheWindow()
+{
+    const QString path = ExerciseProgress::defaultPath();
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    for (const QString& old : QDir(QFileInfo(path).absolutePath())
+                                  .entryList({QStringLiteral("exercise-progress.json*")}))
+        QFile::remove(QFileInfo(path).absolutePath() + u'/' + old);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"solved\": [\"row-tw");
+    file.close();
+    MainWindow w;
+    w.show();
+    const QString aside = path + QStringLiteral(".unreadable-1");
+    QVERIFY2(w.message().contains(QStringLiteral("does not read")) && w.message().contains(aside),
+             qPrintable(w.message()));
+    auto* label = w.exercisePanel()->findChild<QLabel*>(QStringLiteral("exerciseProblems"));
+    QVERIFY(label);
+    QVERIFY2(label->text().contains(aside), qPrintable(label->text()));
+    QVERIFY(QFileInfo::exists(aside));
+    QFile kept(aside);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("{\"solved\": [\"row-tw"));
+    QVERIFY(!QFileInfo::exists(path));
+    QFile::remove(aside);
 }
 
 QTEST_MAIN(TestExerciseMode)

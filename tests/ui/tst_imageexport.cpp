@@ -14,6 +14,7 @@
 #include "ui/workbench/presentationmode.h"
 #include "workbench_testing.h"
 
+#include <QDirIterator>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -28,6 +29,10 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sys/mount.h>
+#include <sys/stat.h>
 
 using namespace ss;
 using namespace ss::ui;
@@ -100,6 +105,10 @@ private slots:
     void automationChannel();
     void coloursFitThePicture();
     void emptyOutputShowsItsNote();
+    void everyWriterKeepsTheOldFileOnAFullDisk_data();
+    void everyWriterKeepsTheOldFileOnAFullDisk();
+    void everyWriterRefusesAFifo_data();
+    void everyWriterRefusesAFifo();
 
 private:
     QTemporaryDir m_dir;
@@ -503,6 +512,143 @@ void TestImageExport::emptyOutputShowsItsNote()
     QVERIFY2(svg.contains(QStringLiteral("no elements")), qPrintable(svg.left(2000)));
     // Tall enough for the note under the title.
     QVERIFY(w.outputView(0)->pictureSize().height() > 2 * w.outputView(0)->fontMetrics().height());
+}
+
+namespace {
+
+/// One automation command per writer of images: `PATH` is replaced by the target, `FILE` is
+/// the name of the file the command writes inside the target (the frames' first file), or empty
+/// when the target is that file.
+void writerRows()
+{
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QString>("target");
+    QTest::addColumn<QString>("file");
+    QTest::newRow("SVG") << R"({"cmd": "export_image", "path": "PATH", "view": "window"})"
+                         << "w.svg"
+                         << "";
+    QTest::newRow("PDF") << R"({"cmd": "export_image", "path": "PATH", "view": "output"})"
+                         << "w.pdf"
+                         << "";
+    QTest::newRow("PNG") << R"({"cmd": "export_image", "path": "PATH", "view": "input"})"
+                         << "w.png"
+                         << "";
+    QTest::newRow("APNG") << R"({"cmd": "export_animation", "path": "PATH"})"
+                          << "a.png"
+                          << "";
+    QTest::newRow("frames") << R"({"cmd": "export_animation", "path": "PATH"})"
+                            << "frames/"
+                            << "frame-0001.png";
+    QTest::newRow("screenshot") << R"({"cmd": "screenshot", "path": "PATH"})"
+                                << "shot.png"
+                                << "";
+}
+
+QStringList everythingIn(const QString& dir)
+{
+    QStringList names;
+    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    while (it.hasNext())
+        names << QDir(dir).relativeFilePath(it.next());
+    names.sort();
+    return names;
+}
+
+} // namespace
+
+void TestImageExport::everyWriterKeepsTheOldFileOnAFullDisk_data()
+{
+    writerRows();
+}
+
+// Issue 26: on a full disk an SVG export answered ok and left 53 KB of a 291 KB file in place of
+// the good one; the screenshot left a partial PNG; PDF, APNG and frames said "Unknown error".
+// Every writer now keeps the old file, leaves nothing else, and says why. A 256 KiB tmpfs,
+// filled, is the full disk (mounting needs root; elsewhere skipped like the other full-disk
+// tests).
+void TestImageExport::everyWriterKeepsTheOldFileOnAFullDisk()
+{
+    QFETCH(QString, command);
+    QFETCH(QString, target);
+    QFETCH(QString, file);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray mountPoint = QFile::encodeName(dir.path());
+    if (::mount("tmpfs", mountPoint.constData(), "tmpfs", 0, "size=256k") != 0)
+        QSKIP(qPrintable(QStringLiteral("cannot mount a small tmpfs to fill (needs root): ") +
+                         QString::fromLocal8Bit(std::strerror(errno))));
+    const QString path = dir.filePath(target);
+    const QString old = dir.filePath(target + file);
+    QDir().mkpath(QFileInfo(old).absolutePath());
+    const QByteArray oldBytes = QByteArray("the good old file ").repeated(100);
+    {
+        QFile f(old);
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(oldBytes) == oldBytes.size());
+    }
+    {
+        QFile fill(dir.filePath(QStringLiteral("filler")));
+        QVERIFY(fill.open(QIODevice::WriteOnly | QIODevice::Unbuffered));
+        const QByteArray block(4096, 'f');
+        while (fill.write(block) == block.size()) {
+        }
+        const QByteArray byte(1, 'f');
+        while (fill.write(byte) == 1) {
+        }
+    }
+    const QStringList before = everythingIn(dir.path());
+    Automation channel(*m_window);
+    AutomationClient client(channel);
+    const Json a = client.ask(QString(command).replace(QLatin1String("PATH"), path).toUtf8());
+    QFile kept(old);
+    const QByteArray after = kept.open(QIODevice::ReadOnly) ? kept.readAll() : QByteArray();
+    kept.close();
+    const QStringList left = everythingIn(dir.path());
+    QVERIFY(::umount(mountPoint.constData()) == 0);
+    const Json* ok = at(a, {"ok"});
+    QVERIFY2(ok && ok->isBool() && !ok->toBool(), client.lastLine().constData());
+    const Json* message = at(a, {"error", "message"});
+    QVERIFY2(message && QString::fromStdString(message->toString())
+                            .contains(QLatin1String("No space left on device")),
+             client.lastLine().constData());
+    QVERIFY2(QString::fromStdString(message->toString()).contains(dir.path()),
+             client.lastLine().constData()); // it names the file
+    QCOMPARE(after, oldBytes);
+    QCOMPARE(left, before);
+}
+
+void TestImageExport::everyWriterRefusesAFifo_data()
+{
+    writerRows();
+}
+
+// A FIFO (or a device) as the target: writing into it "worked" for bytes nobody kept, and a
+// rename over it replaced it. Refused, and the FIFO stays a FIFO.
+void TestImageExport::everyWriterRefusesAFifo()
+{
+    QFETCH(QString, command);
+    QFETCH(QString, target);
+    QFETCH(QString, file);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(target);
+    const QString fifo = dir.filePath(target + file);
+    QDir().mkpath(QFileInfo(fifo).absolutePath());
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    Automation channel(*m_window);
+    AutomationClient client(channel);
+    const Json a = client.ask(QString(command).replace(QLatin1String("PATH"), path).toUtf8());
+    const Json* message = at(a, {"error", "message"});
+    QVERIFY2(message && QString::fromStdString(message->toString())
+                            .contains(QLatin1String("not a regular file (it is a FIFO)")),
+             client.lastLine().constData());
+    struct stat st
+    {
+    };
+    QCOMPARE(::stat(QFile::encodeName(fifo).constData(), &st), 0);
+    QVERIFY(S_ISFIFO(st.st_mode));
+    const QStringList expected =
+        file.isEmpty() ? QStringList{target} : QStringList{target.chopped(1), target + file};
+    QCOMPARE(everythingIn(dir.path()), expected); // nothing written beside it either
 }
 
 QTEST_MAIN(TestImageExport)

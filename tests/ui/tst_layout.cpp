@@ -3,6 +3,7 @@
 // every control where it was (the editor area keeps its height, the error strip its room).
 #include "ui/editors/argtable.h"
 #include "ui/editors/speceditor.h"
+#include "ui/views/palette.h"
 #include "ui/workbench/messagestrip.h"
 #include "workbench_testing.h"
 
@@ -66,6 +67,8 @@ private slots:
     void rowsAndErrorsMoveNothing_data();
     void rowsAndErrorsMoveNothing();
     void messageStripKeepsItsRoom();
+    void messageStripOpensToTheWholeMessage();
+    void messageStripFollowsTheTheme();
 };
 
 void TestLayout::rowsAndErrorsMoveNothing_data()
@@ -157,6 +160,64 @@ void TestLayout::messageStripKeepsItsRoom()
     strip.setMessage(QString());
     QCOMPARE(strip.height(), room);
     QVERIFY(strip.text().isEmpty());
+}
+
+// A message cut to the strip's two lines can be read whole in the window: a click or Enter opens
+// the strip to its full height, and again closes it to the reserved room.
+void TestLayout::messageStripOpensToTheWholeMessage()
+{
+    MessageStrip strip(2);
+    strip.resize(300, strip.height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    const int room = strip.height();
+    QString words;
+    for (int k = 0; k < 40; ++k)
+        words += QStringLiteral("word%1 ").arg(k);
+    strip.setMessage(QStringLiteral("<b>invalid_argument</b>: ") + words);
+    QVERIFY(strip.isElided());
+    QCOMPARE(strip.focusPolicy(), Qt::StrongFocus); // reachable from the keyboard
+    QTest::mouseClick(&strip, Qt::LeftButton);
+    QVERIFY(strip.isExpanded());
+    QVERIFY(!strip.isElided());
+    QVERIFY(strip.height() > room);
+    QVERIFY2(strip.text().contains(QStringLiteral("word39")), qPrintable(strip.text()));
+    QTest::mouseClick(&strip, Qt::LeftButton);
+    QVERIFY(!strip.isExpanded());
+    QCOMPARE(strip.height(), room);
+    strip.setFocus();
+    QTest::keyClick(&strip, Qt::Key_Return);
+    QVERIFY(strip.isExpanded());
+    QVERIFY(strip.text().contains(QStringLiteral("word39")));
+    // The next message that fits closes it; a short one never opens.
+    strip.setMessage(QStringLiteral("short"));
+    QVERIFY(!strip.isExpanded());
+    QCOMPARE(strip.height(), room);
+    QCOMPARE(strip.focusPolicy(), Qt::NoFocus);
+    QTest::mouseClick(&strip, Qt::LeftButton);
+    QVERIFY(!strip.isExpanded());
+}
+
+// The strip's colours come from the palette: dark on the dark theme, light on the light one.
+void TestLayout::messageStripFollowsTheTheme()
+{
+    // Inside a shown window, as in the workbench, themed as View > Dark theme does it.
+    QWidget window;
+    MessageStrip& strip = *new MessageStrip(2, &window);
+    strip.setMessage(QStringLiteral("<b>invalid_argument</b>: wrong"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* app = qobject_cast<QApplication*>(QCoreApplication::instance());
+    applyTheme(*app, Theme::Dark);
+    QVERIFY2(strip.background().lightness() < 100, qPrintable(strip.background().name()));
+    QVERIFY(strip.foreground().lightness() > 180);
+    QTRY_VERIFY2(strip.styleSheet().contains(strip.background().name()),
+                 qPrintable(strip.styleSheet()));
+    applyTheme(*app, Theme::Light);
+    QVERIFY2(strip.background().lightness() > 200, qPrintable(strip.background().name()));
+    QVERIFY(strip.foreground().lightness() < 80);
+    QTRY_VERIFY2(strip.styleSheet().contains(strip.background().name()),
+                 qPrintable(strip.styleSheet()));
 }
 
 QTEST_MAIN(TestLayout)

@@ -12,8 +12,10 @@
 #include "workbench_testing.h"
 
 #include <QAction>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QMenu>
 #include <QProcess>
 #include <QPushButton>
@@ -25,6 +27,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace ss;
@@ -64,6 +67,19 @@ bool lockIsHeld(const QString& path)
     return held;
 }
 
+/// What a restart does to the settings: a new process reads the file from the disk. In one
+/// process QSettings keeps what it wrote and reads the file again only once it changed on the
+/// disk, so a newer time stamp stands in for the new process.
+bool rereadSettingsFromDisk()
+{
+    QSettings settings;
+    settings.sync();
+    QFile file(settings.fileName());
+    return file.open(QIODevice::ReadWrite) &&
+           file.setFileTime(QDateTime::currentDateTime().addSecs(120),
+                            QFileDevice::FileModificationTime);
+}
+
 QString lessonWithOp(const std::string& op)
 {
     for (const Lesson& lesson : lessons())
@@ -79,6 +95,7 @@ class TestSession : public QObject
 
 private slots:
     void init() { ss::testing::useCleanTestEnvironment(); }
+    void cleanup() { SessionGuard::setDirectoriesForTesting({}); }
     void titleShowsTheFileAndTheModifiedMarker();
     void quitAsksBeforeWorkIsLost();
     void unansweredDialogsDoNotHang();
@@ -93,6 +110,9 @@ private slots:
     void exportWritesEveryOutput();
     void exportRefusesAStaleResult();
     void badStartFileIsShownInTheWindow();
+    void settingsReadBackAfterARestart();
+    void autosaveFailuresAreShownAndGoElsewhere();
+    void saveRefusesWhatIsNotARegularFile();
 };
 
 void TestSession::titleShowsTheFileAndTheModifiedMarker()
@@ -521,6 +541,149 @@ void TestSession::badStartFileIsShownInTheWindow()
     MainWindow shot;
     options.screenshot = dir.filePath(QStringLiteral("x.png"));
     QVERIFY(!prepareWindow(shot, options, &error));
+}
+
+// Every setting the menus offer, set in one lifetime of the window, takes effect in the next one
+// (the settings read from the disk as a new process reads them). "general/started" did not:
+// QSettings reads an INI [general] section as keys without a group, so every start was the first
+// and "Reopen the Last Workspace at Start" never happened.
+void TestSession::settingsReadBackAfterARestart()
+{
+    QTemporaryDir dir;
+    const QString saved = dir.filePath(QStringLiteral("kept.slicescope.json"));
+    QString error;
+    {
+        MainWindow w;
+        w.forgetSession();
+        w.restoreWindowState();
+        QVERIFY2(applyStartOptions(w, StartOptions{}, &error), qPrintable(error));
+        QVERIFY(!w.currentLesson().isEmpty()); // the very first start opens a lesson
+        w.show();
+        w.resize(1010, 720);
+        w.findChild<QAction*>(QStringLiteral("actionReopenLast"))->setChecked(true);
+        w.findChild<QAction*>(QStringLiteral("actionDarkTheme"))->setChecked(true);
+        w.findChild<QAction*>(QStringLiteral("actionFitColours"))->setChecked(false);
+        w.setWorkspace(editedWorkspace(), QStringLiteral("edit"));
+        QVERIFY2(w.saveFile(saved, &error), qPrintable(error));
+        QVERIFY(w.close());
+    }
+    QVERIFY(rereadSettingsFromDisk());
+    {
+        MainWindow w;
+        w.forgetSession();
+        w.restoreWindowState();
+        QVERIFY2(applyStartOptions(w, StartOptions{}, &error), qPrintable(error));
+        QCOMPARE(w.currentLesson(), QString()); // not the first start any more
+        QCOMPARE(w.filePath(), saved);          // the last workspace, reopened
+        QCOMPARE(w.workspace(), editedWorkspace());
+        QCOMPARE(w.recentFiles(), QStringList{saved});
+        QVERIFY(w.findChild<QAction*>(QStringLiteral("actionReopenLast"))->isChecked());
+        QVERIFY(w.findChild<QAction*>(QStringLiteral("actionDarkTheme"))->isChecked());
+        QVERIFY(!w.findChild<QAction*>(QStringLiteral("actionFitColours"))->isChecked());
+        QCOMPARE(w.size(), QSize(1010, 720));
+        w.findChild<QAction*>(QStringLiteral("actionDarkTheme"))->setChecked(false);
+    }
+    // A settings file written before the fix (its [general] section) counts as started too.
+    QSettings().clear();
+    QSettings().setValue(QStringLiteral("started"), true);
+    QVERIFY(rereadSettingsFromDisk());
+    MainWindow old;
+    old.forgetSession();
+    QVERIFY2(applyStartOptions(old, StartOptions{}, &error), qPrintable(error));
+    QCOMPARE(old.currentLesson(), QString());
+}
+
+// A home that cannot take the autosave (here: its directory cannot be made, a file is in the
+// way; a read-only or full home is the same to the writer): the autosave goes to the next place
+// allowed, a later start recovers it from there, and while no place takes it the window says
+// that the work is not being protected, naming each place tried. It used to fail silently.
+void TestSession::autosaveFailuresAreShownAndGoElsewhere()
+{
+    QTemporaryDir dir;
+    const QString inTheWay = dir.filePath(QStringLiteral("home-file"));
+    QVERIFY(QFile(inTheWay).open(QIODevice::WriteOnly));
+    const QString blocked = inTheWay + QStringLiteral("/sessions");
+    const QString fallback = dir.filePath(QStringLiteral("runtime/sessions"));
+    SessionGuard::setDirectoriesForTesting({blocked, fallback});
+    QString firstAutosave;
+    {
+        MainWindow w;
+        auto* warning = w.findChild<QLabel*>(QStringLiteral("autosaveWarning"));
+        QVERIFY(warning);
+        w.setWorkspace(editedWorkspace(), QStringLiteral("edit"));
+        w.session()->autosaveNow();
+        firstAutosave = w.session()->autosavePath();
+        QVERIFY2(firstAutosave.startsWith(fallback + u'/'), qPrintable(firstAutosave));
+        QVERIFY(QFile::exists(firstAutosave));
+        QVERIFY(warning->isHidden()); // protected, elsewhere
+        QCOMPARE(w.session()->problem(), QString());
+    } // not closed: as if killed, the autosave stays
+    // Nowhere to write: the window says so from the start, and after a failed autosave.
+    const QString blockedToo = inTheWay + QStringLiteral("/tmp");
+    SessionGuard::setDirectoriesForTesting({blocked, blockedToo});
+    {
+        MainWindow w;
+        w.show();
+        auto* warning = w.findChild<QLabel*>(QStringLiteral("autosaveWarning"));
+        QVERIFY(warning->isVisible());
+        QVERIFY2(warning->text().startsWith(QStringLiteral("Your work is not being protected")),
+                 qPrintable(warning->text()));
+        QVERIFY2(warning->text().contains(blocked) && warning->text().contains(blockedToo) &&
+                     warning->text().contains(QStringLiteral("Not a directory")),
+                 qPrintable(warning->text()));
+        w.setWorkspace(editedWorkspace(), QStringLiteral("edit"));
+        w.session()->autosaveNow();
+        QVERIFY(warning->isVisible());
+        QVERIFY2(warning->text().contains(
+                     QStringLiteral("could not be written to %1/session-").arg(blocked)),
+                 qPrintable(warning->text()));
+        w.session()->finish();
+    }
+    // The next start finds the lost work where it went, and offers it.
+    SessionGuard::setDirectoriesForTesting({blocked, fallback});
+    {
+        MainWindow w;
+        w.offerRecovery();
+        QVERIFY(!w.findChild<QWidget*>(QStringLiteral("recoveryStrip"))->isHidden());
+        const auto lost = w.session()->findLostSession();
+        QVERIFY(lost);
+        QCOMPARE(lost->autosavePath, firstAutosave);
+        w.findChild<QPushButton*>(QStringLiteral("recoverSession"))->click();
+        QCOMPARE(w.workspace(), editedWorkspace());
+        QVERIFY(!QFile::exists(firstAutosave));
+        // Room at home again: the autosave goes back there, and none is left elsewhere.
+        QVERIFY(QFile::remove(inTheWay));
+        w.setWorkspace(getitemWorkspace({3, 3}, QStringLiteral("x[1]")), QStringLiteral("edit"));
+        w.session()->autosaveNow();
+        QVERIFY2(w.session()->autosavePath().startsWith(blocked + u'/'),
+                 qPrintable(w.session()->autosavePath()));
+        QVERIFY(QFile::exists(w.session()->autosavePath()));
+        QCOMPARE(QDir(fallback).entryList({QStringLiteral("*.json")}, QDir::Files), QStringList());
+        w.session()->finish();
+    }
+}
+
+// Issue 25: a save to a FIFO (or a device) answered ok although nothing was kept, and a rename
+// over it replaced the special file. Refused with the reason, in the window; the FIFO stays.
+void TestSession::saveRefusesWhatIsNotARegularFile()
+{
+    QTemporaryDir dir;
+    const QString fifo = dir.filePath(QStringLiteral("pipe.slicescope.json"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    MainWindow w;
+    w.forgetSession();
+    w.setWorkspace(editedWorkspace(), QStringLiteral("edit"));
+    QString error;
+    QVERIFY(!w.saveFile(fifo, &error));
+    QCOMPARE(error, QStringLiteral("cannot write pipe.slicescope.json: not a regular file (it is "
+                                   "a FIFO)"));
+    QVERIFY(w.isWindowModified());
+    QVERIFY(w.filePath().isEmpty());
+    struct stat st
+    {
+    };
+    QCOMPARE(::stat(QFile::encodeName(fifo).constData(), &st), 0);
+    QVERIFY(S_ISFIFO(st.st_mode));
 }
 
 QTEST_MAIN(TestSession)

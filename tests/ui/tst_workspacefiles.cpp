@@ -18,6 +18,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
 #include <QPushButton>
@@ -29,6 +30,7 @@
 #include <cerrno>
 #include <cstring>
 #include <sys/mount.h>
+#include <sys/stat.h>
 
 using namespace ss;
 using namespace ss::ui;
@@ -72,6 +74,8 @@ private slots:
     void saveDialogGivesTheWorkspaceSuffix();
     void badFilesAreRefusedWithReasons_data();
     void badFilesAreRefusedWithReasons();
+    void hostileFilesAreRefusedAtOnce_data();
+    void hostileFilesAreRefusedAtOnce();
     void npyOpensAsTheInput();
     void aFullDiskIsNamed();
 };
@@ -229,6 +233,103 @@ void TestWorkspaceFiles::badFilesAreRefusedWithReasons()
     QVERIFY2(error.contains(reason), qPrintable(error));
     QVERIFY(error.startsWith(QStringLiteral("bad.json")));
     QCOMPARE(w.workspace(), before);
+}
+
+void TestWorkspaceFiles::hostileFilesAreRefusedAtOnce_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("FIFO workspace") << "fifo"
+                                    << "w.json"
+                                    << "it is a FIFO";
+    QTest::newRow("FIFO .npy") << "fifo"
+                               << "w.npy"
+                               << "it is a FIFO";
+    QTest::newRow("symlink to /dev/zero") << "zero"
+                                          << "w.json"
+                                          << "it is a character device";
+    QTest::newRow("symlink to /dev/urandom, .npy") << "urandom"
+                                                   << "w.npy"
+                                                   << "it is a character device";
+    QTest::newRow("sparse 200 GB workspace") << "huge"
+                                             << "w.json"
+                                             << "over the limit of";
+    QTest::newRow("NUL in the path") << "nul"
+                                     << "w.json"
+                                     << "holds a NUL byte";
+    // Issue 25: these aborted the window (an OpError thrown out of the views).
+    QTest::newRow("overflowing input shape with a 0") << "shape"
+                                                      << "w.json"
+                                                      << "is too big: its sizes multiply past";
+    QTest::newRow("transpose of one") << "transpose"
+                                      << "w.json"
+                                      << "is too big: its sizes multiply past";
+    QTest::newRow("overflowing .npy header with a 0") << "npyshape"
+                                                      << "w.npy"
+                                                      << "is too big: its sizes multiply past";
+}
+
+// Devices, FIFOs, huge files and overflowing shapes: refused at once with the file's name and
+// the reason, the window's workspace unchanged, and the file left as it was.
+void TestWorkspaceFiles::hostileFilesAreRefusedAtOnce()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, name);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    QString path = dir.filePath(name);
+    const QByteArray local = QFile::encodeName(path);
+    const auto write = [&](const QByteArray& bytes) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(bytes);
+    };
+    if (kind == "fifo") {
+        QCOMPARE(mkfifo(local.constData(), 0600), 0);
+    } else if (kind == "zero") {
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+    } else if (kind == "urandom") {
+        QVERIFY(QFile::link(QStringLiteral("/dev/urandom"), path));
+    } else if (kind == "huge") {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        QVERIFY(file.resize(qint64(200) << 30)); // sparse: no disk used
+    } else if (kind == "nul") {
+        write(R"({"op": "getitem", "inputs": {"input": {"value": 1}}})");
+        path += QChar(0) + QStringLiteral("/etc/passwd");
+    } else if (kind == "shape") {
+        write(R"({"op": "getitem", "inputs": {"input": {"dtype": "int8", "shape": )"
+              R"([4294967296, 4294967296, 0], "fill": "zeros"}}, "attrs": {"expr": "x[::-1]"}})");
+    } else if (kind == "transpose") {
+        write(R"({"op": "transpose", "inputs": {"a": {"dtype": "int8", "shape": )"
+              R"([0, 4294967296, 4294967296], "fill": "zeros"}}, "attrs": {"perm": [2, 1, 0]}})");
+    } else if (kind == "npyshape") {
+        std::string header = "{'descr': '|i1', 'fortran_order': False, 'shape': "
+                             "(4611686018427387904, 4611686018427387904, 0), }";
+        header += std::string((64 - (10 + header.size() + 1) % 64) % 64, ' ') + "\n";
+        std::string bytes = std::string("\x93NUMPY\x01\x00", 8);
+        bytes += char(header.size() & 0xFF);
+        bytes += char(header.size() >> 8);
+        write(QByteArray::fromStdString(bytes + header));
+    }
+    QFileInfo before(path);
+    const qint64 size = kind == "nul" ? 0 : before.size();
+    MainWindow w;
+    w.show();
+    QVERIFY(waitSettled(w));
+    const Workspace ws = w.workspace();
+    QString error;
+    QElapsedTimer timer;
+    timer.start();
+    QVERIFY(!w.openFile(path, &error));
+    QVERIFY2(timer.elapsed() < 10000, "refused only after a long read");
+    QVERIFY2(error.contains(reason), qPrintable(error));
+    QVERIFY2(kind == "nul" || error.contains(name), qPrintable(error));
+    QCOMPARE(w.workspace(), ws);
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.isVisible());
+    if (kind != "nul") QCOMPARE(QFileInfo(path).size(), size);
 }
 
 void TestWorkspaceFiles::npyOpensAsTheInput()

@@ -8,15 +8,19 @@
 #include <QSignalSpy>
 #include <QTest>
 
-
 using namespace ss;
 using namespace ss::ui;
+
+Q_DECLARE_METATYPE(std::vector<std::vector<ss::ui::InputSource>>)
+Q_DECLARE_METATYPE(ss::Attrs)
 
 class TestEngineClient : public QObject
 {
     Q_OBJECT
 private slots:
     void evaluatesOnThePool();
+    void evaluationsAreBudgetedWhole_data();
+    void evaluationsAreBudgetedWhole();
 };
 
 void TestEngineClient::evaluatesOnThePool()
@@ -38,6 +42,89 @@ void TestEngineClient::evaluatesOnThePool()
     QVERIFY(eval->ok);
     QCOMPARE(eval->outputs.front().shape(), (Shape{4}));
     QVERIFY(!client.isBusy());
+}
+
+namespace {
+
+InputSource filled(DType dtype, Shape shape)
+{
+    InputSource source;
+    source.dtype = dtype;
+    source.shape = std::move(shape);
+    return source;
+}
+
+InputSource literal(const QString& text)
+{
+    InputSource source;
+    source.fill = FillKind::Literal;
+    source.literal = text;
+    return source;
+}
+
+} // namespace
+
+// Everything an evaluation keeps is charged to one budget before it is allocated, as a CLI
+// request's is: the read orders the workbench stores (4 bytes per input and output element,
+// 40 MB for a 10^7-element input that a gather reads two elements of), and the inputs, sized
+// together before the first is made. Neither was charged: the GUI was killed in a memory cgroup
+// by int8 inputs whose tensors fitted.
+void TestEngineClient::evaluationsAreBudgetedWhole_data()
+{
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<std::vector<std::vector<InputSource>>>("inputs");
+    QTest::addColumn<Attrs>("attrs");
+    QTest::addColumn<qint64>("limit");
+    QTest::addColumn<QString>("refused");
+    QTest::newRow("stored read orders")
+        << "gather"
+        << std::vector<std::vector<InputSource>>{{filled(DType::Int8, {10000000})},
+                                                 {literal("[3, 1]")}}
+        << Attrs{} << qint64(30000000)
+        << "the read orders the workbench keeps for 10000002 input and 2 output elements (4 "
+           "bytes each) needs 40.0 MB (40000016 bytes); ";
+    QTest::newRow("the inputs together, before the first is made")
+        << "concat"
+        << std::vector<std::vector<InputSource>>{{filled(DType::Int8, {20000000}),
+                                                  filled(DType::Int8, {20000000})}}
+        << Attrs{{"axis", Attr(std::int64_t(0))}} << qint64(30000000)
+        << "the inputs (input 'values'[0] of shape [20000000] int8, input 'values'[1] of shape "
+           "[20000000] int8) needs 40.0 MB (40000000 bytes); ";
+    QTest::newRow("fits") << "gather"
+                          << std::vector<std::vector<InputSource>>{{filled(DType::Int8,
+                                                                           {10000000})},
+                                                                   {literal("[3, 1]")}}
+                          << Attrs{} << qint64(100000000) << "";
+}
+
+void TestEngineClient::evaluationsAreBudgetedWhole()
+{
+    QFETCH(QString, op);
+    QFETCH(std::vector<std::vector<InputSource>>, inputs);
+    QFETCH(Attrs, attrs);
+    QFETCH(qint64, limit);
+    QFETCH(QString, refused);
+    EngineClient client;
+    Limits limits;
+    limits.maxBytes = limit;
+    client.setLimits(limits);
+    QSignalSpy evaluated(&client, &EngineClient::evaluated);
+    Workspace ws;
+    ws.op = op.toStdString();
+    ws.inputs = inputs;
+    ws.attrs = attrs;
+    client.evaluate(ws);
+    QVERIFY(evaluated.wait(30000));
+    const auto eval = evaluated.front().front().value<std::shared_ptr<const Evaluation>>();
+    if (refused.isEmpty()) {
+        QVERIFY2(eval->ok, qPrintable(eval->message));
+        return;
+    }
+    QVERIFY(!eval->ok);
+    QCOMPARE(eval->code, ErrorCode::ResourceExhausted);
+    QVERIFY2(eval->message.startsWith(refused), qPrintable(eval->message));
+    QVERIFY2(eval->message.contains(QStringLiteral(" is available (the byte limit of 30.0 MB")),
+             qPrintable(eval->message));
 }
 
 QTEST_GUILESS_MAIN(TestEngineClient)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The exercise sets, the checker and the progress file, without widgets: every exercise's listed
 // solutions pass and its listed wrong answers fail with a hint; the hints say what differs.
+#include "core/error.h"
 #include "core/plan.h"
 #include "ui/model/exercisechecker.h"
 #include "ui/model/exerciseprogress.h"
@@ -9,11 +10,14 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <set>
+#include <sys/mount.h>
+#include <sys/stat.h>
 
 using namespace ss;
 using namespace ss::ui;
@@ -35,6 +39,11 @@ private slots:
     void answerWithAnotherOpIsRefused();
     void badSetFilesAreRefusedWithTheirName_data();
     void badSetFilesAreRefusedWithTheirName();
+    void hostileSetFilesAreRefusedAtOnce_data();
+    void hostileSetFilesAreRefusedAtOnce();
+    void unreadableProgressIsKeptAside_data();
+    void unreadableProgressIsKeptAside();
+    void unreadableProgressThatCannotMoveIsNotReplaced();
     void progressPersists();
 };
 
@@ -252,6 +261,146 @@ void TestExercises::badSetFilesAreRefusedWithTheirName()
     }
 }
 
+void TestExercises::hostileSetFilesAreRefusedAtOnce_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("FIFO") << "fifo"
+                          << "it is a FIFO";
+    QTest::newRow("symlink to /dev/zero") << "zero"
+                                          << "it is a character device";
+    QTest::newRow("sparse 100 GB") << "huge"
+                                   << "over the limit of";
+    // Issue 25: an exercise with such a shape aborted the window.
+    QTest::newRow("overflowing shape with a 0") << "shape"
+                                                << "is too big: its sizes multiply";
+}
+
+void TestExercises::hostileSetFilesAreRefusedAtOnce()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("set.json"));
+    if (kind == "fifo") {
+        QCOMPARE(mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    } else if (kind == "zero") {
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+    } else {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        if (kind == "huge")
+            QVERIFY(file.resize(qint64(100) << 30));
+        else
+            file.write(R"({"title": "t", "exercises": [{"name": "a", "title": "A", "task": "do",
+                "op": "getitem", "inputs": {"input": {"dtype": "int8",
+                "shape": [4294967296, 4294967296, 0], "fill": "zeros"}},
+                "attrs": {"expr": "x[:]"}, "solutions": [{}]}]})");
+    }
+    try {
+        readExerciseSet(path);
+        QFAIL("a hostile set file was accepted");
+    } catch (const OpError& e) {
+        const QString what = QString::fromUtf8(e.what());
+        QVERIFY2(what.contains(path) && what.contains(message), qPrintable(what));
+    }
+}
+
+void TestExercises::unreadableProgressIsKeptAside_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("cut short") << "corrupt"
+                               << "";
+    QTest::newRow("not the shape of progress") << "list"
+                                               << "does not hold";
+    QTest::newRow("FIFO") << "fifo"
+                          << "it is a FIFO";
+    QTest::newRow("symlink to /dev/zero") << "zero"
+                                          << "it is a character device";
+}
+
+// Issue 26: a progress file that did not read was reported on stderr only and replaced by the
+// next solved exercise. Now it is renamed aside (never over an earlier copy), the reason is
+// given for the window, and the next save starts a fresh file.
+void TestExercises::unreadableProgressIsKeptAside()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, reason);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("progress.json"));
+    const QByteArray broken = kind == "list" ? QByteArray("[\"corner\"]") : "{\"solved\": [\"cor";
+    if (kind == "fifo") {
+        QCOMPARE(mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    } else if (kind == "zero") {
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+    } else {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(broken);
+    }
+    // An earlier copy is never overwritten: the file goes to the next free name.
+    QFile earlier(path + QStringLiteral(".unreadable-1"));
+    QVERIFY(earlier.open(QIODevice::WriteOnly));
+    earlier.write("earlier");
+    earlier.close();
+
+    ExerciseProgress progress(path);
+    QVERIFY(progress.solved().empty());
+    const QString aside = path + QStringLiteral(".unreadable-2");
+    QVERIFY2(progress.problem().contains(path) && progress.problem().contains(aside) &&
+                 progress.problem().contains(reason),
+             qPrintable(progress.problem()));
+    QVERIFY(!QFileInfo::exists(path) && !QFileInfo(path).isSymLink());
+    if (kind == "fifo" || kind == "zero") {
+        QFileInfo kept(aside);
+        QVERIFY(kind == "fifo" ? !kept.isFile() : kept.isSymLink());
+    } else {
+        QFile kept(aside);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), broken);
+    }
+    QVERIFY(earlier.open(QIODevice::ReadOnly));
+    QCOMPARE(earlier.readAll(), QByteArray("earlier"));
+
+    QCOMPARE(progress.markSolved(QStringLiteral("corner")), QString());
+    const ExerciseProgress fresh(path);
+    QVERIFY(fresh.problem().isEmpty());
+    QCOMPARE(fresh.solved(), std::set<QString>{QStringLiteral("corner")});
+}
+
+// If the unreadable file cannot be moved (its file system is read-only), it is not replaced
+// either: saves are refused. A small tmpfs remounted read-only; mounting needs root, so elsewhere
+// the test is skipped.
+void TestExercises::unreadableProgressThatCannotMoveIsNotReplaced()
+{
+    QTemporaryDir dir;
+    const QByteArray mountPoint = QFile::encodeName(dir.path());
+    if (mount("tmpfs", mountPoint.constData(), "tmpfs", 0, "size=64k") != 0)
+        QSKIP("cannot mount a small tmpfs (needs root)");
+    const QString path = dir.filePath(QStringLiteral("progress.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"solved\": [");
+    file.close();
+    const bool readOnly =
+        mount(nullptr, mountPoint.constData(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr) == 0;
+    QString problem, saveError;
+    if (readOnly) {
+        ExerciseProgress progress(path);
+        problem = progress.problem();
+        saveError = progress.markSolved(QStringLiteral("corner"));
+    }
+    QByteArray left;
+    if (file.open(QIODevice::ReadOnly)) left = file.readAll();
+    file.close();
+    umount(mountPoint.constData());
+    QVERIFY(readOnly);
+    QVERIFY2(problem.contains(QStringLiteral("could not be moved aside")), qPrintable(problem));
+    QVERIFY(!saveError.isEmpty());
+    QCOMPARE(left, QByteArray("{\"solved\": ["));
+}
+
 void TestExercises::progressPersists()
 {
     QTemporaryDir dir;
@@ -265,13 +414,14 @@ void TestExercises::progressPersists()
     ExerciseProgress again(path);
     QVERIFY(again.isSolved(QStringLiteral("row-two")) && again.isSolved(QStringLiteral("corner")));
     QVERIFY(!again.isSolved(QStringLiteral("column-one")));
-    // A damaged file is no progress, and the next save replaces it.
+    // A damaged file is no progress; it is kept aside, and the next save starts afresh.
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
     file.write("{\"solved\": ");
     file.close();
     ExerciseProgress damaged(path);
     QVERIFY(damaged.solved().empty());
+    QVERIFY(QFileInfo::exists(path + QStringLiteral(".unreadable-1")));
     QCOMPARE(damaged.markSolved(QStringLiteral("corner")), QString());
     QCOMPARE(ExerciseProgress(path).solved().size(), std::size_t(1));
 }

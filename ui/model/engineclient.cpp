@@ -125,11 +125,56 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
 
 namespace {
 
+// The inputs the evaluation is about to generate (fills not made by an earlier evaluation), as
+// the protocol describes them, so that they are sized together before any is made.
+std::vector<std::vector<TensorSpec>> generatedInputs(const Workspace& ws,
+                                                     const std::vector<std::vector<Tensor>>& cached)
+{
+    std::vector<std::vector<TensorSpec>> specs(ws.inputs.size());
+    for (std::size_t k = 0; k < ws.inputs.size(); ++k)
+        for (std::size_t j = 0; j < ws.inputs[k].size(); ++j) {
+            const InputSource& source = ws.inputs[k][j];
+            TensorSpec& spec = specs[k].emplace_back();
+            const bool generated = source.fill == FillKind::Arange ||
+                                   source.fill == FillKind::Zeros ||
+                                   source.fill == FillKind::Ones || source.fill == FillKind::Random;
+            if (!generated || (k < cached.size() && j < cached[k].size() && cached[k][j].isValid()))
+                continue; // a Data spec: nothing to make
+            spec.kind = TensorSpec::Kind::Fill;
+            spec.dtype = source.dtype.value_or(DType::Int32);
+            spec.shape = source.shape;
+        }
+    return specs;
+}
+
+// The read orders computeReadOrders stores for an op whose sources are stored: one position per
+// input element and one per output element.
+void chargeStoredReadOrders(const OpPlan& plan, const std::vector<Tensor>& inputs,
+                            const Limits& limits)
+{
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    auto add = [](std::int64_t a, std::int64_t b) { return a > kMax - b ? kMax : a + b; };
+    std::int64_t inputElements = 0, outputElements = 0;
+    for (const Tensor& t : inputs)
+        inputElements = add(inputElements, t.size());
+    for (const OutputPlan& out : plan.outputs) {
+        const auto n = checkedNumElements(out.shape);
+        outputElements = add(outputElements, n ? *n : kMax);
+    }
+    checkReadPositionLimit(outputElements);
+    const std::int64_t elements = add(inputElements, outputElements);
+    const std::int64_t size = std::int64_t(sizeof(ReadPosition));
+    limits.charge(elements > kMax / size ? kMax : elements * size,
+                  "the read orders the workbench keeps for " + std::to_string(inputElements) +
+                      " input and " + std::to_string(outputElements) + " output elements (" +
+                      std::to_string(size) + " bytes each)");
+}
+
 // Makes the inputs, plans, executes and traces: everything an evaluation shows, on a worker.
 std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
                                           const std::vector<std::vector<Tensor>>& cached,
                                           quint64 generation, Executor& executor, JobContext& ctx,
-                                          const Limits& limits)
+                                          const Limits& givenLimits)
 {
     auto eval = std::make_shared<Evaluation>();
     eval->generation = generation;
@@ -142,6 +187,11 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         if (ws.inputs.size() != def->inputs.size())
             badRequest("op '" + def->name + "' takes " + std::to_string(def->inputs.size()) +
                        " inputs");
+        // One budget for the whole evaluation, as the CLI has one per request: the inputs made
+        // here, the plan, the outputs, the sources and the read orders are all charged to it
+        // before they are allocated.
+        const Limits limits = givenLimits.forRequest();
+        requireGeneratedInputs(*def, generatedInputs(ws, cached), limits);
         for (std::size_t k = 0; k < ws.inputs.size(); ++k) {
             std::vector<Tensor> list;
             for (std::size_t j = 0; j < ws.inputs[k].size(); ++j) {
@@ -169,8 +219,12 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         request.sources = true;
         // A one-to-one affine plan answers for its sources itself: none are made.
         std::shared_ptr<const AffinePlanMap> planMap;
-        request.sourcesWanted = [&planMap](const OpPlan& plan, const std::vector<Tensor>& inputs) {
+        request.sourcesWanted = [&planMap, &limits](const OpPlan& plan,
+                                                    const std::vector<Tensor>& inputs) {
             planMap = planMapFor(plan, inputs);
+            // Stored sources come with stored read orders (computeReadOrders): charged now,
+            // before the outputs are made, so a request too big for them is refused first.
+            if (!planMap) chargeStoredReadOrders(plan, inputs, limits);
             return !planMap;
         };
         request.inMemory = true; // no response text: "emit" is no remedy the GUI can offer

@@ -118,7 +118,11 @@ public:
     /// (hundreds of MB) takes long enough to stall the GUI thread.
     void releaseLater(std::vector<std::shared_ptr<const Evaluation>> evaluations);
 
+    /// The limits every evaluation is budgeted by (each gets a fresh budget of them, as each
+    /// CLI request does): by default the machine's (Limits::machineDefault()).
     Limits limits() const { return m_limits; }
+    /// Sets them: slicescope's --max-bytes, and tests (a small budget, a fake /proc).
+    void setLimits(const Limits& limits) { m_limits = limits; }
 
 signals:
     void evaluated(std::shared_ptr<const ss::ui::Evaluation> result);

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/exerciseprogress.h"
 
+#include "core/error.h"
 #include "protocol/atomic_file.h"
+#include "protocol/json.h"
+#include "protocol/read_file.h"
+#include "ui/model/filesaside.h"
 
 #include <QDir>
 #include <QFile>
@@ -13,25 +17,44 @@
 #include <QStandardPaths>
 #include <QtDebug>
 
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+
 namespace ss::ui {
 
 ExerciseProgress::ExerciseProgress(QString path) : m_path(std::move(path))
 {
-    QFile file(m_path);
-    if (!file.exists()) return;
-    if (!file.open(QIODevice::ReadOnly)) {
-        qWarning("exercise progress %s: %s", qPrintable(m_path), qPrintable(file.errorString()));
+    struct stat info = {};
+    // lstat: a symlink is there even if what it names is not.
+    if (::lstat(QFile::encodeName(m_path).constData(), &info) != 0 && errno == ENOENT) return;
+    QString why;
+    try {
+        const std::string bytes =
+            readRegularFile(QFile::encodeName(m_path).toStdString(), maxTextFileBytes());
+        const Json json = parseJson(bytes);
+        const Json* solved = json.isObject() ? json.find("solved") : nullptr;
+        if (!solved || !solved->isArray()) badRequest("it does not hold {\"solved\": [names]}");
+        for (const Json& name : solved->toArray())
+            if (name.isString()) m_solved.insert(QString::fromStdString(name.toString()));
         return;
+    } catch (const OpError& e) {
+        why = QString::fromUtf8(e.what());
     }
-    QJsonParseError error{};
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &error);
-    if (!doc.isObject() || !doc.object().value(QStringLiteral("solved")).isArray()) {
-        qWarning("exercise progress %s does not read (%s); starting afresh", qPrintable(m_path),
-                 qPrintable(error.errorString()));
-        return;
+    m_solved.clear();
+    QString moveError;
+    const QString aside = moveAside(m_path, &moveError);
+    if (aside.isEmpty()) {
+        m_blocked = true;
+        m_problem = QObject::tr("The exercise progress %1 does not read (%2), and it could not be "
+                                "moved aside (%3): progress is not saved until it is moved or "
+                                "removed.")
+                        .arg(m_path, why, moveError);
+    } else {
+        m_problem = QObject::tr("The exercise progress %1 does not read (%2). It is kept as %3; "
+                                "solved exercises start a new file.")
+                        .arg(m_path, why, aside);
     }
-    for (const QJsonValue& name : doc.object().value(QStringLiteral("solved")).toArray())
-        if (name.isString()) m_solved.insert(name.toString());
 }
 
 QString ExerciseProgress::defaultPath()
@@ -54,6 +77,9 @@ QString ExerciseProgress::reset()
 
 QString ExerciseProgress::save() const
 {
+    if (m_blocked)
+        return QObject::tr("%1 does not read and could not be moved aside; it is not replaced")
+            .arg(m_path);
     QJsonArray names;
     for (const QString& name : m_solved)
         names.append(name);

@@ -3,10 +3,10 @@
 
 #include "core/error.h"
 #include "protocol/json.h"
+#include "protocol/read_file.h"
 #include "ui/model/workspacefile.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <QtDebug>
@@ -94,10 +94,9 @@ Exercise readExercise(const Json& json)
 
 ExerciseSet readExerciseSet(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        badRequest(path.toStdString() + ": cannot open it: " + file.errorString().toStdString());
-    const QByteArray bytes = file.readAll();
+    // One rule for every file read (regular files only, a size cap); the cap is the CLI's
+    // request-line limit. The error names the path already.
+    const QByteArray bytes = readRegularFile(path, maxTextFileBytes());
     ExerciseSet set;
     set.file = path;
     set.name = QFileInfo(path).completeBaseName();
@@ -139,8 +138,10 @@ const std::vector<ExerciseSet>& exerciseSets(QStringList* problems)
         std::vector<ExerciseSet> sets;
         std::set<QString> names;
         const auto readDir = [&](const QDir& dir) {
-            for (const QString& file :
-                 dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+            // QDir::System too: a FIFO or a device named *.json is reported as such rather
+            // than passed over in silence (the reader refuses it at once).
+            for (const QString& file : dir.entryList({QStringLiteral("*.json")},
+                                                     QDir::Files | QDir::System, QDir::Name)) {
                 try {
                     ExerciseSet set = readExerciseSet(dir.filePath(file));
                     // Progress is kept by exercise name: a second exercise of one name would

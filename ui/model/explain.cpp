@@ -80,7 +80,181 @@ QString sliceLines(const StridedSliceDecode& decode, const std::vector<std::int6
     return lines.join(QStringLiteral("<br>"));
 }
 
+std::int64_t intAttr(const Evaluation& eval, const char* name, std::int64_t fallback)
+{
+    const auto it = eval.attrs.find(name);
+    return it != eval.attrs.end() && it->second.isInt() ? it->second.toInt() : fallback;
+}
+
+QString coordsText(const std::vector<std::int64_t>& coords)
+{
+    QStringList parts;
+    for (std::int64_t c : coords)
+        parts << QString::number(c);
+    return u'[' + parts.join(QStringLiteral(", ")) + u']';
+}
+
+// Why a gathered element comes from where it does: the entry of indices that chose it ("because
+// indices[1] = 1"), read from the indices tensor at the place the output coordinate names.
+// Empty for other ops, or where the arguments are not the plain ones this reads.
+QString gatherReason(const OpDef& def, const Evaluation& eval, const std::vector<std::int64_t>& out)
+{
+    const bool gather = def.name == "gather";
+    if ((!gather && def.name != "gather_nd") || eval.inputs.size() != 2 ||
+        eval.inputs[0].size() != 1 || eval.inputs[1].size() != 1)
+        return {};
+    const Tensor& params = eval.inputs[0][0];
+    const Tensor& indices = eval.inputs[1][0];
+    if (!isInteger(indices.dtype())) return {};
+    const std::int64_t ri = indices.rank();
+    const QString name = QString::fromStdString(def.inputs[1].name);
+    std::vector<std::int64_t> at;
+    if (gather) {
+        std::int64_t batch = intAttr(eval, "batch_dims", 0);
+        if (batch < 0) batch += ri;
+        std::int64_t axis = intAttr(eval, "axis", 0);
+        if (axis < 0) axis += params.rank();
+        if (batch < 0 || batch > axis || axis + ri - batch > std::int64_t(out.size())) return {};
+        at.assign(out.begin(), out.begin() + batch);
+        at.insert(at.end(), out.begin() + axis, out.begin() + axis + (ri - batch));
+        const std::int64_t value = indices.intAt(ravelIndex(at, indices.shape()));
+        return QObject::tr("because %1%2 = %3").arg(name, coordsText(at)).arg(value);
+    }
+    // gather_nd: the output's leading coordinates pick a row of indices, an index tuple.
+    if (ri < 1 || ri - 1 > std::int64_t(out.size())) return {};
+    at.assign(out.begin(), out.begin() + (ri - 1));
+    const std::int64_t depth = indices.shape().back();
+    std::vector<std::int64_t> tuple;
+    for (std::int64_t k = 0; k < depth; ++k) {
+        std::vector<std::int64_t> c = at;
+        c.push_back(k);
+        tuple.push_back(indices.intAt(ravelIndex(c, indices.shape())));
+    }
+    return QObject::tr("because %1%2 = %3").arg(name, coordsText(at), coordsText(tuple));
+}
+
+// The compare op's "frameworks" member: per framework, a map of its outcome.
+const Attr::List* frameworkEntries(const Evaluation& eval)
+{
+    for (const auto& [name, value] : eval.extras)
+        if (name == "frameworks" && value.isList()) return &value.toList();
+    return nullptr;
+}
+
+const Attr* member(const Attr& map, const char* name)
+{
+    if (!map.isMap()) return nullptr;
+    for (const auto& [key, value] : map.toMap())
+        if (key == name) return &value;
+    return nullptr;
+}
+
+QString memberText(const Attr& map, const char* name)
+{
+    const Attr* value = member(map, name);
+    return value && value->isString() ? QString::fromStdString(value->toString()) : QString();
+}
+
+// Per output of a comparison, the titles of the frameworks whose result it is ("NumPy 1.24,
+// TensorFlow 2.15"); empty when the evaluation is not one.
+QStringList resultOwners(const Evaluation& eval)
+{
+    const Attr::List* entries = frameworkEntries(eval);
+    if (!entries) return {};
+    std::vector<QStringList> owners(eval.outputs.size());
+    for (const Attr& entry : *entries) {
+        const Attr* output = member(entry, "output");
+        if (!output || !output->isInt() || output->toInt() < 0 ||
+            output->toInt() >= std::int64_t(owners.size()))
+            continue;
+        owners[std::size_t(output->toInt())] << memberText(entry, "title");
+    }
+    QStringList names;
+    for (const QStringList& o : owners) {
+        if (o.isEmpty()) return {};
+        names << o.join(QStringLiteral(", "));
+    }
+    return names;
+}
+
 } // namespace
+
+QString extrasText(const Evaluation& eval)
+{
+    QStringList lines;
+    if (const Attr::List* entries = frameworkEntries(eval)) {
+        // compare: one line per framework, its outcome in words and why it differs.
+        for (const Attr& entry : *entries) {
+            const QString title = memberText(entry, "title").toHtmlEscaped();
+            const QString outcome = memberText(entry, "outcome");
+            QString line;
+            if (outcome == QLatin1String("result")) {
+                const Attr* shape = member(entry, "shape");
+                QString shapeWords = shape ? attrText(*shape) : QString();
+                if (shape && shape->isList()) {
+                    Shape s;
+                    for (const Attr& d : shape->toList())
+                        if (d.isInt()) s.push_back(d.toInt());
+                    shapeWords = shapeText(s);
+                }
+                line = QObject::tr("<b>%1</b>: shape %2 %3")
+                           .arg(title, shapeWords, memberText(entry, "dtype"));
+            } else if (outcome == QLatin1String("error")) {
+                const Attr* error = member(entry, "error");
+                line =
+                    QObject::tr("<b>%1</b> raises %2: %3")
+                        .arg(title, error ? memberText(*error, "type").toHtmlEscaped() : QString(),
+                             error ? memberText(*error, "message").toHtmlEscaped() : QString());
+            } else {
+                line = QObject::tr("<b>%1</b>: not modelled (%2)")
+                           .arg(title, memberText(entry, "message").toHtmlEscaped());
+            }
+            const Attr* differs = member(entry, "differs");
+            if (differs && differs->isBool() && differs->toBool())
+                line += QObject::tr(" — <i>differs: %1</i>")
+                            .arg(memberText(entry, "reason").toHtmlEscaped());
+            lines << line;
+        }
+        return lines.join(QStringLiteral("<br>"));
+    }
+    for (const auto& [name, value] : eval.extras)
+        lines << QStringLiteral("<b>%1</b>: <code>%2</code>")
+                     .arg(QString::fromStdString(name), attrText(value).toHtmlEscaped());
+    return lines.join(QStringLiteral("<br>"));
+}
+
+QString staleNote(const OpDef& def, const Evaluation& good, const Evaluation& failed)
+{
+    const QString request = requestText(def, good.attrs);
+    // Another request: naming the good one says what differs.
+    if (good.op != failed.op || good.attrs != failed.attrs)
+        return QObject::tr("last good result of %1").arg(request);
+    // The same request on other inputs: say which input, and how it was then.
+    const std::vector<Tensor> then = good.slotTensors();
+    const std::vector<Tensor> now = failed.slotTensors();
+    const QStringList names = slotNames(def, good);
+    QStringList changes;
+    for (std::size_t k = 0; k < then.size() && int(k) < names.size(); ++k) {
+        const Tensor& was = then[k];
+        const QString shape = shapeText(was.shape()) + u' ' + dtypeText(was.dtype());
+        if (k >= now.size() || !now[k].isValid()) {
+            changes << QObject::tr("%1 was %2").arg(names[int(k)], shape);
+            continue;
+        }
+        if (now[k].shape() != was.shape() || now[k].dtype() != was.dtype())
+            changes << QObject::tr("%1 was %2, now %3 %4")
+                           .arg(names[int(k)], shape, shapeText(now[k].shape()),
+                                dtypeText(now[k].dtype()));
+        else if (now[k].raw() != was.raw())
+            changes << QObject::tr("%1 had other values").arg(names[int(k)]);
+    }
+    if (now.size() > then.size())
+        changes
+            << QObject::tr("there were %1 input tensors, now %2").arg(then.size()).arg(now.size());
+    if (changes.isEmpty()) return QObject::tr("last good result of %1").arg(request);
+    return QObject::tr("last good result of %1, when %2")
+        .arg(request, changes.join(QStringLiteral("; ")));
+}
 
 QStringList slotNames(const OpDef& def, const Evaluation& eval)
 {
@@ -123,6 +297,9 @@ QStringList outputNames(const OpDef& def, const Evaluation& eval)
                        std::all_of(declared.begin(), declared.end(),
                                    [](const QString& n) { return identifier.match(n).hasMatch(); });
     if (named) return declared;
+    // compare: each result is titled by the frameworks that give it.
+    const QStringList owners = resultOwners(eval);
+    if (!owners.isEmpty()) return owners;
     // A framework's reading (the Frameworks panel's choice) says whose it is.
     if (eval.outputs.size() == 1)
         return {eval.framework.isEmpty() ? QObject::tr("output")
@@ -151,6 +328,10 @@ QString explainOutputElement(const OpDef& def, const Evaluation& eval, int outpu
     const Shape& inShape = tensors[std::size_t(slot)].shape();
     QString text = QObject::tr("<b>%1</b> comes from <b>%2</b>")
                        .arg(outName, slotNames(def, eval)[slot] + coordText(index, inShape));
+    if (slot == 0) {
+        const QString why = gatherReason(def, eval, unravelIndex(flat, outShape));
+        if (!why.isEmpty()) text += u' ' + why;
+    }
     // The decode's per-dimension lines explain this element when the decode maps the source's
     // tensor onto this output (getitem, strided_slice); the gradient and the assignment run it
     // the other way round, where its lines would name the wrong coordinates.
@@ -190,9 +371,13 @@ QString explainInputElement(const OpDef& def, const Evaluation& eval, int slot, 
             ++total;
         }
     }
-    QString text = QObject::tr("<b>%1</b> is read %2").arg(inName, ordinal(order + 1));
-    if (!places.isEmpty())
-        text += QObject::tr(", copied to %1").arg(places.join(QStringLiteral(", ")));
+    // An element read more than once (a repeated gather index, tile) lists every read.
+    QString text = total > 1 ? QObject::tr("<b>%1</b> is read %2 times, first %3: %4")
+                                   .arg(inName)
+                                   .arg(total)
+                                   .arg(ordinal(order + 1), places.join(QStringLiteral(", ")))
+                             : QObject::tr("<b>%1</b> is read %2").arg(inName, ordinal(order + 1));
+    if (total == 1) text += QObject::tr(", copied to %1").arg(places.join(QStringLiteral(", ")));
     if (total > places.size()) text += QObject::tr(" and %1 more").arg(total - places.size());
     return text + u'.';
 }

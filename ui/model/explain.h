@@ -21,9 +21,20 @@ namespace ss::ui {
 QString requestText(const OpDef& def, const Attrs& attrs);
 
 QStringList slotNames(const OpDef& def, const Evaluation& eval);
-/// Names of the outputs: the op's own ("y", "idx", "count"), else "output" for one and
-/// "output 0", "output 1", ... for several.
+
+/// What a greyed result says it is: "last good result of x[1:]" when the request changed since,
+/// and when only the inputs did, how they were then ("last good result of x[1:], when input was
+/// (3, 4) int32, now (3, 5) int32"), so that it never just repeats the current request.
+QString staleNote(const OpDef& def, const Evaluation& good, const Evaluation& failed);
+/// Names of the outputs: the op's own ("y", "idx", "count"), compare's the frameworks whose result
+/// each is ("NumPy 1.24, JAX 0.4"), else "output" for one and "output 0", "output 1", ... for
+/// several.
 QStringList outputNames(const OpDef& def, const Evaluation& eval);
+
+/// The results of an op that are not tensors (the response's extra members), as rich text: each
+/// member as its value, except compare's "frameworks", which reads as one line per framework
+/// (its result's shape, or its error, and why it differs from TensorFlow's).
+QString extrasText(const Evaluation& eval);
 
 /// "output[2, 0, 1] from input[1, 3, 0, 4]" and, for slices, one line per input dimension with
 /// the rule that put the index there. Rich text (for tooltips).

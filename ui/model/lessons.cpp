@@ -3,9 +3,9 @@
 
 #include "core/error.h"
 #include "core/op.h"
+#include "protocol/read_file.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QtDebug>
@@ -16,9 +16,7 @@ namespace {
 
 Lesson readLesson(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) badRequest("cannot open it");
-    const QByteArray bytes = file.readAll();
+    const QByteArray bytes = readRegularFile(path, maxTextFileBytes());
     const Json json = parseJson(std::string_view(bytes.constData(), std::size_t(bytes.size())));
     Lesson lesson;
     static const QRegularExpression prefix(QStringLiteral("^\\d+-"));

@@ -74,7 +74,10 @@ std::shared_ptr<Executor> WorkerPool::shared()
     if (auto pool = current.lock()) return pool;
     // Not a process-lifetime static: the threads are joined when the last window and view are
     // gone, before QCoreApplication and static destructors run.
-    auto pool = std::make_shared<Executor>(threadCount());
+    // Under a process-count limit (a pids cgroup, RLIMIT_NPROC) the pool runs with the threads
+    // the system gives it, and with none the jobs run on the thread that submits them: slower,
+    // but the window works (it aborted on the pool's resource_exhausted).
+    auto pool = std::make_shared<Executor>(threadCount(), /*inlineWithoutThreads=*/true);
     onEveryWorker(*pool, lowerThisThread);
     current = pool;
     return pool;

@@ -16,7 +16,8 @@ public:
     /// The pool, made on first use and kept while anyone holds it: the last holder to let go
     /// joins its threads. Never hold it in a job (the pool would join itself). Its threads run
     /// below the thread that made it (nice +5, or one real-time priority lower), so that the
-    /// GUI thread gets a core as soon as it wakes.
+    /// GUI thread gets a core as soon as it wakes. Fewer threads when the system refuses some;
+    /// with none, jobs run on the thread that submits them (never an exception).
     static std::shared_ptr<Executor> shared();
     /// How many threads the pool has (one per hardware thread, at least two, so that a long
     /// evaluation leaves a thread for drawing).

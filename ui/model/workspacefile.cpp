@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "protocol/atomic_file.h"
 #include "protocol/npy.h"
+#include "protocol/read_file.h"
 #include "protocol/request.h"
 #include "protocol/tensor_json.h"
 #include "ui/model/attrtext.h"
@@ -185,6 +186,7 @@ std::string workspaceToJson(const Workspace& ws)
 
 Workspace readWorkspaceFile(const QString& path, const Workspace& current, const Limits& limits)
 {
+    checkPath(path); // before the name is taken from it: a NUL would cut the name short
     const std::string where = QFileInfo(path).fileName().toStdString() + ": ";
     try {
         if (path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive)) {
@@ -194,23 +196,24 @@ Workspace readWorkspaceFile(const QString& path, const Workspace& current, const
                 dataSource(readNpyFile(QFile::encodeName(path).toStdString(), limits));
             return ws;
         }
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            badRequest("cannot open it: " + file.errorString().toStdString());
-        const QByteArray bytes = file.readAll();
-        return workspaceFromJson(
-            parseJson(std::string_view(bytes.constData(), std::size_t(bytes.size()))), limits);
+        // A workspace is one request line: the CLI's limit on those is the limit here too.
+        const std::string bytes =
+            readRegularFile(QFile::encodeName(path).toStdString(), maxRequestLineBytes(limits));
+        return workspaceFromJson(parseJson(bytes), limits);
     } catch (const OpError& e) {
         throw OpError(e.code(), where + e.what());
     }
 }
 
+std::string workspaceFileText(const Workspace& workspace)
+{
+    return workspaceToJson(workspace) + '\n';
+}
+
 void writeWorkspaceFile(const QString& path, const Workspace& workspace)
 {
-    std::string text = workspaceToJson(workspace);
-    text += '\n';
-    const std::string why =
-        writeFileAtomically(path, [&](const auto& sink) { sink(text.data(), text.size()); });
+    const std::string text = workspaceFileText(workspace);
+    const std::string why = writeFileAtomically(path, text);
     if (!why.empty())
         badRequest("cannot write " + QFileInfo(path).fileName().toStdString() + ": " + why);
 }

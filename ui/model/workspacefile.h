@@ -35,6 +35,8 @@ std::string workspaceToJson(const Workspace& workspace);
 /// Reads a workspace file (.json) or a NumPy file (.npy, which becomes the first input of
 /// `current`). Throws OpError(bad_request) naming the file and the problem.
 Workspace readWorkspaceFile(const QString& path, const Workspace& current, const Limits& limits);
+/// The text of a workspace file (workspaceToJson and a newline). Throws as workspaceToJson.
+std::string workspaceFileText(const Workspace& workspace);
 /// Writes atomically: the old file stays whole until the new one is complete. Throws
 /// OpError(bad_request) naming the file if it cannot be written.
 void writeWorkspaceFile(const QString& path, const Workspace& workspace);

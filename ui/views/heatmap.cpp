@@ -200,15 +200,20 @@ MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std:
         forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t ra, std::int64_t rb) {
             // Unsigned, "not read" (-1) is the largest value: the minimum is the first read.
             std::vector<std::uint32_t> first(std::size_t(g.width), UINT32_MAX);
-            // The row's columns in view, read at once (an order may work them out).
-            std::vector<ReadPosition> row(std::size_t(g.c1 - g.c0));
+            // The row's columns in view, read a chunk at a time (an order may work them out):
+            // a whole row of a [2, 50000000] face was 200 MB per worker, outside any budget.
+            constexpr std::int64_t kChunk = std::int64_t(1) << 16;
+            std::vector<ReadPosition> row(std::size_t(std::min(kChunk, g.c1 - g.c0)));
             for (std::int64_t r = ra; r < rb; ++r) {
-                order->read(base + r * rs + g.c0 * cs, cs, g.c1 - g.c0, row.data());
-                for (int i = 0; i < g.width; ++i) {
-                    std::uint32_t f = first[std::size_t(i)];
-                    for (std::int64_t c = edges[std::size_t(i)]; c < edges[std::size_t(i) + 1]; ++c)
-                        f = std::min(f, std::uint32_t(row[std::size_t(c - g.c0)]));
-                    first[std::size_t(i)] = f;
+                std::size_t i = 0;
+                for (std::int64_t a = g.c0; a < g.c1; a += kChunk) {
+                    const std::int64_t b = std::min(g.c1, a + kChunk);
+                    order->read(base + r * rs + a * cs, cs, b - a, row.data());
+                    for (std::int64_t c = a; c < b; ++c) {
+                        while (c >= edges[i + 1])
+                            ++i;
+                        first[i] = std::min(first[i], std::uint32_t(row[std::size_t(c - a)]));
+                    }
                 }
             }
             for (int i = 0; i < g.width; ++i) {

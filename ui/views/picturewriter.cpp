@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/views/picturewriter.h"
 
+#include "protocol/atomic_file.h"
+
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 #include <cmath>
@@ -20,7 +22,7 @@ QString tr(const char* text)
     return QCoreApplication::translate("PictureWriter", text);
 }
 
-/// QSaveFile's own error text names neither the file nor the step.
+/// The writer's error text ("No space left on device") names neither the file nor the step.
 bool fail(QString* error, const QString& path, const QString& why)
 {
     if (error) *error = tr("cannot write %1: %2").arg(path, why);
@@ -69,8 +71,14 @@ bool PictureWriter::write(const Picture& picture, const QString& path, double sc
     if (picture.size.isEmpty()) return fail(error, path, tr("there is nothing to draw"));
     if (!(scale >= 1.0 && scale <= kMaxScale))
         return fail(error, path, tr("the scale must be between 1 and %1").arg(kMaxScale));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return fail(error, path, file.errorString());
+    // Refused before the (possibly long) rendering: a device or FIFO is never written.
+    if (const std::string why = checkWriteTarget(path); !why.empty())
+        return fail(error, path, QString::fromStdString(why));
+    // Rendered into memory first: the encoders ignore write errors, so the bytes go to the disk
+    // through the one writer that checks every step and keeps the old file on failure.
+    QByteArray bytes;
+    QBuffer file(&bytes);
+    file.open(QIODevice::WriteOnly);
     switch (*format) {
     case Format::Png: {
         const double pixels = double(picture.size.width()) * picture.size.height() * scale * scale;
@@ -114,9 +122,26 @@ bool PictureWriter::write(const Picture& picture, const QString& path, double sc
         break;
     }
     }
-    if (file.error() != QFileDevice::NoError) return fail(error, path, file.errorString());
-    if (!file.commit()) return fail(error, path, file.errorString());
-    return true;
+    file.close();
+    return writeBytes(path, bytes, error);
+}
+
+bool PictureWriter::writeBytes(const QString& path, const QByteArray& bytes, QString* error)
+{
+    const std::string why =
+        writeFileAtomically(path, std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    return why.empty() || fail(error, path, QString::fromStdString(why));
+}
+
+bool PictureWriter::writePng(const QImage& image, const QString& path, QString* error)
+{
+    if (const std::string why = checkWriteTarget(path); !why.empty())
+        return fail(error, path, QString::fromStdString(why));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG")) return fail(error, path, tr("the PNG could not be encoded"));
+    return writeBytes(path, bytes, error);
 }
 
 } // namespace ss::ui

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Writes a picture (anything that paints itself through a QPainter: a tensor view, the window)
 // as PNG, SVG or PDF, chosen by the file's suffix. SVG and PDF are vector: the painter's text
-// stays text and its rectangles stay rectangles. Every file is written atomically (QSaveFile), so
-// a failed export never leaves a half-written file behind.
+// stays text and its rectangles stay rectangles. Every file is rendered into memory and then
+// written atomically (writeFileAtomically), so a failed export keeps the old file, leaves no
+// half-written one behind, and says why ("No space left on device").
 #pragma once
 
+#include <QByteArray>
 #include <QImage>
 #include <QSize>
 #include <QString>
@@ -45,6 +47,11 @@ public:
     /// multiplies a PNG's pixels. False, with a message naming the file, on failure (and no
     /// file is left).
     static bool write(const Picture& picture, const QString& path, double scale, QString* error);
+    /// Writes `bytes` (an encoded image) to `path` atomically; false, with a message naming the
+    /// file and the reason, on failure (the old file is kept). The one way images reach a disk.
+    static bool writeBytes(const QString& path, const QByteArray& bytes, QString* error);
+    /// Writes `image` as a PNG (screenshots), the same way.
+    static bool writePng(const QImage& image, const QString& path, QString* error);
     /// The picture as an opaque image of size * scale pixels (also the animation's frames).
     static QImage render(const Picture& picture, double scale = 1.0);
 };

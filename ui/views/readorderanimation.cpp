@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/views/readorderanimation.h"
 
+#include "protocol/atomic_file.h"
 #include "ui/views/apngwriter.h"
 #include "ui/views/picturewriter.h"
 #include "ui/views/tensorview.h"
 
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QPainter>
 #include <QRegularExpression>
-#include <QSaveFile>
 
 namespace ss::ui {
 
@@ -99,21 +100,24 @@ bool ReadOrderAnimation::write(const QString& path, QString* error) const
 
 bool ReadOrderAnimation::writeApng(const QString& path, QString* error) const
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = tr("cannot write %1: %2").arg(path, file.errorString());
+    if (const std::string why = checkWriteTarget(path); !why.empty()) {
+        *error = tr("cannot write %1: %2").arg(path, QString::fromStdString(why));
         return false;
     }
-    ApngWriter apng(&file, m_view.pictureSize(), frameCount());
+    // Encoded into memory, then written by the one atomic writer (which keeps the old file and
+    // says why on a full disk).
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    ApngWriter apng(&buffer, m_view.pictureSize(), frameCount());
     for (int k = 0; k < frameCount(); ++k)
         if (!apng.addFrame(PictureWriter::render(frameOf(m_view, revealUpTo(k))), delayMs(k)))
             break;
-    if (!apng.finish() || !file.commit()) {
-        *error = tr("cannot write %1: %2")
-                     .arg(path, apng.error().isEmpty() ? file.errorString() : apng.error());
-        return false; // QSaveFile leaves nothing behind
+    if (!apng.finish()) {
+        *error = tr("cannot write %1: %2").arg(path, apng.error());
+        return false;
     }
-    return true;
+    return PictureWriter::writeBytes(path, bytes, error);
 }
 
 bool ReadOrderAnimation::writeFrames(const QString& dirPath, QString* error) const
@@ -131,11 +135,8 @@ bool ReadOrderAnimation::writeFrames(const QString& dirPath, QString* error) con
     for (int k = 0; k < frameCount(); ++k) {
         const QString file =
             dir.filePath(QStringLiteral("frame-%1.png").arg(k + 1, 4, 10, QLatin1Char('0')));
-        QSaveFile out(file);
-        if (!out.open(QIODevice::WriteOnly) ||
-            !PictureWriter::render(frameOf(m_view, revealUpTo(k))).save(&out, "PNG") ||
-            !out.commit()) {
-            *error = tr("cannot write %1: %2").arg(file, out.errorString());
+        if (!PictureWriter::writePng(PictureWriter::render(frameOf(m_view, revealUpTo(k))), file,
+                                     error)) {
             undo();
             return false;
         }

@@ -3,13 +3,16 @@
 
 #include "core/error.h"
 #include "protocol/json.h"
+#include "protocol/read_file.h"
 #include "protocol/request.h"
+#include "protocol/shape_text.h"
 #include "protocol/tensor_json.h"
 #include "ui/editors/inputpanel.h"
 #include "ui/editors/opeditors.h"
 #include "ui/editors/speceditor.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/lessons.h"
+#include "ui/views/picturewriter.h"
 #include "ui/views/plaintext.h"
 #include "ui/views/readorderanimation.h"
 #include "ui/views/tensorview.h"
@@ -61,6 +64,14 @@ std::string stringMember(const Json& command, std::string_view key)
         badRequest("\"" + std::string(key) + "\" must be a string, not " +
                    std::string(value.typeName()));
     return value.toString();
+}
+
+/// A file path: a NUL byte in it would end the C path early and name another file.
+QString pathMember(const Json& command, std::string_view key)
+{
+    const std::string path = stringMember(command, key);
+    checkPath(path);
+    return QString::fromStdString(path);
 }
 
 std::int64_t intMember(const Json& command, std::string_view key, std::int64_t fallback)
@@ -321,11 +332,15 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
     };
 
     if (cmd == "wait") {
-        m_waiting = std::make_unique<Waiting>();
-        m_waiting->id = id;
-        m_waiting->timeoutMs = intMember(command, "timeout_ms", kDefaultWaitMs);
-        if (m_waiting->timeoutMs < 0) badRequest("\"timeout_ms\" must not be negative");
-        m_waiting->clock.start();
+        // Checked before the wait begins: a refused wait must leave nothing waiting, or no later
+        // command would ever run.
+        const std::int64_t timeoutMs = intMember(command, "timeout_ms", kDefaultWaitMs);
+        if (timeoutMs < 0) badRequest("\"timeout_ms\" must not be negative");
+        auto waiting = std::make_unique<Waiting>();
+        waiting->id = id;
+        waiting->timeoutMs = timeoutMs;
+        waiting->clock.start();
+        m_waiting = std::move(waiting);
         m_poll.start();
         return;
     }
@@ -346,8 +361,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         }
     } else if (cmd == "open_file") {
         QString error;
-        if (!w.openFile(QString::fromStdString(stringMember(command, "path")), &error))
-            invalidArgument(error.toStdString());
+        if (!w.openFile(pathMember(command, "path"), &error)) invalidArgument(error.toStdString());
     } else if (cmd == "save") {
         QString error;
         bool overwrite = false;
@@ -355,7 +369,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
             if (!force->isBool()) badRequest("\"overwrite\" must be true or false");
             overwrite = force->toBool();
         }
-        if (!w.saveFile(QString::fromStdString(stringMember(command, "path")), &error, overwrite))
+        if (!w.saveFile(pathMember(command, "path"), &error, overwrite))
             invalidArgument(error.toStdString());
     } else if (cmd == "set_op") {
         const std::string name = stringMember(command, "op");
@@ -387,7 +401,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         } else {
             text = fieldText(value);
         }
-        if (!parseShapeText(text)) badRequest("\"" + text.toStdString() + "\" is not a shape");
+        parseShape(text.toStdString()); // refused with the reason, as the shape field says it
         auto* field = inputField<QLineEdit>(w, slot, "Shape");
         if (field->isReadOnly())
             invalidArgument("input slot " + std::to_string(slot) +
@@ -517,7 +531,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         out.endObject();
         return;
     } else if (cmd == "screenshot") {
-        const QString path = QString::fromStdString(stringMember(command, "path"));
+        const QString path = pathMember(command, "path");
         QWidget* target = &w;
         if (const Json* view = command.find("view")) {
             if (!view->isString()) badRequest("\"view\" is an objectName such as output0View");
@@ -526,7 +540,9 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
                 invalidArgument("no widget named \"" + view->toString() + "\" is on show");
         }
         const QPixmap pixmap = target->grab();
-        if (!pixmap.save(path, "PNG")) invalidArgument("cannot write " + path.toStdString());
+        QString error;
+        if (!PictureWriter::writePng(pixmap.toImage(), path, &error))
+            invalidArgument(error.toStdString());
         ok();
         out.key("width");
         out.value(pixmap.width());
@@ -551,7 +567,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
             intMember(command, "speed_ms", ReadOrderAnimation::kDefaultStepMs);
         QString error;
         ImageExporter exporter(w);
-        const QString path = QString::fromStdString(stringMember(command, "path"));
+        const QString path = pathMember(command, "path");
         if (image ? !exporter.exportImage(name, path, scale, &error)
                   : !exporter.exportAnimation(
                         name, path, int(std::clamp<std::int64_t>(speed, 0, INT_MAX)), &error))
@@ -668,10 +684,16 @@ void Automation::writeState(const Json& command, JsonWriter& out)
             out.value(dtypeName(t.dtype()));
             out.key("shape");
             writeShape(out, t.shape());
+            // Counted in a pass, and only the cells listed kept: every lit element as a pair
+            // took 16 bytes each (400 MB for 25 million), past a 400 MB memory cgroup.
             std::vector<std::pair<ReadPosition, std::int64_t>> lit;
-            if (const ReadOrder order = model->readOrder()) lit = readElements(*order, -1);
+            std::int64_t litCount = 0;
+            if (const ReadOrder order = model->readOrder()) {
+                litCount = summarizeReadOrder(*order).selected;
+                lit = readElements(*order, std::max<std::int64_t>(0, maxCells));
+            }
             out.key("lit_count");
-            out.value(std::int64_t(lit.size()));
+            out.value(litCount);
             out.key("lit");
             out.beginArray();
             for (std::size_t i = 0; i < lit.size() && std::int64_t(i) < maxCells; ++i) {

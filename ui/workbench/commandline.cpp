@@ -2,9 +2,11 @@
 #include "ui/workbench/commandline.h"
 
 #include "core/error.h"
+#include "core/memory_budget.h"
 #include "model/model_graph.h"
 #include "protocol/shape_text.h"
 #include "ui/model/exercises.h"
+#include "ui/model/filesaside.h"
 #include "ui/model/lessons.h"
 #include "ui/model/modelnodetable.h"
 #include "ui/views/palette.h"
@@ -20,23 +22,39 @@
 #include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDateTime>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
+#include <QMutex>
 #include <QPixmap>
+#include <QSemaphore>
 #include <QSettings>
+#include <QStandardPaths>
+#include <QThreadPool>
 #include <QTimer>
 #include <QUndoStack>
 
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
 #include <string_view>
+#include <system_error>
+#include <thread>
+#include <vector>
 
 namespace ss::ui {
 
 namespace {
 
-const char* const kStartedKey = "general/started";
+// Not "general/started": QSettings' INI files read a [general] section (any case) as the keys
+// without a group, so a value written under "general/" never read back after a restart and
+// every start was the first. Such a file's value now reads back as kOldStartedKey.
+const char* const kStartedKey = "session/started";
+const char* const kOldStartedKey = "started";
 const QSize kScreenshotSize(1440, 900);
 
 void printTo(std::FILE* stream, const QString& text)
@@ -45,7 +63,121 @@ void printTo(std::FILE* stream, const QString& text)
     std::fflush(stream);
 }
 
+// Qt's own messages in --automation mode. Appended as they come (a log, not a document: the
+// atomic writer is for files that must be whole); past kMaxLogBytes the file starts over, so a
+// session of a million commands cannot fill the disk with "propagateSizeHints" warnings.
+constexpr qint64 kMaxLogBytes = qint64(1) << 20;
+QMutex logMutex;
+QFile* logFile = nullptr;
+
+void logQtMessage(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    static const char* const kinds[] = {"debug", "warning", "critical", "fatal", "info"};
+    const QMutexLocker lock(&logMutex);
+    if (logFile && logFile->isOpen()) {
+        if (logFile->size() > kMaxLogBytes) {
+            logFile->resize(0);
+            logFile->write("(the log started over: it had reached 1 MiB)\n");
+        }
+        const int kind = int(type) >= 0 && int(type) < 5 ? int(type) : 1;
+        logFile->write(QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs).toUtf8() + ' ' +
+                       kinds[kind] + ": " + message.toUtf8() + '\n');
+        logFile->flush();
+    }
+    // Nothing reaches stderr: a client that never reads it would block the channel once the
+    // pipe is full. A fatal message still ends the program, as Qt's own handler would.
+    if (type == QtFatalMsg) std::abort();
+}
+
+/// The threads this process has now (/proc/self/status), or -1.
+int threadsNow()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly)) return -1;
+    for (QByteArray line = status.readLine(); !line.isEmpty(); line = status.readLine())
+        if (line.startsWith("Threads:")) return line.mid(8).trimmed().toInt();
+    return -1;
+}
+
 } // namespace
+
+int keepQtDrawingThreads()
+{
+    // Qt 6.4's raster engine splits a large fill across QThreadPool::globalInstance() and waits
+    // for every part. A pool thread the system refuses (a pids cgroup, RLIMIT_NPROC) never runs
+    // its part: the window hung in its first paint. So the pool gets only threads that exist:
+    // as many as the system grants now (at most its maximum), started at once and never
+    // expired. Counted first with threads of our own, so that no pool thread is ever refused.
+    QThreadPool* pool = QThreadPool::globalInstance();
+    const int wanted = pool->maxThreadCount();
+    const int before = threadsNow();
+    int granted = 0;
+    {
+        std::mutex mutex;
+        std::condition_variable done;
+        bool release = false;
+        std::vector<std::thread> probes;
+        try {
+            for (; granted < wanted; ++granted)
+                probes.emplace_back([&] {
+                    std::unique_lock lock(mutex);
+                    done.wait(lock, [&] { return release; });
+                });
+        } catch (const std::system_error&) {
+            // refused: `granted` is what the system allows now
+        }
+        {
+            const std::lock_guard lock(mutex);
+            release = true;
+        }
+        done.notify_all();
+        for (std::thread& t : probes)
+            t.join();
+    }
+    // A joined thread still counts against the limit until the kernel has reaped it.
+    QElapsedTimer clock;
+    clock.start();
+    while (before >= 0 && threadsNow() > before && clock.elapsed() < 2000)
+        std::this_thread::yield();
+    pool->setExpiryTimeout(-1);
+    pool->setMaxThreadCount(std::max(granted, 1));
+    if (granted == 0) return 0;
+    // Each task waits until all have started, so each has a thread of its own. (Not
+    // waitForDone(): it ends the pool's threads.)
+    QSemaphore started;
+    QSemaphore go;
+    QSemaphore finished;
+    for (int k = 0; k < granted; ++k)
+        pool->start([&] {
+            started.release();
+            go.acquire();
+            finished.release();
+        });
+    const bool all = started.tryAcquire(granted, 10000);
+    go.release(granted);
+    finished.acquire(granted);
+    return all ? granted : 0;
+}
+
+QString automationLogPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+           QStringLiteral("/automation.log");
+}
+
+void sendQtMessagesToLog(const QString& path)
+{
+    const QMutexLocker lock(&logMutex);
+    if (!logFile) logFile = new QFile; // lives as long as the process: messages come until exit
+    logFile->close();
+    logFile->setFileName(path);
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    // Not opened (an unwritable cache): the messages are dropped, never sent to stderr.
+    if (logFile->open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text) &&
+        logFile->size() > kMaxLogBytes)
+        logFile->resize(0);
+    qInstallMessageHandler(logQtMessage);
+}
 
 namespace {
 
@@ -98,7 +230,8 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
                   QString* failedFile)
 {
     QSettings settings;
-    const bool firstStart = !settings.value(QLatin1String(kStartedKey), false).toBool();
+    const bool firstStart = !settings.value(QLatin1String(kStartedKey), false).toBool() &&
+                            !settings.value(QLatin1String(kOldStartedKey), false).toBool();
     settings.setValue(QLatin1String(kStartedKey), true);
 
     if (!options.exercise.isEmpty()) {
@@ -242,11 +375,7 @@ bool showSettled(MainWindow& window, int timeoutMs, QString* error)
 bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QString* error)
 {
     if (!showSettled(window, timeoutMs, error)) return false;
-    if (!window.grab().save(path, "PNG")) {
-        *error = QObject::tr("cannot write %1").arg(path);
-        return false;
-    }
-    return true;
+    return PictureWriter::writePng(window.grab().toImage(), path, error);
 }
 
 namespace {
@@ -306,6 +435,11 @@ struct Parser
     QCommandLineOption presentation{
         QStringLiteral("presentation"),
         QObject::tr("Start in presentation mode (View > Presentation): large type, no docks.")};
+    QCommandLineOption maxBytes{
+        QStringLiteral("max-bytes"),
+        QObject::tr("The most memory one evaluation may take, in bytes (default: the memory "
+                    "available, as slicescope-cli's --max-bytes)."),
+        QObject::tr("N")};
     QCommandLineOption automation{
         QStringLiteral("automation"),
         QObject::tr("Read JSON Lines commands on standard input and answer each on standard output "
@@ -317,7 +451,7 @@ struct Parser
             QObject::tr("See what tensor indexing does: type a tensor and a slice expression and "
                         "watch every selected element light up, step by step."));
         parser.addOptions({shape, dtype, expr, lesson, screenshot, automation});
-        parser.addOption(exercise);
+        parser.addOptions({exercise, maxBytes});
         parser.addOptions({exportImage, exportAnimation, view, scale, speed, presentation});
         parser.addPositionalArgument(
             QStringLiteral("FILE"),
@@ -352,6 +486,16 @@ bool asksForHelpOrVersion(int argc, char** argv)
         if (arg == "-h" || arg == "-?" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
             arg == "--version")
             return true;
+    }
+    return false;
+}
+
+bool asksForAutomation(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--") break;
+        if (arg == "--automation" || arg == "-automation") return true;
     }
     return false;
 }
@@ -448,13 +592,39 @@ int runGui(QApplication& app)
                          p.parser.value(p.screenshot)};
     options.exercise = p.parser.value(p.exercise);
     if (!readExportOptions(p, &options)) return 2;
+    qlonglong maxBytes = 0;
+    if (p.parser.isSet(p.maxBytes)) {
+        bool ok = false;
+        maxBytes = p.parser.value(p.maxBytes).toLongLong(&ok);
+        if (!ok || maxBytes < 1) {
+            printTo(stderr, QStringLiteral("slicescope: --max-bytes %1 is not a whole number of "
+                                           "bytes from 1\n")
+                                .arg(p.parser.value(p.maxBytes)));
+            return 2;
+        }
+    }
+    // Before the window exists: the offscreen platform warns from the first layout on.
+    if (p.parser.isSet(p.automation)) sendQtMessagesToLog(automationLogPath());
+    // Before anything draws, and before the workbench's own pool takes what is left.
+    if (keepQtDrawingThreads() == 0) {
+        printTo(stderr, QObject::tr("slicescope: the system lets this process start no thread (a "
+                                    "process-count limit); the window cannot be drawn without "
+                                    "one\n"));
+        return 1;
+    }
+    // Before the first QSettings, which reads its files as it is made.
+    const QStringList settingsProblems = checkSettingsFiles();
     applyTheme(app, Theme::Light);
     MainWindow window;
+    // Before prepareWindow: its first evaluation is already under the limit.
+    if (maxBytes > 0) window.engine()->setLimits(withMaxBytes(window.engine()->limits(), maxBytes));
     QString error;
     if (!prepareWindow(window, options, &error)) {
         printTo(stderr, QStringLiteral("slicescope: %1\n").arg(error));
         return 2;
     }
+    for (const QString& problem : settingsProblems)
+        window.showNotice(problem);
     if (!error.isEmpty()) printTo(stderr, QStringLiteral("slicescope: %1\n").arg(error));
     if (!options.exportImage.isEmpty() || !options.exportAnimation.isEmpty()) {
         ImageExporter exporter(window);

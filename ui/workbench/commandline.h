@@ -61,8 +61,26 @@ bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QStr
 /// Whether the command line asks for --help or --version: those are answered before the GUI
 /// application exists, so that they work without a display.
 bool asksForHelpOrVersion(int argc, char** argv);
+/// Whether the command line asks for --automation: Qt's messages then go to the log from
+/// before the application object exists (it warns while it is made, e.g. about
+/// XDG_RUNTIME_DIR).
+bool asksForAutomation(int argc, char** argv);
 /// Prints the help or the version (`app` is a QCoreApplication); returns the exit status.
 int answerHelpOrVersion(const QCoreApplication& app);
+
+/// Where --automation sends Qt's own messages: `automation.log` in the per-user cache
+/// (~/.cache/SliceScope/SliceScope/automation.log on Linux).
+QString automationLogPath();
+/// From now on Qt's messages (qWarning and Qt's own warnings) go to `path`, appended, never to
+/// stderr: an automation client that does not read stderr would otherwise block the channel
+/// once the pipe is full. Dropped if the file cannot be opened.
+void sendQtMessagesToLog(const QString& path);
+
+/// Gives Qt's global thread pool (the raster engine's large fills wait on it) only threads the
+/// system grants now, started and kept for good, so that no fill waits for a thread that was
+/// refused (a process-count limit hung the window). Returns how many; 0 when the system grants
+/// none (the window cannot be drawn).
+int keepQtDrawingThreads();
 
 /// Parses the command line, builds the window and runs. Returns the process exit status: 0,
 /// 1 when the screenshot could not be made, 2 for a usage error (a bad option, or with

@@ -3,7 +3,6 @@
 
 #include "core/error.h"
 #include "core/frameworks/op_equivalents.h"
-#include "ui/model/frameworkcomparer.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
@@ -29,19 +28,43 @@ CopyAsMenu::CopyAsMenu(std::function<Workspace()> workspace, QAction* request, Q
     connect(this, &QMenu::aboutToShow, this, &CopyAsMenu::refresh);
 }
 
+std::vector<std::vector<SnippetInput>> CopyAsMenu::snippetInputs(const Workspace& workspace)
+{
+    std::vector<std::vector<SnippetInput>> inputs;
+    for (const auto& list : workspace.inputs) {
+        inputs.emplace_back();
+        for (const InputSource& source : list) {
+            SnippetInput in;
+            in.dtype = source.dtype.value_or(DType::Int32);
+            in.shape = source.shape;
+            in.seed = source.seed;
+            switch (source.fill) {
+            case FillKind::Arange: in.fill = Fill::Arange; break;
+            case FillKind::Zeros: in.fill = Fill::Zeros; break;
+            case FillKind::Ones: in.fill = Fill::Ones; break;
+            case FillKind::Random:
+                // Written out by runnableCode, which refuses a tensor too large to write.
+                in.fill = Fill::Random;
+                break;
+            case FillKind::Data: in.values = source.data; break;
+            case FillKind::Literal:
+                // Typed by hand, so small: made here, with the dtype TensorFlow infers.
+                in.values = materialize(source, Limits::machineDefault());
+                in.dtype = in.values->dtype();
+                break;
+            }
+            inputs.back().push_back(std::move(in));
+        }
+    }
+    return inputs;
+}
+
 QString CopyAsMenu::code(Framework framework, const Workspace& workspace)
 {
     const OpDef* def = findOp(workspace.op);
     if (!def) badRequest("unknown op '" + workspace.op + "'");
-    if (FrameworkComparer::compares(workspace.op)) {
-        const std::optional<Shape> shape =
-            workspace.inputs.empty() || workspace.inputs.front().empty()
-                ? std::nullopt
-                : knownShape(workspace.inputs.front().front());
-        return QString::fromStdString(frameworkModel(framework).code(
-            IndexSpec::fromAttrs(workspace.op, workspace.attrs), shape));
-    }
-    return QString::fromStdString(opCode(framework, *def, workspace.attrs));
+    return QString::fromStdString(
+        runnableCode(framework, *def, snippetInputs(workspace), workspace.attrs));
 }
 
 void CopyAsMenu::refresh()

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Edit > Copy as: the workspace as code for NumPy, TensorFlow, PyTorch, JAX, ONNX and
-// PaddlePaddle, and as a protocol request. Every text is the engine's (the framework models'
-// code(), the table of op equivalents' opCode()); none is written here.
+// PaddlePaddle, and as a protocol request. Every text is the engine's (runnableCode: the inputs
+// built, the framework models' code() or the table of op equivalents' opCode(), `y = ` the
+// result); none is written here.
 #pragma once
 
+#include "core/frameworks/code_snippet.h"
 #include "core/frameworks/framework_model.h"
 #include "ui/model/workspace.h"
 
@@ -22,11 +24,14 @@ public:
     /// action, which the menu's Request item triggers (one place for the request's text).
     CopyAsMenu(std::function<Workspace()> workspace, QAction* request, QWidget* parent = nullptr);
 
-    /// Python for the workspace in `framework`: for a basic-indexing op, the framework model's
-    /// code() (given the input's shape where it is known, for an ellipsis); for the others,
-    /// opCode(). Throws OpError: invalid_argument where the framework has no equivalent (the
-    /// message says why), or what reading the spec throws.
+    /// Python for the workspace in `framework` that runs as pasted (runnableCode): each input
+    /// built under the name the GUI shows (generated fills as the framework's own arange, zeros
+    /// or ones; literals, random fills and loaded data written out), then the op, then `y`.
+    /// Throws OpError: invalid_argument where the framework has no equivalent or an input is too
+    /// large to write out (the message says why), or what reading the spec or an input throws.
     static QString code(Framework framework, const Workspace& workspace);
+    /// The workspace's inputs as runnableCode builds them.
+    static std::vector<std::vector<SnippetInput>> snippetInputs(const Workspace& workspace);
 
     QAction* action(Framework framework) const { return m_actions.at(framework); }
     /// Brings the items' texts and status tips up to date with the workspace (done before the

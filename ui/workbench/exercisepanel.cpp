@@ -73,6 +73,7 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
                        tr("Start the exercise over"))),
       m_resultText(wrappedLabel(QStringLiteral("exerciseResult"), tr("Result"))),
       m_count(wrappedLabel(QStringLiteral("exerciseCount"), tr("Exercises solved"))),
+      m_problems(wrappedLabel(QStringLiteral("exerciseProblems"), tr("Files that did not read"))),
       m_tree(new QTreeWidget)
 {
     setObjectName(QStringLiteral("exercisePanel"));
@@ -113,6 +114,7 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     layout->addLayout(buttons);
     layout->addWidget(m_resultText);
     layout->addWidget(m_count);
+    layout->addWidget(m_problems);
     layout->addWidget(m_tree, 3);
 
     connect(m_check, &QPushButton::clicked, this, &ExercisePanel::check);
@@ -146,6 +148,22 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     // a target it was never meant for.
     connect(m_window, &MainWindow::workspaceOpened, this, &ExercisePanel::showNoExercise);
     showNoExercise();
+    // Files that did not read are said in the window, not only on stderr: here, and in the
+    // message strip for the session (a notice, which results do not clear).
+    const QString problems = this->problems();
+    m_problems->setText(problems);
+    m_problems->setVisible(!problems.isEmpty());
+    if (!problems.isEmpty()) m_window->showNotice(problems);
+}
+
+QString ExercisePanel::problems() const
+{
+    QStringList lines;
+    exerciseSets(&lines);
+    for (QString& line : lines)
+        line = tr("An exercise set did not read: %1").arg(line);
+    if (!m_progress.problem().isEmpty()) lines << m_progress.problem();
+    return lines.join(u'\n');
 }
 
 void ExercisePanel::showNoExercise()

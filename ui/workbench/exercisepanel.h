@@ -41,6 +41,8 @@ public:
     const std::optional<CheckResult>& lastResult() const { return m_result; }
     const ExerciseProgress& progress() const { return m_progress; }
     TensorView* targetView() const { return m_target; }
+    /// What did not read (exercise sets, the progress file), as the panel shows it; "" if all did.
+    QString problems() const;
 
 signals:
     /// A check found the answer right (after the progress was saved).
@@ -72,6 +74,7 @@ private:
     QPushButton* m_restart;
     QLabel* m_resultText;
     QLabel* m_count;
+    QLabel* m_problems; ///< exercise sets or progress that did not read
     QTreeWidget* m_tree;
 };
 

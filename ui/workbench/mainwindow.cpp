@@ -6,6 +6,7 @@
 #include "protocol/tensor_json.h"
 #include "ui/editors/inputpanel.h"
 #include "ui/editors/opeditors.h"
+#include "ui/editors/oppicker.h"
 #include "ui/editors/speceditor.h"
 #include "ui/model/attrtext.h"
 #include "ui/model/explain.h"
@@ -280,6 +281,12 @@ MainWindow::MainWindow(QWidget* parent)
                : box.clickedButton() == saveAs    ? DiskChoice::SaveAs
                                                   : DiskChoice::Cancel;
     };
+    const auto showProtection = [this](const QString& problem) {
+        m_unprotected->setText(problem);
+        m_unprotected->setVisible(!problem.isEmpty() && m_session->isEnabled());
+    };
+    showProtection(m_session->problem());
+    connect(m_session, &SessionGuard::protectionChanged, this, showProtection);
     m_savePrompt = [this](const QString& text) {
         QMessageBox box(QMessageBox::Warning, tr("Save changes?"), text,
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
@@ -425,6 +432,17 @@ void MainWindow::buildLayout()
 
     topLayout->addWidget(m_banner);
     topLayout->addWidget(m_recovery);
+    // Shown while no autosave can be written anywhere (a read-only or full home): the user
+    // must know that a crash now would lose the work, and where the autosave was tried.
+    m_unprotected = new QLabel;
+    m_unprotected->setObjectName(QStringLiteral("autosaveWarning"));
+    m_unprotected->setWordWrap(true);
+    m_unprotected->setTextFormat(Qt::PlainText);
+    m_unprotected->setStyleSheet(QStringLiteral("#autosaveWarning { background-color: #fde2e1; "
+                                                "color: #5c0f0b; border: 1px solid #e08a85; "
+                                                "border-radius: 4px; padding: 4px; }"));
+    m_unprotected->hide(); // filled in by the session guard (the constructor)
+    topLayout->addWidget(m_unprotected);
     topLayout->addWidget(m_message);
     topLayout->addWidget(m_editorHost, 1);
 
@@ -830,16 +848,11 @@ void MainWindow::buildActions()
     toolbar->addSeparator();
     auto* opLabel = new QLabel(tr("  Op: "));
     toolbar->addWidget(opLabel);
-    m_opPicker = new QComboBox;
+    m_opPicker = new OpPicker;
     m_opPicker->setObjectName(QStringLiteral("opPicker"));
     m_opPicker->setAccessibleName(tr("Op"));
     m_opPicker->setMaxVisibleItems(20);
     opLabel->setBuddy(m_opPicker);
-    for (const OpDef& def : allOps()) {
-        m_opPicker->addItem(QString::fromStdString(def.name), QString::fromStdString(def.name));
-        m_opPicker->setItemData(m_opPicker->count() - 1, QString::fromStdString(def.summary),
-                                Qt::ToolTipRole);
-    }
     toolbar->addWidget(m_opPicker);
     connect(m_opPicker, &QComboBox::activated, this, [this] {
         const std::string name = m_opPicker->currentData().toString().toStdString();
@@ -1170,9 +1183,7 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
     // The input views keep the good result's selection: that is as old as its outputs.
     const bool stale = outputsFrom && (m_failed || !m_unreadable.isEmpty());
     const QString staleNote =
-        stale ? tr("last good result of %1")
-                    .arg(requestText(*findOp(outputsFrom->op), outputsFrom->attrs))
-              : QString();
+        stale ? ss::ui::staleNote(*findOp(outputsFrom->op), *outputsFrom, *eval) : QString();
     const QStringList names = def ? slotNames(*def, *inputsFrom) : QStringList();
     for (int s = 0; s < m_inputs->slotCount(); ++s) {
         TensorView* view = m_inputs->view(s);
@@ -1202,9 +1213,7 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
             view->setOutlined({});
         }
         QStringList extras;
-        for (const auto& [name, value] : outputsFrom->extras)
-            extras << QStringLiteral("<b>%1</b>: <code>%2</code>")
-                          .arg(QString::fromStdString(name), attrText(value).toHtmlEscaped());
+        if (const QString text = extrasText(*outputsFrom); !text.isEmpty()) extras << text;
         // Like the views, an old result says which request it belongs to.
         if (stale && !extras.isEmpty())
             extras << QStringLiteral("<i>(%1)</i>").arg(staleNote.toHtmlEscaped());
@@ -1470,13 +1479,22 @@ void MainWindow::fitEditorArea()
 
 void MainWindow::showMessage(const QString& text)
 {
-    m_message->setMessage(text);
+    m_message->setMessage(text.isEmpty() ? m_notices.join(QStringLiteral("<br>")) : text);
+}
+
+void MainWindow::showNotice(const QString& text)
+{
+    // An error on show stays; the notices show when it goes.
+    const QString shown = m_notices.join(QStringLiteral("<br>"));
+    m_notices << text.toHtmlEscaped();
+    if (m_message->message() == shown) showMessage(QString());
 }
 
 void MainWindow::forgetSession()
 {
     m_session->disable();
     m_recovery->hide();
+    m_unprotected->hide();
 }
 
 void MainWindow::offerRecovery()

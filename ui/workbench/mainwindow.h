@@ -115,6 +115,10 @@ public:
     /// opened (results do not clear it), and for a file (`file` not empty) the title names it
     /// as not opened, so that the default workspace on show is not taken for the file's data.
     void showStartError(const QString& text, const QString& file = {});
+    /// A notice that stays for the session: shown in the message strip whenever no error is
+    /// (a result clears errors, not notices). For files found unreadable at start (the exercise
+    /// progress, an exercise set, the settings), which were set aside or left out.
+    void showNotice(const QString& text);
 
     /// Evaluates at once instead of after the debounce (benchmarks, the command line).
     void evaluateNow();
@@ -249,8 +253,10 @@ private:
     QLabel* m_bannerText = nullptr;
     QPushButton* m_nextLesson = nullptr;
     MessageStrip* m_message = nullptr;
+    QStringList m_notices; ///< HTML, shown when no error is (showNotice)
     QWidget* m_recovery = nullptr;
     QLabel* m_recoveryText = nullptr;
+    QLabel* m_unprotected = nullptr; ///< "your work is not being protected", while it is not
     QWidget* m_editorHost = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     OpEditor* m_opEditor = nullptr;

@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/workbench/messagestrip.h"
 
+#include "ui/views/palette.h"
 #include "ui/views/plaintext.h"
 
+#include <QApplication>
 #include <QEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
 #include <QTextDocument>
 #include <QTextLayout>
+
+#include <cmath>
 
 namespace ss::ui {
 
@@ -13,6 +19,16 @@ namespace {
 
 constexpr int kPadding = 6;
 constexpr int kBorder = 1;
+
+// The error red every theme tints with.
+const QColor kErrorRed(0xd0, 0x34, 0x2c);
+
+QColor mix(const QColor& a, const QColor& b, double t)
+{
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+                            float(a.greenF() + (b.greenF() - a.greenF()) * t),
+                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
 
 } // namespace
 
@@ -31,6 +47,7 @@ void MessageStrip::setMessage(const QString& html)
 {
     if (html == m_message) return;
     m_message = html;
+    if (html.isEmpty()) m_expanded = false;
     setAccessibleDescription(plainText(html)); // its name says what it is, this what it says
     refit();
 }
@@ -45,21 +62,71 @@ void MessageStrip::changeEvent(QEvent* event)
 {
     QLabel::changeEvent(event);
     if (event->type() == QEvent::FontChange) refit();
+    // A new theme (style, then palette): the colours follow, once the application's palette is
+    // the new one (it is not yet while the style changes). Setting the same style sheet again is
+    // skipped in refit, so the palette change the style sheet itself makes ends there.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange)
+        QMetaObject::invokeMethod(this, &MessageStrip::refit, Qt::QueuedConnection);
+}
+
+void MessageStrip::mouseReleaseEvent(QMouseEvent* event)
+{
+    QLabel::mouseReleaseEvent(event);
+    // A click that ends a text selection is not a request to open or close.
+    if (event->button() == Qt::LeftButton && !hasSelectedText() && (m_elided || m_expanded))
+        setExpanded(!m_expanded);
+}
+
+void MessageStrip::keyPressEvent(QKeyEvent* event)
+{
+    const int key = event->key();
+    if ((key == Qt::Key_Return || key == Qt::Key_Enter || key == Qt::Key_Space) &&
+        (m_elided || m_expanded)) {
+        setExpanded(!m_expanded);
+        return;
+    }
+    QLabel::keyPressEvent(event);
+}
+
+void MessageStrip::setExpanded(bool expanded)
+{
+    if (expanded && !m_elided && !m_expanded) return; // it all shows already
+    if (expanded == m_expanded) return;
+    m_expanded = expanded;
+    refit();
+}
+
+QColor MessageStrip::background() const
+{
+    const QPalette theme = QApplication::palette(this);
+    return mix(theme.color(QPalette::Base), kErrorRed, isDark(theme) ? 0.30 : 0.14);
+}
+
+QColor MessageStrip::foreground() const
+{
+    return QApplication::palette(this).color(QPalette::Text);
+}
+
+QColor MessageStrip::border() const
+{
+    return mix(QApplication::palette(this).color(QPalette::Base), kErrorRed, 0.55);
 }
 
 void MessageStrip::refit()
 {
     const int lineHeight = fontMetrics().lineSpacing();
-    setFixedHeight(m_lines * lineHeight + 2 * (kPadding + kBorder));
-    setStyleSheet(m_message.isEmpty()
-                      ? QStringLiteral("QLabel { padding: %1px; border: %2px solid transparent; }")
-                            .arg(kPadding)
-                            .arg(kBorder)
-                      : QStringLiteral("QLabel { background-color: #fde2e1; color: #7a1712; "
-                                       "border: %2px solid #e8a09a; border-radius: 4px; "
-                                       "padding: %1px; }")
-                            .arg(kPadding)
-                            .arg(kBorder));
+    const int room = m_lines * lineHeight + 2 * (kPadding + kBorder);
+    const QString sheet =
+        m_message.isEmpty()
+            ? QStringLiteral("QLabel { padding: %1px; border: %2px solid transparent; }")
+                  .arg(kPadding)
+                  .arg(kBorder)
+            : QStringLiteral("QLabel { background-color: %3; color: %4; "
+                             "border: %2px solid %5; border-radius: 4px; padding: %1px; }")
+                  .arg(kPadding)
+                  .arg(kBorder)
+                  .arg(background().name(), foreground().name(), border().name());
+    if (sheet != styleSheet()) setStyleSheet(sheet);
     setToolTip(m_message);
     const int width = contentsRect().width() - 2 * kPadding;
     QTextDocument doc;
@@ -67,7 +134,13 @@ void MessageStrip::refit()
     doc.setDocumentMargin(0);
     doc.setHtml(m_message);
     doc.setTextWidth(std::max(1, width));
-    m_elided = width > 0 && doc.size().height() > m_lines * lineHeight + 1;
+    const bool tooLong = width > 0 && doc.size().height() > m_lines * lineHeight + 1;
+    if (!tooLong) m_expanded = false;
+    m_elided = tooLong && !m_expanded;
+    // Only a cut message takes focus: Enter or Space opens it from the keyboard.
+    setFocusPolicy(tooLong ? Qt::StrongFocus : Qt::NoFocus);
+    setFixedHeight(m_expanded ? int(std::ceil(doc.size().height())) + 2 * (kPadding + kBorder)
+                              : room);
     if (!m_elided) {
         setText(m_message);
         return;

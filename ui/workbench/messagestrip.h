@@ -21,10 +21,21 @@ public:
     QString message() const { return m_message; }
     /// Whether the message had to be cut to fit.
     bool isElided() const { return m_elided; }
+    /// Whether the strip is open to show a long message whole (it grows to fit it).
+    bool isExpanded() const { return m_expanded; }
+    /// Opens or closes the strip; only a message too long for the reserved room opens it.
+    void setExpanded(bool expanded);
+    /// The strip's background, text and border colours while it shows a message: the
+    /// application palette's (the theme's) Base tinted red, and its Text.
+    QColor background() const;
+    QColor foreground() const;
+    QColor border() const;
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     void refit();
@@ -32,6 +43,7 @@ private:
     int m_lines;
     QString m_message;
     bool m_elided = false;
+    bool m_expanded = false;
 };
 
 } // namespace ss::ui

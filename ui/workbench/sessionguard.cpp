@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/executor.h"
+#include "protocol/atomic_file.h"
 #include "ui/model/workspacefile.h"
 
 #include <QCoreApplication>
@@ -13,8 +14,11 @@
 #include <QSysInfo>
 #include <QUuid>
 
+#include <cerrno>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ss::ui {
@@ -54,7 +58,73 @@ bool isLive(const QString& lockPath)
     return false;
 }
 
+QStringList& testDirectories()
+{
+    static QStringList directories;
+    return directories;
+}
+
+/// Makes `dir` (mode 0700) if needed; "" or the reason it cannot hold autosaves. A directory in
+/// a shared place (the temporary directory) must be this user's own and not a link.
+QString prepareDirectory(const QString& dir)
+{
+    const QByteArray name = QFile::encodeName(dir);
+    QDir().mkpath(QFileInfo(dir).absolutePath()); // the mkdir below says why if this failed
+    if (::mkdir(name.constData(), 0700) != 0 && errno != EEXIST)
+        return QString::fromLocal8Bit(std::strerror(errno));
+    struct stat st
+    {
+    };
+    if (::lstat(name.constData(), &st) != 0) return QString::fromLocal8Bit(std::strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return QObject::tr("not a directory");
+    if (st.st_uid != ::geteuid()) return QObject::tr("owned by another user");
+    return {};
+}
+
 } // namespace
+
+QString SessionGuard::Shared::lockIn(int k)
+{
+    if (lockFds[std::size_t(k)] >= 0) return {};
+    const QString dir = directories[k];
+    if (QString why = prepareDirectory(dir); !why.isEmpty()) return why;
+    const QString path = dir + QStringLiteral("/session-") + launchId + QStringLiteral(".lock");
+    const int fd = lockFile(path, true);
+    if (fd < 0) return QString::fromLocal8Bit(std::strerror(errno));
+    // For people looking at the directory (pid and host); the lock itself is what counts.
+    const QByteArray who = QByteArray::number(QCoreApplication::applicationPid()) + '\n' +
+                           QSysInfo::machineHostName().toUtf8() + '\n';
+    // Only informative: the lock holds without it, so a failed write changes nothing.
+    [[maybe_unused]] const ssize_t written = ::write(fd, who.constData(), std::size_t(who.size()));
+    lockFds[std::size_t(k)] = fd;
+    return {};
+}
+
+QString SessionGuard::Shared::autosaveIn(int k) const
+{
+    return directories[k] + QStringLiteral("/session-") + launchId + QStringLiteral(".json");
+}
+
+void SessionGuard::Shared::removeAutosavesBut(int keep) const
+{
+    for (int k = 0; k < directories.size(); ++k)
+        if (k != keep) QFile::remove(autosaveIn(k));
+}
+
+void SessionGuard::Shared::releaseLocks()
+{
+    for (std::size_t k = 0; k < lockFds.size(); ++k)
+        if (lockFds[k] >= 0) {
+            ::unlink(QFile::encodeName(lockPathOf(autosaveIn(int(k)))).constData());
+            ::close(lockFds[k]);
+            lockFds[k] = -1;
+        }
+}
+
+SessionGuard::Shared::~Shared()
+{
+    releaseLocks(); // those a job still waiting when the window closed took again
+}
 
 SessionGuard::SessionGuard(std::shared_ptr<Executor> pool, std::function<bool()> unsaved,
                            std::function<Workspace()> workspace, QObject* parent)
@@ -62,19 +132,28 @@ SessionGuard::SessionGuard(std::shared_ptr<Executor> pool, std::function<bool()>
       m_workspace(std::move(workspace)),
       m_launchId(QUuid::createUuid().toString(QUuid::WithoutBraces))
 {
-    QDir().mkpath(directory());
-    const QString base = directory() + QStringLiteral("/session-") + m_launchId;
-    m_autosavePath = base + QStringLiteral(".json");
-    m_lockPath = base + QStringLiteral(".lock");
-    m_lockFd = lockFile(m_lockPath, true);
-    if (m_lockFd >= 0) {
-        // For people looking at the directory (pid and host); the lock itself is what counts.
-        const QByteArray who = QByteArray::number(QCoreApplication::applicationPid()) + '\n' +
-                               QSysInfo::machineHostName().toUtf8() + '\n';
-        // Only informative: the lock holds without it, so a failed write changes nothing.
-        [[maybe_unused]] const ssize_t written =
-            ::write(m_lockFd, who.constData(), std::size_t(who.size()));
+    Shared& shared = *m_shared;
+    shared.launchId = m_launchId;
+    shared.directories = directories();
+    shared.lockFds.assign(std::size_t(shared.directories.size()), -1);
+    shared.guard = this;
+    // The lock goes where the first autosave will: the first place that takes it.
+    QStringList tried;
+    for (int k = 0; k < shared.directories.size(); ++k) {
+        const QString why = shared.lockIn(k);
+        if (why.isEmpty()) {
+            shared.path = shared.autosaveIn(k);
+            break;
+        }
+        tried << QStringLiteral("%1 (%2)").arg(shared.directories[k], why);
     }
+    if (shared.path.isEmpty()) {
+        shared.path = shared.autosaveIn(0);
+        shared.problem = tr("Your work is not being protected: no autosave can be made in %1.")
+                             .arg(tried.join(QStringLiteral(", ")));
+    }
+    m_autosavePath = shared.path;
+    m_problem = shared.problem;
     m_timer.setSingleShot(true);
     m_timer.setInterval(kAutosaveDelayMs);
     connect(&m_timer, &QTimer::timeout, this, [this] { write(false); });
@@ -83,16 +162,32 @@ SessionGuard::SessionGuard(std::shared_ptr<Executor> pool, std::function<bool()>
 SessionGuard::~SessionGuard()
 {
     m_timer.stop();
-    if (m_lockFd >= 0) {
-        ::unlink(QFile::encodeName(m_lockPath).constData());
-        ::close(m_lockFd);
-    }
+    m_shared->guard = nullptr;
+    std::lock_guard lock(m_shared->mutex);
+    m_shared->releaseLocks();
 }
 
 QString SessionGuard::directory()
 {
+    if (!testDirectories().isEmpty()) return testDirectories().front();
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
            QStringLiteral("/sessions");
+}
+
+QStringList SessionGuard::directories()
+{
+    if (!testDirectories().isEmpty()) return testDirectories();
+    QStringList dirs{directory()};
+    const QString runtime = qEnvironmentVariable("XDG_RUNTIME_DIR");
+    if (!runtime.isEmpty() && QFileInfo(runtime).isAbsolute())
+        dirs << runtime + QStringLiteral("/slicescope-sessions");
+    dirs << QDir::tempPath() + QStringLiteral("/slicescope-sessions-%1").arg(::geteuid());
+    return dirs;
+}
+
+void SessionGuard::setDirectoriesForTesting(const QStringList& directories)
+{
+    testDirectories() = directories;
 }
 
 void SessionGuard::workspaceChanged()
@@ -104,17 +199,31 @@ void SessionGuard::autosaveNow()
 {
     m_timer.stop();
     write(true);
+    publish();
+}
+
+void SessionGuard::publish()
+{
+    QString path, problem;
+    {
+        std::lock_guard lock(m_shared->mutex);
+        path = m_shared->path;
+        problem = m_shared->problem;
+    }
+    m_autosavePath = path;
+    if (problem == m_problem) return;
+    m_problem = problem;
+    emit protectionChanged(problem);
 }
 
 void SessionGuard::write(bool wait)
 {
     if (!m_enabled) return;
     const std::shared_ptr<Shared> shared = m_shared;
-    const QString path = m_autosavePath;
     if (!m_unsaved()) {
         // Nothing to lose (saved, or undone back to the saved state): no autosave to offer.
         std::lock_guard lock(shared->mutex);
-        QFile::remove(path);
+        shared->removeAutosavesBut(-1);
         return;
     }
     const Workspace ws = m_workspace();
@@ -122,14 +231,41 @@ void SessionGuard::write(bool wait)
     // A newer autosave of this session replaces an older one still waiting (and only this
     // session's: the pool may be shared by several windows).
     const std::string consumer = "autosave-" + m_launchId.toStdString();
-    const auto job = m_pool->submit(consumer, [ws, path, shared](JobContext&) {
+    const auto job = m_pool->submit(consumer, [ws, shared](JobContext&) {
+        std::string text;
+        try {
+            text = workspaceFileText(ws);
+        } catch (const OpError&) {
+            return; // an unfinished literal cannot be written; the previous autosave stays
+        }
         std::lock_guard lock(shared->mutex);
         if (shared->finished) return; // the user has decided meanwhile
-        try {
-            writeWorkspaceFile(path, ws);
-        } catch (const OpError&) {
-            // An unfinished literal cannot be written; the previous autosave stays.
+        // The best place first, every time: a disk that had filled up may have room again.
+        QStringList tried;
+        bool written = false;
+        for (int k = 0; k < shared->directories.size() && !written; ++k) {
+            const QString path = shared->autosaveIn(k);
+            QString why = shared->lockIn(k);
+            if (why.isEmpty()) why = QString::fromStdString(writeFileAtomically(path, text));
+            if (!why.isEmpty()) {
+                tried << QStringLiteral("%1: %2").arg(path, why);
+                continue;
+            }
+            written = true;
+            shared->removeAutosavesBut(k); // an older one elsewhere would be offered later
+            shared->path = path;
+            shared->problem.clear();
         }
+        if (!written)
+            shared->problem = QObject::tr("Your work is not being protected: the autosave could "
+                                          "not be written to %1.")
+                                  .arg(tried.join(QStringLiteral("; ")));
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [shared] {
+                if (SessionGuard* guard = shared->guard) guard->publish();
+            },
+            Qt::QueuedConnection);
     });
     if (wait) job->wait();
 }
@@ -139,7 +275,7 @@ void SessionGuard::finish()
     m_timer.stop();
     std::lock_guard lock(m_shared->mutex);
     m_shared->finished = true;
-    QFile::remove(m_autosavePath);
+    m_shared->removeAutosavesBut(-1);
 }
 
 void SessionGuard::disable()
@@ -151,14 +287,17 @@ void SessionGuard::disable()
 std::optional<SessionGuard::LostSession> SessionGuard::findLostSession() const
 {
     std::optional<LostSession> newest;
-    const QDir dir(directory());
-    for (const QFileInfo& info :
-         dir.entryInfoList({QStringLiteral("session-*.json")}, QDir::Files)) {
-        const QString path = info.absoluteFilePath();
-        if (path == QFileInfo(m_autosavePath).absoluteFilePath()) continue;
-        if (isLive(lockPathOf(path))) continue; // its session is running: its work, not lost
-        if (!newest || info.lastModified() > newest->savedAt)
-            newest = LostSession{path, info.lastModified()};
+    // Every place an autosave may have gone: a session whose home was full saved elsewhere.
+    for (const QString& directory : directories()) {
+        const QDir dir(directory);
+        for (const QFileInfo& info :
+             dir.entryInfoList({QStringLiteral("session-*.json")}, QDir::Files)) {
+            const QString path = info.absoluteFilePath();
+            if (info.fileName() == QStringLiteral("session-%1.json").arg(m_launchId)) continue;
+            if (isLive(lockPathOf(path))) continue; // its session is running: its work, not lost
+            if (!newest || info.lastModified() > newest->savedAt)
+                newest = LostSession{path, info.lastModified()};
+        }
     }
     return newest;
 }

@@ -4,20 +4,26 @@
 // Flatpak's), beside a lock file the session holds with an OS lock for its whole life. A later
 // start offers the autosave of a session that holds no lock any more: one that was killed or
 // crashed before the user decided what to do with the work. No session touches another live
-// session's files.
+// session's files. When the per-user data directory cannot take the autosave (read-only, full),
+// the next place the platform allows is tried (the runtime directory, then the temporary
+// directory), later starts look for lost work in all of them, and while no place takes it the
+// window is told that the work is not being protected, and where it was tried.
 #pragma once
 
 #include "ui/model/workspace.h"
 
 #include <QDateTime>
 #include <QObject>
+#include <QPointer>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 namespace ss {
 class Executor;
@@ -43,13 +49,28 @@ public:
     /// Removes the lock; the autosave stays unless the work was decided about or there is none.
     ~SessionGuard() override;
 
-    /// Where autosaves and locks go (a per-user data directory; tests point it elsewhere).
+    /// Where autosaves and locks go first (a per-user data directory).
     static QString directory();
+    /// Every place an autosave may go, best first: directory(), then "slicescope-sessions" in
+    /// $XDG_RUNTIME_DIR (when set), then "slicescope-sessions-UID" in the temporary directory.
+    static QStringList directories();
+    /// Tests: these places instead of the platform's (an empty list restores them).
+    static void setDirectoriesForTesting(const QStringList& directories);
 
-    /// This launch's id (a random UUID) and autosave file.
+    /// This launch's id (a random UUID) and autosave file (where the last autosave went, or
+    /// would go).
     QString launchId() const { return m_launchId; }
     QString autosavePath() const { return m_autosavePath; }
+    /// Empty while the work is protected; otherwise why it is not, naming every place tried
+    /// ("... could not be written to /home/a/.local/share/SliceScope/sessions/session-....json:
+    /// No space left on device; ...").
+    QString problem() const { return m_problem; }
 
+signals:
+    /// problem() changed (an autosave failed everywhere, or worked again).
+    void protectionChanged(const QString& problem);
+
+public:
     /// Call after every change: the workspace is saved a little later, or the autosave removed
     /// when nothing is unsaved any more (after Save, or undo back to the saved state).
     void workspaceChanged();
@@ -70,21 +91,34 @@ public:
 
 private:
     void write(bool wait);
+    /// Takes the newest path and problem from the writing jobs (on the GUI thread).
+    void publish();
 
     std::shared_ptr<Executor> m_pool; ///< the workbench's shared pool, kept while the guard lives
     std::function<bool()> m_unsaved;
     std::function<Workspace()> m_workspace;
     QString m_launchId;
     QString m_autosavePath;
-    QString m_lockPath;
-    int m_lockFd = -1;
+    QString m_problem;
     bool m_enabled = true;
     QTimer m_timer;
-    /// Shared with the writing jobs: finish() and a late write never cross.
+    /// Shared with the writing jobs (under `mutex`): finish() and a late write never cross.
     struct Shared
     {
         std::mutex mutex;
         bool finished = false;
+        QString launchId;
+        QStringList directories;      ///< where autosaves may go, best first
+        std::vector<int> lockFds;     ///< per directory: this session's lock there, or -1
+        QString path;                 ///< where the last autosave went (or the first place to try)
+        QString problem;              ///< why the work is not protected; empty while it is
+        QPointer<SessionGuard> guard; ///< read and written on the GUI thread only
+        /// This session's lock in directory k (made if needed); "" or the reason it cannot be.
+        QString lockIn(int k);
+        QString autosaveIn(int k) const;
+        void removeAutosavesBut(int keep) const;
+        void releaseLocks();
+        ~Shared();
     };
     std::shared_ptr<Shared> m_shared = std::make_shared<Shared>();
 };

@@ -293,6 +293,25 @@ std::string render(const std::string& tmpl, const OpDef& op, const Attrs& attrs)
     return out + "\n";
 }
 
+// The templates call the first input x; the code calls it what the GUI and the protocol call it
+// ("params", "tensor"), so the identifier x (not a member .x, not part of a longer name) is
+// renamed.
+std::string renameFirstInput(const std::string& code, const std::string& name)
+{
+    if (name == "x") return code;
+    const auto word = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    };
+    std::string out;
+    for (std::size_t k = 0; k < code.size(); ++k) {
+        const bool alone = code[k] == 'x' &&
+                           (k == 0 || (!word(code[k - 1]) && code[k - 1] != '.')) &&
+                           (k + 1 == code.size() || !word(code[k + 1]));
+        out += alone ? name : std::string(1, code[k]);
+    }
+    return out;
+}
+
 } // namespace
 
 const std::vector<OpEquivalent>& opEquivalents()
@@ -323,7 +342,7 @@ std::string opCode(Framework framework, const OpDef& op, const Attrs& attrs)
                             op.name + ": " + row.notes[f]);
         std::string out = render(row.code[f], op, attrs);
         if (!row.notes[f].empty()) out = "# " + row.notes[f] + "\n" + out;
-        return out;
+        return op.inputs.empty() ? out : renameFirstInput(out, op.inputs[0].name);
     }
     // The rest of TensorFlow's family is called tf.<op name> with the op's own attribute names.
     static const char* const kTensorflowNamed[] = {"slice",
@@ -346,7 +365,7 @@ std::string opCode(Framework framework, const OpDef& op, const Attrs& attrs)
         std::string call = "import tensorflow as tf\n\ntf." + op.name + "(";
         std::string args;
         for (std::size_t k = 0; k < op.inputs.size(); ++k)
-            args += (k ? ", " : "") + (k == 0 ? std::string("x") : op.inputs[k].name);
+            args += (k ? ", " : "") + op.inputs[k].name;
         for (const auto& [name, value] : attrs)
             args += (args.empty() ? "" : ", ") + name + "=" + pyLiteral(value);
         return call + args + ")\n";

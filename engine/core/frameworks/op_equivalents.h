@@ -30,8 +30,9 @@ struct OpEquivalent
 /// The table, in the order of the op registry.
 const std::vector<OpEquivalent>& opEquivalents();
 
-/// Python for `op` called with `attrs` in `framework`: the first input is `x`, the others go by
-/// their protocol names. strided_slice and getitem come from the framework models. Throws
+/// Python for `op` called with `attrs` in `framework`: the inputs go by their protocol names, as
+/// the GUI shows them (gather's `params`); strided_slice and getitem come from the framework
+/// models, whose code slices `x`. runnableCode (code_snippet.h) adds the inputs and `y = `. Throws
 /// OpError(invalid_argument) "no direct equivalent in <framework> for <op>: <note>" where the
 /// framework has none, and bad_request for a missing attribute the template needs.
 std::string opCode(Framework framework, const OpDef& op, const Attrs& attrs);

@@ -113,7 +113,8 @@ std::vector<OpDef> compareOps()
              Notation::Subscript,
              // The first row of the comparison table: PyTorch refuses the negative step, Paddle
              // stops one short of TensorFlow and NumPy.
-             {{{exampleFill(DType::Int32, {5})}}, {{"expr", Attr("x[4:-6:-1]")}}}}};
+             {{{exampleFill(DType::Int32, {5})}}, {{"expr", Attr("x[4:-6:-1]")}}},
+             OpFamily::Slicing}};
 }
 
 } // namespace ss

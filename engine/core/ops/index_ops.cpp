@@ -1102,8 +1102,14 @@ OpPlan oneHot(const OpCall& call)
         invalidArgument("Expected axis to be -1 or between [0, " + num(outRank) +
                         ").  But received: " + num(axis));
     const IntTensor depthArg = call.intTensor("depth");
+    // TensorFlow prints the shape it got; the value given is what the user recognises.
     if (!depthArg.shape.empty())
-        invalidArgument("depth must be a scalar, but got: " + shapeString(depthArg.shape));
+        invalidArgument("depth must be a scalar, but got: " + shapeString(depthArg.shape) +
+                        " (the shape of the list " +
+                        (depthArg.values.size() <= 8
+                             ? listString(depthArg.values)
+                             : "of " + num(std::int64_t(depthArg.values.size())) + " values") +
+                        " given as depth; give one integer)");
     if (!onLiteral.first.empty())
         invalidArgument("on_value must be a scalar, but got: " + shapeString(onLiteral.first));
     if (!offLiteral.first.empty())
@@ -1271,7 +1277,8 @@ std::vector<OpDef> indexOps()
          gather,
          Notation::Generic,
          {{{exampleFill(DType::Int32, {4, 3})}, {exampleValue(DType::Int32, Attr::List{3, 1, 1})}},
-          {{"axis", Attr(0)}}}},
+          {{"axis", Attr(0)}}},
+         OpFamily::Index},
         {"gather_nd",
          {},
          "tf.gather_nd: elements or slices of params addressed by index tuples",
@@ -1283,7 +1290,8 @@ std::vector<OpDef> indexOps()
          {{{exampleFill(DType::Int32, {3, 4})},
            {exampleValue(DType::Int32,
                          Attr::List{Attr::List{2, 1}, Attr::List{0, 3}, Attr::List{1, 0}})}},
-          {}}},
+          {}},
+         OpFamily::Index},
         {"unique_with_counts",
          {},
          "tf.unique_with_counts: distinct values in order of first occurrence",
@@ -1292,7 +1300,8 @@ std::vector<OpDef> indexOps()
          "y, idx, count",
          uniqueWithCounts,
          Notation::Generic,
-         {{{exampleValue(DType::Int32, Attr::List{3, 1, 3, 2, 1, 3})}}, {}}},
+         {{{exampleValue(DType::Int32, Attr::List{3, 1, 3, 2, 1, 3})}}, {}},
+         OpFamily::Index},
         {"dynamic_partition",
          {},
          "tf.dynamic_partition: slices of data sent to the outputs named by partitions",
@@ -1303,7 +1312,8 @@ std::vector<OpDef> indexOps()
          Notation::Generic,
          {{{exampleFill(DType::Int32, {5})},
            {exampleValue(DType::Int32, Attr::List{0, 1, 2, 1, 0})}},
-          {{"num_partitions", Attr(3)}}}},
+          {{"num_partitions", Attr(3)}}},
+         OpFamily::Index},
         {"dynamic_stitch",
          {},
          "tf.dynamic_stitch: slices of data interleaved into the rows named by indices",
@@ -1316,7 +1326,8 @@ std::vector<OpDef> indexOps()
             exampleValue(DType::Int32, Attr::List{2, 4})},
            {exampleValue(DType::Int32, Attr::List{10, 13, 11}),
             exampleValue(DType::Int32, Attr::List{12, 14})}},
-          {}}},
+          {}},
+         OpFamily::Index},
         {"boolean_mask",
          {},
          "tf.boolean_mask: the slices where a bool mask is true",
@@ -1327,7 +1338,8 @@ std::vector<OpDef> indexOps()
          Notation::Generic,
          {{{exampleFill(DType::Int32, {4, 3})},
            {exampleValue(DType::Bool, Attr::List{true, false, true, true})}},
-          {{"axis", Attr(0)}}}},
+          {{"axis", Attr(0)}}},
+         OpFamily::Index},
         {"one_hot",
          {},
          "tf.one_hot: on_value where the index matches the position, off_value elsewhere",
@@ -1340,7 +1352,8 @@ std::vector<OpDef> indexOps()
          "output",
          oneHot,
          Notation::Generic,
-         {{{exampleValue(DType::Int32, Attr::List{0, 2, -1, 1})}}, {{"depth", Attr(3)}}}},
+         {{{exampleValue(DType::Int32, Attr::List{0, 2, -1, 1})}}, {{"depth", Attr(3)}}},
+         OpFamily::Index},
         {"sequence_mask",
          {},
          "tf.sequence_mask: true for the first lengths[i] positions of each line",
@@ -1349,7 +1362,8 @@ std::vector<OpDef> indexOps()
          "output",
          sequenceMask,
          Notation::Generic,
-         {{{exampleValue(DType::Int32, Attr::List{1, 3, 2})}}, {{"maxlen", Attr(4)}}}},
+         {{{exampleValue(DType::Int32, Attr::List{1, 3, 2})}}, {{"maxlen", Attr(4)}}},
+         OpFamily::Index},
     };
 }
 

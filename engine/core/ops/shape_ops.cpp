@@ -220,11 +220,22 @@ OpPlan split(const OpCall& call)
                     determined += sizes[i];
                 }
             }
-            if (!((negOne < 0 && determined == d) || (negOne >= 0 && determined <= d)))
+            if (!((negOne < 0 && determined == d) || (negOne >= 0 && determined <= d))) {
+                // TensorFlow's words, then the sum it means against the dimension it missed.
+                std::string sum;
+                std::size_t listed = 0;
+                for (std::size_t i = 0; i < sizes.size(); ++i)
+                    if (int(i) != negOne && listed++ < 8)
+                        sum += (sum.empty() ? "" : " + ") + num(sizes[i]);
+                if (listed > 8) sum = "the " + num(std::int64_t(listed)) + " sizes";
+                sum += (listed > 8 ? " add up to " : " = ") + wideNum(determined);
+                if (negOne >= 0) sum += " without the -1";
                 invalidArgument("Determined shape must either match input shape along split_dim "
                                 "exactly if fully specified, or be less than the size of the "
                                 "input along split_dim if not fully specified.  Got: " +
-                                wideNum(determined));
+                                wideNum(determined) + " (" + sum + ", but dimension " + num(axis) +
+                                " has size " + num(d) + ")");
+            }
             // Exact arithmetic: with a wild negative size the rest may not fit in int64, and that
             // size is refused below anyway.
             const WideInt rest = WideInt(d) - determined;
@@ -1135,7 +1146,8 @@ std::vector<OpDef> shapeOps()
          split,
          Notation::Generic,
          {{{exampleFill(DType::Int32, {3, 6})}},
-          {{"num_or_size_splits", Attr::ints({2, 3, -1})}, {"axis", Attr(1)}}}},
+          {{"num_or_size_splits", Attr::ints({2, 3, -1})}, {"axis", Attr(1)}}},
+         OpFamily::SplitJoin},
         {"tile",
          {},
          "tf.tile: the input repeated multiples[i] times along dimension i",
@@ -1144,7 +1156,8 @@ std::vector<OpDef> shapeOps()
          "output",
          tile,
          Notation::Generic,
-         {{{exampleFill(DType::Int32, {2, 3})}}, {{"multiples", Attr::ints({2, 3})}}}},
+         {{{exampleFill(DType::Int32, {2, 3})}}, {{"multiples", Attr::ints({2, 3})}}},
+         OpFamily::RepeatPad},
         {"pad",
          {},
          "tf.pad: a border of a constant, or a mirror image (REFLECT, SYMMETRIC)",
@@ -1155,7 +1168,8 @@ std::vector<OpDef> shapeOps()
          Notation::Generic,
          {{{exampleFill(DType::Int32, {2, 3})}},
           {{"paddings", Attr::List{Attr::List{1, 1}, Attr::List{2, 2}}},
-           {"constant_values", Attr(-1)}}}},
+           {"constant_values", Attr(-1)}}},
+         OpFamily::RepeatPad},
         {"concat",
          {},
          "tf.concat: tensors joined along an existing dimension",
@@ -1166,7 +1180,8 @@ std::vector<OpDef> shapeOps()
          Notation::Generic,
          {{{exampleFill(DType::Int32, {2, 3}),
             exampleValue(DType::Int32, Attr::List{Attr::List{100, 101, 102}})}},
-          {{"axis", Attr(0)}}}},
+          {{"axis", Attr(0)}}},
+         OpFamily::SplitJoin},
         {"stack",
          {"pack"},
          "tf.stack: same-shape tensors joined along a new dimension",
@@ -1178,7 +1193,8 @@ std::vector<OpDef> shapeOps()
          {{{exampleFill(DType::Int32, {2, 3}),
             exampleValue(DType::Int32,
                          Attr::List{Attr::List{10, 11, 12}, Attr::List{13, 14, 15}})}},
-          {{"axis", Attr(1)}}}},
+          {{"axis", Attr(1)}}},
+         OpFamily::SplitJoin},
         {"unstack",
          {"unpack"},
          "tf.unstack: one output per index of a dimension, which is removed",
@@ -1187,7 +1203,8 @@ std::vector<OpDef> shapeOps()
          "one per slice",
          unstack,
          Notation::Generic,
-         {{{exampleFill(DType::Int32, {3, 2})}}, {{"axis", Attr(1)}}}},
+         {{{exampleFill(DType::Int32, {3, 2})}}, {{"axis", Attr(1)}}},
+         OpFamily::SplitJoin},
         {"reverse_sequence",
          {},
          "tf.reverse_sequence: the first seq_lengths[i] elements of each batch entry reversed",
@@ -1198,7 +1215,8 @@ std::vector<OpDef> shapeOps()
          Notation::Generic,
          {{{exampleFill(DType::Int32, {4, 5})},
            {exampleValue(DType::Int32, Attr::List{5, 2, 3, 1})}},
-          {{"seq_axis", Attr(1)}, {"batch_axis", Attr(0)}}}},
+          {{"seq_axis", Attr(1)}, {"batch_axis", Attr(0)}}},
+         OpFamily::Reorder},
         {"reverse",
          {},
          "tf.reverse: the listed dimensions reversed",
@@ -1207,7 +1225,8 @@ std::vector<OpDef> shapeOps()
          "output",
          reverse,
          Notation::Generic,
-         {{{exampleFill(DType::Int32, {3, 4})}}, {{"axis", Attr::ints({1})}}}},
+         {{{exampleFill(DType::Int32, {3, 4})}}, {{"axis", Attr::ints({1})}}},
+         OpFamily::Reorder},
         {"transpose",
          {},
          "tf.transpose: dimensions permuted (default: reversed)",
@@ -1216,7 +1235,8 @@ std::vector<OpDef> shapeOps()
          "output",
          transpose,
          Notation::Generic,
-         {{{exampleFill(DType::Int32, {2, 3})}}, {{"perm", Attr::ints({1, 0})}}}},
+         {{{exampleFill(DType::Int32, {2, 3})}}, {{"perm", Attr::ints({1, 0})}}},
+         OpFamily::Reorder},
     };
 }
 

@@ -316,7 +316,8 @@ std::vector<OpDef> sliceOps()
          slice,
          Notation::Box,
          {{{exampleFill(DType::Int32, {3, 4})}},
-          {{"begin", Attr::ints({1, 1})}, {"size", Attr::ints({2, -1})}}}},
+          {{"begin", Attr::ints({1, 1})}, {"size", Attr::ints({2, -1})}}},
+         OpFamily::Slicing},
         {"paddle_strided_slice",
          {},
          "paddle.strided_slice: axes, starts, ends, strides with Paddle's clamping",
@@ -329,7 +330,8 @@ std::vector<OpDef> sliceOps()
           {{"axes", Attr::ints({0, 1})},
            {"starts", Attr::ints({0, 3})},
            {"ends", Attr::ints({3, 0})},
-           {"strides", Attr::ints({2, -1})}}}},
+           {"strides", Attr::ints({2, -1})}}},
+         OpFamily::Slicing},
         {"onnx_slice",
          {},
          "ONNX Slice: starts, ends, axes, steps with the spec's clamping (opset 13 unless given)",
@@ -342,7 +344,8 @@ std::vector<OpDef> sliceOps()
           {{"starts", Attr::ints({-1, 1})},
            {"ends", Attr::ints({-9223372036854775807LL - 1, 1000})},
            {"axes", Attr::ints({0, 1})},
-           {"steps", Attr::ints({-2, 2})}}}},
+           {"steps", Attr::ints({-2, 2})}}},
+         OpFamily::Slicing},
     };
 }
 

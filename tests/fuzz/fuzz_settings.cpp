@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// libFuzzer: any bytes as the settings file (~/.config/SliceScope/SliceScope.conf), read as the
+// app reads it: the file rule first (checkSettingsFiles), then QSettings and every value as the
+// types the app asks for. Nothing may crash or hang; a file the rule refuses is moved aside.
+#include "fuzz_file.h"
+#include "protocol/read_file.h"
+#include "ui/model/filesaside.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+#include <QStandardPaths>
+
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    static int argc = 1;
+    static char name[] = "fuzz_settings";
+    static char* argv[] = {name, nullptr};
+    static QCoreApplication* app = [] {
+        QStandardPaths::setTestModeEnabled(true);
+        auto* a = new QCoreApplication(argc, argv);
+        QCoreApplication::setOrganizationName(QStringLiteral("SliceScopeFuzz"));
+        QCoreApplication::setApplicationName(QStringLiteral("SliceScopeFuzz"));
+        return a;
+    }();
+    (void)app;
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
+                        QStringLiteral("/SliceScopeFuzz");
+    const QString path = dir + QStringLiteral("/SliceScopeFuzz.conf");
+    {
+        static const bool made = QDir().mkpath(dir);
+        if (!made) std::abort();
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) std::abort();
+        file.write(reinterpret_cast<const char*>(data), qint64(size));
+    }
+    const QStringList problems = ss::ui::checkSettingsFiles();
+    if (!problems.isEmpty()) std::abort(); // a regular file within the cap is never refused
+    QSettings settings;
+    for (const QString& key : settings.allKeys()) {
+        const QVariant value = settings.value(key);
+        (void)value.toBool();
+        (void)value.toStringList();
+        (void)value.toByteArray();
+        (void)value.toInt();
+    }
+    return 0;
+}
