@@ -335,4 +335,5 @@ def main():
     print('%d files in %s' % (len(manifest), out))
 
 
-main()
+if __name__ == "__main__":
+    main()

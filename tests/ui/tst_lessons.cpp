@@ -2,10 +2,12 @@
 // Every built-in lesson opens and shows the result its file says TensorFlow gives (the true
 // result, not the one the seed docs print), and leaves a screenshot for people to look at.
 #include "ui/model/lessons.h"
+#include "ui/model/modelnodetable.h"
 #include "ui/views/palette.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/commandline.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/modeldock.h"
 #include "workbench_testing.h"
 
 #include <QAction>
@@ -19,6 +21,7 @@
 #include <QRegularExpression>
 #include <QScreen>
 #include <QSet>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -105,6 +108,19 @@ void TestLessons::everyLessonFileReads()
         QVERIFY(!lesson.workspace.title.isEmpty());
         QVERIFY(!lesson.group.isEmpty());
     }
+    // "What converters got wrong": at least six public reports, each with its model file.
+    int converterLessons = 0;
+    for (const Lesson& lesson : lessons()) {
+        if (lesson.group != QLatin1String("What converters got wrong")) continue;
+        ++converterLessons;
+        QVERIFY2(!lesson.model.isEmpty() && !lesson.node.isEmpty(), qPrintable(lesson.name));
+        QVERIFY2(QFile::exists(QStringLiteral(":/models/") + lesson.model),
+                 qPrintable(lesson.model));
+        // The explanation names the report it rebuilds ("tensorflow-onnx issue 1849").
+        static const QRegularExpression report(QStringLiteral("[a-z]+ issue \\d+"));
+        QVERIFY2(report.match(lesson.workspace.explanation).hasMatch(), qPrintable(lesson.name));
+    }
+    QVERIFY(converterLessons >= 6);
 }
 
 void TestLessons::lessonShowsTheTrueResult_data()
@@ -133,6 +149,23 @@ void TestLessons::lessonShowsTheTrueResult()
     QVERIFY(waitSettled(w, 60000));
     QCOMPARE(w.currentLesson(), name);
     QVERIFY(w.findChild<QWidget*>(QStringLiteral("lessonBanner"))->isVisible());
+    if (!lesson->model.isEmpty()) {
+        // A converter lesson lists its model in the Model dock with its node selected, and the
+        // workbench shows exactly that node's request (what activating the row would open).
+        ModelDock* dock = w.modelDock();
+        QVERIFY2(dock->isVisible(), qPrintable(dock->message()));
+        QCOMPARE(dock->modelPath(), QStringLiteral(":/models/") + lesson->model);
+        const int row = dock->table()->rowOf(lesson->node);
+        QVERIFY(row >= 0);
+        QCOMPARE(dock->filtered()->mapToSource(dock->view()->currentIndex()).row(), row);
+        const auto nodeWs = nodeWorkspace(dock->table()->file().nodes[std::size_t(row)]);
+        QVERIFY(nodeWs);
+        QCOMPARE(w.workspace().op, nodeWs->op);
+        QVERIFY(w.workspace().attrs == nodeWs->attrs);
+        QCOMPARE(w.workspace().inputs.size(), nodeWs->inputs.size());
+        for (std::size_t i = 0; i < nodeWs->inputs.size(); ++i)
+            QVERIFY(w.workspace().inputs[i] == nodeWs->inputs[i]);
+    }
     const auto eval = w.lastEvaluation();
     const Expectation& expect = lesson->expect;
     if (!expect.errorCode.empty()) {

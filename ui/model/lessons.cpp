@@ -27,6 +27,12 @@ Lesson readLesson(const QString& path)
         badRequest("a lesson needs an id object (title, explanation) and an op");
     if (const Json* group = id->find("group"); group && group->isString())
         lesson.group = QString::fromStdString(group->toString());
+    if (const Json* model = id->find("model"); model && model->isString()) {
+        const Json* node = id->find("node");
+        if (!node || !node->isString()) badRequest("a lesson with a model names its node");
+        lesson.model = QString::fromStdString(model->toString());
+        lesson.node = QString::fromStdString(node->toString());
+    }
     if (!findOp(op->toString())) {
         const Json* title = id->find("title");
         lesson.workspace.title =

@@ -23,6 +23,10 @@ struct Lesson
     std::map<QString, std::pair<int, int>> faces;
     /// Empty when the lesson can be opened; else why not (its op is not in this build).
     QString unavailable;
+    /// A model file the lesson is about (id.model: a file under resources/models, opened in the
+    /// Model dock as ":/models/NAME") and the node it opens (id.node); both empty otherwise.
+    QString model;
+    QString node;
 };
 
 /// Every lesson in order, read once. A lesson whose op this build lacks is listed as

@@ -148,4 +148,9 @@ QColor focusText(const QPalette& palette)
     return isDark(palette) ? QColor(0xff, 0xd5, 0x6a) : QColor(0x7a, 0x4a, 0x00);
 }
 
+QColor mismatchTint(const QPalette& palette)
+{
+    return isDark(palette) ? QColor(0x5c, 0x1f, 0x24) : QColor(0xf8, 0xd0, 0xd3);
+}
+
 } // namespace ss::ui

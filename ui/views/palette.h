@@ -34,4 +34,8 @@ QColor focusTint(const QPalette& palette);
 /// The text colour of those labels.
 QColor focusText(const QPalette& palette);
 
+/// The tint behind a row whose stored and computed results disagree (the Model dock); the
+/// palette's Text stays readable on it (over 7:1 in both themes).
+QColor mismatchTint(const QPalette& palette);
+
 } // namespace ss::ui

@@ -3,10 +3,12 @@
 
 #include "core/error.h"
 #include "core/memory_budget.h"
+#include "model/model_graph.h"
 #include "protocol/shape_text.h"
 #include "ui/model/exercises.h"
 #include "ui/model/filesaside.h"
 #include "ui/model/lessons.h"
+#include "ui/model/modelnodetable.h"
 #include "ui/views/palette.h"
 #include "ui/views/picturewriter.h"
 #include "ui/views/readorderanimation.h"
@@ -14,6 +16,7 @@
 #include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/imageexporter.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/modeldock.h"
 #include "ui/workbench/presentationmode.h"
 
 #include <QAction>
@@ -178,6 +181,50 @@ void sendQtMessagesToLog(const QString& path)
 
 namespace {
 
+/// Whether the start file is a model (ONNX, TFLite, TensorFlow graph) rather than a workspace or
+/// a .npy: by a model reader's extension (.onnx, .tflite, .pb, .pbtxt), else, for a file that is
+/// neither .json nor .npy, by its first bytes.
+bool isModelFile(const QString& path)
+{
+    const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext == QLatin1String("json") || ext == QLatin1String("npy")) return false;
+    for (const ss::model::ModelReader& reader : ss::model::modelReaders())
+        for (const std::string& e : reader.extensions)
+            if (QString::fromStdString(e) == QLatin1Char('.') + ext) return true;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return false;
+    const QByteArray head = file.read(64);
+    for (const ss::model::ModelReader& reader : ss::model::modelReaders())
+        if (reader.sniff &&
+            reader.sniff(std::string_view(head.constData(), std::size_t(head.size()))))
+            return true;
+    return false;
+}
+
+/// A model file on the command line: listed in the Model dock, and its first node that the file
+/// contradicts (else the first that can be computed) opened in the workbench.
+bool openModelFile(MainWindow& window, const QString& path, QString* error)
+{
+    ModelDock* dock = window.modelDock();
+    if (!dock->openModel(path, error)) return false;
+    const ModelNodeTable* table = dock->table();
+    int first = -1;
+    for (int row = 0; row < table->rowCount(); ++row) {
+        if (!table->file().nodes[std::size_t(row)].request) continue;
+        if (first < 0) first = row;
+        if (table->check(row).disagrees) {
+            first = row;
+            break;
+        }
+    }
+    if (first >= 0) {
+        dock->selectNode(QString::fromStdString(table->file().nodes[std::size_t(first)].name));
+        dock->openNode(first);
+        window.undoStack()->setClean(); // what the command line opened is not unsaved work
+    }
+    return true;
+}
+
 /// applyStartOptions, also saying which file did not open (empty when the failure was another).
 bool applyOptions(MainWindow& window, const StartOptions& options, QString* error,
                   QString* failedFile)
@@ -207,6 +254,11 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
                 if (lesson.unavailable.isEmpty()) names << lesson.name;
             *error = QObject::tr("There is no lesson \"%1\". The lessons are: %2")
                          .arg(options.lesson, names.join(QStringLiteral(", ")));
+            return false;
+        }
+    } else if (!options.file.isEmpty() && isModelFile(options.file)) {
+        if (!openModelFile(window, options.file, error)) {
+            *failedFile = options.file;
             return false;
         }
     } else if (!options.file.isEmpty()) {
@@ -403,7 +455,8 @@ struct Parser
         parser.addOptions({exportImage, exportAnimation, view, scale, speed, presentation});
         parser.addPositionalArgument(
             QStringLiteral("FILE"),
-            QObject::tr("A NumPy .npy file (the input) or a saved workspace (.json)."),
+            QObject::tr("A NumPy .npy file (the input), a saved workspace (.json) or a model file "
+                        "(.onnx, .tflite, .pb, .pbtxt: listed in the Model dock)."),
             QStringLiteral("[FILE]"));
     }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// `slicescope [FILE.npy|FILE.json] [--shape S] [--dtype D] [--expr EXPR] [--lesson NAME]
+// `slicescope [FILE.npy|FILE.json|MODEL] [--shape S] [--dtype D] [--expr EXPR] [--lesson NAME]
 // [--exercise NAME] [--screenshot FILE.png | --export-image FILE | --export-animation FILE]
 // [--view V] [--scale N] [--speed MS] [--presentation]`: everything main() does, here so that
 // tests can drive it.

@@ -23,6 +23,7 @@
 #include "ui/workbench/frameworkspanel.h"
 #include "ui/workbench/lessongallery.h"
 #include "ui/workbench/messagestrip.h"
+#include "ui/workbench/modeldock.h"
 #include "ui/workbench/presentationmode.h"
 #include "ui/workbench/sessionguard.h"
 #include "ui/workbench/taborder.h"
@@ -793,8 +794,13 @@ void MainWindow::buildActions()
     });
 
     menuBar()->setObjectName(QStringLiteral("menuBar"));
+    m_modelDock = new ModelDock(this);
+    addDockWidget(Qt::BottomDockWidgetArea, m_modelDock);
+    m_modelDock->hide();
+    QAction* openModel = action(QStringLiteral("actionOpenModel"), tr("Open &Model…"));
+    connect(openModel, &QAction::triggered, m_modelDock, &ModelDock::chooseModel);
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addActions({newAction, open});
+    file->addActions({newAction, open, openModel});
     file->addMenu(m_recentMenu);
     file->addActions({save, saveAsAction, exportNpy, exportImage, exportAnimation, copyRequest});
     file->addSeparator();

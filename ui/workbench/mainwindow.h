@@ -35,6 +35,7 @@ class FrameworksPanel;
 class InputPanel;
 class LessonGallery;
 class MessageStrip;
+class ModelDock;
 class OpEditor;
 class PresentationMode;
 class SessionGuard;
@@ -133,6 +134,8 @@ public:
     FrameworksPanel* frameworksPanel() const { return m_frameworks; }
     /// The exercise dock (Lessons > Exercises): hidden until asked for.
     ExercisePanel* exercisePanel() const { return m_exercisePanel; }
+    /// The Model dock (File > Open Model…): hidden until a model file is opened.
+    ModelDock* modelDock() const { return m_modelDock; }
     OpEditor* opEditor() const { return m_opEditor; }
     /// getitem's expression line, or null when the op has none.
     SpecEditor* specEditor() const;
@@ -265,6 +268,7 @@ private:
     LessonGallery* m_gallery = nullptr;
     FrameworksPanel* m_frameworks = nullptr;
     ExercisePanel* m_exercisePanel = nullptr;
+    ModelDock* m_modelDock = nullptr;
     QLabel* m_statusShapes = nullptr;
     QLabel* m_statusTime = nullptr;
     QLabel* m_statusState = nullptr;

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The Model dock: an ONNX and a TFLite file list their slicing nodes, the node whose stored
+// output shape the computed one contradicts is marked (in words, not only in colour), the filter
+// matches names and ops, activating a node evaluates its request in the workbench, and a bad
+// file is an error in the dock, never a crash or a lost listing.
+#include "ui/model/modelnodetable.h"
+#include "ui/workbench/commandline.h"
+#include "ui/workbench/mainwindow.h"
+#include "ui/workbench/modeldock.h"
+#include "workbench_testing.h"
+
+#include <QAction>
+#include <QFile>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+Q_DECLARE_METATYPE(ss::Shape)
+
+using namespace ss;
+using namespace ss::ui;
+using ss::testing::waitSettled;
+
+class TestModelDock : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void listsAndMarks_data();
+    void listsAndMarks();
+    void filterMatchesNameAndOp_data();
+    void filterMatchesNameAndOp();
+    void activatingANodeEvaluatesIt_data();
+    void activatingANodeEvaluatesIt();
+    void runTimeArgumentsDoNotOpen();
+    void badFileIsAnErrorInTheDock_data();
+    void badFileIsAnErrorInTheDock();
+    void commandLineOpensAModel();
+    void menuActionExists();
+};
+
+namespace {
+
+QString modelFile(const char* name)
+{
+    return QFINDTESTDATA(QStringLiteral("models/") + QLatin1String(name));
+}
+
+QStringList names(const ModelNodeTable* table)
+{
+    QStringList list;
+    for (int r = 0; r < table->rowCount(); ++r)
+        list << table->data(table->index(r, ModelNodeTable::Name)).toString();
+    return list;
+}
+
+QString cell(const ModelNodeTable* table, int row, int column, int role = Qt::DisplayRole)
+{
+    return table->data(table->index(row, column), role).toString();
+}
+
+} // namespace
+
+void TestModelDock::initTestCase()
+{
+    ss::testing::useCleanTestEnvironment();
+}
+
+void TestModelDock::listsAndMarks_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("nodes");
+    QTest::addColumn<QString>("wrong");     // the node whose stored shape is contradicted
+    QTest::addColumn<QString>("stored");    // its stored output shape
+    QTest::addColumn<QString>("computed");  // and the computed one
+    QTest::addColumn<QString>("runTime");   // a node with an argument computed at run time
+    QTest::addColumn<QString>("arguments"); // the wrong node's decoded arguments (part)
+    QTest::newRow("onnx") << modelFile("mixed.onnx") << QStringList{"rows", "bad_unsqueeze", "pick"}
+                          << "bad_unsqueeze"
+                          << "(2, 6, 1, 1)"
+                          << "(2, 1, 1, 6)"
+                          << "pick"
+                          << "axes = [1, 2]";
+    QTest::newRow("tflite") << modelFile("mixed.tflite")
+                            << QStringList{"y", "model/transpose", "model/gather"} << "y"
+                            << "(2, 2)"
+                            << "(2, 4)"
+                            << "model/gather"
+                            << "subscript = x[1:3]";
+}
+
+void TestModelDock::listsAndMarks()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, nodes);
+    QFETCH(QString, wrong);
+    QFETCH(QString, stored);
+    QFETCH(QString, computed);
+    QFETCH(QString, runTime);
+    QFETCH(QString, arguments);
+    MainWindow w;
+    ModelDock* dock = w.modelDock();
+    QVERIFY(!dock->isVisibleTo(&w));
+    QString error;
+    QVERIFY2(dock->openModel(file, &error), qPrintable(error));
+    QVERIFY(dock->isVisibleTo(&w));
+    const ModelNodeTable* table = dock->table();
+    QCOMPARE(names(table), nodes); // the family only, in file order: not the ADD / Add
+    for (int r = 0; r < table->rowCount(); ++r) {
+        const bool isWrong = names(table)[r] == wrong;
+        QCOMPARE(table->data(table->index(r, 0), ModelNodeTable::DisagreesRole).toBool(), isWrong);
+        // The mark is in words too (screen readers, colour-blind users), and the tooltip says why.
+        const QString check = cell(table, r, ModelNodeTable::Check);
+        QCOMPARE(check.contains(QStringLiteral("disagrees")), isWrong);
+        if (isWrong) {
+            QCOMPARE(cell(table, r, ModelNodeTable::StoredShape), stored);
+            QCOMPARE(cell(table, r, ModelNodeTable::ComputedShape), computed);
+            QVERIFY(cell(table, r, ModelNodeTable::Check, Qt::ToolTipRole)
+                        .startsWith(QStringLiteral("Mismatch")));
+            QVERIFY(cell(table, r, ModelNodeTable::Name, Qt::AccessibleDescriptionRole)
+                        .contains(stored));
+            QVERIFY2(cell(table, r, ModelNodeTable::Arguments).contains(arguments),
+                     qPrintable(cell(table, r, ModelNodeTable::Arguments)));
+        }
+        if (names(table)[r] == runTime) {
+            QVERIFY(cell(table, r, ModelNodeTable::ComputedShape).startsWith("not computed"));
+            QVERIFY2(cell(table, r, ModelNodeTable::Arguments).contains("run time"),
+                     qPrintable(cell(table, r, ModelNodeTable::Arguments)));
+        }
+    }
+    QCOMPARE(table->disagreeing(), 1);
+}
+
+void TestModelDock::filterMatchesNameAndOp_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("filter");
+    QTest::addColumn<QStringList>("shown");
+    QTest::newRow("onnx op, any case")
+        << modelFile("mixed.onnx") << "gather" << QStringList{"pick"};
+    QTest::newRow("onnx name") << modelFile("mixed.onnx") << "bad" << QStringList{"bad_unsqueeze"};
+    QTest::newRow("onnx none") << modelFile("mixed.onnx") << "concat" << QStringList{};
+    QTest::newRow("tflite op") << modelFile("mixed.tflite") << "STRIDED" << QStringList{"y"};
+    QTest::newRow("tflite name") << modelFile("mixed.tflite") << "model/"
+                                 << QStringList{"model/transpose", "model/gather"};
+}
+
+void TestModelDock::filterMatchesNameAndOp()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, filter);
+    QFETCH(QStringList, shown);
+    MainWindow w;
+    ModelDock* dock = w.modelDock();
+    QVERIFY(dock->openModel(file));
+    QTest::keyClicks(dock->filterField(), filter);
+    QSortFilterProxyModel* filtered = dock->filtered();
+    QStringList seen;
+    for (int r = 0; r < filtered->rowCount(); ++r)
+        seen << filtered->index(r, ModelNodeTable::Name).data().toString();
+    QCOMPARE(seen, shown);
+    dock->filterField()->clear();
+    QCOMPARE(filtered->rowCount(), dock->table()->rowCount());
+}
+
+void TestModelDock::activatingANodeEvaluatesIt_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("node");
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<Shape>("inputShape");
+    QTest::addColumn<Shape>("output");
+    QTest::newRow("onnx Slice") << modelFile("mixed.onnx") << "rows"
+                                << "onnx_slice" << Shape{4, 6} << Shape{2, 6};
+    QTest::newRow("onnx Unsqueeze") << modelFile("mixed.onnx") << "bad_unsqueeze"
+                                    << "strided_slice" << Shape{2, 6} << Shape{2, 1, 1, 6};
+    QTest::newRow("tflite STRIDED_SLICE") << modelFile("mixed.tflite") << "y"
+                                          << "strided_slice" << Shape{3, 4} << Shape{2, 4};
+    QTest::newRow("tflite TRANSPOSE") << modelFile("mixed.tflite") << "model/transpose"
+                                      << "transpose" << Shape{3, 4} << Shape{4, 3};
+}
+
+void TestModelDock::activatingANodeEvaluatesIt()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, node);
+    QFETCH(QString, op);
+    QFETCH(Shape, inputShape);
+    QFETCH(Shape, output);
+    MainWindow w;
+    w.show();
+    QVERIFY(waitSettled(w, 60000));
+    ModelDock* dock = w.modelDock();
+    QVERIFY(dock->openModel(file));
+    // Enter on the selected row, as a keyboard user opens it.
+    QVERIFY(dock->selectNode(node));
+    dock->view()->setFocus();
+    QTest::keyClick(dock->view(), Qt::Key_Return);
+    QCOMPARE(QString::fromStdString(w.workspace().op), op);
+    QVERIFY(waitSettled(w, 60000));
+    const auto eval = w.lastEvaluation();
+    QVERIFY2(eval->ok, qPrintable(eval->message));
+    QCOMPARE(eval->inputs.front().front().shape(), inputShape);
+    QCOMPARE(eval->outputs.front().shape(), output);
+    // The decode steps start from the node's own arguments.
+    QVERIFY(!eval->steps.empty());
+    // One undo step, with the node's name.
+    QVERIFY(w.undoStack()->text(w.undoStack()->index() - 1).contains(node));
+}
+
+void TestModelDock::runTimeArgumentsDoNotOpen()
+{
+    MainWindow w;
+    ModelDock* dock = w.modelDock();
+    QVERIFY(dock->openModel(modelFile("mixed.tflite")));
+    const Workspace before = w.workspace();
+    QVERIFY(!dock->openNode(dock->table()->rowOf(QStringLiteral("model/gather"))));
+    QVERIFY2(dock->message().contains(QStringLiteral("run time")), qPrintable(dock->message()));
+    QVERIFY(w.workspace() == before);
+}
+
+void TestModelDock::badFileIsAnErrorInTheDock_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::newRow("garbage onnx") << "bad.onnx" << QByteArray("\x08\xff\xff\xff garbage", 12);
+    QTest::newRow("truncated tflite") << "bad.tflite" << QByteArray("\x1c\x00\x00\x00TFL3", 8);
+    QTest::newRow("empty pb") << "bad.pb" << QByteArray();
+    QTest::newRow("missing") << "" << QByteArray();
+}
+
+void TestModelDock::badFileIsAnErrorInTheDock()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, bytes);
+    QTemporaryDir dir;
+    QString path = dir.filePath(name.isEmpty() ? QStringLiteral("absent.onnx") : name);
+    if (!name.isEmpty()) {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+    }
+    MainWindow w;
+    ModelDock* dock = w.modelDock();
+    QVERIFY(dock->openModel(modelFile("mixed.onnx")));
+    QString error;
+    QVERIFY(!dock->openModel(path, &error));
+    QVERIFY2(dock->message().startsWith(QStringLiteral("Model not opened")),
+             qPrintable(dock->message()));
+    QVERIFY2(error.contains(path), qPrintable(error));
+    // What was listed stays listed.
+    QCOMPARE(dock->table()->rowCount(), 3);
+    QCOMPARE(dock->modelPath(), modelFile("mixed.onnx"));
+}
+
+void TestModelDock::commandLineOpensAModel()
+{
+    MainWindow w;
+    StartOptions options;
+    options.file = modelFile("mixed.tflite");
+    QString error;
+    QVERIFY2(applyStartOptions(w, options, &error), qPrintable(error));
+    QVERIFY(w.modelDock()->isVisibleTo(&w));
+    QCOMPARE(w.modelDock()->modelPath(), options.file);
+    // The node the file contradicts is opened first.
+    QCOMPARE(w.workspace().op, std::string("strided_slice"));
+    QVERIFY(w.undoStack()->isClean());
+
+    // An ONNX file whose shape inference complains: the warning stays in the dock's strip after
+    // its node opened.
+    MainWindow onnx;
+    options.file = modelFile("mixed.onnx");
+    QVERIFY2(applyStartOptions(onnx, options, &error), qPrintable(error));
+    QCOMPARE(onnx.workspace().op, std::string("strided_slice")); // bad_unsqueeze
+    QVERIFY2(onnx.modelDock()->message().contains(QStringLiteral("shape inference")),
+             qPrintable(onnx.modelDock()->message()));
+
+    MainWindow bad;
+    options.file = modelFile("mixed.onnx") + QStringLiteral(".absent.tflite");
+    QVERIFY(!applyStartOptions(bad, options, &error));
+    QVERIFY2(error.contains(QStringLiteral("Model not opened")), qPrintable(error));
+}
+
+void TestModelDock::menuActionExists()
+{
+    MainWindow w;
+    auto* action = w.findChild<QAction*>(QStringLiteral("actionOpenModel"));
+    QVERIFY(action);
+    QVERIFY(!action->text().isEmpty());
+}
+
+QTEST_MAIN(TestModelDock)
+#include "tst_modeldock.moc"

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The rows of the Model dock: one per node of the slicing family in a model file, with what the
+// file stores about it and what SliceScope computes for it. Qt Core only: the dock colours the
+// rows that disagree (DisagreesRole), this model gives their text mark and tooltip.
+#pragma once
+
+#include "model/model_graph.h"
+#include "ui/model/workspace.h"
+
+#include <QAbstractTableModel>
+
+#include <optional>
+#include <vector>
+
+namespace ss::ui {
+
+class ModelNodeTable : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { Name, Op, Arguments, InputShape, StoredShape, ComputedShape, Check, ColumnCount };
+    enum Role {
+        /// bool: the shape the file stores contradicts the computed one (a converter bug).
+        DisagreesRole = Qt::UserRole + 1,
+        /// QString: name and op together, what the dock's filter field matches.
+        SearchRole,
+        /// int: the node's index in file().nodes.
+        NodeRole,
+    };
+
+    explicit ModelNodeTable(QObject* parent = nullptr);
+
+    /// Shows `file`'s nodes, each checked by the engine (planning only: no elements move).
+    void setFile(ss::model::ModelFile file, const Limits& limits);
+    const ss::model::ModelFile& file() const { return m_file; }
+    const ss::model::NodeCheck& check(int row) const { return m_checks[std::size_t(row)]; }
+    /// The row of the node named `name`, or -1.
+    int rowOf(const QString& name) const;
+    /// How many rows disagree.
+    int disagreeing() const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    QString cellText(int row, int column) const;
+    QString checkTooltip(int row) const;
+
+    ss::model::ModelFile m_file;
+    std::vector<ss::model::NodeCheck> m_checks;
+};
+
+/// The workspace that evaluates `node` in the workbench: its request (the reader's op and
+/// attributes, the framework's semantics), constants as data and the other inputs as arange
+/// fills of their real shapes. Without a request (an argument computed at run time, an op not
+/// modelled), std::nullopt and `why` says why.
+std::optional<Workspace> nodeWorkspace(const ss::model::ModelNode& node, QString* why = nullptr);
+
+} // namespace ss::ui
