@@ -9,6 +9,7 @@ text of fields), and where the channel can say the same, compares the two."""
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -153,9 +154,18 @@ class GuiFromOutside(unittest.TestCase):
     def test_every_op_shows_a_result(self):
         combo = self.app.find(pyatspi.ROLE_COMBO_BOX, "getitem")  # Qt names a combo by its text
         items = combo.getChildAtIndex(0)
-        ops = [items.getChildAtIndex(i).name for i in range(items.childCount)]
-        self.assertGreaterEqual(len(ops), 30)
-        for op in ops:
+        rows = [items.getChildAtIndex(i).name for i in range(items.childCount)]
+        # The picker lists ops under family headings (rows that are not ops); every op of the
+        # registry is there.
+        listing = subprocess.run([os.path.join(os.path.dirname(BINARY), "slicescope-cli"), "ops"],
+                                 check=True, capture_output=True, text=True).stdout
+        registry = re.findall(r"^([a-z_0-9]+)(?: \[[a-z_0-9, ]+\])?\(", listing, re.M)
+        self.assertGreaterEqual(len(registry), 30)
+        self.assertEqual(sorted(name for name in rows if name in registry), sorted(registry))
+        self.assertIn("Slicing", rows)
+        # In the registry's order, as before the picker sorted by family (picking getitem right
+        # after encode opens it in an error state: a known bug, see the team's notes).
+        for op in registry:
             self.app.do("set_op", op=op)
             self.app.settle()
             state = self.app.state(max_elements=0)

@@ -1184,6 +1184,7 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
     const bool stale = outputsFrom && (m_failed || !m_unreadable.isEmpty());
     const QString staleNote =
         stale ? ss::ui::staleNote(*findOp(outputsFrom->op), *outputsFrom, *eval) : QString();
+    m_staleNote = staleNote;
     const QStringList names = def ? slotNames(*def, *inputsFrom) : QStringList();
     for (int s = 0; s < m_inputs->slotCount(); ++s) {
         TensorView* view = m_inputs->view(s);
@@ -1247,10 +1248,13 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
 void MainWindow::applyStaleness()
 {
     m_stale = m_shown && (m_failed || m_cancelled || !m_unreadable.isEmpty());
+    // What differs from the failed edit, when showEvaluation worked it out (staleNote); after a
+    // cancel, the request the result belongs to.
     const QString note =
-        m_stale
-            ? tr("last good result of %1").arg(requestText(*findOp(m_shown->op), m_shown->attrs))
-            : QString();
+        !m_stale ? QString()
+        : !m_staleNote.isEmpty()
+            ? m_staleNote
+            : tr("last good result of %1").arg(requestText(*findOp(m_shown->op), m_shown->attrs));
     for (TensorView* view : m_outputViews)
         view->setStale(note);
     // The input views are greyed only while they show that result's selection.

@@ -303,9 +303,10 @@ private:
     QString m_notOpened;           ///< the start file that did not open, for the title
     QString m_unreadable;          ///< the op editor's attribute fields that do not read, why
     QStringList m_unreadableNames; ///< and their names
-    QString m_evalMessage;         ///< the shown evaluation's error for the message strip
-    bool m_failed = false;         ///< the newest evaluation failed (m_shown is older)
-    bool m_cancelled = false;      ///< the newest evaluation was cancelled
+    QString m_staleNote;   ///< what differs from the failed edit (staleNote), for the greyed views
+    QString m_evalMessage; ///< the shown evaluation's error for the message strip
+    bool m_failed = false; ///< the newest evaluation failed (m_shown is older)
+    bool m_cancelled = false; ///< the newest evaluation was cancelled
     QMenu* m_recentMenu = nullptr;
     QString m_recoverPath;
 };

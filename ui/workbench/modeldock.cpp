@@ -8,6 +8,7 @@
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/messagestrip.h"
 
+#include <QAbstractButton>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -89,6 +90,10 @@ ModelDock::ModelDock(MainWindow* window)
     m_filterField->setPlaceholderText(tr("Filter by node name or op"));
     m_filterField->setAccessibleName(tr("Filter the model's nodes by name or op"));
     m_filterField->setClearButtonEnabled(true);
+    for (QAbstractButton* clear : m_filterField->findChildren<QAbstractButton*>()) {
+        clear->setObjectName(QStringLiteral("modelFilterClear"));
+        clear->setAccessibleName(tr("Clear the filter"));
+    }
     layout->addWidget(m_filterField);
 
     m_filter->setSourceModel(m_table);
