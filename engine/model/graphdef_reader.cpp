@@ -408,18 +408,6 @@ void showMask(ModelNode& node, const char* name, int entries)
         {name, std::to_string(m) + " (" + maskBinary(std::int32_t(m), entries) + ")"});
 }
 
-std::int64_t intAttr(const ModelNode& node, const char* name, std::int64_t fallback = 0)
-{
-    const auto it = node.rawAttrs.find(name);
-    return it != node.rawAttrs.end() && it->second.isInt() ? it->second.toInt() : fallback;
-}
-
-std::string stringAttr(const ModelNode& node, const char* name, const std::string& fallback = "")
-{
-    const auto it = node.rawAttrs.find(name);
-    return it != node.rawAttrs.end() && it->second.isString() ? it->second.toString() : fallback;
-}
-
 } // namespace
 
 void translateGraphDefNode(ModelNode& node)
@@ -547,29 +535,9 @@ void translateGraphDefNode(ModelNode& node)
             req.attrs = {{"num", intAttr(node, "num")}, {"axis", intAttr(node, "axis")}};
         }
     } else if (op == "ReverseSequence") {
-        const auto input = tr.data(0, "input");
-        const auto lengths = tr.constant(1, "seq_lengths");
-        tr.show("seq_dim", std::to_string(intAttr(node, "seq_dim")));
-        tr.show("batch_dim", std::to_string(intAttr(node, "batch_dim")));
-        if (!tr.failed()) {
-            req.op = "reverse_sequence";
-            req.inputs.push_back({"input", {*input}});
-            req.inputs.push_back(
-                {"seq_lengths", {{lengths->dtype(), lengths->shape(), lengths, "seq_lengths"}}});
-            req.attrs = {{"seq_axis", intAttr(node, "seq_dim")},
-                         {"batch_axis", intAttr(node, "batch_dim")}};
-        }
+        translateReverseSequence(node, tr, req);
     } else if (op == "SpaceToBatchND" || op == "BatchToSpaceND") {
-        const bool toBatch = op == "SpaceToBatchND";
-        const auto input = tr.data(0, "input");
-        const auto block = tr.ints(1, "block_shape");
-        const auto pads = tr.pairs(2, toBatch ? "paddings" : "crops");
-        if (!tr.failed()) {
-            req.op = toBatch ? "space_to_batch_nd" : "batch_to_space_nd";
-            req.inputs.push_back({"input", {*input}});
-            req.attrs = {{"block_shape", Attr::ints(*block)},
-                         {toBatch ? "paddings" : "crops", *pads}};
-        }
+        translateSpaceBatchNd(op == "SpaceToBatchND", tr, req);
     } else if (op == "DepthToSpace" || op == "SpaceToDepth") {
         const auto input = tr.data(0, "input");
         const std::string format = stringAttr(node, "data_format", "NHWC");

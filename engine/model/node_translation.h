@@ -181,4 +181,50 @@ inline Attr scalarAttr(const Tensor& t)
     return Attr(t.toInt64Vector()[0]);
 }
 
+/// A node's integer attribute as the reader stored it (rawAttrs), or `fallback`.
+inline std::int64_t intAttr(const ModelNode& node, const char* name, std::int64_t fallback = 0)
+{
+    const auto it = node.rawAttrs.find(name);
+    return it != node.rawAttrs.end() && it->second.isInt() ? it->second.toInt() : fallback;
+}
+
+/// A node's string attribute, or `fallback`.
+inline std::string stringAttr(const ModelNode& node, const char* name,
+                              const std::string& fallback = "")
+{
+    const auto it = node.rawAttrs.find(name);
+    return it != node.rawAttrs.end() && it->second.isString() ? it->second.toString() : fallback;
+}
+
+// Ops that TFLite and TensorFlow graphs spell alike (attributes seq_dim, batch_dim; inputs
+// input, block_shape, paddings or crops), translated once for both readers.
+
+/// ReverseSequence / REVERSE_SEQUENCE.
+inline void translateReverseSequence(const ModelNode& node, Translation& tr, NodeRequest& req)
+{
+    const auto input = tr.data(0, "input");
+    const auto lengths = tr.constant(1, "seq_lengths");
+    tr.show("seq_dim", std::to_string(intAttr(node, "seq_dim")));
+    tr.show("batch_dim", std::to_string(intAttr(node, "batch_dim")));
+    if (tr.failed()) return;
+    req.op = "reverse_sequence";
+    req.inputs.push_back({"input", {*input}});
+    req.inputs.push_back(
+        {"seq_lengths", {{lengths->dtype(), lengths->shape(), lengths, "seq_lengths"}}});
+    req.attrs = {{"seq_axis", intAttr(node, "seq_dim")},
+                 {"batch_axis", intAttr(node, "batch_dim")}};
+}
+
+/// SpaceToBatchND / BatchToSpaceND (SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND).
+inline void translateSpaceBatchNd(bool toBatch, Translation& tr, NodeRequest& req)
+{
+    const auto input = tr.data(0, "input");
+    const auto block = tr.ints(1, "block_shape");
+    const auto pads = tr.pairs(2, toBatch ? "paddings" : "crops");
+    if (tr.failed()) return;
+    req.op = toBatch ? "space_to_batch_nd" : "batch_to_space_nd";
+    req.inputs.push_back({"input", {*input}});
+    req.attrs = {{"block_shape", Attr::ints(*block)}, {toBatch ? "paddings" : "crops", *pads}};
+}
+
 } // namespace ss::model

@@ -361,18 +361,6 @@ ModelFile readTFLite(const std::string& path, const std::string& bytes, const Re
 
 // ---- translation --------------------------------------------------------------------------
 
-std::int64_t intAttr(const ModelNode& node, const char* name, std::int64_t fallback = 0)
-{
-    const auto it = node.rawAttrs.find(name);
-    return it != node.rawAttrs.end() && it->second.isInt() ? it->second.toInt() : fallback;
-}
-
-std::string stringAttr(const ModelNode& node, const char* name)
-{
-    const auto it = node.rawAttrs.find(name);
-    return it != node.rawAttrs.end() && it->second.isString() ? it->second.toString() : "";
-}
-
 void showMask(ModelNode& node, const char* name, int entries)
 {
     const std::int64_t m = intAttr(node, name);
@@ -562,29 +550,9 @@ void translateTFLiteNode(ModelNode& node)
             req.attrs = {{"axis", Attr::ints(*axis)}};
         }
     } else if (op == "REVERSE_SEQUENCE") {
-        const auto input = tr.data(0, "input");
-        const auto lengths = tr.constant(1, "seq_lengths");
-        tr.show("seq_dim", std::to_string(intAttr(node, "seq_dim")));
-        tr.show("batch_dim", std::to_string(intAttr(node, "batch_dim")));
-        if (!tr.failed()) {
-            req.op = "reverse_sequence";
-            req.inputs.push_back({"input", {*input}});
-            req.inputs.push_back(
-                {"seq_lengths", {{lengths->dtype(), lengths->shape(), lengths, "seq_lengths"}}});
-            req.attrs = {{"seq_axis", intAttr(node, "seq_dim")},
-                         {"batch_axis", intAttr(node, "batch_dim")}};
-        }
+        translateReverseSequence(node, tr, req);
     } else if (op == "SPACE_TO_BATCH_ND" || op == "BATCH_TO_SPACE_ND") {
-        const bool toBatch = op == "SPACE_TO_BATCH_ND";
-        const auto input = tr.data(0, "input");
-        const auto block = tr.ints(1, "block_shape");
-        const auto pads = tr.pairs(2, toBatch ? "paddings" : "crops");
-        if (!tr.failed()) {
-            req.op = toBatch ? "space_to_batch_nd" : "batch_to_space_nd";
-            req.inputs.push_back({"input", {*input}});
-            req.attrs = {{"block_shape", Attr::ints(*block)},
-                         {toBatch ? "paddings" : "crops", *pads}};
-        }
+        translateSpaceBatchNd(op == "SPACE_TO_BATCH_ND", tr, req);
     } else if (op == "DEPTH_TO_SPACE" || op == "SPACE_TO_DEPTH") {
         const auto input = tr.data(0, "input");
         tr.show("block_size", std::to_string(intAttr(node, "block_size")));
