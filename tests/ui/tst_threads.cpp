@@ -110,25 +110,29 @@ void TestThreads::aProcessCountLimitIsNotFatal()
         env.insert(QLatin1String(var), home.filePath(QLatin1String(var)));
     env.insert(QStringLiteral("XDG_RUNTIME_DIR"), home.path());
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    // The tasks the child's user has already, the child itself, and `threads`: counted here,
+    // because the modifier runs in the child between fork and exec, where it may not allocate
+    // (QProcess may start it with vfork semantics: an allocation there corrupted this process
+    // under AddressSanitizer).
+    const uid_t user = ::geteuid() == 0 ? uid_t(65534) : ::getuid();
+    int tasks = 1;
+    const QDir proc(QStringLiteral("/proc"));
+    for (const QString& pid : proc.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        struct stat st
+        {
+        };
+        if (pid.toInt() > 0 &&
+            ::stat(QFile::encodeName(QStringLiteral("/proc/") + pid).constData(), &st) == 0 &&
+            st.st_uid == user)
+            tasks += int(QDir(QStringLiteral("/proc/%1/task").arg(pid))
+                             .entryList(QDir::Dirs | QDir::NoDotAndDotDot)
+                             .size());
+    }
+    const rlimit limit{rlim_t(tasks + threads), rlim_t(tasks + threads)};
     QProcess gui;
     gui.setProcessEnvironment(env);
-    gui.setChildProcessModifier([threads] {
+    gui.setChildProcessModifier([limit] {
         if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(120);
-        // The tasks nobody has already (this one included), plus `threads`.
-        int tasks = 0;
-        const QDir proc(QStringLiteral("/proc"));
-        for (const QString& pid : proc.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
-            struct stat st
-            {
-            };
-            if (pid.toInt() > 0 &&
-                ::stat(QFile::encodeName(QStringLiteral("/proc/") + pid).constData(), &st) == 0 &&
-                st.st_uid == ::getuid())
-                tasks += int(QDir(QStringLiteral("/proc/%1/task").arg(pid))
-                                 .entryList(QDir::Dirs | QDir::NoDotAndDotDot)
-                                 .size());
-        }
-        const rlimit limit{rlim_t(tasks + threads), rlim_t(tasks + threads)};
         if (::setrlimit(RLIMIT_NPROC, &limit) != 0) ::_exit(121);
     });
     gui.start(QStringLiteral(SLICESCOPE_GUI_EXE),
