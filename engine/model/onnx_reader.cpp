@@ -12,7 +12,9 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <map>
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
@@ -21,6 +23,8 @@
 #include <poll.h>
 #include <set>
 #include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -935,34 +939,103 @@ bool writeAll(int fd, const std::string& bytes)
 // reads is the file. So the checker and inference run in a child process that sends back the
 // inferred value_info: a child that crashes or takes over a minute leaves the file's own
 // shapes, with a warning, and this process unharmed.
+//
+// The child is this same program started afresh (/proc/self/exe) with kCheckChildVariable set:
+// the static object below runs the check before main and exits, in whatever program links this
+// reader (the CLI, the GUI, a test, a fuzzer). A fork without exec would be simpler, but the
+// GUI has threads: one holding the allocator's or the loader's lock at the fork leaves the
+// child waiting for it forever (a risk everywhere, and a likely one under AddressSanitizer,
+// whose allocator in GCC 12 takes no lock around a fork).
+constexpr const char* kCheckChildVariable = "SLICESCOPE_ONNX_CHECK_CHILD";
+
+bool readAll(int fd, std::string& bytes)
+{
+    char buffer[65536];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return false;
+        if (n == 0) return true;
+        bytes.append(buffer, std::size_t(n));
+    }
+}
+
+// The child: the model on standard input, the checked result on standard output.
+[[noreturn]] void runCheckChild()
+{
+    // A crash ends the child at once: no handler installed before main (a sanitizer's report)
+    // runs, and no core file is written.
+    for (const int sig : {SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT})
+        ::signal(sig, SIG_DFL);
+    const rlimit noCore{0, 0};
+    ::setrlimit(RLIMIT_CORE, &noCore);
+    std::string bytes;
+    ox::ModelProto model;
+    if (!readAll(0, bytes) || bytes.size() > std::size_t(INT_MAX) ||
+        !model.ParseFromArray(bytes.data(), int(bytes.size())))
+        ::_exit(1);
+    bytes.clear();
+    checkAndInferHere(model).SerializeToString(&bytes);
+    ::_exit(writeAll(1, bytes) ? 0 : 1);
+}
+
+const struct CheckChildEntry
+{
+    CheckChildEntry()
+    {
+        if (std::getenv(kCheckChildVariable)) runCheckChild();
+    }
+} checkChildEntry;
+
+// Starts the child with the serialised model as its standard input; returns its pid (or -1)
+// and the read end of its standard output in `output`.
+pid_t startCheckChild(const std::string& model, int& output)
+{
+    const int input = ::memfd_create("slicescope-onnx-model", MFD_CLOEXEC);
+    if (input < 0) return -1;
+    int fds[2];
+    if (!writeAll(input, model) || ::lseek(input, 0, SEEK_SET) != 0 ||
+        ::pipe2(fds, O_CLOEXEC) != 0) {
+        ::close(input);
+        return -1;
+    }
+    std::vector<std::string> variables;
+    for (char** e = environ; *e; ++e)
+        variables.emplace_back(*e);
+    variables.push_back(std::string(kCheckChildVariable) + "=1");
+    std::vector<char*> envp;
+    for (std::string& v : variables)
+        envp.push_back(v.data());
+    envp.push_back(nullptr);
+    char name[] = "slicescope-onnx-check";
+    char* argv[] = {name, nullptr};
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, input, 0);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid = -1;
+    if (::posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv, envp.data()) != 0) pid = -1;
+    posix_spawn_file_actions_destroy(&actions);
+    ::close(input);
+    ::close(fds[1]);
+    if (pid < 0)
+        ::close(fds[0]);
+    else
+        output = fds[0];
+    return pid;
+}
+
 ox::ModelProto checkAndInfer(const ox::ModelProto& model, std::vector<std::string>& warnings)
 {
-    ox::OpSchemaRegistry::Instance(); // initialised here, not in the child
-    int fds[2];
-    if (::pipe(fds) != 0) {
-        warnings.push_back("onnx.checker and shape inference were not run: no pipe");
-        return {};
-    }
-    const pid_t pid = ::fork();
+    std::string serialised;
+    int output = -1;
+    const pid_t pid =
+        model.SerializeToString(&serialised) ? startCheckChild(serialised, output) : pid_t(-1);
     if (pid < 0) {
-        ::close(fds[0]);
-        ::close(fds[1]);
         warnings.push_back("onnx.checker and shape inference were not run: no process");
         return {};
     }
-    if (pid == 0) {
-        ::close(fds[0]);
-        // A crash ends the child at once: no handler inherited from the parent (a test
-        // framework's or a sanitizer's report) runs, and no core file is written.
-        for (const int sig : {SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT})
-            ::signal(sig, SIG_DFL);
-        const rlimit noCore{0, 0};
-        ::setrlimit(RLIMIT_CORE, &noCore);
-        std::string bytes;
-        checkAndInferHere(model).SerializeToString(&bytes);
-        _exit(writeAll(fds[1], bytes) ? 0 : 1);
-    }
-    ::close(fds[1]);
     std::string bytes;
     bool timedOut = false;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -974,17 +1047,17 @@ ox::ModelProto checkAndInfer(const ox::ModelProto& model, std::vector<std::strin
             timedOut = true;
             break;
         }
-        pollfd p{fds[0], POLLIN, 0};
+        pollfd p{output, POLLIN, 0};
         const int ready = ::poll(&p, 1, int(std::min<long long>(left, 1000)));
         if (ready < 0 && errno == EINTR) continue;
         if (ready <= 0) continue;
         char buffer[65536];
-        const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+        const ssize_t n = ::read(output, buffer, sizeof buffer);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         bytes.append(buffer, std::size_t(n));
     }
-    ::close(fds[0]);
+    ::close(output);
     if (timedOut) ::kill(pid, SIGKILL);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -141,7 +141,7 @@ bool ModelDock::openModel(const QString& path, QString* error)
     if (path.startsWith(QLatin1String(":/"))) {
         // The readers take a file on disk; a lesson's model is compiled in: copy it out under
         // its own name (the extension picks the reader).
-        if (!m_resourceCopies) m_resourceCopies = new QTemporaryDir;
+        if (!m_resourceCopies) m_resourceCopies = std::make_unique<QTemporaryDir>();
         readPath = m_resourceCopies->filePath(QFileInfo(path).fileName());
         QFile::remove(readPath);
         if (!QFile::copy(path, readPath)) readPath = path; // the reader then says it is missing

@@ -8,6 +8,8 @@
 
 #include <QDockWidget>
 
+#include <memory>
+
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -61,7 +63,7 @@ private:
     MessageStrip* m_message;
     QString m_path;
     QString m_warnings; ///< what the reader noticed about the listed file (message strip)
-    QTemporaryDir* m_resourceCopies = nullptr;
+    std::unique_ptr<QTemporaryDir> m_resourceCopies; // removed with the dock
 };
 
 } // namespace ss::ui
