@@ -61,7 +61,7 @@ enum class OpFamily {
     Slicing,    ///< strided_slice and its relatives, slice, compare
     SplitJoin,  ///< split, concat, stack, unstack
     RepeatPad,  ///< tile, pad
-    Reorder,    ///< reverse, reverse_sequence, transpose
+    Reorder,    ///< reverse, reverse_sequence, roll, transpose
     SpaceDepth, ///< space_to_batch, depth_to_space, extract_image_patches, ...
     Index,      ///< gather, boolean_mask, one_hot, dynamic_partition, ...
 };

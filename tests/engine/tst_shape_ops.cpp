@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// split, tile, pad, concat, stack, unstack, reverse_sequence, reverse, transpose: every worked
-// example and error of TensorFlow's kernels and docs, the seed page's examples with their true
-// results, NumPy differential runs, every dtype, sources, steps and the size limits.
+// split, tile, pad, concat, stack, unstack, reverse_sequence, reverse, roll, transpose: every
+// worked example and error of TensorFlow's kernels and docs, the seed page's examples with their
+// true results, NumPy differential runs, every dtype, sources, steps and the size limits.
 #include "numpy_oracle.h"
 #include "op_runner.h"
 
@@ -492,6 +492,37 @@ const std::vector<Case>& cases()
          {}, ErrorCode::Unimplemented, "inputs rank not in [0,8]: 9"},
         {"pad REFLECT rank 6", "pad", {{iota(Shape(6, 2))}}, {{"paddings", matrix(std::vector<std::vector<std::int64_t>>(6, {0, 0}))}, {"mode", "REFLECT"}},
          {}, ErrorCode::Unimplemented, "inputs rank not in [0,5]: 6"},
+        // ---- roll (roll_op.cc; NumPy's np.roll where TensorFlow agrees)
+        {"roll shift 1 axis 0", "roll", {{iota({3, 4})}}, {{"shift", 1}, {"axis", 0}},
+         {{{3, 4}, {8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7}}}},
+        {"roll shift [1,-1] axis [0,1]", "roll", {{iota({3, 4})}},
+         {{"shift", ilist({1, -1})}, {"axis", ilist({0, 1})}},
+         {{{3, 4}, {9, 10, 11, 8, 1, 2, 3, 0, 5, 6, 7, 4}}}},
+        {"roll one axis twice: the shifts add up", "roll", {{iota({3, 4})}},
+         {{"shift", ilist({2, 3})}, {"axis", ilist({1, 1})}},
+         {{{3, 4}, {3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10}}}},
+        {"roll shift -7 axis -2", "roll", {{iota({2, 3, 4})}},
+         {{"shift", ilist({-7})}, {"axis", ilist({-2})}},
+         {{{2, 3, 4}, {4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 16, 17, 18, 19, 20, 21, 22, 23, 12,
+                       13, 14, 15}}}},
+        {"roll shift 2^32+2 keeps its low 32 bits (NumPy: 0)", "roll", {{iota({3})}},
+         {{"shift", std::int64_t(4294967298)}, {"axis", 0}}, {{{3}, {1, 2, 0}}}},
+        {"roll axis 2^32 keeps its low 32 bits", "roll", {{iota({3})}},
+         {{"shift", 1}, {"axis", std::int64_t(4294967296)}}, {{{3}, {2, 0, 1}}}},
+        {"roll an empty tensor", "roll", {{iota({0, 3})}}, {{"shift", 1}, {"axis", 1}},
+         {{{0, 3}, {}}}},
+        {"roll a scalar", "roll", {{T({}, {5})}}, {{"shift", 1}, {"axis", 0}}, {}, IA,
+         "input must be 1-D or higher"},
+        {"roll shift 2-D", "roll", {{iota({3})}}, {{"shift", matrix({{1}})}, {"axis", matrix({{0}})}},
+         {}, IA, "shift must be a scalar or a 1-D vector. Found: [1,1]"},
+        {"roll axis 2-D", "roll", {{iota({3})}}, {{"shift", 1}, {"axis", matrix({{0}})}}, {}, IA,
+         "axis must be a scalar or a 1-D vector. Found: [1,1]"},
+        {"roll shift scalar, axis [0]", "roll", {{iota({3})}}, {{"shift", 1}, {"axis", ilist({0})}},
+         {}, IA, "shift and axis must have the same size"},
+        {"roll axis -3 of rank 2: named after adding the rank", "roll", {{iota({3, 4})}},
+         {{"shift", 1}, {"axis", -3}}, {}, IA, "axis -1 is out of range"},
+        {"roll axis 2 of rank 2", "roll", {{iota({3, 4})}}, {{"shift", 1}, {"axis", 2}}, {}, IA,
+         "axis 2 is out of range"},
         {"reverse rank 9", "reverse", {{iota({1, 1, 1, 1, 1, 1, 1, 1, 3})}}, {{"axis", ilist({8})}},
          {}, ErrorCode::Unimplemented, "reverse is not implemented for tensors of rank > 8."},
         {"reverse rank 9 empty: returned before the check", "reverse", {{iota({1, 1, 1, 1, 1, 1, 1, 1, 0})}},
@@ -751,6 +782,30 @@ DiffCase reverseCase(Gen& g)
     return c;
 }
 
+// Now and then rank 13 with every dimension of size 2 rolled: past the box form (4,096 boxes),
+// the plan lists one source per element.
+DiffCase rollCase(Gen& g)
+{
+    const bool wide = g.chance(5);
+    const int r = wide ? 13 : int(g.between(1, 5));
+    DiffCase c = withInputs("roll", {wide ? Shape(13, 2) : g.shape(r)}, false);
+    std::vector<std::int64_t> shifts, axes;
+    for (std::int64_t k = wide ? 13 : g.between(0, 4); k > 0; --k) {
+        shifts.push_back(wide ? 1 : g.between(-20, 20));
+        axes.push_back(wide ? k - 1 : g.between(-r, r - 1));
+    }
+    c.request["shift"] = json(shifts);
+    c.request["axis"] = json(axes);
+    if (shifts.size() == 1 && g.chance(50)) {
+        c.attrs["shift"] = shifts[0];
+        c.attrs["axis"] = axes[0];
+    } else {
+        c.attrs["shift"] = Attr::ints(shifts);
+        c.attrs["axis"] = Attr::ints(axes);
+    }
+    return c;
+}
+
 DiffCase transposeCase(Gen& g)
 {
     const int r = int(g.between(0, 6));
@@ -811,6 +866,7 @@ const std::vector<DtypeCase>& dtypeCases()
         {"unstack", "unstack", {{2, 3}}, false, {{"axis", 1}}},
         {"reverse_sequence", "reverse_sequence", {{2, 3}}, false, {{"seq_axis", 1}}, {3, 2}},
         {"reverse", "reverse", {{2, 3}}, false, {{"axis", ilist({0, 1})}}},
+        {"roll", "roll", {{2, 3}}, false, {{"shift", ilist({1, -1})}, {"axis", ilist({0, 1})}}},
         {"transpose", "transpose", {{2, 3, 2}}, false, {{"perm", ilist({2, 0, 1})}}},
     };
     return all;
@@ -915,7 +971,7 @@ private slots:
         QTest::addColumn<QString>("op");
         QTest::addColumn<int>("count");
         for (const char* op : {"split", "tile", "pad", "concat", "stack", "unstack",
-                               "reverse_sequence", "reverse", "transpose"})
+                               "reverse_sequence", "reverse", "roll", "transpose"})
             QTest::newRow(op) << QString(op) << 300;
     }
 
@@ -932,6 +988,7 @@ private slots:
             {"unstack", unstackCase},
             {"reverse_sequence", reverseSequenceCase},
             {"reverse", reverseCase},
+            {"roll", rollCase},
             {"transpose", transposeCase},
         };
         Gen g(std::hash<std::string>{}(op.toStdString()));

@@ -53,6 +53,8 @@ def answer(req):
         return [reverse_sequence(x, req["lengths"], req["seq"], req["batch"])]
     if op == "reverse":
         return [np.flip(x, axis=tuple(req["axes"]))]
+    if op == "roll":
+        return [np.roll(x, tuple(req["shift"]), tuple(req["axis"])) if req["shift"] else x]
     if op == "transpose":
         return [np.transpose(x, req["perm"]) if "perm" in req else np.transpose(x)]
     raise ValueError("unknown op " + op)

@@ -12,7 +12,8 @@ namespace ss {
 
 std::vector<OpDef> stridedSliceOps(); // strided_slice, getitem, encode, to_expr, assign, grad
 std::vector<OpDef> sliceOps();        // slice, paddle_strided_slice
-// split, tile, pad, concat, stack (pack), unstack (unpack), reverse_sequence, reverse, transpose
+// split, tile, pad, concat, stack (pack), unstack (unpack), reverse_sequence, reverse, roll,
+// transpose
 std::vector<OpDef> shapeOps();
 // extract_image_patches, space_to_batch(_nd), required_space_to_batch_paddings,
 // batch_to_space(_nd), space_to_depth, depth_to_space

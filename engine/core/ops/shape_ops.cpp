@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The shape family: split, tile, pad, concat, stack, unstack, reverse_sequence, reverse and
+// The shape family: split, tile, pad, concat, stack, unstack, reverse_sequence, reverse, roll and
 // transpose. Each one is planned as a few box copies between the right views of its tensors.
 #include "core/error.h"
 #include "core/op.h"
@@ -1060,6 +1060,117 @@ OpPlan reverse(const OpCall& call)
 }
 
 // ---------------------------------------------------------------------------------------------
+// roll (roll_op.cc): out[(c_j + shift_j) mod d_j] = in[c]
+
+// The shift of every dimension as RollOp sums it: the axes and shifts read as 32-bit ints (an
+// int64 axis or shift keeps its low 32 bits), an axis counted from the end once, and the
+// running sum kept modulo max(d, 1) in 32 bits (its overflow wraps, as the kernel's int does).
+std::vector<std::int64_t> rollShifts(const OpCall& call, const Shape& shape)
+{
+    const IntTensor shift = call.intTensor("shift");
+    const IntTensor axis = call.intTensor("axis");
+    if (shape.empty()) invalidArgument("input must be 1-D or higher");
+    if (shift.shape.size() > 1)
+        invalidArgument("shift must be a scalar or a 1-D vector. Found: " +
+                        shapeString(shift.shape));
+    if (axis.shape.size() > 1)
+        invalidArgument("axis must be a scalar or a 1-D vector. Found: " + shapeString(axis.shape));
+    if (shift.shape != axis.shape) invalidArgument("shift and axis must have the same size");
+    const int r = int(shape.size());
+    std::vector<std::int64_t> sums(shape.size(), 0);
+    for (std::size_t i = 0; i < shift.values.size(); ++i) {
+        std::int32_t a = static_cast<std::int32_t>(axis.values[i]);
+        if (a < 0) a += r;
+        if (a < 0 || a >= r) invalidArgument("axis " + num(a) + " is out of range");
+        const std::int64_t d = std::max<std::int64_t>(shape[std::size_t(a)], 1);
+        const std::int32_t sum = static_cast<std::int32_t>(
+            sums[std::size_t(a)] + std::int64_t(static_cast<std::int32_t>(shift.values[i])));
+        sums[std::size_t(a)] = (sum % d + d) % d;
+    }
+    return sums;
+}
+
+// One box per choice of side in every rolled dimension: the output's [0, s) reads the input's
+// tail [d - s, d), and [s, d) reads its head. 2^k boxes for k rolled dimensions, each of size
+// >= 2, so never more boxes than elements; past kMostRolledForBoxes rolled dimensions (4,096
+// boxes), one source per element instead.
+OpPlan roll(const OpCall& call)
+{
+    constexpr int kMostRolledForBoxes = 12;
+    const Tensor& input = call.input("input");
+    const Shape& shape = input.shape();
+    const std::vector<std::int64_t> shifts = rollShifts(call, shape);
+    const int r = int(shape.size());
+    std::vector<int> rolled;
+    for (int k = 0; k < r; ++k)
+        if (shifts[std::size_t(k)] != 0) rolled.push_back(k);
+    OpPlan plan;
+    OutputPlan out = newOutput(call, input.dtype(), shape, "the rolled tensor");
+    const std::string names = firstFew(std::int64_t(rolled.size()), [&](std::int64_t i) {
+        const int k = rolled[std::size_t(i)];
+        return "dimension " + num(k) + " by " + num(shifts[std::size_t(k)]) + " of " +
+               num(shape[std::size_t(k)]);
+    });
+    plan.steps.push_back({"Shifts",
+                          rolled.empty()
+                              ? "Every shift is a multiple of its dimension's size "
+                                "(or there is none): the output is a copy."
+                              : "Each shift summed per dimension, modulo its size: " + names + ".",
+                          {},
+                          rolled,
+                          rolled});
+    plan.steps.push_back({"Rule",
+                          "out[c] = in[c'] where c'_j = (c_j - shift_j) mod d_j: an element "
+                          "pushed past the end comes back at the start.",
+                          {},
+                          rolled,
+                          rolled});
+    const int slot = call.slot("input");
+    if (input.size() == 0 || rolled.empty()) {
+        out.pieces.push_back(numElements(shape) == 0 ? OutputPlan::emptyPiece(slot, shape)
+                                                     : OutputPlan::identityPiece(slot, shape));
+    } else if (int(rolled.size()) <= kMostRolledForBoxes) {
+        const Coords ones(std::size_t(r), 1);
+        for (std::uint32_t sides = 0; sides < (1u << rolled.size()); ++sides) {
+            Coords inFirst(std::size_t(r), 0), outFirst(std::size_t(r), 0);
+            Shape extents = shape;
+            for (std::size_t i = 0; i < rolled.size(); ++i) {
+                const std::size_t k = std::size_t(rolled[i]);
+                const std::int64_t s = shifts[k];
+                if (sides & (1u << i)) { // the wrapped part: out [0, s) from in [d - s, d)
+                    inFirst[k] = shape[k] - s;
+                    extents[k] = s;
+                } else { // out [s, d) from in [0, d - s)
+                    outFirst[k] = s;
+                    extents[k] = shape[k] - s;
+                }
+            }
+            out.pieces.push_back(boxCopy(slot, shape, inFirst, ones, shape, outFirst, extents));
+        }
+    } else {
+        const std::int64_t n = input.size();
+        RowsPiece rows = rowList(call, n, 1);
+        const auto strides = rowMajorStrides(shape);
+        Coords c(std::size_t(r), 0);
+        for (std::int64_t e = 0; e < n; ++e) {
+            std::int64_t from = 0;
+            for (std::size_t k = 0; k < std::size_t(r); ++k) {
+                const std::int64_t j = c[k] - shifts[k];
+                from += (j < 0 ? j + shape[k] : j) * strides[k];
+            }
+            rows.rows.push_back(packSource(slot, from));
+            for (std::size_t k = std::size_t(r); k-- > 0;) {
+                if (++c[k] < shape[k]) break;
+                c[k] = 0;
+            }
+        }
+        out.pieces.push_back(std::move(rows));
+    }
+    plan.outputs.push_back(std::move(out));
+    return plan;
+}
+
+// ---------------------------------------------------------------------------------------------
 // transpose
 
 OpPlan transpose(const OpCall& call)
@@ -1226,6 +1337,18 @@ std::vector<OpDef> shapeOps()
          reverse,
          Notation::Generic,
          {{{exampleFill(DType::Int32, {3, 4})}}, {{"axis", Attr::ints({1})}}},
+         OpFamily::Reorder},
+        {"roll",
+         {},
+         "tf.roll: elements shifted along dimensions, those pushed past the end coming back "
+         "at the start",
+         {{"input"}},
+         {{"shift", ""}, {"axis", ""}},
+         "output",
+         roll,
+         Notation::Generic,
+         {{{exampleFill(DType::Int32, {3, 4})}},
+          {{"shift", Attr::ints({1, -1})}, {"axis", Attr::ints({0, 1})}}},
          OpFamily::Reorder},
         {"transpose",
          {},
