@@ -238,10 +238,11 @@ void TestMappedNpy::mappedInputsAreNotAllocatedMemory()
     const std::int64_t allocated = allocatedResidentBytes();
     QCOMPARE(readEveryByte(t), std::uint64_t(n * 4));
     // Every page of the file is resident now, and none of it is the process's allocation: a
-    // request's budget (Limits::forRequest) leaves it out.
+    // request's budget (Limits::forRequest) leaves it out. (Under AddressSanitizer the mapping's
+    // shadow, one byte per eight, is allocated: 8 MiB here.)
     QVERIFY2(residentBytes() - resident > n * 4 / 2,
              qPrintable(QString::number(residentBytes() - resident)));
-    QVERIFY2(allocatedResidentBytes() - allocated < n * 4 / 8,
+    QVERIFY2(allocatedResidentBytes() - allocated < n * 4 / 4,
              qPrintable(QString::number(allocatedResidentBytes() - allocated)));
 }
 
