@@ -228,6 +228,14 @@ std::int64_t residentBytes()
     return resident * std::int64_t(sysconf(_SC_PAGE_SIZE));
 }
 
+std::int64_t allocatedResidentBytes()
+{
+    std::ifstream statm("/proc/self/statm");
+    std::int64_t size = 0, resident = 0, fileBacked = 0;
+    if (!(statm >> size >> resident >> fileBacked)) return 0;
+    return std::max<std::int64_t>(0, resident - fileBacked) * std::int64_t(sysconf(_SC_PAGE_SIZE));
+}
+
 MemoryBudget::MemoryBudget(std::int64_t limit, std::string limitName, std::int64_t alreadyUsed,
                            bool limitIsFreeMemory)
     : m_limit(limit), m_limitName(std::move(limitName)), m_limitIsFreeMemory(limitIsFreeMemory),

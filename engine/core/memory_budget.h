@@ -47,6 +47,10 @@ std::string byteSizeText(std::int64_t bytes);
 
 /// This process's resident memory in bytes (/proc/self/statm), or 0 if it cannot be read.
 std::int64_t residentBytes();
+/// The part of it that is not file-backed (resident minus shared pages in /proc/self/statm):
+/// what the process allocated. Files mapped read-only (mapped .npy inputs) are page cache the
+/// kernel can drop, not memory a request's budget must leave room for.
+std::int64_t allocatedResidentBytes();
 
 /// The memory one request takes, charged piece by piece (the request line's parse, each input,
 /// the plan's index lists, the outputs, their strings, the sources, the response text) before

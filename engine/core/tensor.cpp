@@ -2,6 +2,7 @@
 #include "core/tensor.h"
 
 #include "core/executor.h"
+#include "core/mapped_file.h"
 #include "core/memory_budget.h"
 
 #include <algorithm>
@@ -314,7 +315,8 @@ Limits Limits::forRequest() const
         limits.budget = std::make_shared<MemoryBudget>(maxBytes, bytesName);
         return limits;
     }
-    const std::int64_t resident = residentBytes();
+    // Mapped input files are page cache, not held memory: they do not count.
+    const std::int64_t resident = allocatedResidentBytes();
     const std::int64_t held = resident + kThreadsReserve;
     // The machine is shared: what is free now binds when it is less than the process's limit
     // leaves (the resident memory is not in it, so it is added back).
@@ -406,6 +408,26 @@ Tensor Tensor::zeros(DType dtype, Shape shape, const Limits& limits)
     if (dtype != DType::String && t.m_size > 0)
         std::memset(t.raw(), 0, std::size_t(t.m_size) * std::size_t(dtypeSize(dtype)));
     return t;
+}
+
+Tensor Tensor::wrap(DType dtype, Shape shape, std::shared_ptr<void> data, const Limits& limits)
+{
+    if (dtype == DType::String) invalidArgument("a string tensor cannot wrap a buffer");
+    Tensor t;
+    t.m_size = limits.check(shape, dtype, "a tensor");
+    t.m_dtype = dtype;
+    t.m_shape = std::move(shape);
+    t.m_valid = true;
+    if (t.m_size > 0) t.m_data = std::move(data);
+    return t;
+}
+
+void checkMappedInputs(const std::vector<Tensor>& tensors)
+{
+    for (const Tensor& t : tensors)
+        if (t.raw())
+            if (const auto problem = mappedFileProblem(t.raw()))
+                throw OpError(ErrorCode::BadRequest, *problem);
 }
 
 Tensor Tensor::fromInts(DType dtype, Shape shape, const std::vector<std::int64_t>& values)

@@ -80,6 +80,12 @@ public:
     static Tensor empty(DType dtype, Shape shape, const Limits& limits = {});
     /// All elements zero (false, 0, 0.0, "").
     static Tensor zeros(DType dtype, Shape shape, const Limits& limits = {});
+    /// A tensor of a numeric dtype over `data`, a buffer of at least its bytes that the
+    /// shared_ptr keeps alive (a file mapped read-only, mapped_file.h). Checks `limits` but charges
+    /// nothing to a budget: the memory is the file's, not an allocation. A read-only buffer must
+    /// never be written: ops only read their inputs; clone() before editing.
+    static Tensor wrap(DType dtype, Shape shape, std::shared_ptr<void> data,
+                       const Limits& limits = {});
     /// A rank-0 tensor.
     template <class T> static Tensor scalar(DType dtype, T value)
     {
@@ -132,6 +138,11 @@ private:
     bool m_valid = false;
     std::shared_ptr<void> m_data;
 };
+
+/// Throws OpError(bad_request) naming the file if one of `tensors` reads a mapped file
+/// (Tensor::wrap over mapFileRange) that was truncated or changed while it was in use: then what
+/// was computed from it is not what the file held. Call it after the last read of the inputs.
+void checkMappedInputs(const std::vector<Tensor>& tensors);
 
 /// Frees the buffers that freed tensors leave for reuse (tensor.cpp keeps the last few of 64 KiB
 /// and more, to spare the page faults of fresh memory); returns their bytes.

@@ -399,6 +399,14 @@ int runCommand(const Options& o, std::istream& in, std::ostream& out, std::ostre
         }
     }
     const auto executor = startExecutor(o, err);
+    // Each request checks its mapped inputs after its op (runRequest): .npy inputs are mapped,
+    // not copied. Put back as it was, for callers that run commands in their own process.
+    struct Mapping
+    {
+        bool before = npyMapping();
+        Mapping() { setNpyMapping(true); }
+        ~Mapping() { setNpyMapping(before); }
+    } mapping;
     RequestHandler handler(*executor, limits);
     if (runJsonLines(o.positional.empty() ? in : file, out, handler) != 0) {
         err << "slicescope-cli: "

@@ -2,6 +2,7 @@
 #include "protocol/npy.h"
 
 #include "core/error.h"
+#include "core/mapped_file.h"
 #include "protocol/atomic_file.h"
 #include "protocol/json.h"
 #include "protocol/read_file.h"
@@ -10,6 +11,7 @@
 #include <QFile>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <charconv>
 #include <cstring>
@@ -25,6 +27,10 @@ constexpr char kMagic[] = "\x93NUMPY";
 constexpr std::size_t kMagicLength = 6;
 // NumPy's own reader stops at 10000 bytes by default; allow more, but not without bound.
 constexpr std::int64_t kMaxHeaderLength = 1 << 20;
+// Smaller arrays are read: a read of under 1 MiB costs no more than mapping it and faulting it in.
+constexpr std::int64_t kMinMappedBytes = std::int64_t(1) << 20;
+
+std::atomic<bool> g_mapping{false};
 
 std::string num(std::int64_t v)
 {
@@ -51,7 +57,11 @@ struct Header
 class NpyReader
 {
 public:
-    NpyReader(QIODevice& device, std::string name) : m_device(device), m_name(std::move(name)) {}
+    /// `mapFd`: the file's descriptor, if its data may be mapped instead of read (-1: read).
+    NpyReader(QIODevice& device, std::string name, int mapFd = -1)
+        : m_device(device), m_name(std::move(name)), m_mapFd(mapFd)
+    {
+    }
 
     Tensor read(const Limits& limits)
     {
@@ -64,6 +74,11 @@ public:
         if (remaining < bytes)
             fail("truncated: the header promises " + num(bytes) + " bytes of data but only " +
                  num(remaining) + " follow");
+        // Data the engine can use as it lies in the file is mapped, not copied.
+        const std::int64_t offset = m_device.pos();
+        if (m_mapFd >= 0 && mappable(h, offset, bytes))
+            if (auto data = mapFileRange(m_mapFd, offset, bytes, m_name))
+                return Tensor::wrap(h.descr.dtype, h.shape, std::move(data), limits);
         // Fortran data is the C-order data of the reversed shape; it is transposed at the end.
         Shape storedShape = h.shape;
         if (h.fortranOrder) std::reverse(storedShape.begin(), storedShape.end());
@@ -77,6 +92,16 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& what) const { badRequest(m_name + ": " + what); }
+
+    // The file's bytes are the tensor's: numbers in the machine's byte order (bool is not: any
+    // non-zero byte must become 1), in C order, at an offset that keeps the engine's 64-byte
+    // alignment, and big enough to be worth a mapping.
+    static bool mappable(const Header& h, std::int64_t offset, std::int64_t bytes)
+    {
+        return h.descr.kind == Descr::Kind::Plain && !h.descr.swap &&
+               h.descr.dtype != DType::Bool && (!h.fortranOrder || h.shape.size() <= 1) &&
+               offset % 64 == 0 && bytes >= kMinMappedBytes;
+    }
 
     void readExactly(char* out, std::int64_t count)
     {
@@ -712,6 +737,7 @@ private:
 
     QIODevice& m_device;
     std::string m_name;
+    int m_mapFd = -1;
 };
 
 using Sink = std::function<void(const char*, std::size_t)>;
@@ -805,7 +831,17 @@ Tensor readNpyFile(const std::string& path, const Limits& limits)
         ::close(fd);
         badRequest("cannot read '" + path + "': " + file.errorString().toStdString());
     }
-    return NpyReader(file, "'" + path + "'").read(limits);
+    return NpyReader(file, "'" + path + "'", g_mapping.load() ? fd : -1).read(limits);
+}
+
+void setNpyMapping(bool enabled)
+{
+    g_mapping.store(enabled);
+}
+
+bool npyMapping()
+{
+    return g_mapping.load();
 }
 
 Tensor readNpyBytes(std::string_view bytes, const Limits& limits)

@@ -23,7 +23,16 @@ namespace ss {
 
 /// Reads a .npy file. Throws OpError: bad_request for an unreadable or unsupported file,
 /// resource_exhausted if the array is over `limits` (checked on the header, before allocating).
+/// With setNpyMapping(true), an array of 1 MiB or more whose layout allows it (little-endian
+/// numbers other than bool, C order, data at a multiple of 64 bytes) is mapped read-only instead
+/// of read (mapped_file.h): no copy and no allocation; the caller must call checkMappedInputs()
+/// after its last read, since the file may change under it.
 Tensor readNpyFile(const std::string& path, const Limits& limits);
+/// Whether readNpyFile may map files (process-wide; off by default). slicescope-cli's `run`
+/// turns it on: its requests check their inputs after the op (runRequest). The GUI keeps its
+/// inputs for many evaluations and reads them into memory.
+void setNpyMapping(bool enabled);
+bool npyMapping();
 /// The same from the bytes of a file.
 Tensor readNpyBytes(std::string_view bytes, const Limits& limits);
 

@@ -591,11 +591,13 @@ RequestResult runRequest(const Request& request, const Limits& givenLimits, Exec
             }
         }
     }
+    // An input mapped from a file that changed under the op gave a result the file never held.
+    checkMappedInputs(result.inputs);
     return result;
 }
 
 void writeResponse(JsonWriter& w, const Request& request, const RequestResult& result,
-                   Clock::time_point start)
+                   Clock::time_point start, Executor* executor)
 {
     w.beginObject();
     w.key("id");
@@ -609,7 +611,7 @@ void writeResponse(JsonWriter& w, const Request& request, const RequestResult& r
             if (request.emitMode == Emit::Data)
                 writeTensor(w, t);
             else
-                writeTensorSummary(w, t);
+                writeTensorSummary(w, t, executor);
         }
         w.endArray();
     }
@@ -724,7 +726,7 @@ std::string RequestHandler::handleLine(std::string_view line)
         std::string text;
         text.reserve(std::size_t(result.responseBytes)); // no regrowth: the charge is the peak
         JsonWriter writer(text);
-        writeResponse(writer, request, result, start);
+        writeResponse(writer, request, result, start, &m_executor);
         response = std::move(text);
     });
     const Job::State state = job->wait();

@@ -119,8 +119,9 @@ RequestResult runRequest(const Request& request, const Limits& limits, Executor&
 
 /// Writes the success response: id, ok, outputs (per `emit`), sources, the op's extras (such as
 /// "encoding" or "expr"), trace, and timing (total_ms measured from `start` to this moment).
+/// With an executor, summaries' checksums are summed on its workers.
 void writeResponse(JsonWriter& writer, const Request& request, const RequestResult& result,
-                   std::chrono::steady_clock::time_point start);
+                   std::chrono::steady_clock::time_point start, Executor* executor = nullptr);
 /// Writes {"id", "ok": false, "error": {"code", "message"}}, plus "position" for parse_error.
 void writeErrorResponse(JsonWriter& writer, const Json& id, const OpError& error);
 /// The protocol error for an exception: an OpError as it is, std::bad_alloc as

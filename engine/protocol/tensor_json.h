@@ -66,13 +66,15 @@ Tensor parseTensorLiteral(std::string_view text, std::optional<DType> dtype, con
 /// other bytes there; those are written as U+FFFD).
 void writeTensor(JsonWriter& writer, const Tensor& tensor);
 
-/// Writes {"dtype", "shape", "size", "checksum"}; string tensors have no checksum.
-void writeTensorSummary(JsonWriter& writer, const Tensor& tensor);
+/// Writes {"dtype", "shape", "size", "checksum"}; string tensors have no checksum. With an
+/// executor, a big tensor's checksum is summed on its workers.
+void writeTensorSummary(JsonWriter& writer, const Tensor& tensor, Executor* executor = nullptr);
 
 /// The protocol's checksum (engine/protocol/README.md): the sum over elements i of bits(x_i) * (2i
 /// + 1) modulo 2^64, bits being the element's own bit pattern zero-extended to 64 bits (bool: 0 or
-/// 1). nullopt for strings, which have no bit pattern of fixed width.
-std::optional<std::uint64_t> tensorChecksum(const Tensor& tensor);
+/// 1). nullopt for strings, which have no bit pattern of fixed width. With an executor, a big
+/// tensor's is summed on its workers (the same value).
+std::optional<std::uint64_t> tensorChecksum(const Tensor& tensor, Executor* executor = nullptr);
 
 /// 16 lower-case hex digits.
 std::string checksumHex(std::uint64_t checksum);

@@ -9,6 +9,9 @@
 #include "core/op.h"
 #include "core/plan.h"
 #include "core/tensor.h"
+#include "protocol/json.h"
+#include "protocol/npy.h"
+#include "protocol/request.h"
 
 #include <algorithm>
 #include <bit>
@@ -16,6 +19,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -171,6 +176,7 @@ struct NumpyResult
     double outMs = 0; // into a preallocated output; NaN where there is no such form
     std::string shape;
     std::uint64_t checksum = 0;
+    double loadMs = 0; // np.load of every input file, then the expression; NaN without files
 };
 
 /// Runs numpy_bench.py (in `benchDir`) over workloads given as its JSON lines (see the script),
@@ -197,8 +203,9 @@ inline std::map<std::string, NumpyResult> runNumpy(const std::string& benchDir,
         char shape[256];
         NumpyResult r;
         unsigned long long sum = 0;
-        if (std::sscanf(line, "%1023[^\t]\t%lf\t%255[^\t]\t%llu\t%lf", name, &r.ms, shape, &sum,
-                        &r.outMs) == 5) {
+        r.loadMs = std::numeric_limits<double>::quiet_NaN();
+        if (std::sscanf(line, "%1023[^\t]\t%lf\t%255[^\t]\t%llu\t%lf\t%lf", name, &r.ms, shape,
+                        &sum, &r.outMs, &r.loadMs) >= 5) {
             r.shape = shape;
             r.checksum = sum;
             results[name] = r;
@@ -237,6 +244,295 @@ inline std::string shapeText(const Shape& s)
     for (std::int64_t d : s)
         text += (text.empty() ? "" : ",") + std::to_string(d);
     return text;
+}
+
+// ---- The CLI path: a workload run as a user runs it. Its inputs are written to .npy files, and
+// one fresh `slicescope-cli run` process answers the same request (inputs {"npy": path},
+// `emit: summary`, `timing: true`) several times in a row; NumPy loads the same files.
+
+/// What one fresh slicescope-cli process reported for a workload's requests.
+struct CliResult
+{
+    bool ok = false;
+    std::string error;    // the first failure, if any
+    double firstOpMs = 0; // the first request: a fresh process, every buffer new
+    double firstTotalMs = 0;
+    std::vector<double> opMs;    // every request's timing.op_ms (decode, plan and execution)
+    std::vector<double> totalMs; // every request's timing.total_ms (reading its files included)
+    double processMs = 0;        // from starting the process until it exited
+    std::string shape;           // output 0, as "2,3"
+    std::uint64_t checksum = 0;  // output 0's protocol checksum
+};
+
+/// The slicescope-cli the benchmarks run: --cli PATH, else the one built beside them.
+inline std::string defaultCliPath()
+{
+#ifdef SLICESCOPE_CLI_PATH
+    return SLICESCOPE_CLI_PATH;
+#else
+    return "slicescope-cli";
+#endif
+}
+
+/// A directory for a run's .npy files, removed by its destructor.
+class ScratchDir
+{
+public:
+    ScratchDir()
+    {
+        char path[] = "/tmp/slicescope_cli_bench_XXXXXX";
+        if (!mkdtemp(path)) throw std::runtime_error("cannot create a temporary directory");
+        m_path = path;
+    }
+    ~ScratchDir()
+    {
+        std::error_code ignored;
+        std::filesystem::remove_all(m_path, ignored);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    const std::string& path() const { return m_path; }
+
+private:
+    std::string m_path;
+};
+
+/// The request line (without its id) for `op` with each input read from the .npy files given
+/// (one file per tensor; list inputs take several), the attributes, emit summary and timing.
+inline std::string cliRequest(const OpDef& def, const std::vector<std::vector<std::string>>& files,
+                              const Attrs& attrs)
+{
+    std::string text;
+    JsonWriter w(text);
+    w.beginObject();
+    w.key("op");
+    w.value(def.name);
+    w.key("inputs");
+    w.beginObject();
+    for (std::size_t k = 0; k < def.inputs.size() && k < files.size(); ++k) {
+        w.key(def.inputs[k].name);
+        if (def.inputs[k].isList) w.beginArray();
+        for (const std::string& file : files[k]) {
+            w.beginObject();
+            w.key("npy");
+            w.value(file);
+            w.endObject();
+        }
+        if (def.inputs[k].isList) w.endArray();
+    }
+    w.endObject();
+    w.key("attrs");
+    w.beginObject();
+    for (const auto& [name, value] : attrs) {
+        w.key(name);
+        writeAttr(w, value);
+    }
+    w.endObject();
+    w.key("emit");
+    w.value("summary");
+    w.key("timing");
+    w.value(true);
+    w.endObject();
+    return text;
+}
+
+namespace detail {
+// The number after "key": in a response line (NaN if absent).
+inline double jsonNumber(const std::string& line, const std::string& key)
+{
+    const std::size_t at = line.find("\"" + key + "\":");
+    if (at == std::string::npos) return std::numeric_limits<double>::quiet_NaN();
+    return std::strtod(line.c_str() + at + key.size() + 3, nullptr);
+}
+} // namespace detail
+
+/// Runs `request` (cliRequest's line) `count` times in one fresh `cli run` process.
+inline CliResult runCli(const std::string& cli, const std::string& request, int count)
+{
+    CliResult result;
+    char path[] = "/tmp/slicescope_cli_requests_XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0) throw std::runtime_error("cannot create a temporary file");
+    std::string text;
+    for (int k = 0; k < count; ++k)
+        text += "{\"id\": " + std::to_string(k) + ", " + request.substr(1) + "\n";
+    const bool written = write(fd, text.data(), text.size()) == ssize_t(text.size());
+    close(fd);
+    if (!written) throw std::runtime_error("cannot write the request file");
+    const auto start = Clock::now();
+    FILE* pipe = popen((cli + " run " + path + " 2>&1").c_str(), "r");
+    if (!pipe) throw std::runtime_error("cannot start " + cli);
+    std::string line;
+    std::vector<std::string> lines;
+    char buffer[65536];
+    while (std::fgets(buffer, sizeof buffer, pipe)) {
+        line += buffer;
+        if (!line.empty() && line.back() == '\n') {
+            lines.push_back(line);
+            line.clear();
+        }
+    }
+    const int status = pclose(pipe);
+    result.processMs = msSince(start);
+    unlink(path);
+    for (const std::string& l : lines) {
+        if (l.find("\"ok\":true") == std::string::npos) {
+            if (result.error.empty()) result.error = l.substr(0, 300);
+            continue;
+        }
+        result.opMs.push_back(detail::jsonNumber(l, "op_ms"));
+        result.totalMs.push_back(detail::jsonNumber(l, "total_ms"));
+        const std::size_t shape = l.find("\"shape\":[");
+        const std::size_t sum = l.find("\"checksum\":\"");
+        if (shape != std::string::npos)
+            result.shape = l.substr(shape + 9, l.find(']', shape) - shape - 9);
+        if (sum != std::string::npos)
+            result.checksum = std::strtoull(l.c_str() + sum + 12, nullptr, 16);
+    }
+    result.ok = status == 0 && result.error.empty() && int(result.opMs.size()) == count;
+    if (!result.ok && result.error.empty())
+        result.error = "slicescope-cli exited with status " + std::to_string(status);
+    if (!result.opMs.empty()) {
+        result.firstOpMs = result.opMs.front();
+        result.firstTotalMs = result.totalMs.front();
+    }
+    return result;
+}
+
+/// "median (min-max)" of a list of times.
+inline std::string medianSpread(const std::vector<double>& times)
+{
+    if (times.empty()) return "-";
+    char text[64];
+    std::snprintf(text, sizeof text, "%.2f (%.2f-%.2f)", median(times),
+                  *std::min_element(times.begin(), times.end()),
+                  *std::max_element(times.begin(), times.end()));
+    return text;
+}
+
+/// One row of the CLI-path table (the header is cliTableHeader()).
+inline std::string cliRow(const std::string& name, const CliResult& c, const NumpyResult* n,
+                          double boundMs, bool& agree)
+{
+    char text[1024];
+    if (!c.ok) {
+        agree = false;
+        std::snprintf(text, sizeof text, "%-40s CLI FAILED: %s", name.c_str(), c.error.c_str());
+        return text;
+    }
+    const double op = median(c.opMs);
+    const double total = median(c.totalMs);
+    std::string notes;
+    char numpy[96] = "        -         -        -        -";
+    if (!n) {
+        notes += "  NumPy failed";
+        agree = false;
+    } else {
+        std::snprintf(numpy, sizeof numpy, "%9.2f %9.2f %7.2fx %7.2fx", n->ms, n->loadMs,
+                      op / n->ms, total / n->loadMs);
+        if (n->shape != c.shape || n->checksum != c.checksum) {
+            notes += "  RESULTS DIFFER (shape " + c.shape + " vs " + n->shape + ")";
+            agree = false;
+        }
+    }
+    std::snprintf(text, sizeof text, "%-40s %8.2f %8.2f %24s %9.2f %8.1f %s %8.2f %7.2fx%s",
+                  name.c_str(), c.firstOpMs, c.firstTotalMs, medianSpread(c.opMs).c_str(), total,
+                  c.processMs, numpy, boundMs, op / boundMs, notes.c_str());
+    return text;
+}
+
+inline std::string cliTableHeader()
+{
+    char text[512];
+    std::snprintf(text, sizeof text, "%-40s %8s %8s %24s %9s %8s %9s %9s %8s %8s %8s %8s",
+                  "workload (CLI path)", "1st op", "1st tot", "op ms med (min-max)", "total ms",
+                  "proc ms", "NumPy ms", "load+op", "op/NumPy", "tot/l+op", "bound ms", "op/bound");
+    return text;
+}
+
+inline const char* cliTableLegend()
+{
+    return "CLI path: one fresh slicescope-cli process answers the request N times in a row, its\n"
+           "inputs read from .npy files (emit: summary, timing: true). 1st op / 1st tot: the\n"
+           "first request's timing.op_ms and total_ms; op ms: median (min-max) of every request's\n"
+           "op_ms; total ms: median total_ms (reading the .npy files, the op, the summary);\n"
+           "proc ms: the process from start to exit. NumPy ms: the expression on arrays np.load\n"
+           "read from the same files; load+op: np.load of every input, then the expression.\n"
+           "op/NumPy: op ms / NumPy ms (target 0.7, gather 1.0); tot/l+op: total ms / load+op.\n"
+           "bound ms: the streaming bound of the op (memcpy rate, input lines + output).\n";
+}
+
+/// Writes each array to `dir`/`prefix`NAME.npy; returns the paths by array name.
+inline std::map<std::string, std::string>
+writeNpyInputs(const std::string& dir, const std::string& prefix,
+               const std::map<std::string, Tensor>& arrays)
+{
+    std::map<std::string, std::string> files;
+    for (const auto& [name, tensor] : arrays) {
+        const std::string path = dir + "/" + prefix + name + ".npy";
+        writeNpyFile(path, tensor);
+        files[name] = path;
+    }
+    return files;
+}
+
+/// The files each op input reads (`inputs` names the arrays each takes).
+inline std::vector<std::vector<std::string>>
+inputFiles(const std::vector<std::vector<std::string>>& inputs,
+           const std::map<std::string, std::string>& files)
+{
+    std::vector<std::vector<std::string>> out;
+    for (const auto& names : inputs) {
+        out.emplace_back();
+        for (const std::string& n : names)
+            out.back().push_back(files.at(n));
+    }
+    return out;
+}
+
+/// A numpy_bench.py line (a JSON object) with the arrays loaded from `files`.
+inline std::string withNpyFiles(std::string numpyLine,
+                                const std::map<std::string, std::string>& files)
+{
+    std::string npy;
+    for (const auto& [name, path] : files)
+        npy += (npy.empty() ? "" : ", ") + jsonString(name) + ": " + jsonString(path);
+    numpyLine.pop_back(); // the closing brace
+    return numpyLine + ", \"npy\": {" + npy + "}}";
+}
+
+/// One workload of the CLI-path table, its files already written.
+struct CliCase
+{
+    std::string name;
+    std::string request;   // cliRequest()
+    std::string numpyLine; // withNpyFiles()
+    double boundMs = 0;    // the op's streaming bound
+};
+
+/// Runs every case in its own fresh slicescope-cli process (`requests` requests each), then
+/// NumPy on the same files, and prints the table. Returns whether every result agreed.
+inline bool runCliTable(const std::string& benchDir, const std::string& cli,
+                        const std::vector<CliCase>& cases, int requests)
+{
+    std::map<std::string, CliResult> results;
+    for (const CliCase& c : cases)
+        results[c.name] = runCli(cli, c.request, requests);
+    std::vector<std::string> lines;
+    for (const CliCase& c : cases)
+        lines.push_back(c.numpyLine);
+    const std::map<std::string, NumpyResult> numpy = runNumpy(benchDir, lines);
+    std::printf("%s\n%s\n", cliTableLegend(), cliTableHeader().c_str());
+    bool agree = true;
+    for (const CliCase& c : cases) {
+        const auto it = numpy.find(c.name);
+        std::printf("%s\n", cliRow(c.name, results.at(c.name),
+                                   it == numpy.end() ? nullptr : &it->second, c.boundMs, agree)
+                                .c_str());
+    }
+    std::printf("\nResults %s.\n",
+                agree ? "agree with NumPy (shape and checksum)" : "DO NOT all agree with NumPy");
+    return agree;
 }
 
 } // namespace ss::bench

@@ -176,6 +176,17 @@ std::vector<Workload> workloads()
     };
 }
 
+std::map<std::string, Tensor> makeArrays(const Workload& w)
+{
+    std::map<std::string, Tensor> arrays;
+    for (const Array& a : w.arrays) {
+        Tensor t = Tensor::empty(a.dtype, {a.size});
+        a.fill(t);
+        arrays[a.name] = t;
+    }
+    return arrays;
+}
+
 struct EngineResult
 {
     double ms = 0;     // median wall time
@@ -191,12 +202,7 @@ struct EngineResult
 
 EngineResult runEngine(const OpDef& def, const Workload& w, Executor& executor, int runs)
 {
-    std::map<std::string, Tensor> arrays;
-    for (const Array& a : w.arrays) {
-        Tensor t = Tensor::empty(a.dtype, {a.size});
-        a.fill(t);
-        arrays[a.name] = t;
-    }
+    const std::map<std::string, Tensor> arrays = makeArrays(w);
     std::vector<std::vector<Tensor>> inputs;
     for (const auto& names : w.inputs) {
         inputs.emplace_back();
@@ -260,22 +266,75 @@ std::string numpyLine(const Workload& w, int runs)
            ", \"check\": " + jsonString(w.numpyCheck) + ", \"runs\": " + std::to_string(runs) + "}";
 }
 
+// The CLI path (--cli): see bench_slicing's. The bound is the one the table above uses.
+bool runCliMode(const std::vector<const Workload*>& list, Executor& executor, double rate,
+                const std::string& cli, int requests, int runs)
+{
+    const ScratchDir dir;
+    std::vector<CliCase> cases;
+    const Limits limits = Limits::machineDefault();
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        const Workload& w = *list[k];
+        const OpDef& def = *findOp(w.op);
+        std::map<std::string, std::string> files;
+        double bytes = 0;
+        {
+            const std::map<std::string, Tensor> arrays = makeArrays(w);
+            files = writeNpyInputs(dir.path(), "w" + std::to_string(k) + "_", arrays);
+            std::vector<std::vector<Tensor>> inputs;
+            for (const auto& names : w.inputs) {
+                inputs.emplace_back();
+                for (const auto& n : names)
+                    inputs.back().push_back(arrays.at(n));
+            }
+            const OpCall call(def, inputs, w.attrs, limits);
+            const OpPlan plan = def.plan(call);
+            const std::vector<Tensor> outputs = executePlan(plan, call.allInputs(), executor);
+            for (const Array& a : w.arrays)
+                if (!w.boundFromSources || a.dtype != DType::Float32)
+                    bytes += double(a.size) * dtypeSize(a.dtype);
+            if (w.boundFromSources) bytes += sourceLineBytes(plan, 0, call.allInputs(), executor);
+            for (const Tensor& t : outputs)
+                bytes += double(t.size()) * dtypeSize(t.dtype());
+        }
+        cases.push_back({w.name, cliRequest(def, inputFiles(w.inputs, files), w.attrs),
+                         withNpyFiles(numpyLine(w, runs), files), bytes / rate});
+    }
+    releasePooledBuffers();
+    return runCliTable(SLICESCOPE_BENCH_DIR, cli, cases, requests);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     int runs = 7;
     std::string only;
+    bool cliMode = false;
+    std::string cli = defaultCliPath();
+    int requests = 5;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--runs" && i + 1 < argc) {
             runs = std::max(1, std::atoi(argv[++i]));
+        } else if (arg == "--cli") {
+            cliMode = true;
+        } else if (arg == "--cli-path" && i + 1 < argc) {
+            cliMode = true;
+            cli = argv[++i];
+        } else if (arg == "--requests" && i + 1 < argc) {
+            requests = std::max(1, std::atoi(argv[++i]));
         } else if (arg == "--only" && i + 1 < argc) {
             only = argv[++i];
         } else {
-            std::printf("usage: bench_index [--runs N] [--only TEXT]\n"
+            std::printf("usage: bench_index [--runs N] [--only TEXT] [--cli] [--cli-path P] "
+                        "[--requests N]\n"
                         "  --runs N     timed runs per workload (median reported; default 7)\n"
-                        "  --only TEXT  only workloads whose name contains TEXT\n");
+                        "  --only TEXT  only workloads whose name contains TEXT\n"
+                        "  --cli        the CLI path: inputs from .npy files, one fresh\n"
+                        "               slicescope-cli process per workload (see README.md)\n"
+                        "  --cli-path P the slicescope-cli to run (default: the one built here)\n"
+                        "  --requests N requests per process in --cli mode (default 5)\n");
             return arg == "--help" ? 0 : 2;
         }
     }
@@ -300,9 +359,10 @@ int main(int argc, char** argv)
             std::printf("%-40s  (op '%s' not available)\n", w.name.c_str(), w.op.c_str());
             continue;
         }
-        engine[w.name] = runEngine(*def, w, executor, runs);
+        if (!cliMode) engine[w.name] = runEngine(*def, w, executor, runs);
         measured.push_back(&w);
     }
+    if (cliMode) return runCliMode(measured, executor, rate, cli, requests, runs) ? 0 : 1;
     std::vector<std::string> lines;
     for (const Workload* w : measured)
         lines.push_back(numpyLine(*w, runs));

@@ -264,9 +264,9 @@ Tensor indexArray(const IndexArray& a)
 
 struct EngineResult
 {
-    double ms = 0;  // median wall time
+    double ms = 0;     // median wall time
     double spread = 0; // (slowest - fastest run) / median
-    double cpu = 0; // median CPU time, all threads
+    double cpu = 0;    // median CPU time, all threads
     Shape shape;
     std::uint64_t checksum = 0;
     double bytesToMove = 0; // 64 x input lines holding a selected element + output bytes
@@ -354,25 +354,64 @@ EngineResult runEngine(const OpDef& def, const Workload& w, Executor& executor, 
     return result;
 }
 
+std::string numpyLine(const Workload& w, int runs)
+{
+    std::string inputs;
+    for (const auto& [name, shape] : w.arrays)
+        inputs += (inputs.empty() ? "" : ", ") + jsonString(name) + ": [" + shapeText(shape) + "]";
+    std::string indices;
+    for (const IndexArray& a : w.indices)
+        indices += (indices.empty() ? "" : ", ") + jsonString(a.name) + ": [" +
+                   std::to_string(a.count) + "," + std::to_string(a.rows) + "]";
+    return "{\"name\": " + jsonString(w.name) + ", \"inputs\": {" + inputs +
+           "}, \"dtype\": " + jsonString(std::string(dtypeName(w.dtype))) + ", \"indices\": {" +
+           indices + "}, \"expr\": " + jsonString(w.numpy) +
+           ", \"out_expr\": " + jsonString(w.numpyOut) + ", \"runs\": " + std::to_string(runs) +
+           "}";
+}
+
 std::map<std::string, NumpyResult> runNumpy(const std::vector<const Workload*>& list, int runs)
 {
     std::vector<std::string> lines;
-    for (const Workload* w : list) {
-        std::string inputs;
-        for (const auto& [name, shape] : w->arrays)
-            inputs +=
-                (inputs.empty() ? "" : ", ") + jsonString(name) + ": [" + shapeText(shape) + "]";
-        std::string indices;
-        for (const IndexArray& a : w->indices)
-            indices += (indices.empty() ? "" : ", ") + jsonString(a.name) + ": [" +
-                       std::to_string(a.count) + "," + std::to_string(a.rows) + "]";
-        lines.push_back("{\"name\": " + jsonString(w->name) + ", \"inputs\": {" + inputs +
-                        "}, \"dtype\": " + jsonString(std::string(dtypeName(w->dtype))) +
-                        ", \"indices\": {" + indices + "}, \"expr\": " + jsonString(w->numpy) +
-                        ", \"out_expr\": " + jsonString(w->numpyOut) +
-                        ", \"runs\": " + std::to_string(runs) + "}");
-    }
+    for (const Workload* w : list)
+        lines.push_back(numpyLine(*w, runs));
     return ss::bench::runNumpy(SLICESCOPE_BENCH_DIR, lines);
+}
+
+// The CLI path (--cli): each workload's arrays written to .npy files and answered by a fresh
+// slicescope-cli process, against NumPy loading the same files. The bound is the op's, from its
+// plan run here once.
+bool runCliMode(const std::vector<const Workload*>& list, Executor& executor, double rate,
+                const std::string& cli, int requests, int runs)
+{
+    const ScratchDir dir;
+    std::vector<CliCase> cases;
+    const Limits limits = Limits::machineDefault();
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        const Workload& w = *list[k];
+        const OpDef& def = *findOp(w.op);
+        double bytes = 0;
+        std::map<std::string, std::string> files;
+        {
+            const Arrays arrays = makeArrays(w);
+            files = writeNpyInputs(dir.path(), "w" + std::to_string(k) + "_", arrays);
+            std::vector<std::vector<Tensor>> inputs;
+            for (const auto& names : w.inputs) {
+                inputs.emplace_back();
+                for (const auto& n : names)
+                    inputs.back().push_back(arrays.at(n));
+            }
+            const OpCall call(def, inputs, w.attrs, limits);
+            const OpPlan plan = def.plan(call);
+            const std::vector<Tensor> outputs = executePlan(plan, call.allInputs(), executor);
+            bytes = sourceLineBytes(plan, 0, call.allInputs(), executor) +
+                    double(outputs.at(0).size()) * double(dtypeSize(w.dtype));
+        }
+        cases.push_back({w.name, cliRequest(def, inputFiles(w.inputs, files), w.attrs),
+                         withNpyFiles(numpyLine(w, runs), files), bytes / rate});
+    }
+    releasePooledBuffers();
+    return runCliTable(SLICESCOPE_BENCH_DIR, cli, cases, requests);
 }
 
 } // namespace
@@ -382,21 +421,36 @@ int main(int argc, char** argv)
     int runs = 7;
     std::vector<std::string> only;
     bool withNumpy = true;
+    bool cliMode = false;
+    std::string cli = defaultCliPath();
+    int requests = 5;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--runs" && i + 1 < argc) {
             runs = std::max(1, std::atoi(argv[++i]));
+        } else if (arg == "--cli") {
+            cliMode = true;
+        } else if (arg == "--cli-path" && i + 1 < argc) {
+            cliMode = true;
+            cli = argv[++i];
+        } else if (arg == "--requests" && i + 1 < argc) {
+            requests = std::max(1, std::atoi(argv[++i]));
         } else if (arg == "--only" && i + 1 < argc) {
             only.push_back(argv[++i]);
         } else if (arg == "--no-numpy") {
             withNumpy = false;
         } else {
             std::printf(
-                "usage: bench_slicing [--runs N] [--only TEXT] [--no-numpy]\n"
+                "usage: bench_slicing [--runs N] [--only TEXT] [--no-numpy] [--cli] [--cli-path P] "
+                "[--requests N]\n"
                 "  --runs N     timed runs per workload (median reported; default 7)\n"
                 "  --only TEXT  only workloads whose name contains TEXT (repeat it for several)\n"
                 "  --no-numpy   no NumPy: the engine's CPU time instead (for work on the "
-                "copy engine)\n");
+                "copy engine)\n"
+                "  --cli        the CLI path instead: inputs from .npy files, one fresh\n"
+                "               slicescope-cli process per workload (see README.md)\n"
+                "  --cli-path P the slicescope-cli to run (default: the one built here)\n"
+                "  --requests N requests per process in --cli mode (default 5)\n");
             return arg == "--help" ? 0 : 2;
         }
     }
@@ -435,9 +489,10 @@ int main(int argc, char** argv)
             std::printf("%-40s  (op '%s' not available)\n", w.name.c_str(), w.op.c_str());
             continue;
         }
-        engine[w.name] = runEngine(*def, w, executor, runs);
+        if (!cliMode) engine[w.name] = runEngine(*def, w, executor, runs);
         measured.push_back(&w);
     }
+    if (cliMode) return runCliMode(measured, executor, rate, cli, requests, runs) ? 0 : 1;
     // TensorFlow's expressions, on as many threads as the engine has.
     std::map<std::string, EigenResult> eigen;
     {

@@ -12,12 +12,16 @@ Optional, for bench_index: "setup" is Python code run once, untimed, after the a
 (it may make more arrays and define functions for statements such as out[idx] = x), and
 "check" an expression over the timed result `y` that gives the array to checksum (np.unique's
 values in order of first occurrence, as TensorFlow gives them).
+Optional, for the CLI-path mode: "npy" maps array names to .npy files (the files the engine's
+requests read). The arrays are then np.load-ed from them (after "setup", replacing any array of
+that name), and a sixth column times np.load of every file followed by the expression.
 Inputs are arrays of "dtype" (float32 if absent) whose bit patterns are 0, 1, 2, ... plus (k << 28)
 for the k-th input, exactly as the benchmark fills the engine's inputs; 1- and 2-byte elements get
 i + (i >> 8) + (i >> 16) cut to their width (bool: its lowest bit). Index arrays are int32,
 (i * 7919) % rows.
 For each workload this prints one line:
   name <TAB> median ms <TAB> shape <TAB> checksum <TAB> out= median ms (nan if none)
+  <TAB> load + expression median ms (nan without "npy")
 where the checksum is the protocol's: sum of bits(y_i) * (2i + 1) modulo 2^64.
 """
 import json
@@ -62,13 +66,30 @@ def main():
     for w in workloads:
         ns = {'np': np}
         dtype = np.dtype(w.get('dtype', 'float32'))
-        for k, (name, shape) in enumerate(w['inputs'].items()):
-            ns[name] = make_input(tuple(shape), k, dtype)
-        for name, (count, rows) in w.get('indices', {}).items():
-            ns[name] = make_indices(count, rows)
+        files = w.get('npy', {})
+        if not files:
+            for k, (name, shape) in enumerate(w['inputs'].items()):
+                ns[name] = make_input(tuple(shape), k, dtype)
+            for name, (count, rows) in w.get('indices', {}).items():
+                ns[name] = make_indices(count, rows)
         if w.get('setup'):
             exec(compile(w['setup'], w['name'] + ' setup', 'exec'), ns)
+        for name, path in files.items():
+            ns[name] = np.load(path)
         code = compile(w['expr'], w['name'], 'eval')
+        load_ms = float('nan')
+        if files:
+            load_times = []
+            for run in range(w['runs'] + 1):  # the first is an untimed warm-up
+                start = time.perf_counter()
+                for name, path in files.items():
+                    ns[name] = np.load(path)
+                y = eval(code, ns)
+                if run > 0:
+                    load_times.append((time.perf_counter() - start) * 1000)
+                del y
+            load_times.sort()
+            load_ms = load_times[len(load_times) // 2]
         eval(code, ns)  # an untimed warm-up run, as the engine has
         times = []
         for run in range(w['runs']):
@@ -101,8 +122,8 @@ def main():
                 raise SystemExit('%s: out= gives another result' % w['name'])
         else:
             del y
-        print('%s\t%.3f\t%s\t%d\t%.3f' % (w['name'], times[len(times) // 2], shape, total, out_ms),
-              flush=True)
+        print('%s\t%.3f\t%s\t%d\t%.3f\t%.3f' % (w['name'], times[len(times) // 2], shape, total,
+                                                out_ms, load_ms), flush=True)
         del ns
 
 

@@ -62,6 +62,8 @@ private slots:
     void int64RoundTripsExactly();
     void writesSummaries();
     void checksumMatchesNumpy();
+    void checksumOnWorkersIsTheSame_data();
+    void checksumOnWorkersIsTheSame();
     void literalErrorsCarryPositions();
 };
 
@@ -466,6 +468,32 @@ void TestTensorJson::literalErrorsCarryPositions()
     const Tensor t =
         parseTensorLiteral("[[1, 2], [3, 4]]", DType::Float64, Limits::machineDefault());
     QCOMPARE(written(t), std::string(R"({"dtype":"float64","shape":[2,2],"data":[1,2,3,4]})"));
+}
+
+void TestTensorJson::checksumOnWorkersIsTheSame_data()
+{
+    QTest::addColumn<int>("dtype");
+    QTest::addColumn<qint64>("size");
+    // From 2^20 elements the sum is split in chunks over the workers: sizes around that, and
+    // one whose chunks do not come out even.
+    QTest::newRow("float32, just below the split") << int(DType::Float32) << qint64((1 << 20) - 1);
+    QTest::newRow("float32, 2^21 + 3") << int(DType::Float32) << qint64((1 << 21) + 3);
+    QTest::newRow("int8, 3 x 2^20 + 1") << int(DType::Int8) << qint64((3 << 20) + 1);
+    QTest::newRow("int64, 2^20 + 17") << int(DType::Int64) << qint64((1 << 20) + 17);
+    QTest::newRow("bool, 2^22") << int(DType::Bool) << qint64(1 << 22);
+}
+
+void TestTensorJson::checksumOnWorkersIsTheSame()
+{
+    QFETCH(int, dtype);
+    QFETCH(qint64, size);
+    const Tensor x = makeFilled(DType(dtype), {size}, Fill::Random, 11, Limits::machineDefault());
+    QCOMPARE(checksumHex(*tensorChecksum(x, &testExecutor())), checksumHex(*tensorChecksum(x)));
+    std::string serial, parallel;
+    JsonWriter a(serial), b(parallel);
+    writeTensorSummary(a, x);
+    writeTensorSummary(b, x, &testExecutor());
+    QCOMPARE(parallel, serial);
 }
 
 QTEST_APPLESS_MAIN(TestTensorJson)

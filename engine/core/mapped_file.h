@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ss {
+
+/// Maps `bytes` bytes of the open file `fd` from `offset` read-only into memory, for a tensor to
+/// use in place instead of a copy. `name` names the file in errors ("'/data/x.npy'"). The
+/// descriptor is duplicated, so the caller may close its own. Returns null when the range cannot
+/// be mapped (the caller then reads it into memory): mmap failed, or too many mappings are live.
+///
+/// The mapping is guarded: a process-wide SIGBUS handler catches a read from a page the file no
+/// longer has (it was truncated under the process), puts zero pages in place of the whole
+/// mapping and marks it damaged, so the read goes on instead of killing the process. Whoever
+/// used the data asks mappedFileProblem() afterwards and reports the error. SIGBUS from anywhere
+/// else goes to the handler that was there before (or kills the process, as it would have).
+///
+/// The returned pointer is the first byte of the range; the buffer is unmapped when the last
+/// copy of the shared_ptr goes. The memory is read-only: a write to it crashes.
+std::shared_ptr<void> mapFileRange(int fd, std::int64_t offset, std::int64_t bytes,
+                                   const std::string& name);
+
+/// If `data` lies in a buffer from mapFileRange whose file was truncated while it was read
+/// (a SIGBUS caught) or has been changed since it was mapped (another size or modification
+/// time), an error message naming the file; otherwise (also for memory that is not a mapped
+/// file) nothing.
+std::optional<std::string> mappedFileProblem(const void* data);
+
+/// Whether `data` lies in a live buffer from mapFileRange (file-backed memory, not an
+/// allocation).
+bool isMappedFile(const void* data);
+
+} // namespace ss

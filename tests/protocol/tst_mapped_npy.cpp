@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// .npy inputs mapped instead of copied (setNpyMapping, as slicescope-cli run reads them): mapped
+// only where the file's bytes are the tensor's, read exactly as a copy would be, never a crash
+// when the file is truncated under the process but a clear error for the request, and not
+// counted as memory the process allocated.
+#include "core/error.h"
+#include "core/mapped_file.h"
+#include "core/memory_budget.h"
+#include "protocol/json.h"
+#include "protocol/npy.h"
+#include "protocol/request.h"
+#include "protocol_test.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace ss;
+using namespace ss::testing;
+
+namespace {
+
+const Limits kLimits = Limits::machineDefault();
+
+// A version 1.0 .npy file: the header dict padded with spaces so that the data starts at
+// `dataOffset` (a multiple of 64 in every file NumPy writes), then `data`.
+QByteArray npyFile(const std::string& descr, bool fortran, const std::string& shape,
+                   const QByteArray& data, int dataOffset)
+{
+    std::string dict = "{'descr': '" + descr +
+                       "', 'fortran_order': " + (fortran ? "True" : "False") +
+                       ", 'shape': " + shape + ", }";
+    const int pad = dataOffset - 10 - int(dict.size()) - 1;
+    if (pad < 0) qFatal("the header does not fit");
+    dict.append(std::size_t(pad), ' ');
+    dict += '\n';
+    QByteArray file("\x93NUMPY\x01\x00", 8);
+    file += char(dict.size() & 0xFF);
+    file += char(dict.size() >> 8);
+    file += QByteArray::fromStdString(dict);
+    return file + data;
+}
+
+// `count` elements of `size` bytes with distinct patterns (bytes i, i >> 8, ... of element i).
+QByteArray elementBytes(std::int64_t count, int size)
+{
+    QByteArray data(qsizetype(count * size), '\0');
+    for (std::int64_t i = 0; i < count; ++i)
+        for (int b = 0; b < size; ++b)
+            data[qsizetype(i * size + b)] = char((i >> (8 * b)) + b);
+    return data;
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(f.write(bytes), bytes.size());
+}
+
+// Sums every byte of the tensor: each page of a mapped one is read.
+std::uint64_t readEveryByte(const Tensor& t)
+{
+    const auto* p = static_cast<const volatile unsigned char*>(t.raw());
+    std::uint64_t sum = 0;
+    const std::int64_t bytes = t.size() * dtypeSize(t.dtype());
+    for (std::int64_t k = 0; k < bytes; ++k)
+        sum += p[k];
+    return sum;
+}
+
+Tensor readMapped(const std::string& path)
+{
+    setNpyMapping(true);
+    try {
+        Tensor t = readNpyFile(path, kLimits);
+        setNpyMapping(false);
+        return t;
+    } catch (...) {
+        setNpyMapping(false);
+        throw;
+    }
+}
+
+} // namespace
+
+class TestMappedNpy : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void mapsWhereTheLayoutAllows_data();
+    void mapsWhereTheLayoutAllows();
+    void aTruncatedFileIsAnErrorNotACrash();
+    void aFileChangedInPlaceIsAnError();
+    void aRequestOnATruncatedInputFails();
+    void mappedInputsAreNotAllocatedMemory();
+};
+
+void TestMappedNpy::mapsWhereTheLayoutAllows_data()
+{
+    QTest::addColumn<QByteArray>("file");
+    QTest::addColumn<bool>("enabled");
+    QTest::addColumn<bool>("mapped");
+    const std::int64_t n = 1 << 18; // 1 MiB of float32
+    QTest::newRow("float32, C order, 1 MiB")
+        << npyFile("<f4", false, "(512, 512)", elementBytes(n, 4), 128) << true << true;
+    QTest::newRow("int16, rank 1 in Fortran order (the same bytes)")
+        << npyFile("<i2", true, "(" + std::to_string(n * 2) + ",)", elementBytes(n * 2, 2), 128)
+        << true << true;
+    QTest::newRow("uint8, header of a later version's length")
+        << npyFile("|u1", false, "(1024, 1024)", elementBytes(n * 4, 1), 4096) << true << true;
+    QTest::newRow("mapping not enabled")
+        << npyFile("<f4", false, "(512, 512)", elementBytes(n, 4), 128) << false << false;
+    QTest::newRow("under 1 MiB: read")
+        << npyFile("<f4", false, "(1000,)", elementBytes(1000, 4), 128) << true << false;
+    QTest::newRow("big-endian: swapped on reading")
+        << npyFile(">f4", false, "(512, 512)", elementBytes(n, 4), 128) << true << false;
+    QTest::newRow("bool: normalised to 0 and 1 on reading")
+        << npyFile("|b1", false, "(2048, 1024)", elementBytes(n * 8, 1), 128) << true << false;
+    QTest::newRow("Fortran order, rank 2: transposed on reading")
+        << npyFile("<f4", true, "(512, 512)", elementBytes(n, 4), 128) << true << false;
+    QTest::newRow("data not at a multiple of 64 bytes")
+        << npyFile("<f4", false, "(512, 512)", elementBytes(n, 4), 160) << true << false;
+}
+
+void TestMappedNpy::mapsWhereTheLayoutAllows()
+{
+    QFETCH(QByteArray, file);
+    QFETCH(bool, enabled);
+    QFETCH(bool, mapped);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("a.npy").toStdString();
+    writeFile(QString::fromStdString(path), file);
+    const Tensor copy = readNpyFile(path, kLimits);
+    QVERIFY(!isMappedFile(copy.raw()));
+    const Tensor t = enabled ? readMapped(path) : readNpyFile(path, kLimits);
+    QCOMPARE(isMappedFile(t.raw()), mapped);
+    QVERIFY(t.identical(copy));
+    checkMappedInputs({t}); // the file is as it was: no error
+}
+
+void TestMappedNpy::aTruncatedFileIsAnErrorNotACrash()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("t.npy");
+    const std::int64_t n = 1 << 20;
+    writeFile(path, npyFile("<f4", false, "(" + std::to_string(n) + ",)", elementBytes(n, 4), 128));
+    const Tensor t = readMapped(path.toStdString());
+    QVERIFY(isMappedFile(t.raw()));
+    // Another program cuts the file short while the tensor is in use: its pages past the new
+    // end are gone, and reading them raises SIGBUS.
+    QVERIFY(::truncate(QFile::encodeName(path).constData(), 128 + 4000) == 0);
+    readEveryByte(t);
+    try {
+        checkMappedInputs({t});
+        QFAIL("a truncated input was not reported");
+    } catch (const OpError& e) {
+        QCOMPARE(e.code(), ErrorCode::BadRequest);
+        QVERIFY2(std::string(e.what()).find("t.npy' was truncated while it was being read") !=
+                     std::string::npos,
+                 e.what());
+    }
+}
+
+void TestMappedNpy::aFileChangedInPlaceIsAnError()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("c.npy");
+    const std::int64_t n = 1 << 20;
+    writeFile(path, npyFile("<f4", false, "(" + std::to_string(n) + ",)", elementBytes(n, 4), 128));
+    const Tensor t = readMapped(path.toStdString());
+    QVERIFY(isMappedFile(t.raw()));
+    // Rewritten in place, same size: a mapping shows the new bytes, so what was computed may mix
+    // both versions. The modification time tells (set apart explicitly: a write within the
+    // filesystem's timestamp granularity would not).
+    const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY);
+    QVERIFY(fd >= 0);
+    QCOMPARE(::pwrite(fd, "\xFF\xFF\xFF\xFF", 4, 128 + 4 * 1000), ssize_t(4));
+    const timespec times[2] = {{0, UTIME_OMIT}, {1000000000, 0}};
+    QCOMPARE(::futimens(fd, times), 0);
+    ::close(fd);
+    try {
+        checkMappedInputs({t});
+        QFAIL("a changed input was not reported");
+    } catch (const OpError& e) {
+        QCOMPARE(e.code(), ErrorCode::BadRequest);
+        QVERIFY2(std::string(e.what()).find("c.npy' was changed while it was being read") !=
+                     std::string::npos,
+                 e.what());
+    }
+}
+
+void TestMappedNpy::aRequestOnATruncatedInputFails()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("x.npy");
+    const std::int64_t n = 1 << 20;
+    writeFile(path, npyFile("<f4", false, "(1024, 1024)", elementBytes(n, 4), 128));
+    const Json json =
+        parseJson("{\"op\": \"getitem\", \"inputs\": {\"input\": {\"npy\": " + std::string("\"") +
+                  path.toStdString() +
+                  "\"}}, \"attrs\": {\"expr\": \"x[::-1, 1:]\"}, \"emit\": "
+                  "\"summary\"}");
+    setNpyMapping(true);
+    const Limits limits = kLimits.forRequest();
+    const Request request = requestFromJson(json, limits);
+    setNpyMapping(false);
+    QVERIFY(isMappedFile(request.inputs.at(0).at(0).raw()));
+    QVERIFY(::truncate(QFile::encodeName(path).constData(), 128 + 4096 * 3) == 0);
+    try {
+        runRequest(request, limits, testExecutor());
+        QFAIL("a request on a truncated input gave a result");
+    } catch (const OpError& e) {
+        QCOMPARE(e.code(), ErrorCode::BadRequest);
+        QVERIFY2(std::string(e.what()).find("x.npy' was truncated") != std::string::npos, e.what());
+    }
+}
+
+void TestMappedNpy::mappedInputsAreNotAllocatedMemory()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("m.npy");
+    const std::int64_t n = 16 << 20; // 64 MiB
+    {
+        QByteArray file = npyFile("<f4", false, "(" + std::to_string(n) + ",)", QByteArray(), 128);
+        file.append(QByteArray(qsizetype(n * 4), '\x01'));
+        writeFile(path, file);
+    }
+    const Tensor t = readMapped(path.toStdString());
+    QVERIFY(isMappedFile(t.raw()));
+    const std::int64_t resident = residentBytes();
+    const std::int64_t allocated = allocatedResidentBytes();
+    QCOMPARE(readEveryByte(t), std::uint64_t(n * 4));
+    // Every page of the file is resident now, and none of it is the process's allocation: a
+    // request's budget (Limits::forRequest) leaves it out. (Under AddressSanitizer the mapping's
+    // shadow, one byte per eight, is allocated: 8 MiB here.)
+    QVERIFY2(residentBytes() - resident > n * 4 / 2,
+             qPrintable(QString::number(residentBytes() - resident)));
+    QVERIFY2(allocatedResidentBytes() - allocated < n * 4 / 4,
+             qPrintable(QString::number(allocatedResidentBytes() - allocated)));
+}
+
+QTEST_APPLESS_MAIN(TestMappedNpy)
+#include "tst_mapped_npy.moc"
