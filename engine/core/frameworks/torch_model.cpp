@@ -10,16 +10,25 @@
 //   cannot be zero", Python's) and any negative step ("step must be greater than zero"), None
 //   unsqueezes, and every ellipsis skips (rank - indexed) dimensions, so two ellipses are
 //   accepted;
-// - a list holding None or ... is read as a tuple (NumPy's old heuristic); other lists, bools
-//   and tensors are advanced indexing, not modelled;
+// - a list shorter than 32 holding a list, None or ... is read as a tuple (NumPy's old
+//   heuristic, treatSequenceAsTuple); any other list is one index tensor;
+// - advanced indexing (lists and bools) as applySlicing records it and at::index reads it: a
+//   list becomes an int64 or bool tensor recorded at the current dimension, which then moves on
+//   by one even for a mask of several dimensions; a bool unsqueezes and records [0] or an empty
+//   index; integers select first and take no part in the placement rule; at::index expands each
+//   mask into nonzero() indices, checks its shape, broadcasts, moves the indexed dimensions to
+//   the front unless they are adjacent, and checks every index it reads (none when the result
+//   is empty);
 // - slice bounds below -2^62 are taken for symbolic sizes (RuntimeError), and a step so large
 //   that length + step - 1 overflows gives a wrong length: the latter is not modelled.
 #include "core/frameworks/torch_model.h"
 
 #include "core/error.h"
+#include "core/frameworks/advanced_index.h"
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 namespace ss {
 
@@ -58,6 +67,14 @@ AxisPick torchSlice(std::optional<std::int64_t> start, std::optional<std::int64_
     return {b, step, count, false};
 }
 
+FrameworkOutcome planItems(const std::vector<SubscriptItem>& items, bool lone, const Tensor& input,
+                           const Limits& limits, std::vector<Step> steps);
+FrameworkOutcome indexOutcome(const Tensor& input, const Limits& limits,
+                              const std::vector<AxisPick>& picks,
+                              const std::vector<Position>& result,
+                              const std::map<int, const SubscriptItem*>& recorded,
+                              std::vector<Step> steps);
+
 } // namespace
 
 Framework TorchModel::id() const
@@ -78,24 +95,45 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
     const Subscript& sub = *spec.subscript;
     const auto& items = sub.items;
     std::vector<Step> steps;
-    bool listAsTuple = false;
+    std::vector<SubscriptItem> tupleItems;
+    bool wrapped = false; // a lone list read as one index tensor, wrapped in a tuple
     if (sub.form == Subscript::Form::List) {
+        // treatSequenceAsTuple: a sequence of fewer than 32 elements holding a sequence, a
+        // slice, None or ... is a tuple; any other sequence is one index.
+        bool listAsTuple = false;
         for (const SubscriptItem& it : items)
-            listAsTuple |=
-                it.kind == SubscriptItem::Kind::NewAxis || it.kind == SubscriptItem::Kind::Ellipsis;
-        if (!listAsTuple) return notModelledOutcome(fw, advancedIndexingReason(sub, "PyTorch"), {});
-        Subscript asTuple = sub;
-        asTuple.form = Subscript::Form::Tuple;
-        if (const std::string why = advancedIndexingReason(asTuple, "PyTorch"); !why.empty())
-            return notModelledOutcome(fw, why, {});
-        steps.push_back({"A list read as a tuple",
-                         "The list holds None or ..., so PyTorch reads it as a tuple (NumPy's old "
-                         "rule for lists; NumPy 1.23 and later read every list as an index "
-                         "array).",
-                         {}});
-    } else if (const std::string why = advancedIndexingReason(sub, "PyTorch"); !why.empty()) {
-        return notModelledOutcome(fw, why, {});
+            listAsTuple |= it.kind == SubscriptItem::Kind::NewAxis ||
+                           it.kind == SubscriptItem::Kind::Ellipsis ||
+                           it.kind == SubscriptItem::Kind::IndexArray ||
+                           (it.kind == SubscriptItem::Kind::Other && !it.text.empty() &&
+                            (it.text.front() == '[' || it.text.front() == '('));
+        listAsTuple &= items.size() < 32;
+        if (listAsTuple) {
+            tupleItems = items;
+            steps.push_back({"A list read as a tuple",
+                             "The list holds a list, None or ..., so PyTorch reads it as a tuple "
+                             "(NumPy's old rule for lists; NumPy 1.23 and later read every list "
+                             "as an index array).",
+                             {}});
+        } else {
+            tupleItems = {*sub.wholeList};
+            wrapped = true;
+        }
+    } else {
+        tupleItems = items;
     }
+    if (const std::string why = unreadableItemReason(tupleItems, "PyTorch"); !why.empty())
+        return notModelledOutcome(fw, why, {});
+    return planItems(tupleItems, sub.form == Subscript::Form::Single || wrapped, input, limits,
+                     std::move(steps));
+}
+
+namespace {
+
+FrameworkOutcome planItems(const std::vector<SubscriptItem>& items, bool lone, const Tensor& input,
+                           const Limits& limits, std::vector<Step> steps)
+{
+    const Framework fw = Framework::PyTorch;
     const Shape& shape = input.shape();
     const int rank = int(shape.size());
     std::vector<AxisPick> picks = wholePicks(shape);
@@ -151,7 +189,7 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
         return std::nullopt;
     };
 
-    const bool single = sub.form == Subscript::Form::Single && items.size() == 1;
+    const bool single = lone && items.size() == 1;
     if (single && items[0].kind == SubscriptItem::Kind::Integer) {
         const std::int64_t v = *items[0].start;
         if (rank == 0)
@@ -170,14 +208,19 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
         if (rank == 0)
             return errorOutcome(fw, "IndexError", "slice() cannot be applied to a 0-dim tensor.",
                                 steps);
-    } else if (!single) {
-        const int used = indexedDims(items);
-        if (used > rank)
-            return errorOutcome(fw, "IndexError",
-                                "too many indices for tensor of dimension " + num(rank), steps);
     }
-
-    const int used = indexedDims(items);
+    // count_specified_dimensions: integers, slices and index tensors (a list counts once, even
+    // a mask of several dimensions); None, ... and bools count nothing.
+    int used = 0;
+    for (const SubscriptItem& it : items)
+        used += it.kind == SubscriptItem::Kind::Integer || it.kind == SubscriptItem::Kind::Slice ||
+                it.kind == SubscriptItem::Kind::IndexArray;
+    if (!(single && (items[0].kind == SubscriptItem::Kind::Integer ||
+                     items[0].kind == SubscriptItem::Kind::Slice)) &&
+        used > rank)
+        return errorOutcome(fw, "IndexError",
+                            "too many indices for tensor of dimension " + num(rank), steps);
+    std::map<int, const SubscriptItem*> recorded; // result position -> index tensor
     int pos = 0;
     for (std::size_t k = 0; k < items.size(); ++k) {
         const SubscriptItem& it = items[k];
@@ -224,6 +267,38 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
                                      "unsqueeze(" + num(pos - 1) + ") inserts an axis of size 1.",
                                      item, -1));
             break;
+        case SubscriptItem::Kind::Bool:
+            if (pos > int(result.size()))
+                return notModelledOutcome(fw,
+                                          "After expanding more than one ellipsis PyTorch "
+                                          "unsqueezes past the last dimension; SliceScope "
+                                          "does not model what follows.",
+                                          steps);
+            result.insert(result.begin() + pos, Position{-1});
+            recorded[pos] = &it;
+            steps.push_back(itemStep("Item " + num(item) + ": " + it.text,
+                                     "unsqueeze(" + num(pos) +
+                                         ") inserts an axis of size 1, "
+                                         "indexed by " +
+                                         (it.boolValue ? "[0] (True)"
+                                                       : "an empty "
+                                                         "index (False)") +
+                                         ".",
+                                     item, -1));
+            ++pos;
+            break;
+        case SubscriptItem::Kind::IndexArray:
+            recorded[pos] = &it;
+            steps.push_back(itemStep("Item " + num(item) + ": " + it.text,
+                                     std::string(it.arrayIsBool ? "A bool" : "An int64") +
+                                         " index tensor of shape " + shapeTuple(it.arrayShape) +
+                                         " is recorded for dimension " + num(pos) +
+                                         " of the result so far; the next item applies to "
+                                         "dimension " +
+                                         num(pos + 1) + ".",
+                                     item, -1));
+            ++pos;
+            break;
         default: {
             const int skip = rank - used;
             pos += skip;
@@ -236,12 +311,231 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
         }
         }
     }
+    if (!recorded.empty())
+        return indexOutcome(input, limits, picks, result, recorded, std::move(steps));
     std::vector<int> outputDims;
     for (const Position& p : result)
         outputDims.push_back(p.inputDim);
     return resultOutcome(fw, input, std::move(picks), std::move(outputDims), std::move(steps),
                          limits);
 }
+
+FrameworkOutcome indexOutcome(const Tensor& input, const Limits& limits,
+                              const std::vector<AxisPick>& picks,
+                              const std::vector<Position>& result,
+                              const std::map<int, const SubscriptItem*>& recorded,
+                              std::vector<Step> steps)
+{
+    // at::index on the sliced tensor: `result` are its dimensions, `recorded` its indices.
+    const Framework fw = Framework::PyTorch;
+    const Shape& shape = input.shape();
+    const int r = int(result.size());
+    Shape sizes; // the sliced tensor's sizes
+    for (const Position& p : result)
+        sizes.push_back(p.inputDim < 0 ? 1 : picks[std::size_t(p.inputDim)].count);
+    const int given = recorded.rbegin()->first + 1;
+    if (given > r)
+        return errorOutcome(fw, "IndexError",
+                            "too many indices for tensor of dimension " + num(r) + " (got " +
+                                num(given) + ")",
+                            steps);
+    // expandTensors: a mask becomes one index per dimension it covers.
+    struct Expanded
+    {
+        IndexArray array;
+        int position; // in the sliced tensor
+    };
+    std::vector<Expanded> defined;
+    int slot = 0;
+    for (int p = 0; p < given; ++p, ++slot) {
+        const auto found = recorded.find(p);
+        if (found == recorded.end()) continue;
+        const SubscriptItem& it = *found->second;
+        if (it.kind == SubscriptItem::Kind::Bool) {
+            IndexArray a;
+            a.shape = {it.boolValue ? 1 : 0};
+            a.values.assign(std::size_t(a.shape[0]), 0);
+            a.label = it.text;
+            defined.push_back({std::move(a), slot});
+        } else if (!it.arrayIsBool) {
+            IndexArray a;
+            a.shape = it.arrayShape;
+            a.values = it.arrayValues;
+            a.label = "idx" + num(slot);
+            defined.push_back({std::move(a), slot});
+        } else {
+            const int k = int(it.arrayShape.size());
+            for (int j = 0; j < k; ++j) {
+                const int src = slot + j;
+                if (src >= r)
+                    return errorOutcome(fw, "IndexError",
+                                        "Dimension out of range (expected to be in range of [" +
+                                            num(r == 0 ? -1 : -r) + ", " + num(r == 0 ? 0 : r - 1) +
+                                            "], but got " + num(src) + ")",
+                                        steps);
+                if (it.arrayShape[std::size_t(j)] != sizes[std::size_t(src)])
+                    return errorOutcome(fw, "IndexError",
+                                        "The shape of the mask " + torchShapeText(it.arrayShape) +
+                                            " at index " + num(j) +
+                                            " does not match the shape of the indexed tensor " +
+                                            torchShapeText(sizes) + " at index " + num(src),
+                                        steps);
+            }
+            const auto nz = nonzeroIndices(it.arrayShape, it.arrayValues);
+            for (int j = 0; j < k; ++j) {
+                IndexArray a;
+                a.shape = {std::int64_t(nz[std::size_t(j)].size())};
+                a.values = nz[std::size_t(j)];
+                a.label = "nonzero(mask)[" + num(j) + "]";
+                defined.push_back({std::move(a), slot + j});
+            }
+            slot += k - 1;
+        }
+    }
+    std::vector<Shape> shapes;
+    std::string shapesText;
+    for (const Expanded& e : defined) {
+        shapes.push_back(e.array.shape);
+        shapesText += (shapesText.empty() ? "" : ", ") + torchShapeText(e.array.shape);
+    }
+    const std::optional<Shape> block = broadcastShapes(shapes);
+    if (!block)
+        return errorOutcome(fw, "IndexError",
+                            "shape mismatch: indexing tensors could not be broadcast together "
+                            "with shapes " +
+                                shapesText,
+                            steps);
+    // Adjacent indexed dimensions stay in place; otherwise they go to the front.
+    bool adjacent = true;
+    for (std::size_t k = 1; k < defined.size(); ++k)
+        adjacent &= defined[k].position == defined[k - 1].position + 1;
+    // A mask of several dimensions moves later indices past the last dimension (it advanced
+    // the position by one): in place, AdvancedIndex asks for that dimension's size and fails;
+    // moved to the front, transposeToFront walks only the tensor's dimensions and drops them
+    // (their broadcast shape stays).
+    if (adjacent) {
+        for (const Expanded& e : defined)
+            if (e.position >= r)
+                return errorOutcome(fw, "IndexError",
+                                    "Dimension out of range (expected to be in range of [" +
+                                        num(r == 0 ? -1 : -r) + ", " + num(r == 0 ? 0 : r - 1) +
+                                        "], but got " + num(e.position) + ")",
+                                    steps);
+    } else {
+        std::vector<Expanded> kept;
+        for (Expanded& e : defined)
+            if (e.position < r) kept.push_back(std::move(e));
+        if (kept.size() != defined.size())
+            steps.push_back({"Indices past the last dimension",
+                             "transposeToFront walks the tensor's " + num(r) +
+                                 " dimensions only, so the indices recorded past them are "
+                                 "dropped; the broadcast shape they helped make stays.",
+                             {}});
+        defined = std::move(kept);
+        if (defined.empty())
+            return notModelledOutcome(fw,
+                                      "Every index lies past the last dimension; SliceScope "
+                                      "does not model what at::index does then.",
+                                      steps);
+        // The dropped indices were already expanded to the broadcast shape.
+        for (Expanded& e : defined) {
+            if (e.array.shape == *block) continue;
+            IndexArray full;
+            full.shape = *block;
+            full.dim = e.array.dim;
+            full.label = e.array.label;
+            std::vector<std::int64_t> c(block->size(), 0);
+            for (std::int64_t b = 0, n = numElements(*block); b < n; ++b) {
+                std::int64_t off = 0;
+                for (std::size_t k = 0; k < e.array.shape.size(); ++k)
+                    off = off * e.array.shape[k] +
+                          (e.array.shape[k] == 1 ? 0 : c[c.size() - e.array.shape.size() + k]);
+                full.values.push_back(e.array.values[std::size_t(off)]);
+                for (std::size_t k = c.size(); k-- > 0;) {
+                    if (++c[k] < (*block)[k]) break;
+                    c[k] = 0;
+                }
+            }
+            e.array = std::move(full);
+        }
+    }
+    // An indexed dimension of size 0 can take no index at all.
+    if (numElements(*block) > 0)
+        for (const Expanded& e : defined)
+            if (sizes[std::size_t(e.position)] == 0)
+                return errorOutcome(fw, "IndexError",
+                                    "index is out of bounds for dimension with size 0", steps);
+    GatherSpec g;
+    g.picks = picks;
+    std::vector<bool> indexed(std::size_t(r), false);
+    for (const Expanded& e : defined)
+        indexed[std::size_t(e.position)] = true;
+    bool emptyResult = numElements(*block) == 0;
+    for (int p = 0; p < r; ++p) {
+        if (adjacent && p == defined.front().position) g.layout.push_back(kBlock);
+        if (indexed[std::size_t(p)]) continue;
+        g.layout.push_back(result[std::size_t(p)].inputDim);
+        emptyResult |= sizes[std::size_t(p)] == 0;
+    }
+    if (!adjacent) g.layout.insert(g.layout.begin(), kBlock);
+    // The index kernel checks what it reads, in the result's order, each index in turn; the
+    // message numbers the index among the indexed dimensions.
+    std::vector<std::int64_t> coord(block->size(), 0);
+    const std::int64_t positions = emptyResult ? 0 : numElements(*block);
+    for (std::int64_t b = 0; b < positions; ++b) {
+        for (std::size_t j = 0; j < defined.size(); ++j) {
+            const IndexArray& a = defined[j].array;
+            std::int64_t off = 0;
+            for (std::size_t k = 0; k < a.shape.size(); ++k)
+                off = off * a.shape[k] +
+                      (a.shape[k] == 1 ? 0 : coord[coord.size() - a.shape.size() + k]);
+            const std::int64_t v = a.values[std::size_t(off)];
+            const std::int64_t size = sizes[std::size_t(defined[j].position)];
+            if (v < -size || v >= size)
+                return errorOutcome(fw, "IndexError",
+                                    "index " + num(v) + " is out of bounds for dimension " +
+                                        num(std::int64_t(j)) + " with size " + num(size),
+                                    steps);
+        }
+        for (std::size_t k = coord.size(); k-- > 0;) {
+            if (++coord[k] < (*block)[k]) break;
+            coord[k] = 0;
+        }
+    }
+    for (Expanded& e : defined) {
+        const int inputDim = result[std::size_t(e.position)].inputDim;
+        const std::int64_t size = sizes[std::size_t(e.position)];
+        for (std::int64_t& v : e.array.values) {
+            if (emptyResult)
+                v = 0; // never read
+            else if (v < 0)
+                v += size;
+        }
+        // An unsqueezed axis has one element: reading it reads no input dimension.
+        e.array.dim = inputDim;
+        g.arrays.push_back(std::move(e.array));
+    }
+    // An index reads the sliced dimension: element v of a slice is first + v * step of the
+    // input, so the slice folds into the index values and the dimension's pick is the whole.
+    for (IndexArray& a : g.arrays) {
+        if (a.dim < 0) continue;
+        AxisPick& p = g.picks[std::size_t(a.dim)];
+        if (!emptyResult)
+            for (std::int64_t& v : a.values)
+                v = p.first + v * (p.count > 1 ? p.step : 1);
+        p = {0, 1, shape[std::size_t(a.dim)], false};
+    }
+    return gatherOutcome(fw, input, g,
+                         adjacent ? "The indexed dimensions are adjacent, so the index "
+                                    "dimensions replace them in place (integers were applied "
+                                    "first with select and do not count)."
+                                  : "The indexed dimensions are not adjacent (a slice, None "
+                                    "or ... stands between them), so at::index moves them to "
+                                    "the front.",
+                         std::move(steps), limits);
+}
+
+} // namespace
 
 std::string TorchModel::code(const IndexSpec& spec, const std::optional<Shape>&) const
 {
