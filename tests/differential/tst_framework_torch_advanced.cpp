@@ -40,7 +40,7 @@ private slots:
             cases.emplace_back(shape, "import torch\n" + text);
         }
         const std::vector<CodeRun> numpy = runCodeBatch("torch", cases);
-        int results = 0, errors = 0;
+        int results = 0, errors = 0, notModelled = 0;
         std::vector<std::string> failures; // every mismatch, so one run shows them all
         for (std::size_t k = 0; k < cases.size(); ++k) {
             const ModelRun& m = runs[k];
@@ -62,14 +62,24 @@ private slots:
                       n.message == m.outcome.message))
                     failures.push_back(where);
                 break;
-            case FrameworkOutcome::Kind::NotModelled: failures.push_back(where); break;
+            case FrameworkOutcome::Kind::NotModelled:
+                // Only where PyTorch reads a size past the end of its sizes array (undefined
+                // behaviour): an integer or a slice that two ellipses move past the last
+                // dimension.
+                ++notModelled;
+                if (m.outcome.message.find("past the end") == std::string::npos &&
+                    m.outcome.message.find("does not have") == std::string::npos)
+                    failures.push_back(where);
+                break;
             }
         }
         for (std::size_t k = 0; k < failures.size() && k < 25; ++k)
             qWarning("%s", failures[k].c_str());
         QVERIFY2(failures.empty(), (std::to_string(failures.size()) + " mismatches").c_str());
-        qInfo("PyTorch advanced indexing: %d results and %d errors equal, of %d subscripts",
-              results, errors, kCases);
+        qInfo("PyTorch advanced indexing: %d results and %d errors equal, %d not modelled, of %d "
+              "subscripts",
+              results, errors, notModelled, kCases);
+        QVERIFY(notModelled <= kCases / 100);
         QVERIFY(results >= 2500);
         QVERIFY(errors >= 500);
     }

@@ -19,8 +19,15 @@
 //   mask into nonzero() indices, checks its shape, broadcasts, moves the indexed dimensions to
 //   the front unless they are adjacent, and checks every index it reads (none when the result
 //   is empty);
-// - slice bounds below -2^62 are taken for symbolic sizes (RuntimeError), and a step so large
-//   that length + step - 1 overflows gives a wrong length: the latter is not modelled.
+// - slice bounds below -2^62 are taken for symbolic sizes (RuntimeError), before any other check
+//   of the slice (also on a 0-dim tensor);
+// - at::slice computes the length as (length + step - 1) / step and the stride as stride * step
+//   in wrapping int64: a huge step gives an empty result where the length wraps to 0, and
+//   as_strided refuses a stride below -2^62 (not a SymInt) or a negative one; a length that
+//   wraps below 0 is not modelled;
+// - a slice, None or bool that more than one ellipsis moves past the last dimension fails in
+//   maybe_wrap_dim ("Dimension out of range"); an integer there reads a size past the end of the
+//   sizes array (undefined behaviour), which is not modelled.
 #include "core/frameworks/torch_model.h"
 
 #include "core/error.h"
@@ -48,12 +55,26 @@ const char* const kSymbolicMessage =
 
 struct Position
 {
-    int inputDim; // -1: a new axis
+    int inputDim;            // -1: a new axis
+    std::int64_t stride = 1; // the view's stride, as PyTorch computes it (wrapping)
 };
+
+std::string dimOutOfRange(int rank, int dim)
+{
+    // c10's maybe_wrap_dim: a 0-dim tensor takes dimensions -1 and 0.
+    const int r = std::max(rank, 1);
+    return "Dimension out of range (expected to be in range of [" + num(-r) + ", " + num(r - 1) +
+           "], but got " + num(dim) + ")";
+}
+
+std::int64_t wrappingMul(std::int64_t a, std::int64_t b)
+{
+    return std::int64_t(std::uint64_t(a) * std::uint64_t(b));
+}
 
 // at::slice's arithmetic: wrap negative ends once, clamp to [0, size], end no less than start.
 AxisPick torchSlice(std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
-                    std::int64_t step, std::int64_t size, bool& overflow)
+                    std::int64_t step, std::int64_t size)
 {
     std::int64_t b = start.value_or(0);
     std::int64_t e = stop.value_or(std::numeric_limits<std::int64_t>::max());
@@ -62,8 +83,8 @@ AxisPick torchSlice(std::optional<std::int64_t> start, std::optional<std::int64_
     b = b < 0 ? 0 : (b >= size ? size : b);
     e = e < b ? b : (e >= size ? size : e);
     const std::int64_t len = e - b;
-    overflow = len > 0 && step - 1 > std::numeric_limits<std::int64_t>::max() - len;
-    const std::int64_t count = len == 0 ? 0 : (len - 1) / step + 1;
+    // (len + step - 1) / step as the kernel computes it, wrapping past int64.
+    const std::int64_t count = std::int64_t(std::uint64_t(len) + std::uint64_t(step) - 1) / step;
     return {b, step, count, false};
 }
 
@@ -138,8 +159,25 @@ FrameworkOutcome planItems(const std::vector<SubscriptItem>& items, bool lone, c
     const int rank = int(shape.size());
     std::vector<AxisPick> picks = wholePicks(shape);
     std::vector<Position> result; // the dimensions of the result so far
-    for (int d = 0; d < rank; ++d)
-        result.push_back({d});
+    {
+        // Contiguous strides count a size-0 dimension as 1.
+        std::int64_t stride = 1;
+        for (int d = rank; d-- > 0;) {
+            result.insert(result.begin(), Position{d, stride});
+            stride = wrappingMul(stride, std::max<std::int64_t>(shape[std::size_t(d)], 1));
+        }
+    }
+    auto viewSize = [&](const Position& p) {
+        return p.inputDim < 0 ? std::int64_t(1) : picks[std::size_t(p.inputDim)].count;
+    };
+    // unsqueeze(pos): the new axis's stride is size * stride of the dimension it goes before.
+    auto unsqueezeAt = [&](int pos) {
+        const std::int64_t stride =
+            pos >= int(result.size())
+                ? 1
+                : wrappingMul(viewSize(result[std::size_t(pos)]), result[std::size_t(pos)].stride);
+        result.insert(result.begin() + pos, Position{-1, stride});
+    };
 
     // Checks and applies one slice at `pos` of the result; returns an outcome on failure.
     auto sliceAt = [&](const SubscriptItem& it, int pos,
@@ -150,35 +188,60 @@ FrameworkOutcome planItems(const std::vector<SubscriptItem>& items, bool lone, c
             return errorOutcome(fw, "ValueError", "step must be greater than zero", steps);
         if ((it.start && *it.start < kSymbolicBelow) || (it.stop && *it.stop < kSymbolicBelow))
             return errorOutcome(fw, "RuntimeError", kSymbolicMessage, steps);
-        if (pos >= int(result.size()) || result[std::size_t(pos)].inputDim < 0)
+        if (pos >= int(result.size())) {
+            // The slice shortcut (start 0, step 1, stop equal to the size: return the tensor
+            // as it is) reads the size past the end of the sizes array first; only a stop it
+            // cannot plausibly equal (an omitted one, int64's maximum) is decided.
+            if (it.start.value_or(0) == 0 && step == 1 && it.stop &&
+                *it.stop != std::numeric_limits<std::int64_t>::max())
+                return notModelledOutcome(fw,
+                                          "After expanding more than one ellipsis PyTorch "
+                                          "compares this slice's stop with a size read past the "
+                                          "end of the sizes array; SliceScope does not model "
+                                          "what follows.",
+                                          steps);
+            return errorOutcome(fw, "IndexError", dimOutOfRange(int(result.size()), pos), steps);
+        }
+        if (result[std::size_t(pos)].inputDim < 0)
             return notModelledOutcome(fw,
                                       "After expanding more than one ellipsis PyTorch "
-                                      "applies this slice to a dimension the input does "
-                                      "not have; SliceScope does not model what follows.",
+                                      "applies this slice to a new axis; SliceScope does not "
+                                      "model what follows.",
                                       steps);
         const int dim = result[std::size_t(pos)].inputDim;
         const std::int64_t size = shape[std::size_t(dim)];
-        bool overflow = false;
-        const AxisPick p = torchSlice(it.start, it.stop, step, size, overflow);
-        if (overflow)
+        const AxisPick p = torchSlice(it.start, it.stop, step, size);
+        // as_strided takes the new sizes and strides: each must be a SymInt (not below -2^62),
+        // then every stride non-negative.
+        std::vector<std::int64_t> strides;
+        for (const Position& q : result)
+            strides.push_back(q.stride);
+        strides[std::size_t(pos)] = wrappingMul(strides[std::size_t(pos)], step);
+        for (std::int64_t v : strides)
+            if (v < kSymbolicBelow)
+                return errorOutcome(fw, "RuntimeError",
+                                    "IntArrayRef contains an int that cannot be represented as a "
+                                    "SymInt: " +
+                                        num(v),
+                                    steps);
+        if (std::any_of(strides.begin(), strides.end(), [](std::int64_t v) { return v < 0; })) {
+            std::string list;
+            for (std::int64_t v : strides)
+                list += (list.empty() ? "" : ", ") + num(v);
+            return errorOutcome(fw, "RuntimeError",
+                                "as_strided: Negative strides are not supported at the moment, "
+                                "got strides: [" +
+                                    list + "]",
+                                steps);
+        }
+        if (p.count < 0)
             return notModelledOutcome(fw,
                                       "PyTorch 1.13 computes the slice length as (length + "
-                                      "step - 1) / step, which overflows for step " +
-                                          num(step) + "; its result is not modelled.",
+                                      "step - 1) / step, which wraps to " +
+                                          num(p.count) + " for step " + num(step) +
+                                          "; what as_strided does then is not modelled.",
                                       steps);
-        // The new stride is step times the dimension's (contiguous strides count a size-0
-        // dimension as 1); past int64 it wraps, and as_strided refuses or misreads it.
-        std::int64_t stride = 1;
-        bool strideOverflows = false;
-        for (std::size_t k = std::size_t(dim) + 1; k < shape.size(); ++k)
-            strideOverflows |=
-                __builtin_mul_overflow(stride, std::max<std::int64_t>(shape[k], 1), &stride);
-        if (strideOverflows || step > std::numeric_limits<std::int64_t>::max() / stride)
-            return notModelledOutcome(fw,
-                                      "PyTorch 1.13 multiplies step " + num(step) +
-                                          " by the dimension's stride " + num(stride) +
-                                          ", which overflows int64; its result is not modelled.",
-                                      steps);
+        result[std::size_t(pos)].stride = strides[std::size_t(pos)];
         picks[std::size_t(dim)] = p;
         steps.push_back(itemStep(
             "Item " + num(item) + ": " + it.text,
@@ -205,6 +268,11 @@ FrameworkOutcome planItems(const std::vector<SubscriptItem>& items, bool lone, c
         if (step == 0) return errorOutcome(fw, "ValueError", "slice step cannot be zero", steps);
         if (step < 0)
             return errorOutcome(fw, "ValueError", "step must be greater than zero", steps);
+        // The bounds become SymInts first: one below -2^62 fails before at::slice looks at the
+        // tensor's rank.
+        const SubscriptItem& it = items[0];
+        if ((it.start && *it.start < kSymbolicBelow) || (it.stop && *it.stop < kSymbolicBelow))
+            return errorOutcome(fw, "RuntimeError", kSymbolicMessage, steps);
         if (rank == 0)
             return errorOutcome(fw, "IndexError", "slice() cannot be applied to a 0-dim tensor.",
                                 steps);
@@ -227,12 +295,28 @@ FrameworkOutcome planItems(const std::vector<SubscriptItem>& items, bool lone, c
         const int item = int(k);
         switch (it.kind) {
         case SubscriptItem::Kind::Integer: {
-            if (pos >= int(result.size()) || result[std::size_t(pos)].inputDim < 0)
+            if (pos >= int(result.size()))
                 return notModelledOutcome(fw,
                                           "After expanding more than one ellipsis PyTorch "
-                                          "selects from a dimension the input does not "
-                                          "have; SliceScope does not model what follows.",
+                                          "checks this integer against a size read past the "
+                                          "end of the sizes array (undefined behaviour); "
+                                          "SliceScope does not model what follows.",
                                           steps);
+            if (result[std::size_t(pos)].inputDim < 0) {
+                // A new axis has one element.
+                const std::int64_t v = *it.start;
+                if (v < -1 || v >= 1)
+                    return errorOutcome(fw, "IndexError",
+                                        "index " + num(v) + " is out of bounds for dimension " +
+                                            num(item) + " with size 1",
+                                        steps);
+                result.erase(result.begin() + pos);
+                steps.push_back(itemStep("Item " + num(item) + ": " + it.text,
+                                         "select(" + num(pos) + ", " + num(v) +
+                                             ") removes the new axis of size 1 there.",
+                                         item, -1));
+                break;
+            }
             const int dim = result[std::size_t(pos)].inputDim;
             const std::int64_t size = shape[std::size_t(dim)];
             const std::int64_t v = *it.start;
@@ -256,12 +340,9 @@ FrameworkOutcome planItems(const std::vector<SubscriptItem>& items, bool lone, c
             break;
         case SubscriptItem::Kind::NewAxis:
             if (pos > int(result.size()))
-                return notModelledOutcome(fw,
-                                          "After expanding more than one ellipsis PyTorch "
-                                          "unsqueezes past the last dimension; SliceScope "
-                                          "does not model what follows.",
-                                          steps);
-            result.insert(result.begin() + pos, Position{-1});
+                return errorOutcome(fw, "IndexError", dimOutOfRange(int(result.size()) + 1, pos),
+                                    steps);
+            unsqueezeAt(pos);
             ++pos;
             steps.push_back(itemStep("Item " + num(item) + ": None",
                                      "unsqueeze(" + num(pos - 1) + ") inserts an axis of size 1.",
@@ -269,12 +350,9 @@ FrameworkOutcome planItems(const std::vector<SubscriptItem>& items, bool lone, c
             break;
         case SubscriptItem::Kind::Bool:
             if (pos > int(result.size()))
-                return notModelledOutcome(fw,
-                                          "After expanding more than one ellipsis PyTorch "
-                                          "unsqueezes past the last dimension; SliceScope "
-                                          "does not model what follows.",
-                                          steps);
-            result.insert(result.begin() + pos, Position{-1});
+                return errorOutcome(fw, "IndexError", dimOutOfRange(int(result.size()) + 1, pos),
+                                    steps);
+            unsqueezeAt(pos);
             recorded[pos] = &it;
             steps.push_back(itemStep("Item " + num(item) + ": " + it.text,
                                      "unsqueeze(" + num(pos) +
