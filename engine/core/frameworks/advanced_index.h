@@ -58,6 +58,14 @@ FrameworkOutcome gatherOutcome(Framework framework, const Tensor& input, const G
                                const std::string& placement, std::vector<Step> steps,
                                const Limits& limits);
 
+/// NumPy 1.24's advanced indexing of `items` (every list an index array, a list of bools a mask
+/// read as nonzero(), a bool a 0-d mask, integers joining the arrays for the placement rule), in
+/// the order mapping.c checks it; for Framework::Jax, jax.numpy's reading of the same: no bounds
+/// errors (an index wraps once and clamps), JAX's messages, and "not modelled" where JAX
+/// releases disagree.
+FrameworkOutcome planNumpyStyle(Framework fw, const std::vector<SubscriptItem>& items,
+                                const Tensor& input, const Limits& limits);
+
 /// Why a model cannot read these items at all (a float, a string, a ragged list, a slice bound
 /// that is not an integer), or empty. Unlike advancedIndexingReason, index arrays and bools pass.
 std::string unreadableItemReason(const std::vector<SubscriptItem>& items, const std::string& who);
