@@ -109,7 +109,8 @@ private slots:
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
         // at::slice's length (5 + step - 1) / step wraps to 0 in int64: torch answers empty.
         row("torch huge step", "torch", "5", "x[::9223372036854775807]", "shape (0,) []");
-        row("torch huge step whose stride goes negative", "torch", "5,2", "x[::9223372036854775806]",
+        row("torch huge step whose stride goes negative", "torch", "5,2",
+            "x[::9223372036854775806]",
             "RuntimeError: as_strided: Negative strides are not supported at the moment, got "
             "strides: [-4, 1]");
         row("torch stride that is no SymInt", "torch", "5,2", "x[::4611686018427387904]",

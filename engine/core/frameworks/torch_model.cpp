@@ -635,6 +635,10 @@ std::string TorchModel::code(const IndexSpec& spec, const std::optional<Shape>&)
     bool anyNegative = false;
     for (const SubscriptItem& it : sub.items)
         anyNegative |= it.kind == SubscriptItem::Kind::Slice && it.step.value_or(1) < 0;
+    if (anyNegative && hasArrayItems(sub.items))
+        invalidArgument("no flip rewrite for a negative step beside index arrays: PyTorch "
+                        "refuses the step, and which dimension a flip must name depends on how "
+                        "PyTorch places the index arrays");
     if (anyNegative && ellipsisCount(sub.items) > 1)
         invalidArgument("no flip rewrite for a subscript with two ellipses: NumPy and TensorFlow "
                         "refuse it, and PyTorch refuses its negative steps");
