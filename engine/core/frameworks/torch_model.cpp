@@ -558,6 +558,9 @@ FrameworkOutcome indexOutcome(const Tensor& input, const Limits& limits,
     if (!adjacent) g.layout.insert(g.layout.begin(), kBlock);
     // The index kernel checks what it reads, in the result's order, each index in turn; the
     // message numbers the index among the indexed dimensions.
+    // The walk below visits every index position: a result over the limits is refused first
+    // (the index dimensions are part of the result, so they alone must fit).
+    if (!emptyResult) limits.check(*block, input.dtype(), "the output");
     std::vector<std::int64_t> coord(block->size(), 0);
     const std::int64_t positions = emptyResult ? 0 : numElements(*block);
     for (std::int64_t b = 0; b < positions; ++b) {
