@@ -15,8 +15,8 @@
 //   index (JAX's sharp bits, "Out-of-bounds indexing",
 //   https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html); other modes exist
 //   only through x.at[idx].get(mode=...) (https://docs.jax.dev/en/latest/_autosummary/
-//   jax.numpy.ndarray.at.html: "promise_in_bounds", "clip", "drop", "fill"), which a subscript
-//   does not reach.
+//   jax.Array.at.html: "promise_in_bounds", "clip", "drop", "fill"), which a subscript does not
+//   reach.
 // lax.slice itself takes start, limit and stride per dimension and refuses negative strides
 // (its shape rule: "slice strides must have every element be nonnegative").
 #include "core/frameworks/jax_model.h"
