@@ -259,6 +259,8 @@ private:
                                                             : Subscript::Form::Tuple;
                     for (const Atom& e : whole.elements)
                         s.items.push_back(itemFromAtom(e, e.begin, e.end));
+                    if (s.form == Subscript::Form::List)
+                        s.wholeList = itemFromAtom(whole, whole.begin, whole.end);
                 } else { // (x) is x
                     s.items.push_back(itemFromAtom(whole, whole.begin, whole.end));
                 }
@@ -354,12 +356,56 @@ private:
             it.kind = SubscriptItem::Kind::Bool;
             it.boolValue = a.boolValue;
             break;
+        case Atom::Kind::List:
+            it.kind = readIndexArray(a, it) ? SubscriptItem::Kind::IndexArray
+                                            : SubscriptItem::Kind::Other;
+            break;
         default: it.kind = SubscriptItem::Kind::Other; break;
         }
-        if (it.kind == SubscriptItem::Kind::Other) it.invalidMessage = invalidText(a);
+        if (it.kind == SubscriptItem::Kind::Other || it.kind == SubscriptItem::Kind::IndexArray)
+            it.invalidMessage = invalidText(a);
         it.invalidBegin = charPos(a.begin);
         setText(it, from, to);
         return it;
+    }
+
+    // A list of integers and bools nested to a rectangular shape, as NumPy, PyTorch and JAX
+    // turn it into an index array; false for anything else (ragged, a float, None, a tuple, an
+    // integer past int64), which those libraries refuse or read some other way.
+    static bool readIndexArray(const Atom& a, SubscriptItem& it)
+    {
+        it.arrayShape.clear();
+        it.arrayValues.clear();
+        bool allBool = true;
+        // The shape is set by the first path down; every other list must agree with it.
+        for (const Atom* level = &a; level->kind == Atom::Kind::List;
+             level = level->elements.empty() ? nullptr : &level->elements.front()) {
+            it.arrayShape.push_back(std::int64_t(level->elements.size()));
+            if (level->elements.empty()) break;
+        }
+        auto walk = [&](auto&& self, const Atom& node, std::size_t depth) -> bool {
+            if (depth == it.arrayShape.size()) {
+                if (node.kind == Atom::Kind::Integer && node.fits) {
+                    allBool = false;
+                    it.arrayValues.push_back(node.value);
+                    return true;
+                }
+                if (node.kind == Atom::Kind::Bool) {
+                    it.arrayValues.push_back(node.boolValue ? 1 : 0);
+                    return true;
+                }
+                return false;
+            }
+            if (node.kind != Atom::Kind::List ||
+                std::int64_t(node.elements.size()) != it.arrayShape[depth])
+                return false;
+            for (const Atom& e : node.elements)
+                if (!self(self, e, depth + 1)) return false;
+            return true;
+        };
+        if (!walk(walk, a, 0)) return false;
+        it.arrayIsBool = allBool && !it.arrayValues.empty();
+        return true;
     }
 
     void setText(SubscriptItem& it, std::size_t from, std::size_t to) const
@@ -666,6 +712,7 @@ Encoding encodeSubscript(const Subscript& subscript)
                             ") is not a valid index: TensorFlow stacks it with the other "
                             "begin/end/strides values and fails. Use x[mask] with a whole bool "
                             "tensor for a boolean mask");
+        case SubscriptItem::Kind::IndexArray:
         case SubscriptItem::Kind::Other: invalidArgument(it.invalidMessage);
         }
         s.begin.push_back(begin);

@@ -14,7 +14,9 @@ namespace ss {
 /// One element of a Python subscript as written.
 struct SubscriptItem
 {
-    enum class Kind { Integer, Slice, NewAxis, Ellipsis, Bool, Other };
+    /// IndexArray: a list of integers and bools, nested to a rectangular shape (an index array
+    /// in NumPy, PyTorch and JAX; TensorFlow refuses it like Other).
+    enum class Kind { Integer, Slice, NewAxis, Ellipsis, Bool, IndexArray, Other };
     Kind kind = Kind::Other;
     std::string text;  ///< as written, trimmed
     int textBegin = 0; ///< character range in the expression
@@ -22,8 +24,14 @@ struct SubscriptItem
     /// Integer: start holds the value. Slice: the given parts (absent = omitted).
     std::optional<std::int64_t> start, stop, step;
     bool boolValue = false;
-    /// Other, or a slice part that is not an integer: the invalid_argument message (TensorFlow's
-    /// "Only integers, ... got <repr>" text) and where the offending value starts.
+    /// IndexArray: its shape and its elements in row-major order (a bool as 0 or 1), and whether
+    /// every element is a bool (a boolean mask; an empty list is an integer array, as NumPy
+    /// casts it).
+    Shape arrayShape;
+    std::vector<std::int64_t> arrayValues;
+    bool arrayIsBool = false;
+    /// Other, IndexArray, or a slice part that is not an integer: the invalid_argument message
+    /// (TensorFlow's "Only integers, ... got <repr>" text) and where the offending value starts.
     std::string invalidMessage;
     int invalidBegin = 0;
 };
@@ -34,6 +42,9 @@ struct Subscript
     enum class Form { Single, Tuple, List };
     Form form = Form::Single;
     std::vector<SubscriptItem> items;
+    /// For the List form: the whole list as one item (an IndexArray where the list is one), the
+    /// way NumPy 1.23 and later read every list subscript.
+    std::optional<SubscriptItem> wholeList;
 };
 
 /// Parses a Python subscript. Throws OpError(parse_error) with the 0-based character position

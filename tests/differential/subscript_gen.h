@@ -156,7 +156,114 @@ public:
         return g;
     }
 
+    // An advanced-indexing subscript for `shape`: integer index arrays of rank 0 to 3 (rank 0 is
+    // a plain integer) whose shapes mostly broadcast, boolean masks over one or two dimensions
+    // (mostly of the right shape), bool scalars, mixed with integers, slices, None and ...;
+    // values mostly in range, often negative, sometimes out of range. Now and then the whole
+    // subscript is one list (NumPy reads it as an index array, PyTorch as a tuple when it holds
+    // a list).
+    GeneratedSubscript advancedSubscript(const Shape& shape)
+    {
+        GeneratedSubscript g;
+        const int rank = int(shape.size());
+        Shape common; // the shape most arrays broadcast to
+        for (int k = int(between(0, 2)); k > 0; --k)
+            common.push_back(between(1, 3));
+        auto sizeAt = [&](int dim) { return dim < rank ? shape[std::size_t(dim)] : 3; };
+        if (chance(0.12)) {
+            const std::string list =
+                chance(0.5) ? intArrayText(common, sizeAt(0)) : boolMaskText(shape, 0, 1);
+            g.listForm = true;
+            g.engineText = g.numpyText = "x[" + list + "]";
+            return g;
+        }
+        int count = int(between(1, rank + 1));
+        if (chance(0.05)) ++count;
+        std::vector<std::string> items;
+        bool anyArray = false;
+        int dim = 0; // the dimension the next item most likely reads
+        for (int k = 0; k < count; ++k) {
+            const double r = std::uniform_real_distribution<double>(0, 1)(m_rng);
+            if (r < 0.34) {
+                anyArray = true;
+                items.push_back(intArrayText(common, sizeAt(dim)));
+                ++dim;
+            } else if (r < 0.46) {
+                anyArray = true;
+                const int covers = int(between(1, std::max(1, std::min(2, rank - dim))));
+                items.push_back(boolMaskText(shape, dim, covers));
+                dim += covers;
+            } else if (r < 0.50) {
+                anyArray = true;
+                items.push_back(chance(0.5) ? "True" : "False");
+            } else if (r < 0.62) {
+                const std::int64_t size = sizeAt(dim);
+                items.push_back(
+                    intText(chance(0.85) && size > 0 ? between(-size, size - 1) : between(-6, 6)));
+                ++dim;
+            } else if (r < 0.72) {
+                items.push_back("None");
+            } else if (r < 0.80) {
+                items.push_back("...");
+            } else {
+                items.push_back(sliceText());
+                ++dim;
+            }
+        }
+        if (!anyArray) items[std::size_t(between(0, count - 1))] = intArrayText(common, 3);
+        std::string joined;
+        for (std::size_t k = 0; k < items.size(); ++k)
+            joined += (k ? "," + space() : "") + items[k];
+        if (items.size() == 1 && chance(0.2)) joined += ",";
+        g.engineText = g.numpyText = "x[" + joined + "]";
+        return g;
+    }
+
 private:
+    // A nested list of integers whose shape is `common`, a broadcastable variant of it, or (one
+    // time in ten) a rank 1 to 3 shape of its own; a rank-0 shape is a plain integer.
+    std::string intArrayText(const Shape& common, std::int64_t size)
+    {
+        Shape s;
+        if (chance(0.1)) {
+            for (int k = int(between(0, 3)); k > 0; --k)
+                s.push_back(between(0, 3));
+        } else {
+            const std::size_t drop = std::size_t(between(0, std::int64_t(common.size())));
+            for (std::size_t k = drop; k < common.size(); ++k)
+                s.push_back(chance(0.2) ? 1 : common[k]);
+            if (s.empty() && chance(0.7)) s.push_back(between(1, 3));
+        }
+        auto value = [&]() {
+            if (chance(0.9) && size > 0) return between(-size, size - 1);
+            return between(-size - 2, size + 1);
+        };
+        if (s.empty()) return intText(value());
+        return nestedText(s, 0, [&] { return intText(value()); });
+    }
+
+    // A nested list of bools over dimensions [first, first + covers) of `shape`, usually of their
+    // sizes.
+    std::string boolMaskText(const Shape& shape, int first, int covers)
+    {
+        Shape s;
+        for (int k = 0; k < covers; ++k) {
+            const std::size_t d = std::size_t(first + k);
+            const bool exact = d < shape.size() && chance(0.9);
+            s.push_back(exact ? shape[d] : between(1, 3));
+        }
+        return nestedText(s, 0, [&] { return std::string(chance(0.5) ? "True" : "False"); });
+    }
+
+    template <class F> std::string nestedText(const Shape& s, std::size_t depth, F element)
+    {
+        if (depth == s.size()) return element();
+        std::string t = "[";
+        for (std::int64_t k = 0; k < s[depth]; ++k)
+            t += (k ? ", " : "") + nestedText(s, depth + 1, element);
+        return t + "]";
+    }
+
     std::string sliceText()
     {
         auto part = [&](bool isStep) -> std::string {

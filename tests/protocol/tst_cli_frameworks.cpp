@@ -72,8 +72,9 @@ private slots:
                                                   << "torch,paddle" << 2;
         QTest::newRow("x[7]") << "x[7]"
                               << "jax,paddle" << 1;
+        // NumPy and PyTorch read the list as an index array and share one result.
         QTest::newRow("x[[0, 1]]") << "x[[0, 1]]"
-                                   << "numpy,torch,onnx,paddle" << 0;
+                                   << "numpy,torch,onnx,paddle" << 1;
         QTest::newRow("all agree") << "x[1:]"
                                    << "" << 1;
     }
@@ -118,9 +119,47 @@ private slots:
         const Json jax = framework(respond(compareLine("x[7]")), "jax");
         QCOMPARE(compact(*jax.find("shape")), std::string("[]"));
         const Json list = respond(compareLine("x[[0, 1]]"));
-        QCOMPARE(framework(list, "numpy").find("outcome")->toString(), std::string("not_modelled"));
+        QCOMPARE(framework(list, "numpy").find("outcome")->toString(), std::string("result"));
+        QCOMPARE(compact(r.find("outputs")->toArray()[0]),
+                 std::string(R"({"dtype":"int32","shape":[5],"data":[4,3,2,1,0]})"));
+        QCOMPARE(compact(list.find("outputs")->toArray()[0]),
+                 std::string(R"({"dtype":"int32","shape":[2],"data":[0,1]})"));
         QVERIFY(contains(framework(list, "jax").find("error")->find("message")->toString(),
                          "Using a non-tuple sequence"));
+    }
+
+    // Advanced indexing through the protocol: the readings with values, shapes and the source
+    // of every element (so a front end lights the input in read order), and each framework's
+    // error class where it refuses.
+    void compareAnswersAdvancedIndexing()
+    {
+        const Json r = respond(
+            R"({"id": 1, "op": "compare", "inputs": {"input": {"dtype": "int32", "shape": [3, 4],
+                "fill": "arange"}}, "attrs": {"expr": "x[[2, 0], 1:]"}, "sources": true})");
+        QVERIFY2(r.find("ok")->toBool(), compact(r).c_str());
+        QCOMPARE(compact(*r.find("outputs")),
+                 std::string(R"([{"dtype":"int32","shape":[2,3],"data":[9,10,11,1,2,3]}])"));
+        QCOMPARE(compact(*r.find("sources")),
+                 std::string("[[[0,9],[0,10],[0,11],[0,1],[0,2],[0,3]]]"));
+        for (const char* key : {"numpy", "torch", "jax"})
+            QCOMPARE(framework(r, key).find("output")->toInt64(), std::int64_t(0));
+        QCOMPARE(framework(r, "tensorflow").find("outcome")->toString(), std::string("error"));
+
+        const Json out = respond(compareLine("x[[5],]", 3));
+        QCOMPARE(framework(out, "numpy").find("error")->find("type")->toString(),
+                 std::string("IndexError"));
+        QCOMPARE(framework(out, "numpy").find("error")->find("message")->toString(),
+                 std::string("index 5 is out of bounds for axis 0 with size 3"));
+        QCOMPARE(framework(out, "torch").find("error")->find("message")->toString(),
+                 std::string("index 5 is out of bounds for dimension 0 with size 3"));
+        // JAX clamps: x[[5],] reads element 2.
+        QCOMPARE(compact(*framework(out, "jax").find("shape")), std::string("[1]"));
+        QCOMPARE(compact(out.find("outputs")->toArray()[0]),
+                 std::string(R"({"dtype":"int32","shape":[1],"data":[2]})"));
+
+        const CliRun text = cli({"compare", "--shape", "2,3", "x[[True, False]]"});
+        QCOMPARE(text.exit, 0);
+        QVERIFY2(contains(text.out, "shape (1, 3) [[0 1 2]]"), text.out.c_str());
     }
 
     void compareTracesEveryFramework()

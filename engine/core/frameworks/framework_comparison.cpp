@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/frameworks/framework_comparison.h"
 
+#include "core/plan.h"
+
+#include <variant>
+
 namespace ss {
 
 namespace {
@@ -40,14 +44,44 @@ CanonicalPiece canonical(const AffinePiece& p)
     return c;
 }
 
+// The source element of every result element, in order, for a model's one-piece plan: an affine
+// piece over the whole result (basic indexing) or one source per row of one element (advanced).
+std::vector<std::int64_t> elementSources(const OutputPlan& p)
+{
+    std::vector<std::int64_t> out;
+    if (const auto* rows = std::get_if<RowsPiece>(&p.pieces[0])) {
+        for (std::int64_t r : rows->rows)
+            out.push_back(sourceIndex(r));
+        return out;
+    }
+    const auto& a = std::get<AffinePiece>(p.pieces[0]);
+    const std::int64_t n = numElements(a.extents);
+    std::vector<std::int64_t> at(a.extents.size(), 0);
+    for (std::int64_t e = 0; e < n; ++e) {
+        std::int64_t src = a.inOffset;
+        for (std::size_t k = 0; k < at.size(); ++k)
+            src += at[k] * a.inStrides[k];
+        out.push_back(src);
+        for (std::size_t k = at.size(); k-- > 0;) {
+            if (++at[k] < a.extents[k]) break;
+            at[k] = 0;
+        }
+    }
+    return out;
+}
+
 bool sameResult(const FrameworkOutcome& a, const FrameworkOutcome& b)
 {
     const OutputPlan& x = a.plan.outputs[0];
     const OutputPlan& y = b.plan.outputs[0];
-    return x.shape == y.shape && x.dtype == y.dtype && x.pieces.size() == 1 &&
-           y.pieces.size() == 1 &&
-           canonical(std::get<AffinePiece>(x.pieces[0])) ==
-               canonical(std::get<AffinePiece>(y.pieces[0]));
+    if (x.shape != y.shape || x.dtype != y.dtype || x.pieces.size() != 1 || y.pieces.size() != 1)
+        return false;
+    const auto* ax = std::get_if<AffinePiece>(&x.pieces[0]);
+    const auto* ay = std::get_if<AffinePiece>(&y.pieces[0]);
+    if (ax && ay) return canonical(*ax) == canonical(*ay);
+    // An advanced index may read what a basic one reads (x[[0, 1, 2]] and x[:3]): compare the
+    // sources element by element.
+    return elementSources(x) == elementSources(y);
 }
 
 std::string pickText(const AxisPick& p)

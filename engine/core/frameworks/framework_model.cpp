@@ -262,12 +262,17 @@ std::string advancedIndexingReason(const Subscript& subscript, const std::string
 {
     if (subscript.form == Subscript::Form::List)
         return who + " reads a list subscript as an index array (advanced indexing: it picks "
-                     "whole elements along the first dimension), which SliceScope does not "
-                     "model.";
+                     "whole elements along the first dimension), which this translation does not "
+                     "cover (the NumPy, PyTorch and JAX models do).";
     for (const SubscriptItem& it : subscript.items) {
         if (it.kind == SubscriptItem::Kind::Bool)
             return who + " reads the bool " + it.text +
-                   " as a boolean mask (advanced indexing), which SliceScope does not model.";
+                   " as a boolean mask (advanced indexing), which this translation does not "
+                   "cover (the NumPy, PyTorch and JAX models do).";
+        if (it.kind == SubscriptItem::Kind::IndexArray)
+            return who + " reads " + it.text +
+                   " as an index array (advanced indexing), which this translation does not "
+                   "cover (the NumPy, PyTorch and JAX models do).";
         if (it.kind == SubscriptItem::Kind::Other)
             return who + " reads " + it.text +
                    " as an index array or refuses it; only integers, slices, None and ... are "

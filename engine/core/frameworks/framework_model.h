@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// One spec, six frameworks. Each framework's reading of a basic-indexing spec is a model that
+// One spec, six frameworks. Each framework's reading of an indexing spec is a model that
 // plans the spec its own way (an OpPlan like every op's, with decode steps), or gives that
 // framework's error in its own words, or says plainly that it reads the spec as something
-// SliceScope does not model (advanced indexing). The compare op, the generated code and a GUI's
+// SliceScope does not model. The compare op, the generated code and a GUI's
 // Frameworks panel all come from these models.
 
 #include "core/decode.h"
@@ -69,9 +69,11 @@ struct FrameworkOutcome
     Kind kind = Kind::Result;
     /// The decode steps (always), and for a Result one output planned from input slot 0.
     OpPlan plan;
-    /// For a Result: one entry per input dimension.
+    /// For a basic-indexing Result: one entry per input dimension (empty for index arrays,
+    /// whose result names each element's source in the plan instead).
     std::vector<AxisPick> picks;
-    /// For a Result: per output dimension, the input dimension it runs over or -1 (a new axis).
+    /// For a Result: per output dimension, the input dimension it runs over or -1 (a new axis,
+    /// or a dimension of the broadcast index arrays).
     std::vector<int> outputDims;
     std::string errorType; ///< "IndexError", "ValueError", "InvalidArgumentError", ...
     std::string message;   ///< the error in the framework's words, or what is not modelled

@@ -8,12 +8,21 @@
 //   (x[7] on five elements is x[4]); only an integer on a size-0 dimension is refused;
 // - too many indices and two ellipses are refused in JAX's own words; without a None the
 //   lax.slice fast path checks the count first and names the item types;
-// - every list subscript is a TypeError (JAX refuses NumPy's list heuristics outright).
+// - every list subscript is a TypeError (JAX refuses NumPy's list heuristics outright);
+// - lists inside a tuple are index arrays read as NumPy reads them (planNumpyStyle), except that
+//   nothing is out of bounds: "for retrieval operations (as in NumPy indexing or gather-like
+//   primitives) the index is clamped to the bounds of the array", after one wrap of a negative
+//   index (JAX's sharp bits, "Out-of-bounds indexing",
+//   https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html); other modes exist
+//   only through x.at[idx].get(mode=...) (https://docs.jax.dev/en/latest/_autosummary/
+//   jax.Array.at.html: "promise_in_bounds", "clip", "drop", "fill"), which a subscript does not
+//   reach.
 // lax.slice itself takes start, limit and stride per dimension and refuses negative strides
 // (its shape rule: "slice strides must have every element be nonnegative").
 #include "core/frameworks/jax_model.h"
 
 #include "core/error.h"
+#include "core/frameworks/advanced_index.h"
 
 namespace ss {
 
@@ -93,8 +102,9 @@ FrameworkOutcome JaxModel::plan(const IndexSpec& spec, const Tensor& input,
                                 "https://github.com/jax-ml/jax/issues/4564 for more information.",
                             steps);
     }
-    if (const std::string why = advancedIndexingReason(sub, "JAX"); !why.empty())
+    if (const std::string why = unreadableItemReason(items, "JAX"); !why.empty())
         return notModelledOutcome(fw, why, {});
+    if (hasArrayItems(items)) return planNumpyStyle(fw, items, input, limits);
     const Shape& shape = input.shape();
     const int rank = int(shape.size());
     const int used = indexedDims(items);
@@ -205,7 +215,10 @@ std::string JaxModel::code(const IndexSpec& spec, const std::optional<Shape>& sh
     if (sub.form == Subscript::Form::List)
         invalidArgument("JAX refuses a list subscript (TypeError: Using a non-tuple sequence for "
                         "multidimensional indexing is not allowed)");
-    if (shape) {
+    if (shape && hasArrayItems(sub.items)) {
+        out += "# Index arrays: jax.numpy gathers (lax.gather); an index outside an axis is "
+               "clamped, not an error.\n";
+    } else if (shape) {
         // lax needs concrete start/limit/stride, so it is written for this shape.
         const Shape& s = *shape;
         // The picks do not depend on the values: plan on an uninitialised stand-in.

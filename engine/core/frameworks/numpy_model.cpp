@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // NumPy 1.24 (Debian 12's python3-numpy) basic indexing, in the order numpy/core/src/multiarray/
 // mapping.c checks it: two ellipses while the index is read, then too many indices, then each
-// item in order (an integer out of bounds, a slice with step 0). Lists, bools and arrays are
-// advanced indexing, which is not modelled.
+// item in order (an integer out of bounds, a slice with step 0).
+// Lists and bools are advanced indexing (planNumpyStyle in advanced_index.cpp), in the order
+// mapping.c's prepare_index, get_view_from_index and the map iterator check it.
 #include "core/frameworks/numpy_model.h"
 
 #include "core/error.h"
+#include "core/frameworks/advanced_index.h"
+
+#include <algorithm>
 
 namespace ss {
 
@@ -36,8 +40,16 @@ FrameworkOutcome NumpyModel::plan(const IndexSpec& spec, const Tensor& input,
     const Framework fw = Framework::NumPy;
     if (!spec.subscript) return notModelledOutcome(fw, spec.noSubscriptMessage(), {});
     const Subscript& sub = *spec.subscript;
-    if (const std::string why = advancedIndexingReason(sub, "NumPy"); !why.empty())
+    if (sub.form == Subscript::Form::List) {
+        // NumPy 1.23 and later read every list subscript as one index array.
+        const std::vector<SubscriptItem> whole{*sub.wholeList};
+        if (const std::string why = unreadableItemReason(whole, "NumPy"); !why.empty())
+            return notModelledOutcome(fw, why, {});
+        return planNumpyStyle(Framework::NumPy, whole, input, limits);
+    }
+    if (const std::string why = unreadableItemReason(sub.items, "NumPy"); !why.empty())
         return notModelledOutcome(fw, why, {});
+    if (hasArrayItems(sub.items)) return planNumpyStyle(Framework::NumPy, sub.items, input, limits);
     const auto& items = sub.items;
     const Shape& shape = input.shape();
     const int rank = int(shape.size());

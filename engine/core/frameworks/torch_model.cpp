@@ -10,16 +10,32 @@
 //   cannot be zero", Python's) and any negative step ("step must be greater than zero"), None
 //   unsqueezes, and every ellipsis skips (rank - indexed) dimensions, so two ellipses are
 //   accepted;
-// - a list holding None or ... is read as a tuple (NumPy's old heuristic); other lists, bools
-//   and tensors are advanced indexing, not modelled;
-// - slice bounds below -2^62 are taken for symbolic sizes (RuntimeError), and a step so large
-//   that length + step - 1 overflows gives a wrong length: the latter is not modelled.
+// - a list shorter than 32 holding a list, None or ... is read as a tuple (NumPy's old
+//   heuristic, treatSequenceAsTuple); any other list is one index tensor;
+// - advanced indexing (lists and bools) as applySlicing records it and at::index reads it: a
+//   list becomes an int64 or bool tensor recorded at the current dimension, which then moves on
+//   by one even for a mask of several dimensions; a bool unsqueezes and records [0] or an empty
+//   index; integers select first and take no part in the placement rule; at::index expands each
+//   mask into nonzero() indices, checks its shape, broadcasts, moves the indexed dimensions to
+//   the front unless they are adjacent, and checks every index it reads (none when the result
+//   is empty);
+// - slice bounds below -2^62 are taken for symbolic sizes (RuntimeError), before any other check
+//   of the slice (also on a 0-dim tensor);
+// - at::slice computes the length as (length + step - 1) / step and the stride as stride * step
+//   in wrapping int64: a huge step gives an empty result where the length wraps to 0, and
+//   as_strided refuses a stride below -2^62 (not a SymInt) or a negative one; a length that
+//   wraps below 0 is not modelled;
+// - a slice, None or bool that more than one ellipsis moves past the last dimension fails in
+//   maybe_wrap_dim ("Dimension out of range"); an integer there reads a size past the end of the
+//   sizes array (undefined behaviour), which is not modelled.
 #include "core/frameworks/torch_model.h"
 
 #include "core/error.h"
+#include "core/frameworks/advanced_index.h"
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 namespace ss {
 
@@ -39,12 +55,26 @@ const char* const kSymbolicMessage =
 
 struct Position
 {
-    int inputDim; // -1: a new axis
+    int inputDim;            // -1: a new axis
+    std::int64_t stride = 1; // the view's stride, as PyTorch computes it (wrapping)
 };
+
+std::string dimOutOfRange(int rank, int dim)
+{
+    // c10's maybe_wrap_dim: a 0-dim tensor takes dimensions -1 and 0.
+    const int r = std::max(rank, 1);
+    return "Dimension out of range (expected to be in range of [" + num(-r) + ", " + num(r - 1) +
+           "], but got " + num(dim) + ")";
+}
+
+std::int64_t wrappingMul(std::int64_t a, std::int64_t b)
+{
+    return std::int64_t(std::uint64_t(a) * std::uint64_t(b));
+}
 
 // at::slice's arithmetic: wrap negative ends once, clamp to [0, size], end no less than start.
 AxisPick torchSlice(std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
-                    std::int64_t step, std::int64_t size, bool& overflow)
+                    std::int64_t step, std::int64_t size)
 {
     std::int64_t b = start.value_or(0);
     std::int64_t e = stop.value_or(std::numeric_limits<std::int64_t>::max());
@@ -53,10 +83,18 @@ AxisPick torchSlice(std::optional<std::int64_t> start, std::optional<std::int64_
     b = b < 0 ? 0 : (b >= size ? size : b);
     e = e < b ? b : (e >= size ? size : e);
     const std::int64_t len = e - b;
-    overflow = len > 0 && step - 1 > std::numeric_limits<std::int64_t>::max() - len;
-    const std::int64_t count = len == 0 ? 0 : (len - 1) / step + 1;
+    // (len + step - 1) / step as the kernel computes it, wrapping past int64.
+    const std::int64_t count = std::int64_t(std::uint64_t(len) + std::uint64_t(step) - 1) / step;
     return {b, step, count, false};
 }
+
+FrameworkOutcome planItems(const std::vector<SubscriptItem>& items, bool lone, const Tensor& input,
+                           const Limits& limits, std::vector<Step> steps);
+FrameworkOutcome indexOutcome(const Tensor& input, const Limits& limits,
+                              const std::vector<AxisPick>& picks,
+                              const std::vector<Position>& result,
+                              const std::map<int, const SubscriptItem*>& recorded,
+                              std::vector<Step> steps);
 
 } // namespace
 
@@ -78,30 +116,68 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
     const Subscript& sub = *spec.subscript;
     const auto& items = sub.items;
     std::vector<Step> steps;
-    bool listAsTuple = false;
+    std::vector<SubscriptItem> tupleItems;
+    bool wrapped = false; // a lone list read as one index tensor, wrapped in a tuple
     if (sub.form == Subscript::Form::List) {
+        // treatSequenceAsTuple: a sequence of fewer than 32 elements holding a sequence, a
+        // slice, None or ... is a tuple; any other sequence is one index.
+        bool listAsTuple = false;
         for (const SubscriptItem& it : items)
-            listAsTuple |=
-                it.kind == SubscriptItem::Kind::NewAxis || it.kind == SubscriptItem::Kind::Ellipsis;
-        if (!listAsTuple) return notModelledOutcome(fw, advancedIndexingReason(sub, "PyTorch"), {});
-        Subscript asTuple = sub;
-        asTuple.form = Subscript::Form::Tuple;
-        if (const std::string why = advancedIndexingReason(asTuple, "PyTorch"); !why.empty())
-            return notModelledOutcome(fw, why, {});
-        steps.push_back({"A list read as a tuple",
-                         "The list holds None or ..., so PyTorch reads it as a tuple (NumPy's old "
-                         "rule for lists; NumPy 1.23 and later read every list as an index "
-                         "array).",
-                         {}});
-    } else if (const std::string why = advancedIndexingReason(sub, "PyTorch"); !why.empty()) {
-        return notModelledOutcome(fw, why, {});
+            listAsTuple |= it.kind == SubscriptItem::Kind::NewAxis ||
+                           it.kind == SubscriptItem::Kind::Ellipsis ||
+                           it.kind == SubscriptItem::Kind::IndexArray ||
+                           (it.kind == SubscriptItem::Kind::Other && !it.text.empty() &&
+                            (it.text.front() == '[' || it.text.front() == '('));
+        listAsTuple &= items.size() < 32;
+        if (listAsTuple) {
+            tupleItems = items;
+            steps.push_back({"A list read as a tuple",
+                             "The list holds a list, None or ..., so PyTorch reads it as a tuple "
+                             "(NumPy's old rule for lists; NumPy 1.23 and later read every list "
+                             "as an index array).",
+                             {}});
+        } else {
+            tupleItems = {*sub.wholeList};
+            wrapped = true;
+        }
+    } else {
+        tupleItems = items;
     }
+    if (const std::string why = unreadableItemReason(tupleItems, "PyTorch"); !why.empty())
+        return notModelledOutcome(fw, why, {});
+    return planItems(tupleItems, sub.form == Subscript::Form::Single || wrapped, input, limits,
+                     std::move(steps));
+}
+
+namespace {
+
+FrameworkOutcome planItems(const std::vector<SubscriptItem>& items, bool lone, const Tensor& input,
+                           const Limits& limits, std::vector<Step> steps)
+{
+    const Framework fw = Framework::PyTorch;
     const Shape& shape = input.shape();
     const int rank = int(shape.size());
     std::vector<AxisPick> picks = wholePicks(shape);
     std::vector<Position> result; // the dimensions of the result so far
-    for (int d = 0; d < rank; ++d)
-        result.push_back({d});
+    {
+        // Contiguous strides count a size-0 dimension as 1.
+        std::int64_t stride = 1;
+        for (int d = rank; d-- > 0;) {
+            result.insert(result.begin(), Position{d, stride});
+            stride = wrappingMul(stride, std::max<std::int64_t>(shape[std::size_t(d)], 1));
+        }
+    }
+    auto viewSize = [&](const Position& p) {
+        return p.inputDim < 0 ? std::int64_t(1) : picks[std::size_t(p.inputDim)].count;
+    };
+    // unsqueeze(pos): the new axis's stride is size * stride of the dimension it goes before.
+    auto unsqueezeAt = [&](int pos) {
+        const std::int64_t stride =
+            pos >= int(result.size())
+                ? 1
+                : wrappingMul(viewSize(result[std::size_t(pos)]), result[std::size_t(pos)].stride);
+        result.insert(result.begin() + pos, Position{-1, stride});
+    };
 
     // Checks and applies one slice at `pos` of the result; returns an outcome on failure.
     auto sliceAt = [&](const SubscriptItem& it, int pos,
@@ -112,35 +188,60 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
             return errorOutcome(fw, "ValueError", "step must be greater than zero", steps);
         if ((it.start && *it.start < kSymbolicBelow) || (it.stop && *it.stop < kSymbolicBelow))
             return errorOutcome(fw, "RuntimeError", kSymbolicMessage, steps);
-        if (pos >= int(result.size()) || result[std::size_t(pos)].inputDim < 0)
+        if (pos >= int(result.size())) {
+            // The slice shortcut (start 0, step 1, stop equal to the size: return the tensor
+            // as it is) reads the size past the end of the sizes array first; only a stop it
+            // cannot plausibly equal (an omitted one, int64's maximum) is decided.
+            if (it.start.value_or(0) == 0 && step == 1 && it.stop &&
+                *it.stop != std::numeric_limits<std::int64_t>::max())
+                return notModelledOutcome(fw,
+                                          "After expanding more than one ellipsis PyTorch "
+                                          "compares this slice's stop with a size read past the "
+                                          "end of the sizes array; SliceScope does not model "
+                                          "what follows.",
+                                          steps);
+            return errorOutcome(fw, "IndexError", dimOutOfRange(int(result.size()), pos), steps);
+        }
+        if (result[std::size_t(pos)].inputDim < 0)
             return notModelledOutcome(fw,
                                       "After expanding more than one ellipsis PyTorch "
-                                      "applies this slice to a dimension the input does "
-                                      "not have; SliceScope does not model what follows.",
+                                      "applies this slice to a new axis; SliceScope does not "
+                                      "model what follows.",
                                       steps);
         const int dim = result[std::size_t(pos)].inputDim;
         const std::int64_t size = shape[std::size_t(dim)];
-        bool overflow = false;
-        const AxisPick p = torchSlice(it.start, it.stop, step, size, overflow);
-        if (overflow)
+        const AxisPick p = torchSlice(it.start, it.stop, step, size);
+        // as_strided takes the new sizes and strides: each must be a SymInt (not below -2^62),
+        // then every stride non-negative.
+        std::vector<std::int64_t> strides;
+        for (const Position& q : result)
+            strides.push_back(q.stride);
+        strides[std::size_t(pos)] = wrappingMul(strides[std::size_t(pos)], step);
+        for (std::int64_t v : strides)
+            if (v < kSymbolicBelow)
+                return errorOutcome(fw, "RuntimeError",
+                                    "IntArrayRef contains an int that cannot be represented as a "
+                                    "SymInt: " +
+                                        num(v),
+                                    steps);
+        if (std::any_of(strides.begin(), strides.end(), [](std::int64_t v) { return v < 0; })) {
+            std::string list;
+            for (std::int64_t v : strides)
+                list += (list.empty() ? "" : ", ") + num(v);
+            return errorOutcome(fw, "RuntimeError",
+                                "as_strided: Negative strides are not supported at the moment, "
+                                "got strides: [" +
+                                    list + "]",
+                                steps);
+        }
+        if (p.count < 0)
             return notModelledOutcome(fw,
                                       "PyTorch 1.13 computes the slice length as (length + "
-                                      "step - 1) / step, which overflows for step " +
-                                          num(step) + "; its result is not modelled.",
+                                      "step - 1) / step, which wraps to " +
+                                          num(p.count) + " for step " + num(step) +
+                                          "; what as_strided does then is not modelled.",
                                       steps);
-        // The new stride is step times the dimension's (contiguous strides count a size-0
-        // dimension as 1); past int64 it wraps, and as_strided refuses or misreads it.
-        std::int64_t stride = 1;
-        bool strideOverflows = false;
-        for (std::size_t k = std::size_t(dim) + 1; k < shape.size(); ++k)
-            strideOverflows |=
-                __builtin_mul_overflow(stride, std::max<std::int64_t>(shape[k], 1), &stride);
-        if (strideOverflows || step > std::numeric_limits<std::int64_t>::max() / stride)
-            return notModelledOutcome(fw,
-                                      "PyTorch 1.13 multiplies step " + num(step) +
-                                          " by the dimension's stride " + num(stride) +
-                                          ", which overflows int64; its result is not modelled.",
-                                      steps);
+        result[std::size_t(pos)].stride = strides[std::size_t(pos)];
         picks[std::size_t(dim)] = p;
         steps.push_back(itemStep(
             "Item " + num(item) + ": " + it.text,
@@ -151,7 +252,7 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
         return std::nullopt;
     };
 
-    const bool single = sub.form == Subscript::Form::Single && items.size() == 1;
+    const bool single = lone && items.size() == 1;
     if (single && items[0].kind == SubscriptItem::Kind::Integer) {
         const std::int64_t v = *items[0].start;
         if (rank == 0)
@@ -167,29 +268,55 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
         if (step == 0) return errorOutcome(fw, "ValueError", "slice step cannot be zero", steps);
         if (step < 0)
             return errorOutcome(fw, "ValueError", "step must be greater than zero", steps);
+        // The bounds become SymInts first: one below -2^62 fails before at::slice looks at the
+        // tensor's rank.
+        const SubscriptItem& it = items[0];
+        if ((it.start && *it.start < kSymbolicBelow) || (it.stop && *it.stop < kSymbolicBelow))
+            return errorOutcome(fw, "RuntimeError", kSymbolicMessage, steps);
         if (rank == 0)
             return errorOutcome(fw, "IndexError", "slice() cannot be applied to a 0-dim tensor.",
                                 steps);
-    } else if (!single) {
-        const int used = indexedDims(items);
-        if (used > rank)
-            return errorOutcome(fw, "IndexError",
-                                "too many indices for tensor of dimension " + num(rank), steps);
     }
-
-    const int used = indexedDims(items);
+    // count_specified_dimensions: integers, slices and index tensors (a list counts once, even
+    // a mask of several dimensions); None, ... and bools count nothing.
+    int used = 0;
+    for (const SubscriptItem& it : items)
+        used += it.kind == SubscriptItem::Kind::Integer || it.kind == SubscriptItem::Kind::Slice ||
+                it.kind == SubscriptItem::Kind::IndexArray;
+    if (!(single && (items[0].kind == SubscriptItem::Kind::Integer ||
+                     items[0].kind == SubscriptItem::Kind::Slice)) &&
+        used > rank)
+        return errorOutcome(fw, "IndexError",
+                            "too many indices for tensor of dimension " + num(rank), steps);
+    std::map<int, const SubscriptItem*> recorded; // result position -> index tensor
     int pos = 0;
     for (std::size_t k = 0; k < items.size(); ++k) {
         const SubscriptItem& it = items[k];
         const int item = int(k);
         switch (it.kind) {
         case SubscriptItem::Kind::Integer: {
-            if (pos >= int(result.size()) || result[std::size_t(pos)].inputDim < 0)
+            if (pos >= int(result.size()))
                 return notModelledOutcome(fw,
                                           "After expanding more than one ellipsis PyTorch "
-                                          "selects from a dimension the input does not "
-                                          "have; SliceScope does not model what follows.",
+                                          "checks this integer against a size read past the "
+                                          "end of the sizes array (undefined behaviour); "
+                                          "SliceScope does not model what follows.",
                                           steps);
+            if (result[std::size_t(pos)].inputDim < 0) {
+                // A new axis has one element.
+                const std::int64_t v = *it.start;
+                if (v < -1 || v >= 1)
+                    return errorOutcome(fw, "IndexError",
+                                        "index " + num(v) + " is out of bounds for dimension " +
+                                            num(item) + " with size 1",
+                                        steps);
+                result.erase(result.begin() + pos);
+                steps.push_back(itemStep("Item " + num(item) + ": " + it.text,
+                                         "select(" + num(pos) + ", " + num(v) +
+                                             ") removes the new axis of size 1 there.",
+                                         item, -1));
+                break;
+            }
             const int dim = result[std::size_t(pos)].inputDim;
             const std::int64_t size = shape[std::size_t(dim)];
             const std::int64_t v = *it.start;
@@ -213,16 +340,42 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
             break;
         case SubscriptItem::Kind::NewAxis:
             if (pos > int(result.size()))
-                return notModelledOutcome(fw,
-                                          "After expanding more than one ellipsis PyTorch "
-                                          "unsqueezes past the last dimension; SliceScope "
-                                          "does not model what follows.",
-                                          steps);
-            result.insert(result.begin() + pos, Position{-1});
+                return errorOutcome(fw, "IndexError", dimOutOfRange(int(result.size()) + 1, pos),
+                                    steps);
+            unsqueezeAt(pos);
             ++pos;
             steps.push_back(itemStep("Item " + num(item) + ": None",
                                      "unsqueeze(" + num(pos - 1) + ") inserts an axis of size 1.",
                                      item, -1));
+            break;
+        case SubscriptItem::Kind::Bool:
+            if (pos > int(result.size()))
+                return errorOutcome(fw, "IndexError", dimOutOfRange(int(result.size()) + 1, pos),
+                                    steps);
+            unsqueezeAt(pos);
+            recorded[pos] = &it;
+            steps.push_back(itemStep("Item " + num(item) + ": " + it.text,
+                                     "unsqueeze(" + num(pos) +
+                                         ") inserts an axis of size 1, "
+                                         "indexed by " +
+                                         (it.boolValue ? "[0] (True)"
+                                                       : "an empty "
+                                                         "index (False)") +
+                                         ".",
+                                     item, -1));
+            ++pos;
+            break;
+        case SubscriptItem::Kind::IndexArray:
+            recorded[pos] = &it;
+            steps.push_back(itemStep("Item " + num(item) + ": " + it.text,
+                                     std::string(it.arrayIsBool ? "A bool" : "An int64") +
+                                         " index tensor of shape " + shapeTuple(it.arrayShape) +
+                                         " is recorded for dimension " + num(pos) +
+                                         " of the result so far; the next item applies to "
+                                         "dimension " +
+                                         num(pos + 1) + ".",
+                                     item, -1));
+            ++pos;
             break;
         default: {
             const int skip = rank - used;
@@ -236,12 +389,234 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
         }
         }
     }
+    if (!recorded.empty())
+        return indexOutcome(input, limits, picks, result, recorded, std::move(steps));
     std::vector<int> outputDims;
     for (const Position& p : result)
         outputDims.push_back(p.inputDim);
     return resultOutcome(fw, input, std::move(picks), std::move(outputDims), std::move(steps),
                          limits);
 }
+
+FrameworkOutcome indexOutcome(const Tensor& input, const Limits& limits,
+                              const std::vector<AxisPick>& picks,
+                              const std::vector<Position>& result,
+                              const std::map<int, const SubscriptItem*>& recorded,
+                              std::vector<Step> steps)
+{
+    // at::index on the sliced tensor: `result` are its dimensions, `recorded` its indices.
+    const Framework fw = Framework::PyTorch;
+    const Shape& shape = input.shape();
+    const int r = int(result.size());
+    Shape sizes; // the sliced tensor's sizes
+    for (const Position& p : result)
+        sizes.push_back(p.inputDim < 0 ? 1 : picks[std::size_t(p.inputDim)].count);
+    const int given = recorded.rbegin()->first + 1;
+    if (given > r)
+        return errorOutcome(fw, "IndexError",
+                            "too many indices for tensor of dimension " + num(r) + " (got " +
+                                num(given) + ")",
+                            steps);
+    // expandTensors: a mask becomes one index per dimension it covers.
+    struct Expanded
+    {
+        IndexArray array;
+        int position; // in the sliced tensor
+    };
+    std::vector<Expanded> defined;
+    int slot = 0;
+    for (int p = 0; p < given; ++p, ++slot) {
+        const auto found = recorded.find(p);
+        if (found == recorded.end()) continue;
+        const SubscriptItem& it = *found->second;
+        if (it.kind == SubscriptItem::Kind::Bool) {
+            IndexArray a;
+            a.shape = {it.boolValue ? 1 : 0};
+            a.values.assign(std::size_t(a.shape[0]), 0);
+            a.label = it.text;
+            defined.push_back({std::move(a), slot});
+        } else if (!it.arrayIsBool) {
+            IndexArray a;
+            a.shape = it.arrayShape;
+            a.values = it.arrayValues;
+            a.label = "idx" + num(slot);
+            defined.push_back({std::move(a), slot});
+        } else {
+            const int k = int(it.arrayShape.size());
+            for (int j = 0; j < k; ++j) {
+                const int src = slot + j;
+                if (src >= r)
+                    return errorOutcome(fw, "IndexError",
+                                        "Dimension out of range (expected to be in range of [" +
+                                            num(r == 0 ? -1 : -r) + ", " + num(r == 0 ? 0 : r - 1) +
+                                            "], but got " + num(src) + ")",
+                                        steps);
+                if (it.arrayShape[std::size_t(j)] != sizes[std::size_t(src)])
+                    return errorOutcome(fw, "IndexError",
+                                        "The shape of the mask " + torchShapeText(it.arrayShape) +
+                                            " at index " + num(j) +
+                                            " does not match the shape of the indexed tensor " +
+                                            torchShapeText(sizes) + " at index " + num(src),
+                                        steps);
+            }
+            const auto nz = nonzeroIndices(it.arrayShape, it.arrayValues);
+            for (int j = 0; j < k; ++j) {
+                IndexArray a;
+                a.shape = {std::int64_t(nz[std::size_t(j)].size())};
+                a.values = nz[std::size_t(j)];
+                a.label = "nonzero(mask)[" + num(j) + "]";
+                defined.push_back({std::move(a), slot + j});
+            }
+            slot += k - 1;
+        }
+    }
+    std::vector<Shape> shapes;
+    std::string shapesText;
+    for (const Expanded& e : defined) {
+        shapes.push_back(e.array.shape);
+        shapesText += (shapesText.empty() ? "" : ", ") + torchShapeText(e.array.shape);
+    }
+    const std::optional<Shape> block = broadcastShapes(shapes);
+    if (!block)
+        return errorOutcome(fw, "IndexError",
+                            "shape mismatch: indexing tensors could not be broadcast together "
+                            "with shapes " +
+                                shapesText,
+                            steps);
+    // Adjacent indexed dimensions stay in place; otherwise they go to the front.
+    bool adjacent = true;
+    for (std::size_t k = 1; k < defined.size(); ++k)
+        adjacent &= defined[k].position == defined[k - 1].position + 1;
+    // A mask of several dimensions moves later indices past the last dimension (it advanced
+    // the position by one): in place, AdvancedIndex asks for that dimension's size and fails;
+    // moved to the front, transposeToFront walks only the tensor's dimensions and drops them
+    // (their broadcast shape stays).
+    if (adjacent) {
+        for (const Expanded& e : defined)
+            if (e.position >= r)
+                return errorOutcome(fw, "IndexError",
+                                    "Dimension out of range (expected to be in range of [" +
+                                        num(r == 0 ? -1 : -r) + ", " + num(r == 0 ? 0 : r - 1) +
+                                        "], but got " + num(e.position) + ")",
+                                    steps);
+    } else {
+        std::vector<Expanded> kept;
+        for (Expanded& e : defined)
+            if (e.position < r) kept.push_back(std::move(e));
+        if (kept.size() != defined.size())
+            steps.push_back({"Indices past the last dimension",
+                             "transposeToFront walks the tensor's " + num(r) +
+                                 " dimensions only, so the indices recorded past them are "
+                                 "dropped; the broadcast shape they helped make stays.",
+                             {}});
+        defined = std::move(kept);
+        if (defined.empty())
+            return notModelledOutcome(fw,
+                                      "Every index lies past the last dimension; SliceScope "
+                                      "does not model what at::index does then.",
+                                      steps);
+        // The dropped indices were already expanded to the broadcast shape.
+        for (Expanded& e : defined) {
+            if (e.array.shape == *block) continue;
+            IndexArray full;
+            full.shape = *block;
+            full.dim = e.array.dim;
+            full.label = e.array.label;
+            std::vector<std::int64_t> c(block->size(), 0);
+            for (std::int64_t b = 0, n = numElements(*block); b < n; ++b) {
+                std::int64_t off = 0;
+                for (std::size_t k = 0; k < e.array.shape.size(); ++k)
+                    off = off * e.array.shape[k] +
+                          (e.array.shape[k] == 1 ? 0 : c[c.size() - e.array.shape.size() + k]);
+                full.values.push_back(e.array.values[std::size_t(off)]);
+                for (std::size_t k = c.size(); k-- > 0;) {
+                    if (++c[k] < (*block)[k]) break;
+                    c[k] = 0;
+                }
+            }
+            e.array = std::move(full);
+        }
+    }
+    // An indexed dimension of size 0 can take no index at all.
+    if (numElements(*block) > 0)
+        for (const Expanded& e : defined)
+            if (sizes[std::size_t(e.position)] == 0)
+                return errorOutcome(fw, "IndexError",
+                                    "index is out of bounds for dimension with size 0", steps);
+    GatherSpec g;
+    g.picks = picks;
+    std::vector<bool> indexed(std::size_t(r), false);
+    for (const Expanded& e : defined)
+        indexed[std::size_t(e.position)] = true;
+    bool emptyResult = numElements(*block) == 0;
+    for (int p = 0; p < r; ++p) {
+        if (adjacent && p == defined.front().position) g.layout.push_back(kBlock);
+        if (indexed[std::size_t(p)]) continue;
+        g.layout.push_back(result[std::size_t(p)].inputDim);
+        emptyResult |= sizes[std::size_t(p)] == 0;
+    }
+    if (!adjacent) g.layout.insert(g.layout.begin(), kBlock);
+    // The index kernel checks what it reads, in the result's order, each index in turn; the
+    // message numbers the index among the indexed dimensions.
+    // The walk below visits every index position: a result over the limits is refused first
+    // (the index dimensions are part of the result, so they alone must fit).
+    if (!emptyResult) limits.check(*block, input.dtype(), "the output");
+    std::vector<std::int64_t> coord(block->size(), 0);
+    const std::int64_t positions = emptyResult ? 0 : numElements(*block);
+    for (std::int64_t b = 0; b < positions; ++b) {
+        for (std::size_t j = 0; j < defined.size(); ++j) {
+            const IndexArray& a = defined[j].array;
+            std::int64_t off = 0;
+            for (std::size_t k = 0; k < a.shape.size(); ++k)
+                off = off * a.shape[k] +
+                      (a.shape[k] == 1 ? 0 : coord[coord.size() - a.shape.size() + k]);
+            const std::int64_t v = a.values[std::size_t(off)];
+            const std::int64_t size = sizes[std::size_t(defined[j].position)];
+            if (v < -size || v >= size)
+                return errorOutcome(fw, "IndexError",
+                                    "index " + num(v) + " is out of bounds for dimension " +
+                                        num(std::int64_t(j)) + " with size " + num(size),
+                                    steps);
+        }
+        for (std::size_t k = coord.size(); k-- > 0;) {
+            if (++coord[k] < (*block)[k]) break;
+            coord[k] = 0;
+        }
+    }
+    for (Expanded& e : defined) {
+        const int inputDim = result[std::size_t(e.position)].inputDim;
+        const std::int64_t size = sizes[std::size_t(e.position)];
+        for (std::int64_t& v : e.array.values) {
+            if (emptyResult)
+                v = 0; // never read
+            else if (v < 0)
+                v += size;
+        }
+        // An unsqueezed axis has one element: reading it reads no input dimension.
+        e.array.dim = inputDim;
+        g.arrays.push_back(std::move(e.array));
+    }
+    // An index reads the sliced dimension: element v of a slice is first + v * step of the
+    // input, so the slice folds into the index values and the dimension's pick is the whole.
+    for (IndexArray& a : g.arrays) {
+        if (a.dim < 0) continue;
+        AxisPick& p = g.picks[std::size_t(a.dim)];
+        if (!emptyResult)
+            for (std::int64_t& v : a.values)
+                v = p.first + v * (p.count > 1 ? p.step : 1);
+        p = {0, 1, shape[std::size_t(a.dim)], false};
+    }
+    return gatherOutcome(fw, input, g,
+                         adjacent ? "The indexed dimensions are adjacent, so the index "
+                                    "dimensions replace them in place (integers were applied "
+                                    "first with select and do not count)."
+                                  : "The indexed dimensions are not adjacent (a slice, None "
+                                    "or ... stands between them), so at::index moves them to "
+                                    "the front.",
+                         std::move(steps), limits);
+}
+
+} // namespace
 
 std::string TorchModel::code(const IndexSpec& spec, const std::optional<Shape>&) const
 {
@@ -263,6 +638,10 @@ std::string TorchModel::code(const IndexSpec& spec, const std::optional<Shape>&)
     bool anyNegative = false;
     for (const SubscriptItem& it : sub.items)
         anyNegative |= it.kind == SubscriptItem::Kind::Slice && it.step.value_or(1) < 0;
+    if (anyNegative && hasArrayItems(sub.items))
+        invalidArgument("no flip rewrite for a negative step beside index arrays: PyTorch "
+                        "refuses the step, and which dimension a flip must name depends on how "
+                        "PyTorch places the index arrays");
     if (anyNegative && ellipsisCount(sub.items) > 1)
         invalidArgument("no flip rewrite for a subscript with two ellipses: NumPy and TensorFlow "
                         "refuse it, and PyTorch refuses its negative steps");

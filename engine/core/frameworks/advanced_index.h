@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Advanced (array) indexing as NumPy, PyTorch and JAX do it, reduced to one form every model
+// fills in its own way: per input dimension a basic pick, the index arrays with the dimension
+// each reads, and where the broadcast index dimensions go in the result. The models decide the
+// reading (which items are arrays, how a mask becomes arrays, which errors come first); this
+// file only broadcasts, places and plans, so every element of the result keeps its source.
+
+#include "core/frameworks/framework_model.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ss::frameworks {
+
+/// One integer index array as a framework reads it.
+struct IndexArray
+{
+    Shape shape;                      ///< its own shape, before broadcasting
+    std::vector<std::int64_t> values; ///< row-major; in [0, size) once the model has checked
+    int dim = -1;                     ///< the input dimension it reads; -1: none (a 0-d bool)
+    std::string label;                ///< how the steps name it ("idx0", "nonzero(mask)[1]")
+};
+
+/// An advanced index ready to plan.
+struct GatherSpec
+{
+    /// Per input dimension: the basic pick (whole, sliced or removed by an integer). A dimension
+    /// read by an index array keeps its whole pick; the array decides what is read there.
+    std::vector<AxisPick> picks;
+    std::vector<IndexArray> arrays;
+    /// The result's dimensions in order: an input dimension (>= 0), a new axis (-1), or the
+    /// broadcast index dimensions (kBlock, exactly once).
+    std::vector<int> layout;
+};
+
+inline constexpr int kBlock = -2;
+
+/// The broadcast shape of `shapes` (NumPy's rule: right-aligned, 1 stretches), or nothing.
+std::optional<Shape> broadcastShapes(const std::vector<Shape>& shapes);
+
+/// NumPy's spelling of a shape in its messages: "(2,3)", "(2,)", "()".
+std::string numpyShapeText(const Shape& shape);
+/// PyTorch's spelling of sizes: "[2, 3]".
+std::string torchShapeText(const Shape& shape);
+
+/// The positions of a bool mask's true elements, one array per mask dimension (nonzero()).
+std::vector<std::vector<std::int64_t>> nonzeroIndices(const Shape& shape,
+                                                      const std::vector<std::int64_t>& mask);
+
+/// Plans the index: one output from input slot 0 whose every element names its source element.
+/// The arrays must broadcast and hold checked values. Adds steps for the broadcast, the placement
+/// of the index dimensions (`placement` says why they go where they go) and the read.
+FrameworkOutcome gatherOutcome(Framework framework, const Tensor& input, const GatherSpec& spec,
+                               const std::string& placement, std::vector<Step> steps,
+                               const Limits& limits);
+
+/// NumPy 1.24's advanced indexing of `items` (every list an index array, a list of bools a mask
+/// read as nonzero(), a bool a 0-d mask, integers joining the arrays for the placement rule), in
+/// the order mapping.c checks it; for Framework::Jax, jax.numpy's reading of the same: no bounds
+/// errors (an index wraps once and clamps), JAX's messages, and "not modelled" where JAX
+/// releases disagree.
+FrameworkOutcome planNumpyStyle(Framework fw, const std::vector<SubscriptItem>& items,
+                                const Tensor& input, const Limits& limits);
+
+/// Why a model cannot read these items at all (a float, a string, a ragged list, a slice bound
+/// that is not an integer), or empty. Unlike advancedIndexingReason, index arrays and bools pass.
+std::string unreadableItemReason(const std::vector<SubscriptItem>& items, const std::string& who);
+
+/// Whether any item is an index array or a bool (the subscript is advanced indexing).
+bool hasArrayItems(const std::vector<SubscriptItem>& items);
+
+} // namespace ss::frameworks
