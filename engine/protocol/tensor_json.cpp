@@ -102,7 +102,10 @@ T readReal(const Json& v, const std::string& typeName, const Refuse& refuse)
                                    : std::isinf(realValue(fromReal<T>(v.number().value)));
         if (overflows)
             refuse(snippet(v) + " is out of range for " + typeName + " (largest " +
-                   largestText<T>() + "); write \"inf\" for infinity, or use a wider dtype");
+                   largestText<T>() + "); write \"inf\" for infinity, or use " +
+                   (typeName == "complex64" ? "complex128"
+                    : typeName == "float32" ? "float64"
+                                            : "float32"));
         if constexpr (std::is_same_v<T, float>)
             return v.number().value32;
         else

@@ -203,7 +203,8 @@ Tensor parseElement(const QString& text, DType dtype, const Limits& limits)
     } catch (const OpError&) {
         // Unquoted words: a string element as typed, or a float's nan/inf.
         if (dtype == DType::String) return Tensor::scalar(DType::String, typed);
-        if (!isFloat(dtype)) throw;
+        // Only the words: a number's own error ("out of range for float16") stays.
+        if (!isFloat(dtype) || (typed != "nan" && typed != "inf" && typed != "-inf")) throw;
         scalar = parseTensorLiteral('"' + typed + '"', dtype, limits);
     }
     if (scalar.size() != 1 || scalar.rank() != 0)
