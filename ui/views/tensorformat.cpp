@@ -97,9 +97,9 @@ QString ValueFormatter::text(std::int64_t index) const
     if (isInteger(t)) return QString::number(m_tensor.intAt(index));
     if (isComplex(t)) {
         const std::complex<double> c = m_tensor.complexAt(index);
-        QString im = realText(c.imag());
-        if (!im.startsWith(QLatin1Char('-'))) im.prepend(QLatin1Char('+'));
-        return realText(c.real()) + im + QLatin1Char('j');
+        // The sign from the bit, as Python's repr: 3-0j keeps its negative zero.
+        return realText(c.real()) + QLatin1Char(std::signbit(c.imag()) ? '-' : '+') +
+               realText(std::abs(c.imag())) + QLatin1Char('j');
     }
     return realText(shown(m_tensor.doubleAt(index)));
 }
