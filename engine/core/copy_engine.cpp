@@ -727,7 +727,14 @@ void runPieces(const OutputPlan& plan, const MakeMover& makeMover, Executor& ex,
     }
 }
 
-// Element types by width: moving bit patterns keeps NaN payloads and needs only five kernels.
+// A 16-byte element (complex128) as bits.
+struct Bits128
+{
+    std::uint64_t low;
+    std::uint64_t high;
+};
+
+// Element types by width: moving bit patterns keeps NaN payloads and needs only six kernels.
 template <class F> void visitStorage(DType t, F&& f)
 {
     if (t == DType::String) return f(std::type_identity<std::string>{});
@@ -735,7 +742,8 @@ template <class F> void visitStorage(DType t, F&& f)
     case 1: return f(std::type_identity<std::uint8_t>{});
     case 2: return f(std::type_identity<std::uint16_t>{});
     case 4: return f(std::type_identity<std::uint32_t>{});
-    default: return f(std::type_identity<std::uint64_t>{});
+    case 8: return f(std::type_identity<std::uint64_t>{});
+    default: return f(std::type_identity<Bits128>{});
     }
 }
 

@@ -108,7 +108,7 @@ Tensor makeExampleTensor(const ExampleTensor& example, const Limits& limits)
     Tensor t = Tensor::empty(example.dtype, shape, limits);
     const bool isString = example.dtype == DType::String;
     const bool isBool = example.dtype == DType::Bool;
-    const bool isFloat = example.dtype == DType::Float32 || example.dtype == DType::Float64;
+    const bool isFloat = ss::isFloat(example.dtype) || isComplex(example.dtype);
     for (std::size_t i = 0; i < leaves.size(); ++i) {
         const Attr& a = *leaves[i];
         const bool fits = isString  ? a.isString()

@@ -49,7 +49,9 @@ std::int64_t OutputPlan::addConstant(const Tensor& value)
         grown.data<std::string>()[n] = value.data<std::string>()[0];
     } else {
         if (n > 0) std::memcpy(grown.raw(), constants.raw(), std::size_t(n * dtypeSize(dtype)));
-        if (isFloat(value.dtype()))
+        if (isComplex(value.dtype()))
+            grown.setFromComplex(n, value.complexAt(0));
+        else if (isFloat(value.dtype()))
             grown.setFromDouble(n, value.doubleAt(0));
         else
             grown.setFromInt(n, value.intAt(0));

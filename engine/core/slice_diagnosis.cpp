@@ -307,12 +307,19 @@ std::vector<std::size_t> unitAxes(const Shape& s, Shape& rest)
 std::string elementText(const Tensor& t, std::int64_t i)
 {
     if (t.dtype() == DType::String) return "\"" + t.data<std::string>()[i] + "\"";
-    if (t.dtype() == DType::Float32 || t.dtype() == DType::Float64) {
+    if (isFloat(t.dtype())) {
         std::ostringstream s;
         s << t.doubleAt(i);
         return s.str();
     }
+    if (isComplex(t.dtype())) {
+        std::ostringstream s;
+        const std::complex<double> c = t.complexAt(i);
+        s << "(" << c.real() << (std::signbit(c.imag()) ? "" : "+") << c.imag() << "j)";
+        return s.str();
+    }
     if (t.dtype() == DType::Bool) return t.intAt(i) ? "True" : "False";
+    if (t.dtype() == DType::UInt64) return std::to_string(t.data<std::uint64_t>()[i]);
     return std::to_string(t.intAt(i));
 }
 
@@ -320,8 +327,9 @@ bool sameValue(const Tensor& a, std::int64_t i, const Tensor& b, std::int64_t j)
 {
     const bool sa = a.dtype() == DType::String, sb = b.dtype() == DType::String;
     if (sa || sb) return sa && sb && a.data<std::string>()[i] == b.data<std::string>()[j];
-    const double x = a.doubleAt(i), y = b.doubleAt(j);
-    return x == y || (std::isnan(x) && std::isnan(y));
+    const auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+    const std::complex<double> x = a.complexAt(i), y = b.complexAt(j);
+    return same(x.real(), y.real()) && same(x.imag(), y.imag());
 }
 
 // Flat input index per value, if every value of `input` is distinct.
@@ -336,6 +344,22 @@ std::optional<std::vector<std::int64_t>> recoverSources(const Tensor& input, con
         for (std::int64_t i = 0; i < actual.size(); ++i)
             if (auto it = where.find(actual.data<std::string>()[i]); it != where.end())
                 out[std::size_t(i)] = it->second;
+        return out;
+    }
+    if (isComplex(input.dtype()) || isComplex(actual.dtype())) {
+        // Real and imaginary part: std::complex has no hash or order of its own.
+        std::map<std::pair<double, double>, std::int64_t> where;
+        for (std::int64_t i = 0; i < input.size(); ++i) {
+            const std::complex<double> v = input.complexAt(i);
+            if (std::isnan(v.real()) || std::isnan(v.imag()) ||
+                !where.emplace(std::pair(v.real(), v.imag()), i).second)
+                return std::nullopt;
+        }
+        for (std::int64_t i = 0; i < actual.size(); ++i) {
+            const std::complex<double> v = actual.complexAt(i);
+            if (auto it = where.find({v.real(), v.imag()}); it != where.end())
+                out[std::size_t(i)] = it->second;
+        }
         return out;
     }
     std::unordered_map<double, std::int64_t> where;

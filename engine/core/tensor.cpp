@@ -463,8 +463,10 @@ std::int64_t Tensor::intAt(std::int64_t i) const
         using T = typename decltype(tag)::type;
         if constexpr (std::is_same_v<T, std::string>)
             return 0;
-        else
+        else if constexpr (std::is_integral_v<T>)
             return static_cast<std::int64_t>(data<T>()[i]);
+        else
+            return static_cast<std::int64_t>(realValue(data<T>()[i]));
     });
 }
 
@@ -475,7 +477,20 @@ double Tensor::doubleAt(std::int64_t i) const
         if constexpr (std::is_same_v<T, std::string>)
             return 0;
         else
-            return static_cast<double>(data<T>()[i]);
+            return realValue(data<T>()[i]);
+    });
+}
+
+std::complex<double> Tensor::complexAt(std::int64_t i) const
+{
+    return visitDType(m_dtype, [&](auto tag) -> std::complex<double> {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, std::string>)
+            return 0;
+        else if constexpr (kIsComplex<T>)
+            return std::complex<double>(data<T>()[i]);
+        else
+            return realValue(data<T>()[i]);
     });
 }
 
@@ -483,14 +498,10 @@ void Tensor::setFromInt(std::int64_t i, std::int64_t value)
 {
     visitDType(m_dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (std::is_same_v<T, bool>)
-            data<T>()[i] = value != 0;
-        else if constexpr (std::is_same_v<T, std::string>)
+        if constexpr (std::is_same_v<T, std::string>)
             data<T>()[i] = std::to_string(value);
-        else if constexpr (std::is_integral_v<T>)
-            data<T>()[i] = static_cast<T>(static_cast<std::make_unsigned_t<T>>(value)); // wraps
         else
-            data<T>()[i] = static_cast<T>(value);
+            data<T>()[i] = fromInteger<T>(value);
     });
 }
 
@@ -498,12 +509,23 @@ void Tensor::setFromDouble(std::int64_t i, double value)
 {
     visitDType(m_dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (std::is_same_v<T, bool>)
-            data<T>()[i] = value != 0;
-        else if constexpr (std::is_same_v<T, std::string>)
+        if constexpr (std::is_same_v<T, std::string>)
             data<T>()[i] = std::to_string(value);
         else
-            data<T>()[i] = static_cast<T>(value);
+            data<T>()[i] = fromReal<T>(value);
+    });
+}
+
+void Tensor::setFromComplex(std::int64_t i, std::complex<double> value)
+{
+    visitDType(m_dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<T, std::string>)
+            data<T>()[i] = std::to_string(value.real());
+        else if constexpr (kIsComplex<T>)
+            data<T>()[i] = T(value);
+        else
+            data<T>()[i] = fromReal<T>(value.real());
     });
 }
 
@@ -577,19 +599,14 @@ void fillRange(T* out, std::int64_t begin, std::int64_t end, Fill fill, std::uin
             }
         } else {
             switch (fill) {
-            case Fill::Arange:
-                if constexpr (std::is_integral_v<T>)
-                    out[i] = static_cast<T>(static_cast<std::make_unsigned_t<T>>(i));
-                else
-                    out[i] = static_cast<T>(i);
-                break;
-            case Fill::Zeros: out[i] = T(0); break;
-            case Fill::Ones: out[i] = T(1); break;
+            case Fill::Arange: out[i] = fromInteger<T>(i); break;
+            case Fill::Zeros: out[i] = fromInteger<T>(0); break;
+            case Fill::Ones: out[i] = fromInteger<T>(1); break;
             case Fill::Random:
                 if constexpr (std::is_integral_v<T>)
                     out[i] = static_cast<T>(nextRandom(state) % 100);
                 else
-                    out[i] = static_cast<T>(double(nextRandom(state) >> 11) * 0x1.0p-53);
+                    out[i] = fromReal<T>(double(nextRandom(state) >> 11) * 0x1.0p-53);
                 break;
             }
         }

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/shape.h"
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -52,7 +53,8 @@ struct Limits
 };
 
 /// Calls f(std::type_identity<T>{}) with T the C++ element type of `t` (bool, std::int8_t, ...,
-/// float, double, std::string).
+/// std::uint64_t, Float16, BFloat16, float, double, std::complex<float>, std::complex<double>,
+/// std::string).
 template <class F> decltype(auto) visitDType(DType t, F&& f)
 {
     switch (t) {
@@ -60,13 +62,70 @@ template <class F> decltype(auto) visitDType(DType t, F&& f)
     case DType::Int8: return f(std::type_identity<std::int8_t>{});
     case DType::UInt8: return f(std::type_identity<std::uint8_t>{});
     case DType::Int16: return f(std::type_identity<std::int16_t>{});
+    case DType::UInt16: return f(std::type_identity<std::uint16_t>{});
     case DType::Int32: return f(std::type_identity<std::int32_t>{});
+    case DType::UInt32: return f(std::type_identity<std::uint32_t>{});
     case DType::Int64: return f(std::type_identity<std::int64_t>{});
+    case DType::UInt64: return f(std::type_identity<std::uint64_t>{});
+    case DType::Float16: return f(std::type_identity<Float16>{});
+    case DType::BFloat16: return f(std::type_identity<BFloat16>{});
     case DType::Float32: return f(std::type_identity<float>{});
     case DType::Float64: return f(std::type_identity<double>{});
+    case DType::Complex64: return f(std::type_identity<std::complex<float>>{});
+    case DType::Complex128: return f(std::type_identity<std::complex<double>>{});
     case DType::String: break;
     }
     return f(std::type_identity<std::string>{});
+}
+
+/// True for the 16-bit floats, which are held as their bits.
+template <class T>
+inline constexpr bool kIsHalfFloat = std::is_same_v<T, Float16> || std::is_same_v<T, BFloat16>;
+/// True for the element types of the real float dtypes.
+template <class T>
+inline constexpr bool kIsRealFloat = std::is_floating_point_v<T> || kIsHalfFloat<T>;
+/// True for std::complex<float> and std::complex<double>.
+template <class T> inline constexpr bool kIsComplex = false;
+template <class T> inline constexpr bool kIsComplex<std::complex<T>> = true;
+
+/// The real value of a numeric element (complex: its real part, as TensorFlow's Cast to a real
+/// dtype takes it).
+template <class T> double realValue(const T& v)
+{
+    if constexpr (kIsHalfFloat<T>)
+        return toFloat(v);
+    else if constexpr (kIsComplex<T>)
+        return double(v.real());
+    else
+        return static_cast<double>(v);
+}
+
+/// The element of type T nearest the real value `v` (bool: v != 0; integers: C++ conversion;
+/// complex: imaginary part 0). Not for strings.
+template <class T> T fromReal(double v)
+{
+    if constexpr (std::is_same_v<T, bool>)
+        return v != 0;
+    else if constexpr (std::is_same_v<T, Float16>)
+        return float16FromDouble(v);
+    else if constexpr (std::is_same_v<T, BFloat16>)
+        return bfloat16FromDouble(v);
+    else if constexpr (kIsComplex<T>)
+        return T(typename T::value_type(v), 0);
+    else
+        return static_cast<T>(v);
+}
+
+/// The element of type T for the integer `v`: integers wrap (as NumPy's astype), floats round,
+/// bool is v != 0. Not for strings.
+template <class T> T fromInteger(std::int64_t v)
+{
+    if constexpr (std::is_same_v<T, bool>)
+        return v != 0;
+    else if constexpr (std::is_integral_v<T>)
+        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(v));
+    else
+        return fromReal<T>(double(v));
 }
 
 /// A dense row-major tensor of rank 0 to kMaxRank (32). Copies share the buffer: treat a tensor as
@@ -92,6 +151,8 @@ public:
         Tensor t = empty(dtype, {});
         if constexpr (std::is_same_v<T, std::string>)
             t.data<std::string>()[0] = value;
+        else if constexpr (kIsComplex<T>)
+            t.setFromComplex(0, value);
         else if constexpr (std::is_floating_point_v<T>)
             t.setFromDouble(0, value);
         else
@@ -117,14 +178,20 @@ public:
     /// The same buffer under another shape with the same element count.
     Tensor reshaped(Shape shape) const;
 
-    /// Element i as int64 (bool: 0/1; floats truncated toward zero). Not for strings.
+    /// Element i as int64 (bool: 0/1; floats truncated toward zero; complex: the real part). Not
+    /// for strings.
     std::int64_t intAt(std::int64_t i) const;
-    /// Element i as double. Not for strings.
+    /// Element i as double (complex: the real part). Not for strings.
     double doubleAt(std::int64_t i) const;
+    /// Element i as a complex number (real dtypes: imaginary part 0). Not for strings.
+    std::complex<double> complexAt(std::int64_t i) const;
     /// Sets element i from an integer, with C++ conversion to the dtype. Not for strings.
     void setFromInt(std::int64_t i, std::int64_t value);
-    /// Sets element i from a double, with C++ conversion to the dtype. Not for strings.
+    /// Sets element i from a double, with C++ conversion to the dtype (float16: rounded to
+    /// nearest, ties to even). Not for strings.
     void setFromDouble(std::int64_t i, double value);
+    /// Sets element i from a complex number (real dtypes take the real part). Not for strings.
+    void setFromComplex(std::int64_t i, std::complex<double> value);
     /// Every element as int64 (for index tensors of integer dtype).
     std::vector<std::int64_t> toInt64Vector() const;
 
@@ -158,7 +225,8 @@ enum class Fill { Arange, Zeros, Ones, Random };
 std::string_view fillName(Fill fill);
 /// arange: element i is i converted to the dtype (integers wrap like NumPy's astype; bool is
 /// i % 2; strings are the decimal digits of i). random: a fixed generator seeded by `seed`;
-/// integers uniform in [0, 100) (bool: 0 or 1), floats uniform in [0, 1), strings "r<0..99>".
+/// integers uniform in [0, 100) (bool: 0 or 1), floats uniform in [0, 1) (rounded to the dtype),
+/// complex numbers with such a real part and imaginary part 0, strings "r<0..99>".
 /// With an executor, numeric fills run on all its workers (the same values).
 Tensor makeFilled(DType dtype, const Shape& shape, Fill fill, std::uint64_t seed,
                   const Limits& limits, Executor* executor = nullptr);

@@ -146,10 +146,7 @@ Options parseArgs(const std::vector<std::string>& args)
         } else if (name == "--dtype") {
             const std::string v = value();
             const auto t = dtypeFromName(v);
-            if (!t)
-                throw UsageError("--dtype takes bool, int8, uint8, int16, int32, int64, float32, "
-                                 "float64 or string, not '" +
-                                 v + "'");
+            if (!t) throw UsageError("--dtype takes " + dtypeNameList() + ", not '" + v + "'");
             o.dtype = *t;
         } else if (name == "--fill") {
             const std::string v = value();
@@ -457,8 +454,13 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
     RequestResult result;
     runJob(executor, [&](JobContext& context) {
         const Limits limits = givenLimits.forRequest();
-        requireSubscriptRequest(expr, o.dtype, *o.shape, request.sources, limits);
-        request.inputs = {{makeFilled(o.dtype, *o.shape, o.fill, o.seed, limits)}};
+        if (!o.inputs.empty()) {
+            // The array of a .npy file (its header is checked against the limits first).
+            request.inputs = {{readNpyFile(o.inputs[0].second, limits)}};
+        } else {
+            requireSubscriptRequest(expr, o.dtype, *o.shape, request.sources, limits);
+            request.inputs = {{makeFilled(o.dtype, *o.shape, o.fill, o.seed, limits)}};
+        }
         result = runRequest(request, limits, executor, &context);
     });
     if (!o.save.empty()) {
@@ -485,8 +487,11 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
     if (p.color())
         printOptions.highlight = [&](std::int64_t i) { return bool(read[std::size_t(i)]); };
     p.heading("x: " + std::string(dtypeName(input.dtype())) + " " + compactShape(input.shape()) +
-              ", " + std::string(fillName(o.fill)) +
-              (o.fill == Fill::Random ? " (seed " + std::to_string(o.seed) + ")" : ""));
+              ", " +
+              (!o.inputs.empty()
+                   ? "from " + o.inputs[0].second
+                   : std::string(fillName(o.fill)) +
+                         (o.fill == Fill::Random ? " (seed " + std::to_string(o.seed) + ")" : "")));
     p.out() << formatTensor(input, printOptions) << "\n\n";
     printOptions.highlight = nullptr;
     p.heading(expr + ": " + std::string(dtypeName(output.dtype())) + " " +
@@ -1072,6 +1077,8 @@ Commands:
   eval --shape S EXPR      slice a generated tensor and show the input, the result and
                            the decode  [--dtype T] [--fill F] [--seed N] [--json]
                            [--save FILE.npy]
+  eval --input x=FILE.npy EXPR
+                           the same for the array of a .npy file  [--json] [--save FILE.npy]
   encode EXPR              the begin/end/strides and the five masks of a subscript
   explain --shape S EXPR   every stage of TensorFlow's strided-slice decode, with reasons
   ops                      every op with its inputs, attributes and defaults
@@ -1102,7 +1109,8 @@ Commands:
 
 Options:
   --shape S          input shape: 5,6 or 5x6 or '5 6' ('' or '()' for a scalar)
-  --dtype T          bool, int8, uint8, int16, int32 (default), int64, float32, float64, string
+  --dtype T          bool, int8, uint8, int16, uint16, int32 (default), uint32, int64, uint64,
+                     float16, bfloat16, float32, float64, complex64, complex128, string
   --fill F           arange (default), zeros, ones or random
   --seed N           seed for --fill random (default 0)
   --json             eval, compare, equivalent, diagnose: print a protocol object
@@ -1142,7 +1150,15 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
         if (o.command.empty()) throw UsageError("no command given");
         if (o.command == "run")
             checkCommand(o, {}, 0, 1, "a file");
-        else if (o.command == "eval")
+        else if (o.command == "eval" && o.given.count("--input")) {
+            for (const char* generated : {"--shape", "--dtype", "--fill", "--seed"})
+                if (o.given.count(generated))
+                    throw UsageError(std::string(generated) +
+                                     " does not apply to 'eval --input': the file gives the array");
+            checkCommand(o, {"--input", "--json", "--save"}, 1, 1, "an expression");
+            if (o.inputs.size() != 1 || o.inputs[0].first != "x")
+                throw UsageError("eval takes one --input x=FILE.npy, the array x to slice");
+        } else if (o.command == "eval")
             checkCommand(o, {"--shape", "--dtype", "--fill", "--seed", "--json", "--save"}, 1, 1,
                          "an expression");
         else if (o.command == "encode")

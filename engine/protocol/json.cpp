@@ -2,6 +2,7 @@
 #include "protocol/json.h"
 
 #include "core/error.h"
+#include "core/tensor.h"
 
 #include <algorithm>
 #include <charconv>
@@ -18,6 +19,8 @@ Json::Json(std::int64_t v)
     n.value32 = float(v);
     n.integer = v;
     n.isInteger = n.fitsInt64 = true;
+    n.fitsUInt64 = v >= 0;
+    n.uinteger = std::uint64_t(v);
     m_value = n;
 }
 
@@ -476,7 +479,10 @@ private:
         n.isInteger = isInteger;
         if (m_keepNumberText)
             n.text = JsonNumberText(std::string_view(first, std::size_t(last - first)));
-        if (isInteger) n.fitsInt64 = std::from_chars(first, last, n.integer).ec == std::errc();
+        if (isInteger) {
+            n.fitsInt64 = std::from_chars(first, last, n.integer).ec == std::errc();
+            n.fitsUInt64 = std::from_chars(first, last, n.uinteger).ec == std::errc();
+        }
         if (std::from_chars(first, last, n.value).ec != std::errc()) {
             // Beyond float64 is refused, except in an id, which is only echoed.
             if (order > 0 && !m_keepNumberText)
@@ -706,6 +712,29 @@ void JsonWriter::value(const Json& json)
     }
 }
 
+namespace {
+// A real float element: the shortest decimal that reads back as the same value of its type, or
+// the strings "nan", "inf", "-inf". At most 26 characters.
+template <class T> char* writeReal(char* p, T v)
+{
+    const double x = realValue(v);
+    if (!std::isfinite(x)) {
+        const char* text = std::isnan(x) ? "\"nan\"" : x > 0 ? "\"inf\"" : "\"-inf\"";
+        const std::size_t n = std::strlen(text);
+        std::memcpy(p, text, n);
+        return p + n;
+    }
+    if constexpr (kIsHalfFloat<T>) {
+        const std::string s =
+            shortestDecimal(x, std::is_same_v<T, Float16> ? DType::Float16 : DType::BFloat16);
+        std::memcpy(p, s.data(), s.size());
+        return p + s.size();
+    } else {
+        return std::to_chars(p, p + 32, v).ptr;
+    }
+}
+} // namespace
+
 template <class T> void JsonWriter::array(const T* values, std::int64_t count)
 {
     beginArray();
@@ -722,7 +751,8 @@ template <class T> void JsonWriter::array(const T* values, std::int64_t count)
                     appendJsonString(m_out, values[i]);
                 }
             } else {
-                constexpr std::size_t kMaxChars = 32; // "-2.2250738585072014e-308," and shorter
+                // "-2.2250738585072014e-308," and shorter; a complex number is two of them.
+                constexpr std::size_t kMaxChars = kIsComplex<T> ? 64 : 32;
                 std::size_t used = m_out.size();
                 m_out.resize(used + std::size_t(end - begin) * kMaxChars);
                 char* p = m_out.data() + used;
@@ -732,17 +762,14 @@ template <class T> void JsonWriter::array(const T* values, std::int64_t count)
                     if constexpr (std::is_same_v<T, bool>) {
                         std::memcpy(p, v ? "true" : "false", v ? 4 : 5);
                         p += v ? 4 : 5;
-                    } else if constexpr (std::is_floating_point_v<T>) {
-                        if (std::isfinite(v)) {
-                            p = std::to_chars(p, p + kMaxChars, v).ptr;
-                        } else {
-                            const char* text = std::isnan(v) ? "\"nan\""
-                                               : v > 0       ? "\"inf\""
-                                                             : "\"-inf\"";
-                            const std::size_t n = std::strlen(text);
-                            std::memcpy(p, text, n);
-                            p += n;
-                        }
+                    } else if constexpr (kIsRealFloat<T>) {
+                        p = writeReal(p, v);
+                    } else if constexpr (kIsComplex<T>) {
+                        *p++ = '[';
+                        p = writeReal(p, v.real());
+                        *p++ = ',';
+                        p = writeReal(p, v.imag());
+                        *p++ = ']';
                     } else {
                         p = std::to_chars(p, p + kMaxChars, v).ptr;
                     }
@@ -760,6 +787,13 @@ template void JsonWriter::array(const std::uint8_t*, std::int64_t);
 template void JsonWriter::array(const std::int16_t*, std::int64_t);
 template void JsonWriter::array(const std::int32_t*, std::int64_t);
 template void JsonWriter::array(const std::int64_t*, std::int64_t);
+template void JsonWriter::array(const std::uint16_t*, std::int64_t);
+template void JsonWriter::array(const std::uint32_t*, std::int64_t);
+template void JsonWriter::array(const std::uint64_t*, std::int64_t);
+template void JsonWriter::array(const Float16*, std::int64_t);
+template void JsonWriter::array(const BFloat16*, std::int64_t);
+template void JsonWriter::array(const std::complex<float>*, std::int64_t);
+template void JsonWriter::array(const std::complex<double>*, std::int64_t);
 template void JsonWriter::array(const float*, std::int64_t);
 template void JsonWriter::array(const double*, std::int64_t);
 template void JsonWriter::array(const std::string*, std::int64_t);

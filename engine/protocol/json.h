@@ -42,12 +42,14 @@ private:
 /// what NumPy's float32 parser gives.
 struct JsonNumber
 {
-    double value = 0;         ///< nearest double
-    std::int64_t integer = 0; ///< exact, when fitsInt64
-    float value32 = 0;        ///< nearest float32 (±inf if overflows32)
-    bool isInteger = false;   ///< written without a fraction or an exponent
-    bool fitsInt64 = false;   ///< isInteger and within int64
-    bool overflows32 = false; ///< finite, but beyond float32's largest value
+    double value = 0;           ///< nearest double
+    std::int64_t integer = 0;   ///< exact, when fitsInt64
+    std::uint64_t uinteger = 0; ///< exact, when fitsUInt64 (uint64 tensors above 2^63 - 1)
+    float value32 = 0;          ///< nearest float32 (±inf if overflows32)
+    bool isInteger = false;     ///< written without a fraction or an exponent
+    bool fitsInt64 = false;     ///< isInteger and within int64
+    bool fitsUInt64 = false;    ///< isInteger and within uint64
+    bool overflows32 = false;   ///< finite, but beyond float32's largest value
     /// The text as written, for an `id` only: JsonWriter writes it back byte for byte (an
     /// integer beyond 64 bits, 1e400, 1.50 come back as sent).
     JsonNumberText text;

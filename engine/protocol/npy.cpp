@@ -17,6 +17,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <unistd.h>
 
 namespace ss {
@@ -44,8 +45,42 @@ struct Descr
     Kind kind = Kind::Plain;
     DType dtype = DType::Float32;
     std::int64_t itemSize = 0; ///< bytes per element in the file
+    std::int64_t swapSize = 0; ///< bytes per byte-ordered unit (a complex number's part)
     bool swap = false;         ///< the file's byte order is not the machine's
 };
+
+// The .npy type code (without its byte-order character) of each numeric dtype but bool. bfloat16
+// is the one NumPy has no code for: ml_dtypes registers it with kind 'V', so np.save (and JAX,
+// which saves through NumPy) writes '<V2', and jnp.load reads a V2 array back as bfloat16.
+struct NpyCode
+{
+    DType dtype;
+    std::string_view code;
+};
+constexpr NpyCode kNpyCodes[] = {
+    {DType::Int8, "i1"},      {DType::UInt8, "u1"},       {DType::Int16, "i2"},
+    {DType::UInt16, "u2"},    {DType::Int32, "i4"},       {DType::UInt32, "u4"},
+    {DType::Int64, "i8"},     {DType::UInt64, "u8"},      {DType::Float16, "f2"},
+    {DType::BFloat16, "V2"},  {DType::Float32, "f4"},     {DType::Float64, "f8"},
+    {DType::Complex64, "c8"}, {DType::Complex128, "c16"},
+};
+
+std::optional<DType> dtypeFromNpyDescr(std::string_view code)
+{
+    // The dtype's name, as workarounds for the V2 ambiguity write it (str(array.dtype)).
+    if (code == "bfloat16") return DType::BFloat16;
+    for (const NpyCode& c : kNpyCodes)
+        if (c.code == code) return c.dtype;
+    return std::nullopt;
+}
+
+std::string npyDescr(DType t)
+{
+    if (t == DType::Bool) return "|b1";
+    for (const NpyCode& c : kNpyCodes)
+        if (c.dtype == t) return std::string(dtypeSize(t) == 1 ? "|" : "<") + std::string(c.code);
+    return {}; // strings: their length decides (writeNpy)
+}
 
 struct Header
 {
@@ -583,18 +618,17 @@ private:
         d.swap = bigEndian != (std::endian::native == std::endian::big);
         auto plain = [&](DType t) {
             d.dtype = t;
-            d.itemSize = dtypeSize(t);
+            d.itemSize = d.swapSize = dtypeSize(t);
             d.swap = d.swap && d.itemSize > 1;
             return d;
         };
         if (s == "b1" || s == "?") return plain(DType::Bool);
-        if (s == "i1") return plain(DType::Int8);
-        if (s == "u1") return plain(DType::UInt8);
-        if (s == "i2") return plain(DType::Int16);
-        if (s == "i4") return plain(DType::Int32);
-        if (s == "i8") return plain(DType::Int64);
-        if (s == "f4") return plain(DType::Float32);
-        if (s == "f8") return plain(DType::Float64);
+        if (const std::optional<DType> t = dtypeFromNpyDescr(s)) {
+            plain(*t);
+            // A complex number is two floats, each in the file's byte order.
+            if (isComplex(*t)) d.swapSize = d.itemSize / 2;
+            return d;
+        }
         if (!s.empty() && (s[0] == 'U' || s[0] == 'S' || s[0] == 'a') &&
             s.find_first_not_of("0123456789", 1) == std::string_view::npos && s.size() < 12) {
             const std::int64_t chars = s.size() > 1 ? std::stoll(std::string(s.substr(1))) : 0;
@@ -604,22 +638,20 @@ private:
             return d;
         }
         std::string why = "is not supported";
-        if (s == "f2" || s == "e")
-            why = "(float16) is not supported";
-        else if (!s.empty() && s[0] == 'c')
-            why = "(complex) is not supported";
+        if (!s.empty() && s[0] == 'c')
+            why = "(complex of this size) is not supported";
         else if (s == "O" || s.starts_with("O"))
             why = "(Python objects) is not supported";
-        else if (s == "u2" || s == "u4" || s == "u8")
-            why = "(uint" + num(8 * (s[1] - '0')) + ") has no SliceScope dtype";
         else if (!s.empty() && s[0] == 'V')
-            why = "(structured or void) is not supported";
+            why = "(structured or void; only V2, bfloat16 as ml_dtypes saves it, is read) is not "
+                  "supported";
         else if (!s.empty() && (s[0] == 'M' || s[0] == 'm'))
             why = "(datetime) is not supported";
         else if (s == "f16" || s == "f12" || s == "g")
             why = "(long double) is not supported";
         fail("the dtype '" + text + "' " + why +
-             " (supported: b1, i1, u1, i2, i4, i8, f4, f8, U and S strings)");
+             " (supported: b1, i1, u1, i2, u2, i4, u4, i8, u8, f2, f4, f8, c8, c16, V2 or "
+             "bfloat16, U and S strings)");
     }
 
     template <class U> static void swapAll(void* data, std::int64_t n)
@@ -642,12 +674,13 @@ private:
     {
         readExactly(static_cast<char*>(t.raw()), bytes);
         if (d.swap) {
-            if (d.itemSize == 2)
-                swapAll<std::uint16_t>(t.raw(), t.size());
-            else if (d.itemSize == 4)
-                swapAll<std::uint32_t>(t.raw(), t.size());
+            const std::int64_t units = t.size() * (d.itemSize / d.swapSize);
+            if (d.swapSize == 2)
+                swapAll<std::uint16_t>(t.raw(), units);
+            else if (d.swapSize == 4)
+                swapAll<std::uint32_t>(t.raw(), units);
             else
-                swapAll<std::uint64_t>(t.raw(), t.size());
+                swapAll<std::uint64_t>(t.raw(), units);
         }
         if (d.dtype == DType::Bool) {
             // NumPy reads any non-zero byte as True; a C++ bool must hold exactly 0 or 1.
@@ -747,23 +780,15 @@ void writeNpy(const Tensor& t, const Sink& sink)
     std::string descr;
     std::int64_t chars = 1;
     std::vector<std::u32string> texts;
-    switch (t.dtype()) {
-    case DType::Bool: descr = "|b1"; break;
-    case DType::Int8: descr = "|i1"; break;
-    case DType::UInt8: descr = "|u1"; break;
-    case DType::Int16: descr = "<i2"; break;
-    case DType::Int32: descr = "<i4"; break;
-    case DType::Int64: descr = "<i8"; break;
-    case DType::Float32: descr = "<f4"; break;
-    case DType::Float64: descr = "<f8"; break;
-    case DType::String:
+    if (t.dtype() == DType::String) {
         texts.reserve(std::size_t(t.size()));
         for (std::int64_t i = 0; i < t.size(); ++i) {
             texts.push_back(decodeUtf8(t.data<std::string>()[i]));
             chars = std::max(chars, std::int64_t(texts.back().size()));
         }
         descr = "<U" + num(chars);
-        break;
+    } else {
+        descr = npyDescr(t.dtype());
     }
     std::string shape = "(";
     for (int k = 0; k < t.rank(); ++k)
@@ -785,9 +810,10 @@ void writeNpy(const Tensor& t, const Sink& sink)
     sink(head.data(), head.size());
 
     if (t.dtype() != DType::String) {
-        const std::size_t item = std::size_t(dtypeSize(t.dtype()));
+        // The unit whose bytes are reversed on a big-endian machine: a complex number's part.
+        const std::size_t item = std::size_t(dtypeSize(t.dtype())) / (isComplex(t.dtype()) ? 2 : 1);
+        const std::size_t total = std::size_t(t.size()) * std::size_t(dtypeSize(t.dtype()));
         const auto* data = static_cast<const char*>(t.raw());
-        const std::size_t total = std::size_t(t.size()) * item;
         if constexpr (std::endian::native == std::endian::little) {
             if (total > 0) sink(data, total);
         } else {

@@ -6,6 +6,7 @@
 #include "protocol/npy.h"
 
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -39,10 +40,7 @@ DType readDType(const Json& v)
 {
     if (!v.isString()) badRequest("dtype must be a string, got " + std::string(v.typeName()));
     const auto t = dtypeFromName(v.toString());
-    if (!t)
-        badRequest("unknown dtype " + snippet(v) +
-                   " (the dtypes are bool, int8, uint8, int16, int32, int64, float32, float64 and "
-                   "string)");
+    if (!t) badRequest("unknown dtype " + snippet(v) + " (the dtypes are " + dtypeNameList() + ")");
     return *t;
 }
 
@@ -70,6 +68,53 @@ Shape readShape(const Json& v)
 
 namespace {
 
+// The largest finite value of each real float type, as messages name it.
+template <class T> const char* largestText()
+{
+    if constexpr (std::is_same_v<T, Float16>)
+        return "65504";
+    else if constexpr (std::is_same_v<T, BFloat16>)
+        return "3.3895314e+38";
+    else
+        return "3.4028235e+38";
+}
+
+// A real float (or one part of a complex number) of type T: a number, rounded to the nearest
+// value of T, or "nan", "inf", "-inf". A finite number beyond T's range is refused rather than
+// made infinite. `typeName` names the tensor's dtype for messages.
+template <class T, class Refuse>
+T readReal(const Json& v, const std::string& typeName, const Refuse& refuse)
+{
+    if (v.isString()) {
+        const std::string& s = v.toString();
+        if (s == "nan" || s == "inf" || s == "-inf")
+            return fromReal<T>(s == "nan"   ? std::numeric_limits<double>::quiet_NaN()
+                               : s == "inf" ? std::numeric_limits<double>::infinity()
+                                            : -std::numeric_limits<double>::infinity());
+        refuse("the " + typeName + " tensor takes numbers or the strings \"nan\", \"inf\", " +
+               "\"-inf\", got " + snippet(v));
+    }
+    if (!v.isNumber()) refuse("the " + typeName + " tensor takes numbers, got " + snippet(v));
+    if constexpr (std::is_same_v<T, double>) {
+        return v.number().value;
+    } else {
+        // float32 from the text itself (one rounding); the 16-bit floats from the double.
+        const bool overflows = std::is_same_v<T, float>
+                                   ? v.number().overflows32
+                                   : std::isinf(realValue(fromReal<T>(v.number().value)));
+        if (overflows)
+            refuse(snippet(v) + " is out of range for " + typeName + " (largest " +
+                   largestText<T>() + "); write \"inf\" for infinity, or use " +
+                   (typeName == "complex64" ? "complex128"
+                    : typeName == "float32" ? "float64"
+                                            : "float32"));
+        if constexpr (std::is_same_v<T, float>)
+            return v.number().value32;
+        else
+            return fromReal<T>(v.number().value);
+    }
+}
+
 // One element, converted to T with the dtype's own checks. `where` names it for messages.
 template <class T, class Where> T readElement(const Json& v, DType dtype, const Where& where)
 {
@@ -81,6 +126,14 @@ template <class T, class Where> T readElement(const Json& v, DType dtype, const 
     } else if constexpr (std::is_same_v<T, std::string>) {
         if (!v.isString()) refuse("the string tensor takes strings, got " + snippet(v));
         return v.toString();
+    } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+        // Beyond int64: read as the unsigned integer it is.
+        if (!v.isNumber()) refuse("the uint64 tensor takes integers, got " + snippet(v));
+        const JsonNumber& n = v.number();
+        if (!n.isInteger) refuse(snippet(v) + " is not an integer (the tensor is uint64)");
+        if (!n.fitsUInt64)
+            refuse(snippet(v) + " is out of range for uint64 [0, 18446744073709551615]");
+        return n.uinteger;
     } else if constexpr (std::is_integral_v<T>) {
         if (!v.isNumber()) refuse("the " + name() + " tensor takes integers, got " + snippet(v));
         const JsonNumber& n = v.number();
@@ -89,26 +142,15 @@ template <class T, class Where> T readElement(const Json& v, DType dtype, const 
             refuse(snippet(v) + " is out of range for " + name() + " [" + num(integerMin(dtype)) +
                    ", " + num(integerMax(dtype)) + "]");
         return static_cast<T>(n.integer);
+    } else if constexpr (kIsComplex<T>) {
+        // [real, imaginary], each part a number or "nan", "inf", "-inf".
+        if (!v.isArray() || v.toArray().size() != 2)
+            refuse("the " + name() + " tensor takes [real, imaginary] pairs, got " + snippet(v));
+        using Part = typename T::value_type;
+        return T(readReal<Part>(v.toArray()[0], name(), refuse),
+                 readReal<Part>(v.toArray()[1], name(), refuse));
     } else {
-        if (v.isString()) {
-            const std::string& s = v.toString();
-            if (s == "nan") return std::numeric_limits<T>::quiet_NaN();
-            if (s == "inf" || s == "-inf")
-                return s[0] == '-' ? -std::numeric_limits<T>::infinity()
-                                   : std::numeric_limits<T>::infinity();
-            refuse("the " + name() +
-                   " tensor takes numbers or the strings \"nan\", \"inf\", \"-inf\", got " +
-                   snippet(v));
-        }
-        if (!v.isNumber()) refuse("the " + name() + " tensor takes numbers, got " + snippet(v));
-        if constexpr (std::is_same_v<T, float>) {
-            if (v.number().overflows32)
-                refuse(snippet(v) + " is out of range for float32 (largest 3.4028235e+38); write "
-                                    "\"inf\" for infinity, or use float64");
-            return v.number().value32;
-        } else {
-            return v.number().value;
-        }
+        return readReal<T>(v, name(), refuse);
     }
 }
 
@@ -134,11 +176,11 @@ std::string indexPath(const std::string& name, const std::vector<std::int64_t>& 
 
 // Collects the leaves of a nested list, checking that it is rectangular with `shape`.
 void flattenValue(const Json& v, const Shape& shape, std::vector<std::int64_t>& index,
-                  std::vector<const Json*>& leaves)
+                  std::vector<const Json*>& leaves, bool pairLeaves)
 {
     const std::size_t depth = index.size();
     if (depth == shape.size()) {
-        if (v.isArray())
+        if (v.isArray() && !pairLeaves)
             badRequest("ragged value: " + indexPath("value", index) +
                        " is a list where a single element was expected");
         leaves.push_back(&v);
@@ -155,7 +197,7 @@ void flattenValue(const Json& v, const Shape& shape, std::vector<std::int64_t>& 
                    " were expected");
     index.push_back(0);
     for (const Json& item : items) {
-        flattenValue(item, shape, index, leaves);
+        flattenValue(item, shape, index, leaves, pairLeaves);
         ++index.back();
     }
     index.pop_back();
@@ -209,8 +251,11 @@ Fill readFill(const Json& v)
 
 Tensor tensorFromValue(const Json& value, std::optional<DType> dtype, const Limits& limits)
 {
+    // A complex element is itself a list, [real, imaginary]: the innermost list of non-lists.
+    const bool pairLeaves = dtype && isComplex(*dtype);
     Shape shape;
     for (const Json* level = &value; level->isArray(); level = &level->toArray().front()) {
+        if (pairLeaves && !level->toArray().empty() && !level->toArray().front().isArray()) break;
         if (shape.size() == std::size_t(kMaxRank))
             badRequest("the value nests lists more than " + num(kMaxRank) +
                        " deep; tensors have rank 0 to " + num(kMaxRank));
@@ -220,7 +265,7 @@ Tensor tensorFromValue(const Json& value, std::optional<DType> dtype, const Limi
     limits.check(shape, dtype.value_or(DType::Float32), "the value");
     std::vector<const Json*> leaves;
     std::vector<std::int64_t> index;
-    flattenValue(value, shape, index, leaves);
+    flattenValue(value, shape, index, leaves, pairLeaves);
     Tensor t = Tensor::empty(dtype ? *dtype : inferDType(leaves), shape, limits);
     readElements(
         t, [&](std::int64_t i) -> const Json& { return *leaves[std::size_t(i)]; },
@@ -384,7 +429,15 @@ std::optional<std::uint64_t> tensorChecksum(const Tensor& tensor, Executor* exec
                 for (std::int64_t i = begin; i < end; ++i) {
                     Bits bits;
                     std::memcpy(&bits, &data[i], sizeof bits);
-                    sum += std::uint64_t(bits) * (2 * std::uint64_t(i) + 1);
+                    std::uint64_t element = bits;
+                    if constexpr (sizeof(T) == 16) {
+                        // complex128: its two 64-bit halves, the imaginary one times 2^32 + 1.
+                        std::uint64_t imag;
+                        std::memcpy(&imag, reinterpret_cast<const char*>(&data[i]) + 8,
+                                    sizeof imag);
+                        element += imag * ((std::uint64_t(1) << 32) + 1);
+                    }
+                    sum += element * (2 * std::uint64_t(i) + 1);
                 }
                 return sum;
             };

@@ -2,6 +2,7 @@
 #include "protocol/text_format.h"
 
 #include "core/slice_expr.h"
+#include "core/tensor.h"
 
 #include <algorithm>
 #include <charconv>
@@ -146,6 +147,29 @@ std::vector<std::string> formatElements(const Tensor& t, const std::vector<std::
             for (const std::int64_t i : indices)
                 values.push_back(data[i]);
             return formatFloats(values);
+        } else if constexpr (kIsHalfFloat<T>) {
+            // The shortest decimal of the 16-bit value, as the double nearest it: printed as
+            // a double, it shows the digits NumPy's float16 printout shows.
+            std::vector<double> values;
+            for (const std::int64_t i : indices)
+                values.push_back(std::stod(shortestDecimal(realValue(data[i]), t.dtype())));
+            if (t.rank() == 0) return std::vector<std::string>{formatScalarFloat(values[0])};
+            return formatFloats(values);
+        } else if constexpr (kIsComplex<T>) {
+            // Python's complex repr, a+bj, with each part as a float of the element's width.
+            for (const std::int64_t i : indices) {
+                std::string im = formatScalarFloat(data[i].imag());
+                if (im[0] != '-') im = "+" + im;
+                out.push_back("(" + formatScalarFloat(data[i].real()) + im + "j)");
+            }
+        } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+            int width = 0;
+            for (const std::int64_t i : indices) {
+                out.push_back(std::to_string(data[i]));
+                width = std::max(width, int(out.back().size()));
+            }
+            for (auto& s : out)
+                s = pad(s, width, true);
         } else if constexpr (std::is_same_v<T, std::string>) {
             for (const std::int64_t i : indices)
                 out.push_back(t.rank() == 0 ? data[i] : pythonStringRepr(data[i]));

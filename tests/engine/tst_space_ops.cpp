@@ -730,17 +730,26 @@ private slots:
             {"space_to_depth", block(2)},
             {"depth_to_space", block(2)}};
         const Shape shape = {4, 2, 2, 4};
-        for (DType t : {DType::Int8, DType::UInt8, DType::Int16, DType::Int32, DType::Int64,
-                        DType::Float32, DType::Float64, DType::Bool}) {
+        for (DType t : kAllDTypes) {
+            if (t == DType::String) continue; // below
             Tensor input = iota(shape, 0, t);
             if (t == DType::Float64)
                 input.setFromDouble(5, std::numeric_limits<double>::quiet_NaN());
+            if (isComplex(t) && !takesAll) {
+                // TF_CALL_REAL_NUMBER_TYPES has no complex kernel either.
+                SS_EXPECT_ERROR(runOp(name, {{input}}, attrs.at(name)), kInvalid,
+                                "input '" + def(name).inputs[0].name + "' has dtype " +
+                                    std::string(dtypeName(t)) + ", but " + name +
+                                    " takes real numbers only (int8, uint8, int16, uint16, int32, "
+                                    "uint32, int64, uint64, float16, bfloat16, float32, float64)");
+                continue;
+            }
             if (t == DType::Bool && !takesAll) {
                 SS_EXPECT_ERROR(runOp(name, {{input}}, attrs.at(name)), kInvalid,
                                 "input '" + def(name).inputs[0].name + "' has dtype bool, but " +
                                     name +
-                                    " takes real numbers only (int8, uint8, int16, int32, int64, "
-                                    "float32, float64)");
+                                    " takes real numbers only (int8, uint8, int16, uint16, int32, "
+                                    "uint32, int64, uint64, float16, bfloat16, float32, float64)");
                 continue;
             }
             // runOp checks every element bit for bit against its source (NaN included).
@@ -755,8 +764,8 @@ private slots:
             SS_EXPECT_ERROR(runOp(name, {{text}}, attrs.at(name)), kInvalid,
                             "input '" + def(name).inputs[0].name + "' has dtype string, but " +
                                 name +
-                                " takes real numbers only (int8, uint8, int16, int32, int64, "
-                                "float32, float64)");
+                                " takes real numbers only (int8, uint8, int16, uint16, int32, "
+                                "uint32, int64, uint64, float16, bfloat16, float32, float64)");
             return;
         }
         // runOp checks every string against its source; the numeric run gives the same sources.

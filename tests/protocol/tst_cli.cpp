@@ -133,9 +133,10 @@ void TestCli::usageErrors_data()
         << "--shape: '" + QStringList(33, "1").join(',') +
                "' is not a shape: tensors have rank 0 to 32 (give sizes such as 5,6 or 5 6 or "
                "(5, 6); '' or () for a scalar)";
-    QTest::newRow("bad dtype") << QStringList{"eval", "--shape", "5", "--dtype", "float16", "x[0]"}
-                               << "--dtype takes bool, int8, uint8, int16, int32, int64, float32, "
-                                  "float64 or string, not 'float16'";
+    QTest::newRow("bad dtype") << QStringList{"eval", "--shape", "5", "--dtype", "float8", "x[0]"}
+                               << "--dtype takes bool, int8, uint8, int16, uint16, int32, uint32, "
+                                  "int64, uint64, float16, bfloat16, float32, float64, complex64, "
+                                  "complex128 and string, not 'float8'";
     QTest::newRow("bad fill") << QStringList{"eval", "--shape", "5", "--fill", "linspace", "x[0]"}
                               << "--fill takes arange, zeros, ones or random, not 'linspace'";
     QTest::newRow("negative threads") << QStringList{"--threads", "-1", "ops"}

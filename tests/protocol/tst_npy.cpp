@@ -31,9 +31,12 @@ const Limits kLimits = Limits::machineDefault();
 Tensor expected(const std::string& kind, const Shape& shape)
 {
     const std::map<std::string, DType> dtypes = {
-        {"b1", DType::Bool},  {"i1", DType::Int8},  {"u1", DType::UInt8},   {"i2", DType::Int16},
-        {"i4", DType::Int32}, {"i8", DType::Int64}, {"f4", DType::Float32}, {"f8", DType::Float64},
-        {"U", DType::String}, {"S", DType::String}};
+        {"b1", DType::Bool},       {"i1", DType::Int8},    {"u1", DType::UInt8},
+        {"i2", DType::Int16},      {"i4", DType::Int32},   {"i8", DType::Int64},
+        {"f4", DType::Float32},    {"f8", DType::Float64}, {"U", DType::String},
+        {"S", DType::String},      {"u2", DType::UInt16},  {"u4", DType::UInt32},
+        {"u8", DType::UInt64},     {"f2", DType::Float16}, {"c8", DType::Complex64},
+        {"c16", DType::Complex128}};
     Tensor t = Tensor::empty(dtypes.at(kind), shape, kLimits);
     for (std::int64_t i = 0; i < t.size(); ++i) {
         if (kind == "b1")
@@ -52,6 +55,19 @@ Tensor expected(const std::string& kind, const Shape& shape)
             t.data<float>()[i] = float(double(i - 12) * 0.3);
         else if (kind == "f8")
             t.data<double>()[i] = double(i - 12) * 0.3;
+        else if (kind == "u2")
+            t.setFromInt(i, (i * 2731) % 65536);
+        else if (kind == "u4")
+            t.setFromInt(i, (i * 123456789) % (std::int64_t(1) << 32));
+        else if (kind == "u8") // wraps past 2^64, as NumPy's uint64 product does
+            t.data<std::uint64_t>()[i] = std::uint64_t(i) * 768614336404564651ull;
+        else if (kind == "f2") // rounded once from the double, as NumPy's astype
+            t.data<Float16>()[i] = float16FromDouble(double(i - 12) * 0.3);
+        else if (kind == "c8")
+            t.data<std::complex<float>>()[i] = {float(double(i - 12) * 0.3),
+                                                float(double(i) * 0.7)};
+        else if (kind == "c16")
+            t.data<std::complex<double>>()[i] = {double(i - 12) * 0.3, double(i) * 0.7};
         else if (kind == "U") {
             std::string s = "\xc3\xa9" + std::to_string(i);
             for (std::int64_t k = 0; k < i % 3; ++k)
@@ -103,7 +119,33 @@ private slots:
     void overflowingEmptyShapesAreRefused_data();
     void overflowingEmptyShapesAreRefused();
     void headersReadAsNumpyReadsThem();
+    void bfloat16AsMlDtypesSavesIt_data();
+    void bfloat16AsMlDtypesSavesIt();
 };
+
+void TestNpy::bfloat16AsMlDtypesSavesIt_data()
+{
+    QTest::addColumn<QString>("descr");
+    // np.save of an ml_dtypes bfloat16 array ('<V2'), a plain 2-byte void ('|V2', 'V2'), and
+    // the dtype's name as some tools write it.
+    for (const char* d : {"<V2", "|V2", "V2", "bfloat16"})
+        QTest::newRow(d) << QString::fromLatin1(d);
+}
+
+void TestNpy::bfloat16AsMlDtypesSavesIt()
+{
+    QFETCH(QString, descr);
+    // 1.0, -2.5 and a NaN with a payload, little-endian bfloat16 bits.
+    const std::string data("\x80\x3f\x20\xc0\xc1\x7f", 6);
+    const Tensor t = readNpyBytes(npyFile(1, header(descr.toStdString(), "(3,)"), data), kLimits);
+    QCOMPARE(t.dtype(), DType::BFloat16);
+    QCOMPARE(t.doubleAt(0), 1.0);
+    QCOMPARE(t.doubleAt(1), -2.5);
+    QCOMPARE(t.data<BFloat16>()[2].bits, std::uint16_t(0x7fc1));
+    // Written as ml_dtypes writes it, and read back bit for bit.
+    QVERIFY(encodeNpy(t).find("'descr': '<V2'") != std::string::npos);
+    QVERIFY(readNpyBytes(encodeNpy(t), kLimits).identical(t));
+}
 
 void TestNpy::readsWhatNumpyWrites()
 {
@@ -123,9 +165,16 @@ def values(kind, n):
     if kind == 'i8': return (i - 12) * 384307168202282325
     if kind == 'f4': return ((i - 12) * 0.3).astype(np.float32)
     if kind == 'f8': return (i - 12) * 0.3
+    if kind == 'u2': return ((i * 2731) % 65536).astype(np.uint16)
+    if kind == 'u4': return ((i * 123456789) % 2**32).astype(np.uint32)
+    if kind == 'u8': return i.astype(np.uint64) * np.uint64(768614336404564651)
+    if kind == 'f2': return ((i - 12) * 0.3).astype(np.float16)
+    if kind == 'c8': return ((i - 12) * 0.3 + 1j * (i * 0.7)).astype(np.complex64)
+    if kind == 'c16': return (i - 12) * 0.3 + 1j * (i * 0.7)
     if kind == 'U': return np.array(['\u00e9%d%s' % (k, '\U0001F600' * (k % 3)) for k in i], dtype='U8')
     return np.array([b'b%d' % k for k in i], dtype='S4')
-for kind in ['b1', 'i1', 'u1', 'i2', 'i4', 'i8', 'f4', 'f8', 'U', 'S']:
+for kind in ['b1', 'i1', 'u1', 'i2', 'i4', 'i8', 'f4', 'f8', 'U', 'S', 'u2', 'u4', 'u8', 'f2',
+             'c8', 'c16']:
     for order in '<>':
         for memory in 'CF':
             for version in (1, 2, 3):
@@ -148,7 +197,7 @@ for kind in ['b1', 'i1', 'u1', 'i2', 'i4', 'i8', 'f4', 'f8', 'U', 'S']:
         QVERIFY2(read.identical(want), qPrintable(name));
         ++files;
     }
-    QCOMPARE(files, 10 * 2 * 2 * 3 * 4);
+    QCOMPARE(files, 16 * 2 * 2 * 3 * 4);
 }
 
 void TestNpy::numpyReadsWhatWeWrite()
@@ -157,7 +206,8 @@ void TestNpy::numpyReadsWhatWeWrite()
     QVERIFY(dir.isValid());
     QByteArray lines;
     int k = 0;
-    for (const char* kind : {"b1", "i1", "u1", "i2", "i4", "i8", "f4", "f8", "U", "S"}) {
+    for (const char* kind : {"b1", "i1", "u1", "i2", "i4", "i8", "f4", "f8", "U", "S", "u2", "u4",
+                             "u8", "f2", "c8", "c16"}) {
         for (const Shape& shape : {Shape{2, 3, 4}, Shape{}, Shape{0, 3}, Shape{5}}) {
             Tensor t = expected(kind, shape);
             if (std::string(kind) == "f8" && t.size() > 2) {
@@ -176,7 +226,12 @@ void TestNpy::numpyReadsWhatWeWrite()
     const QString script = QStringLiteral(R"(
 import sys, json, numpy as np
 descrs = {'bool': '|b1', 'int8': '|i1', 'uint8': '|u1', 'int16': '<i2', 'int32': '<i4',
-          'int64': '<i8', 'float32': '<f4', 'float64': '<f8'}
+          'int64': '<i8', 'float32': '<f4', 'float64': '<f8', 'uint16': '<u2', 'uint32': '<u4',
+          'uint64': '<u8', 'float16': '<f2', 'complex64': '<c8', 'complex128': '<c16'}
+def number(v):
+    if isinstance(v, list):  # [real, imaginary]
+        return complex(number(v[0]), number(v[1]))
+    return float(v) if isinstance(v, str) else v
 for line in sys.stdin:
     path, text = line.rstrip('\n').split('\t')
     e = json.loads(text, parse_int=lambda s: -0.0 if s == '-0' else int(s))
@@ -190,11 +245,11 @@ for line in sys.stdin:
         want = np.array(e['data'], dtype=want_descr).reshape(e['shape'])
     else:
         want_descr = descrs[e['dtype']]
-        data = [float(v) if isinstance(v, str) else v for v in e['data']]
+        data = [number(v) for v in e['data']]
         want = np.array(data, dtype=want_descr).reshape(e['shape'])
     ok = (version == (1, 0) and not fortran and aligned and a.dtype.str == want_descr
           and list(a.shape) == e['shape']
-          and np.array_equal(a, want, equal_nan=a.dtype.kind == 'f')
+          and np.array_equal(a, want, equal_nan=a.dtype.kind in 'fc')
           and (a.dtype.kind != 'f' or np.array_equal(np.signbit(a), np.signbit(want))))
     if not ok:
         print(path, version, fortran, aligned, a.dtype.str, a.shape, a.ravel().tolist()[:5])
@@ -207,7 +262,8 @@ void TestNpy::roundTripsInMemory_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("shape");
-    for (const char* kind : {"b1", "i1", "u1", "i2", "i4", "i8", "f4", "f8", "U", "S"})
+    for (const char* kind : {"b1", "i1", "u1", "i2", "i4", "i8", "f4", "f8", "U", "S", "u2", "u4",
+                             "u8", "f2", "c8", "c16"})
         for (const char* shape : {"2,3,4", "", "0,3", "1,1,1,1,1,1,1,5"})
             QTest::addRow("%s (%s)", kind, shape) << QString(kind) << QString(shape);
 }
@@ -286,24 +342,25 @@ void TestNpy::refusesBadFiles_data()
         ".npy data: the array has rank 33; tensors have rank 0 to 32");
     row("object array", npyFile(1, header("|O", "(1,)"), eight),
         ".npy data: the dtype '|O' (Python objects) is not supported (supported: b1, i1, u1, i2, "
-        "i4, i8, f4, f8, U and S strings)");
+        "u2, i4, u4, i8, u8, f2, f4, f8, c8, c16, V2 or bfloat16, U and S strings)");
     row("structured dtype",
         npyFile(1,
                 "{'descr': [('a', '<i4'), ('b', '<f8')], 'fortran_order': False, 'shape': (1,)}\n",
                 std::string(12, '\0')),
         ".npy data: structured (record) dtypes are not supported");
-    row("float16", npyFile(1, header("<f2", "(1,)"), "\0\0"),
-        ".npy data: the dtype '<f2' (float16) is not supported (supported: b1, i1, u1, i2, i4, i8, "
-        "f4, f8, U and S strings)");
-    row("complex", npyFile(1, header("<c8", "(1,)"), eight),
-        ".npy data: the dtype '<c8' (complex) is not supported (supported: b1, i1, u1, i2, i4, i8, "
-        "f4, f8, U and S strings)");
-    row("uint32", npyFile(1, header("<u4", "(1,)"), "\0\0\0\0"),
-        ".npy data: the dtype '<u4' (uint32) has no SliceScope dtype (supported: b1, i1, u1, i2, "
-        "i4, i8, f4, f8, U and S strings)");
+    row("long double", npyFile(1, header("<f16", "(1,)"), std::string(16, '\0')),
+        ".npy data: the dtype '<f16' (long double) is not supported (supported: b1, i1, u1, i2, "
+        "u2, i4, u4, i8, u8, f2, f4, f8, c8, c16, V2 or bfloat16, U and S strings)");
+    row("complex256", npyFile(1, header("<c32", "(1,)"), std::string(32, '\0')),
+        ".npy data: the dtype '<c32' (complex of this size) is not supported (supported: b1, i1, "
+        "u1, i2, u2, i4, u4, i8, u8, f2, f4, f8, c8, c16, V2 or bfloat16, U and S strings)");
+    row("void of 4 bytes", npyFile(1, header("|V4", "(1,)"), "\0\0\0\0"),
+        ".npy data: the dtype '|V4' (structured or void; only V2, bfloat16 as ml_dtypes saves it, "
+        "is read) is not supported (supported: b1, i1, u1, i2, u2, i4, u4, i8, u8, f2, f4, f8, c8, "
+        "c16, V2 or bfloat16, U and S strings)");
     row("datetime", npyFile(1, header("<M8[s]", "(1,)"), eight),
-        ".npy data: the dtype '<M8[s]' (datetime) is not supported (supported: b1, i1, u1, i2, i4, "
-        "i8, f4, f8, U and S strings)");
+        ".npy data: the dtype '<M8[s]' (datetime) is not supported (supported: b1, i1, u1, i2, "
+        "u2, i4, u4, i8, u8, f2, f4, f8, c8, c16, V2 or bfloat16, U and S strings)");
     row("truncated data", npyFile(1, header("<f8", "(2, 3)"), std::string(40, '\0')),
         ".npy data: truncated: the header promises 48 bytes of data but only 40 follow");
     row("huge shape", npyFile(1, header("<f8", "(1000000, 1000000)"), ""), "",

@@ -106,6 +106,25 @@ void TestTensorJson::readsEveryDtype_data()
         R"({"dtype":"int32","shape":[2],"data":[1,2]})");
     row("value with nan strings", R"({"dtype":"float64","value":["nan",1]})",
         R"({"dtype":"float64","shape":[2],"data":["nan",1]})");
+    row("uint16 extremes", R"({"dtype":"uint16","shape":[2],"data":[0,65535]})",
+        R"({"dtype":"uint16","shape":[2],"data":[0,65535]})");
+    row("uint32 extremes", R"({"dtype":"uint32","shape":[2],"data":[0,4294967295]})",
+        R"({"dtype":"uint32","shape":[2],"data":[0,4294967295]})");
+    row("uint64 beyond int64",
+        R"({"dtype":"uint64","shape":[2],"data":[9223372036854775808,18446744073709551615]})",
+        R"({"dtype":"uint64","shape":[2],"data":[9223372036854775808,18446744073709551615]})");
+    // The nearest float16, written as the shortest decimal that reads back to it.
+    row("float16 shortest",
+        R"({"dtype":"float16","shape":[6],"data":[0.1,65504,-0.0,"nan",1e-7,2049]})",
+        R"({"dtype":"float16","shape":[6],"data":[0.1,65500,-0,"nan",1e-07,2048]})");
+    row("bfloat16 shortest", R"({"dtype":"bfloat16","shape":[3],"data":[0.1,3.3895314e38,"-inf"]})",
+        R"({"dtype":"bfloat16","shape":[3],"data":[0.1,3.39e+38,"-inf"]})");
+    row("complex64 pairs", R"({"dtype":"complex64","shape":[2],"data":[[0.1,-2],["nan","inf"]]})",
+        R"({"dtype":"complex64","shape":[2],"data":[[0.1,-2],["nan","inf"]]})");
+    row("complex128 value of pairs", R"({"dtype":"complex128","value":[[[1,2],[3,4]]]})",
+        R"({"dtype":"complex128","shape":[1,2],"data":[[1,2],[3,4]]})");
+    row("complex scalar value", R"({"dtype":"complex64","value":[1.5,-1]})",
+        R"({"dtype":"complex64","shape":[],"data":[[1.5,-1]]})");
     row("rank 8", R"({"dtype":"int32","shape":[1,1,1,1,1,1,1,2],"data":[1,2]})",
         R"({"dtype":"int32","shape":[1,1,1,1,1,1,1,2],"data":[1,2]})");
 }
@@ -170,9 +189,22 @@ void TestTensorJson::refusesBadTensors_data()
     row("unknown field", R"({"dtype":"int32","shape":[1],"data":[1],"bogus":1})",
         "unknown tensor field \"bogus\" (a tensor has dtype, shape, and one of data, value, fill "
         "or npy)");
-    row("unknown dtype", R"({"dtype":"float16","shape":[1],"data":[1]})",
-        "unknown dtype \"float16\" (the dtypes are bool, int8, uint8, int16, int32, int64, "
-        "float32, float64 and string)");
+    row("float16 beyond its range", R"({"dtype":"float16","shape":[1],"data":[65520]})",
+        "data[0]: 65520 is out of range for float16 (largest 65504); write \"inf\" for infinity, "
+        "or use float32");
+    row("complex not a pair", R"({"dtype":"complex64","shape":[1],"data":[1]})",
+        "data[0]: the complex64 tensor takes [real, imaginary] pairs, got 1");
+    row("complex part not a number", R"({"dtype":"complex128","shape":[1],"data":[[1,true]]})",
+        "data[0]: the complex128 tensor takes numbers, got true");
+    row("complex value not pairs", R"({"dtype":"complex64","value":[[1,2,3]]})",
+        "value[0]: the complex64 tensor takes [real, imaginary] pairs, got [1,2,3]");
+    row("uint64 negative", R"({"dtype":"uint64","shape":[1],"data":[-1]})",
+        "data[0]: -1 is out of range for uint64 [0, 18446744073709551615]");
+    row("uint64 beyond 2^64", R"({"dtype":"uint64","shape":[1],"data":[18446744073709551616]})",
+        "data[0]: 18446744073709551616 is out of range for uint64 [0, 18446744073709551615]");
+    row("unknown dtype", R"({"dtype":"float8","shape":[1],"data":[1]})",
+        "unknown dtype \"float8\" (the dtypes are bool, int8, uint8, int16, uint16, int32, uint32, "
+        "int64, uint64, float16, bfloat16, float32, float64, complex64, complex128 and string)");
     row("dtype not a string", R"({"dtype":3,"shape":[1],"data":[1]})",
         "dtype must be a string, got a number");
     row("shape not a list", R"({"dtype":"int32","shape":3,"data":[1]})",
@@ -422,8 +454,8 @@ void TestTensorJson::checksumMatchesNumpy()
     QByteArray input;
     std::vector<std::string> ours;
     int seed = 1;
-    for (const DType t : {DType::Bool, DType::Int8, DType::UInt8, DType::Int16, DType::Int32,
-                          DType::Int64, DType::Float32, DType::Float64}) {
+    for (const DType t : kAllDTypes) {
+        if (t == DType::String || t == DType::BFloat16) continue; // NumPy has neither
         for (const Shape& shape : {Shape{}, Shape{0}, Shape{5}, Shape{3, 7, 11}}) {
             Tensor x = makeFilled(t, shape, Fill::Random, std::uint64_t(seed++), limits);
             if (t == DType::Int64 && x.size() > 0)
@@ -443,10 +475,16 @@ import sys, json, numpy as np
 for line in sys.stdin:
     dtype, shape, tensor = line.split(' ', 2)
     t = json.loads(tensor)
-    data = [float(v) if isinstance(v, str) else v for v in t['data']]
+    number = lambda v: float(v) if isinstance(v, str) else v
+    data = [complex(number(v[0]), number(v[1])) if isinstance(v, list) else number(v)
+            for v in t['data']]
     a = np.array(data, dtype=dtype).reshape(t['shape']).ravel()
-    width = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]
-    bits = a.view(width).astype(np.uint64)
+    if a.dtype.itemsize == 16:  # complex128: bits(real) + bits(imag) * (2^32 + 1)
+        halves = a.view(np.uint64).reshape(-1, 2)
+        bits = halves[:, 0] + halves[:, 1] * np.uint64(2**32 + 1)
+    else:
+        width = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]
+        bits = a.view(width).astype(np.uint64)
     weights = (2 * np.arange(a.size, dtype=np.uint64) + np.uint64(1))
     print('%016x' % int((bits * weights).sum(dtype=np.uint64)))
 )");

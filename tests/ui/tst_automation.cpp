@@ -167,7 +167,7 @@ void TestAutomation::inputsAndCells()
     QCOMPARE(errorCode(a), std::string("invalid_argument")); // a literal's shape is its own
     a = client.ask(R"({"cmd": "set_shape", "slot": 3, "shape": "2"})");
     QCOMPARE(errorCode(a), std::string("invalid_argument"));
-    a = client.ask(R"({"cmd": "set_dtype", "dtype": "complex64"})");
+    a = client.ask(R"({"cmd": "set_dtype", "dtype": "complex32"})");
     QCOMPARE(errorCode(a), std::string("bad_request"));
 }
 

@@ -86,10 +86,11 @@ void TestStartFiles::aBadStartFileIsShownInTheWindow_data()
     QTest::addColumn<QString>("name");
     QTest::addColumn<QByteArray>("bytes");
     const QByteArray four(8, '\0');
-    QTest::newRow("float16") << QStringLiteral("f16.npy") << npyBytes("<f2", "(2, 2)", four);
-    QTest::newRow("complex64") << QStringLiteral("c64.npy")
-                               << npyBytes("<c8", "(1,)", QByteArray(8, '\0'));
-    QTest::newRow("uint32") << QStringLiteral("u32.npy") << npyBytes("<u4", "(2,)", four);
+    QTest::newRow("long double") << QStringLiteral("f128.npy")
+                                 << npyBytes("<f16", "(1,)", QByteArray(16, '\0'));
+    QTest::newRow("complex256") << QStringLiteral("c256.npy")
+                                << npyBytes("<c32", "(1,)", QByteArray(32, '\0'));
+    QTest::newRow("void") << QStringLiteral("v4.npy") << npyBytes("|V4", "(2,)", four);
     QTest::newRow("object") << QStringLiteral("object.npy") << npyBytes("|O", "(1,)", four);
     QTest::newRow("garbage") << QStringLiteral("garbage.npy") << QByteArray("not a npy file");
     QTest::newRow("truncated") << QStringLiteral("truncated.npy")

@@ -53,6 +53,15 @@ Tensor floats(const Shape& shape, const std::vector<double>& values)
     return t;
 }
 
+// A tensor of a floating or complex dtype from (real, imaginary) pairs.
+Tensor complexes(DType dtype, const Shape& shape, const std::vector<std::complex<double>>& values)
+{
+    Tensor t = Tensor::empty(dtype, shape);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        t.setFromComplex(std::int64_t(i), values[i]);
+    return t;
+}
+
 Tensor strings(const Shape& shape, const std::vector<std::string>& values)
 {
     Tensor t = Tensor::empty(DType::String, shape);
@@ -235,6 +244,28 @@ void TestTensorView::displayText_data()
     QTest::newRow("nan and infinities")
         << doubles({3}, {std::nan(""), HUGE_VAL, -HUGE_VAL}) << QStringList{"nan", "inf", "-inf"}
         << QStringList{"nan", "inf", "-inf"};
+    QTest::newRow("float16 as its shortest decimals")
+        << complexes(DType::Float16, {3}, {0.1, 2.5, 65504}) << QStringList{"0.1", "2.5", "65500.0"}
+        << QStringList{"0.1", "2.5", "65500"};
+    QTest::newRow("bfloat16 as its shortest decimals")
+        << complexes(DType::BFloat16, {2}, {1.1, -3}) << QStringList{"1.1", "-3.0"}
+        << QStringList{"1.1", "-3"};
+    QTest::newRow("complex64 as a+bj")
+        << complexes(DType::Complex64, {2}, {{1.5, -2}, {0.1, 1}})
+        << QStringList{"1.5-2.0j", "0.1+1.0j"} << QStringList{"1.5-2j", "0.1+1j"};
+    QTest::newRow("complex128 whole parts")
+        << complexes(DType::Complex128, {2}, {{1, 2}, {-3, -0.0}})
+        << QStringList{"1.+2.j", "-3.-0.j"} << QStringList{"1+2j", "-3-0j"};
+    QTest::newRow("complex nan and infinities")
+        << complexes(DType::Complex128, {1}, {{std::nan(""), -HUGE_VAL}}) << QStringList{"nan-infj"}
+        << QStringList{"nan-infj"};
+    QTest::newRow("uint64 above int64") <<
+        [] {
+            Tensor t = Tensor::empty(DType::UInt64, {1});
+            t.data<std::uint64_t>()[0] = std::numeric_limits<std::uint64_t>::max();
+            return t;
+        }() << QStringList{"18446744073709551615"}
+                                        << QStringList{"18446744073709551615"};
     QTest::newRow("strings quoted, edited bare")
         << strings({2}, {"ab", ""}) << QStringList{"'ab'", "''"} << QStringList{"ab", ""};
 }

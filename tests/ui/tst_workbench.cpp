@@ -42,6 +42,7 @@ using ss::testing::litInReadOrder;
 using ss::testing::waitSettled;
 
 Q_DECLARE_METATYPE(ss::Shape)
+Q_DECLARE_METATYPE(ss::DType)
 
 namespace {
 
@@ -121,6 +122,8 @@ private slots:
     void typingIsOneUndoStep();
     void historyRecallsEarlierExpressions();
     void cellEditIsUndoable();
+    void cellEditReadsTheDType_data();
+    void cellEditReadsTheDType();
     void opPickerSwitchesEditors_data();
     void opPickerSwitchesEditors();
     void genericEditorReadsJsonValues();
@@ -757,6 +760,81 @@ void TestWorkbench::cellEditIsUndoable()
     QVERIFY(waitSettled(w));
     QCOMPARE(w.workspace().inputs[0][0].fill, FillKind::Arange);
     QCOMPARE(w.outputView(0)->model()->tensor().intAt(1), 5);
+}
+
+void TestWorkbench::cellEditReadsTheDType_data()
+{
+    QTest::addColumn<DType>("dtype");
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<QString>("edited");  // the cell's edit text afterwards; empty: refused
+    QTest::addColumn<QString>("message"); // in the message strip when refused
+    QTest::newRow("float16") << DType::Float16 << "0.1"
+                             << "0.1"
+                             << "";
+    QTest::newRow("float16 nan") << DType::Float16 << "nan"
+                                 << "nan"
+                                 << "";
+    QTest::newRow("float16 out of range") << DType::Float16 << "70000"
+                                          << ""
+                                          << "70000 is out of range for float16 (largest 65504)";
+    QTest::newRow("bfloat16") << DType::BFloat16 << "-1.1"
+                              << "-1.1"
+                              << "";
+    QTest::newRow("complex64") << DType::Complex64 << "1.5-2j"
+                               << "1.5-2j"
+                               << "";
+    QTest::newRow("complex64 in parentheses") << DType::Complex64 << "(3+4j)"
+                                              << "3+4j"
+                                              << "";
+    QTest::newRow("complex64 imaginary") << DType::Complex64 << "-2.5j"
+                                         << "0-2.5j"
+                                         << "";
+    QTest::newRow("complex128 pair") << DType::Complex128 << "[1e300, -1]"
+                                     << "1e+300-1j"
+                                     << "";
+    QTest::newRow("complex64 out of range") << DType::Complex64 << "1e300+1j"
+                                            << ""
+                                            << "out of range for complex64";
+    QTest::newRow("complex malformed") << DType::Complex128 << "1+2i"
+                                       << ""
+                                       << "a complex128 value is written a+bj";
+    QTest::newRow("uint64 above int64") << DType::UInt64 << "18446744073709551615"
+                                        << "18446744073709551615"
+                                        << "";
+    QTest::newRow("uint16 negative") << DType::UInt16 << "-1"
+                                     << ""
+                                     << "out of range for uint16";
+}
+
+// A typed value is read as the input's dtype, shown in the input and, sliced by the engine, in
+// the output; a value the dtype cannot hold is refused with a message and changes nothing.
+void TestWorkbench::cellEditReadsTheDType()
+{
+    QFETCH(DType, dtype);
+    QFETCH(QString, typed);
+    QFETCH(QString, edited);
+    QFETCH(QString, message);
+    MainWindow w;
+    w.setWorkspace(getitemWorkspace({2, 3}, QStringLiteral("x[::-1]"), dtype),
+                   QStringLiteral("test"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    TensorModel* in = w.inputView(0)->model();
+    const QString before = in->indexOfFlat(4).data(Qt::EditRole).toString();
+    QVERIFY(in->setData(in->indexOfFlat(4), typed, Qt::EditRole));
+    QVERIFY(waitSettled(w));
+    in = w.inputView(0)->model();
+    // x[::-1] of (2, 3) puts input element [1, 1] (flat 4) at output [0, 1] (flat 1).
+    const TensorModel* out = w.outputView(0)->model();
+    QCOMPARE(out->tensor().dtype(), dtype);
+    if (edited.isEmpty()) {
+        QVERIFY2(w.message().contains(message), qPrintable(w.message()));
+        QCOMPARE(in->indexOfFlat(4).data(Qt::EditRole).toString(), before);
+        QCOMPARE(out->indexOfFlat(1).data(Qt::EditRole).toString(), before);
+    } else {
+        QCOMPARE(in->indexOfFlat(4).data(Qt::EditRole).toString(), edited);
+        QCOMPARE(out->indexOfFlat(1).data(Qt::EditRole).toString(), edited);
+    }
 }
 
 void TestWorkbench::opPickerSwitchesEditors_data()

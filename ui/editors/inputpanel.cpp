@@ -19,10 +19,6 @@ namespace ss::ui {
 
 namespace {
 
-constexpr DType kDTypes[] = {DType::Bool,    DType::Int8,    DType::UInt8,
-                             DType::Int16,   DType::Int32,   DType::Int64,
-                             DType::Float32, DType::Float64, DType::String};
-
 constexpr int kMinimumViewHeight = 110;
 
 const char* const kInvalidStyle = "QLineEdit { border: 2px solid #d0342c; }";
@@ -58,7 +54,7 @@ InputControls::InputControls(const QString& prefix, const QString& label, QWidge
     // beside the outputs at 1280 x 800 with both docks open.
     m_shape->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("(100, 100)")));
     m_dtype->addItem(tr("auto"), QString());
-    for (DType t : kDTypes)
+    for (DType t : kAllDTypes)
         m_dtype->addItem(dtypeText(t), dtypeText(t));
     m_dtype->setToolTip(tr("Element type (auto: inferred from the literal, as TensorFlow does)"));
     for (FillKind f : {FillKind::Arange, FillKind::Zeros, FillKind::Ones, FillKind::Random,

@@ -63,6 +63,21 @@ void appendElement(std::string& out, const Tensor& t, std::int64_t i)
             appendBytes(out, v);
         else if constexpr (std::is_floating_point_v<T>)
             appendFloat(out, v);
+        else if constexpr (kIsHalfFloat<T>) {
+            // The shortest text of the 16-bit value ("0.1", not its float32 expansion).
+            const double x = toFloat(v);
+            if (std::isfinite(x))
+                out += shortestDecimal(x, t.dtype());
+            else
+                appendFloat(out, x);
+        } else if constexpr (kIsComplex<T>) {
+            out += "complex(";
+            appendFloat(out, v.real());
+            out += ", ";
+            appendFloat(out, v.imag());
+            out += ")";
+        } else if constexpr (std::is_unsigned_v<T>)
+            out += std::to_string(std::uint64_t(v));
         else
             out += std::to_string(std::int64_t(v));
     });
@@ -100,6 +115,8 @@ std::string dtypeText(DType dtype)
     switch (dtype) {
     case DType::Bool: return "np.bool_";
     case DType::String: return "object";
+    // NumPy has no bfloat16: ml_dtypes (which JAX and TensorFlow install) adds it.
+    case DType::BFloat16: return "ml_dtypes.bfloat16";
     default: return "np." + std::string(dtypeName(dtype));
     }
 }

@@ -127,6 +127,15 @@ struct ValueSamples
     double lo = HUGE_VAL, hi = -HUGE_VAL;
 };
 
+// The value a cell's shade stands for: the number itself, a complex number's magnitude.
+template <class T> double shadeValue(const T& v)
+{
+    if constexpr (kIsComplex<T>)
+        return double(std::abs(v));
+    else
+        return realValue(v);
+}
+
 ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t rs, std::int64_t cs,
                           const Grid& g, Executor& pool, JobContext& ctx)
 {
@@ -148,7 +157,7 @@ ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t 
                         double sum = 0;
                         for (std::int64_t c = edges[std::size_t(i)]; c < edges[std::size_t(i) + 1];
                              ++c) {
-                            const double v = double(row[c * cs]);
+                            const double v = shadeValue(row[c * cs]);
                             sum += v;
                             if (std::isfinite(v)) {
                                 lo = std::min(lo, v);
@@ -248,7 +257,7 @@ QCPRange valueRange(const Tensor& tensor, Executor& pool, JobContext& ctx)
                 [&](std::int64_t a, std::int64_t b) {
                     double l = HUGE_VAL, h = -HUGE_VAL;
                     for (std::int64_t i = a; i < b; ++i) {
-                        const double x = double(v[i]);
+                        const double x = shadeValue(v[i]);
                         if (std::isfinite(x)) {
                             l = std::min(l, x);
                             h = std::max(h, x);

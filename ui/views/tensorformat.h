@@ -19,17 +19,32 @@ public:
     /// no more than a small one.
     explicit ValueFormatter(const Tensor& tensor);
 
-    /// The text a cell shows: "7", "0.25", "3.", "1.500e+09", "nan", "True", "'abc'".
+    /// The text a cell shows: "7", "0.25", "3.", "1.500e+09", "nan", "True", "'abc'",
+    /// "1.50+2.00j" (complex: both parts in the tensor's one style).
     QString text(std::int64_t index) const;
-    /// The full-precision text an editor starts from (strings unquoted).
+    /// The full-precision text an editor starts from (strings unquoted): the shortest decimal
+    /// that reads back as the same value of the dtype ("0.1" for a float16 0.1), complex as
+    /// "1.5-2j". parseElement() reads it back to the same bits.
     QString editText(std::int64_t index) const;
 
 private:
+    QString realText(double v) const;
+    double shown(double v) const;
+
     enum class FloatStyle { Integral, Fixed, Scientific };
 
     Tensor m_tensor;
     FloatStyle m_style = FloatStyle::Fixed;
     int m_decimals = 4;
 };
+
+/// Reads what a person typed into a cell as one element of `dtype` (a rank-0 tensor): a number,
+/// true/false, a string as typed; nan, inf and -inf for floats; for complex a+bj, a-bj, bj, a
+/// (Python's spelling, parentheses allowed) or [a, b]. Throws OpError with a message that names
+/// the dtype's rule where the text does not fit it (out of range, not an integer, ...).
+Tensor parseElement(const QString& text, DType dtype, const Limits& limits);
+/// A copy of `tensor` with element `flat` replaced by parseElement(text).
+Tensor withElement(const Tensor& tensor, std::int64_t flat, const QString& text,
+                   const Limits& limits);
 
 } // namespace ss::ui

@@ -299,10 +299,8 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
         if (!options.dtype.isEmpty()) {
             source.dtype = dtypeFromName(options.dtype.toStdString());
             if (!source.dtype) {
-                *error =
-                    QObject::tr("--dtype %1 is not one of bool, int8, uint8, int16, int32, int64, "
-                                "float32, float64, string")
-                        .arg(options.dtype);
+                *error = QObject::tr("--dtype %1 is not one of %2")
+                             .arg(options.dtype, QString::fromStdString(dtypeNameList()));
                 return false;
             }
         }

@@ -15,6 +15,7 @@
 #include "ui/model/workspacefile.h"
 #include "ui/views/palette.h"
 #include "ui/views/plaintext.h"
+#include "ui/views/tensorformat.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/copyasmenu.h"
 #include "ui/workbench/decodestepper.h"
@@ -131,33 +132,6 @@ bool sameTensors(const std::vector<std::vector<Tensor>>& a,
                 return false;
     }
     return true;
-}
-
-// The tensor with one element replaced by what the user typed, read as the tensor's dtype.
-Tensor withElement(const Tensor& tensor, std::int64_t flat, const QString& text,
-                   const Limits& limits)
-{
-    const QString trimmed = text.trimmed();
-    Tensor scalar;
-    try {
-        scalar = parseTensorLiteral(trimmed.toStdString(), tensor.dtype(), limits);
-    } catch (const OpError&) {
-        // Unquoted words: a string element as typed, or a float's nan/inf.
-        if (tensor.dtype() != DType::String && !isFloat(tensor.dtype())) throw;
-        const std::string quoted = '"' + trimmed.toStdString() + '"';
-        scalar = tensor.dtype() == DType::String
-                     ? Tensor::scalar(DType::String, trimmed.toStdString())
-                     : parseTensorLiteral(quoted, tensor.dtype(), limits);
-    }
-    if (scalar.size() != 1) badRequest("type one value, not " + std::to_string(scalar.size()));
-    Tensor edited = tensor.clone();
-    if (tensor.dtype() == DType::String)
-        edited.data<std::string>()[flat] = scalar.data<std::string>()[0];
-    else if (isFloat(tensor.dtype()))
-        edited.setFromDouble(flat, scalar.doubleAt(0));
-    else
-        edited.setFromInt(flat, scalar.intAt(0));
-    return edited;
 }
 
 } // namespace

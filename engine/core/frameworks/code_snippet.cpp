@@ -58,15 +58,20 @@ std::string elementText(const Tensor& t, std::int64_t i)
     switch (t.dtype()) {
     case DType::Bool: return t.intAt(i) ? "True" : "False";
     case DType::String: return "b" + pythonStringRepr(t.data<std::string>()[i]);
-    case DType::Float32:
-    case DType::Float64: {
-        const double v = t.doubleAt(i);
+    case DType::UInt64: return std::to_string(t.data<std::uint64_t>()[i]);
+    default: break;
+    }
+    const auto real = [](double v) -> std::string {
         if (std::isnan(v)) return "float(\"nan\")";
         if (std::isinf(v)) return v > 0 ? "float(\"inf\")" : "float(\"-inf\")";
         return pythonFloatRepr(v);
+    };
+    if (isFloat(t.dtype())) return real(t.doubleAt(i));
+    if (isComplex(t.dtype())) {
+        const std::complex<double> c = t.complexAt(i);
+        return "complex(" + real(c.real()) + ", " + real(c.imag()) + ")";
     }
-    default: return std::to_string(t.intAt(i));
-    }
+    return std::to_string(t.intAt(i));
 }
 
 // The elements as nested Python lists, one level per dimension.

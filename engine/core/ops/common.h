@@ -8,8 +8,10 @@
 #include "core/executor.h"
 #include "core/op.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -91,6 +93,26 @@ inline void planParallelFor(const OpCall& call, std::int64_t n, std::int64_t gra
         call.executor()->parallelFor(n, grain, body);
     else
         body(0, n);
+}
+
+/// Refuses `input` unless its dtype is a real number (TensorFlow's TF_CALL_REAL_NUMBER_TYPES: the
+/// integers and floats, not bool, complex or string), or one of `also`: the dtypes the kernel of
+/// call's op is registered for. TensorFlow finds no kernel for the others.
+inline void requireRealNumbers(const OpCall& call, const std::string& input,
+                               std::initializer_list<DType> also = {})
+{
+    const DType t = call.input(input).dtype();
+    if (isInteger(t) || isFloat(t) || std::find(also.begin(), also.end(), t) != also.end()) return;
+    std::string names, others;
+    for (DType d : kAllDTypes)
+        if (isInteger(d) || isFloat(d))
+            names += (names.empty() ? "" : ", ") + std::string(dtypeName(d));
+    for (DType d : also)
+        others += ", " + std::string(dtypeName(d));
+    invalidArgument("input '" + input + "' has dtype " + std::string(dtypeName(t)) + ", but " +
+                    call.def().name + " takes real numbers" +
+                    (others.empty() ? "" : " (" + names + ")" + others + " only") +
+                    (others.empty() ? " only (" + names + ")" : ""));
 }
 
 /// strided_slice's arguments (begin, end, strides and the five masks) read and checked exactly as

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -65,12 +66,16 @@ void requireDType(const Tensor& t, const std::string& what, std::initializer_lis
     invalidArgument(what + " has dtype " + dtypeText(t.dtype()) + "; it must be one of: " + names);
 }
 
-// Calls f(values) with an integer tensor's elements in their own C++ type, read in place.
+// Calls f(values) with an integer tensor's elements in their own C++ type, read in place. No op
+// takes indices of uint16, uint32 or uint64 (TensorFlow's index kernels are registered for int16,
+// int32, int64 and one_hot's for uint8 and int8 too): those are not instantiated.
 template <class F> void withInts(const Tensor& t, F&& f)
 {
     visitDType(t.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) f(t.data<T>());
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+                      (std::is_signed_v<T> || sizeof(T) == 1))
+            f(t.data<T>());
     });
 }
 
@@ -521,7 +526,7 @@ private:
 // The key a value is compared by: its bits (unsigned, as wide as the value, at least 32 bits)
 // or, for strings, their hash (same() then compares the strings).
 template <class T>
-using DistinctKey = std::conditional_t<std::is_same_v<T, std::string> || sizeof(T) == 8,
+using DistinctKey = std::conditional_t<std::is_same_v<T, std::string> || sizeof(T) >= 8,
                                        std::uint64_t, std::uint32_t>;
 
 // For each element, the number of its distinct value in order of first occurrence (written to
@@ -536,6 +541,8 @@ template <class T> DistinctKey<T> distinctKey(const T& v)
     } else if constexpr (std::is_floating_point_v<T>) {
         using Bits = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
         return Key(std::bit_cast<Bits>(v == T(0) ? T(0) : v));
+    } else if constexpr (kIsHalfFloat<T>) {
+        return Key((v.bits & 0x7fffu) == 0 ? 0u : v.bits); // -0 is +0
     } else if constexpr (std::is_same_v<T, bool>) {
         return Key(v);
     } else {
@@ -561,8 +568,8 @@ void findDistinct(const T* x, std::int64_t n, std::vector<std::int64_t>& firstAt
         const auto next = std::int32_t(firstAt.size());
         std::int32_t id = next;
         // NaN is never equal to anything: a value of its own, kept out of the table.
-        if constexpr (std::is_floating_point_v<T>)
-            if (x[i] != x[i]) id = -1;
+        if constexpr (kIsRealFloat<T>)
+            if (std::isnan(realValue(x[i]))) id = -1;
         if (id == -1)
             id = next;
         else if constexpr (std::is_same_v<T, std::string>)
@@ -588,6 +595,8 @@ OpPlan uniqueWithCounts(const OpCall& call)
     if (x.size() > std::numeric_limits<std::int32_t>::max())
         invalidArgument("unique does not support input tensors larger than 2147483647 elements");
     if (x.rank() != 1) invalidArgument("unique expects a 1D vector.");
+    // TF_CALL_REAL_NUMBER_TYPES, string and bool: complex numbers have no kernel.
+    requireRealNumbers(call, "x", {DType::Bool, DType::String});
     const std::int64_t n = x.size();
     call.limits().check({n}, idxType, "idx");
     // Working memory while the distinct values are found, at worst (every value distinct): firstAt
@@ -595,7 +604,8 @@ OpPlan uniqueWithCounts(const OpCall& call)
     std::int64_t workingBytesPerElement = 0;
     visitDType(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        workingBytesPerElement = 24 + DistinctTable<DistinctKey<T>>::kBytesPerValue;
+        if constexpr (!kIsComplex<T>)
+            workingBytesPerElement = 24 + DistinctTable<DistinctKey<T>>::kBytesPerValue;
     });
     call.limits().charge(n * workingBytesPerElement,
                          "unique's working memory for " + num(n) + " elements");
@@ -605,7 +615,9 @@ OpPlan uniqueWithCounts(const OpCall& call)
     Tensor idxValues = Tensor::empty(idxType, {n}, call.limits());
     visitDType(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if (idxType == DType::Int32)
+        if constexpr (kIsComplex<T>)
+            return; // refused above
+        else if (idxType == DType::Int32)
             findDistinct(x.data<T>(), n, firstAt, idxValues.data<std::int32_t>(), count);
         else
             findDistinct(x.data<T>(), n, firstAt, idxValues.data<std::int64_t>(), count);
@@ -1034,11 +1046,12 @@ DType pythonDType(const Attr* leaf, std::optional<DType> hint, const std::string
         return hint.value_or(DType::Float32);
     if (leaf->isBool()) return DType::Bool;
     if (leaf->isString()) return DType::String;
-    if (leaf->isFloat()) return hint && isFloat(*hint) ? *hint : DType::Float32;
+    if (leaf->isFloat())
+        return hint && (isFloat(*hint) || isComplex(*hint)) ? *hint : DType::Float32;
     if (!leaf->isInt()) badRequest("attribute '" + what + "' must be a number, bool or string");
     const std::int64_t v = leaf->toInt();
-    if (hint &&
-        (isFloat(*hint) || (isInteger(*hint) && v >= integerMin(*hint) && v <= integerMax(*hint))))
+    if (hint && (isFloat(*hint) || isComplex(*hint) ||
+                 (isInteger(*hint) && v >= integerMin(*hint) && v <= integerMax(*hint))))
         return *hint;
     return v >= integerMin(DType::Int32) && v <= integerMax(DType::Int32) ? DType::Int32
                                                                           : DType::Int64;

@@ -396,13 +396,20 @@ Tensor padConstant(const Attr* given, DType dtype)
     switch (dtype) {
     case DType::String: converts = given->isString(); break;
     case DType::Bool: converts = given->isBool(); break;
+    case DType::Float16:
+    case DType::BFloat16:
     case DType::Float32:
-    case DType::Float64: converts = !given->isString(); break;
+    case DType::Float64:
+    case DType::Complex64:
+    case DType::Complex128: converts = !given->isString(); break;
     case DType::Int32:
     case DType::Int64: converts = given->isInt() || given->isBool(); break;
     case DType::Int8:
     case DType::UInt8:
-    case DType::Int16: converts = given->isInt(); break;
+    case DType::Int16:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64: converts = given->isInt(); break;
     }
     if (!converts)
         invalidArgument("Cannot convert " + pythonRepr(*given) + " to EagerTensor of dtype " +

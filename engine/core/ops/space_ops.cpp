@@ -34,16 +34,7 @@ std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
 }
 
 // TensorFlow registers the patch and space/batch kernels for real numbers only
-// (TF_CALL_REAL_NUMBER_TYPES); the depth ops take every dtype.
-void requireRealNumbers(const OpCall& call, const std::string& input)
-{
-    const DType t = call.input(input).dtype();
-    if (t == DType::String || t == DType::Bool)
-        invalidArgument("input '" + input + "' has dtype " + std::string(dtypeName(t)) + ", but " +
-                        call.def().name +
-                        " takes real numbers only (int8, uint8, int16, int32, int64, float32, "
-                        "float64)");
-}
+// (TF_CALL_REAL_NUMBER_TYPES, requireRealNumbers in common.h); the depth ops take every dtype.
 
 std::string requireString(const OpCall& call, const std::string& name)
 {
