@@ -18,6 +18,7 @@
 #include "ui/views/tensorview.h"
 #include "ui/workbench/copyasmenu.h"
 #include "ui/workbench/decodestepper.h"
+#include "ui/workbench/evaluationcontroller.h"
 #include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/exportdialog.h"
 #include "ui/workbench/frameworkspanel.h"
@@ -68,7 +69,6 @@ namespace ss::ui {
 
 namespace {
 
-constexpr int kDebounceMs = 100;
 constexpr int kProgressDelayMs = 150;
 /// The error strip always holds this many lines, so an error never moves the editors.
 constexpr int kMessageLines = 2;
@@ -117,20 +117,6 @@ QString tensorsSummary(const QStringList& names, const std::vector<Tensor>& tens
     return QStringLiteral("%1 %2 · %3 elements")
         .arg(tensors.size())
         .arg(plural, QLocale().toString(qlonglong(total)));
-}
-
-bool sameTensors(const std::vector<std::vector<Tensor>>& a,
-                 const std::vector<std::vector<Tensor>>& b)
-{
-    if (a.size() != b.size()) return false;
-    for (std::size_t k = 0; k < a.size(); ++k) {
-        if (a[k].size() != b[k].size()) return false;
-        for (std::size_t j = 0; j < a[k].size(); ++j)
-            if (a[k][j].raw() != b[k][j].raw() || a[k][j].shape() != b[k][j].shape() ||
-                a[k][j].dtype() != b[k][j].dtype())
-                return false;
-    }
-    return true;
 }
 
 // The tensor with one element replaced by what the user typed, read as the tensor's dtype.
@@ -211,14 +197,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_presentation = new PresentationMode(*this);
     buildActions();
 
-    m_debounce.setSingleShot(true);
-    m_debounce.setInterval(kDebounceMs);
-    connect(&m_debounce, &QTimer::timeout, this, [this] {
-        if (m_pending) {
-            evaluateNow();
-            m_debounce.start();
-        }
-    });
+    m_evaluation = new EvaluationController(
+        m_engine, [this]() -> const Workspace& { return m_ws; }, this);
     m_progressDelay.setSingleShot(true);
     m_progressDelay.setInterval(kProgressDelayMs);
     connect(&m_progressDelay, &QTimer::timeout, this, [this] {
@@ -233,7 +213,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(&m_fitColours, &QTimer::timeout, this, &MainWindow::fitColours);
     connect(m_inputs, &InputPanel::ordersOnScreenChanged, this, [this] { m_fitColours.start(); });
 
-    connect(m_engine, &EngineClient::evaluated, this, &MainWindow::onEvaluated);
+    connect(m_evaluation, &EvaluationController::arrived, this, &MainWindow::showEvaluation);
+    connect(m_evaluation, &EvaluationController::delivered, this, [this] {
+        emit evaluationShown();
+        checkSettled();
+    });
     connect(m_engine, &EngineClient::busyChanged, this, [this](bool busy) {
         if (busy) {
             m_progressDelay.start();
@@ -246,9 +230,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_engine, &EngineClient::progress, this,
             [this](double fraction) { m_progress->setValue(int(fraction * 1000)); });
-    connect(m_engine, &EngineClient::cancelled, this, [this] {
+    connect(m_evaluation, &EvaluationController::cancelled, this, [this] {
         // The views keep the result of an older edit: greyed and titled as such, like a failure's.
-        m_cancelled = true;
         applyStaleness();
         showMessage(tr("Evaluation cancelled. The views show the last result; any edit "
                        "evaluates again."));
@@ -458,16 +441,17 @@ void MainWindow::buildLayout()
     connect(m_inputs, &InputPanel::elementHovered, this, &MainWindow::onInputHovered);
     connect(m_inputs, &InputPanel::viewSettled, this, &MainWindow::checkSettled);
     m_inputs->setToolTipProvider([this](int slot, std::int64_t index) -> QString {
-        if (!m_shown || !m_linked) return {};
-        const OpDef* def = findOp(m_shown->op);
+        const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+        if (!shown || !m_evaluation->isLinked()) return {};
+        const OpDef* def = findOp(shown->op);
         if (!def) return {};
         // The hover's targets (a large op's arrive from a worker); otherwise only a scan that is
         // cheap enough for the GUI thread.
         const bool hovered = m_hoverSlot == slot && m_hoverIndex == index;
-        return explainInputElement(*def, *m_shown, slot, index,
-                                   hovered                     ? m_hoverTargets
-                                   : targetsAreCheap(*m_shown) ? findTargets(*m_shown, slot, index)
-                                                               : TargetLists{});
+        return explainInputElement(*def, *shown, slot, index,
+                                   hovered                   ? m_hoverTargets
+                                   : targetsAreCheap(*shown) ? findTargets(*shown, slot, index)
+                                                             : TargetLists{});
     });
 
     auto* outputs = new QWidget;
@@ -530,12 +514,12 @@ void MainWindow::buildLayout()
         m_engine->releaseLater(std::move(evals));
     });
     connect(this, &MainWindow::evaluationShown, m_frameworks,
-            [this] { m_frameworks->setEvaluation(m_last, m_engine->limits()); });
+            [this] { m_frameworks->setEvaluation(m_evaluation->last(), m_engine->limits()); });
     connect(m_frameworks, &FrameworksPanel::frameworkChosen, this,
             [this](const std::shared_ptr<const Evaluation>& eval) {
-                if (!m_last) return;
-                std::vector<std::shared_ptr<const Evaluation>> retired{m_shown};
-                showEvaluation(eval ? eval : m_last);
+                if (!m_evaluation->last()) return;
+                std::vector<std::shared_ptr<const Evaluation>> retired{m_evaluation->shown()};
+                showEvaluation(eval ? eval : m_evaluation->last());
                 m_engine->releaseLater(std::move(retired));
                 // A framework's error has no result, but its steps say where it refuses.
                 if (eval && !eval->ok) {
@@ -1041,7 +1025,7 @@ void MainWindow::applyWorkspace(const Workspace& ws)
     scheduleEvaluation();
     m_gallery->setCurrent(m_lessonName);
     if (opChanged) replaceOpEditor(*def);
-    if (m_shown && m_shown->op != ws.op) forgetShownResult();
+    if (m_evaluation->shown() && m_evaluation->shown()->op != ws.op) forgetShownResult();
     // The lit tokens and rows belong to the text they were lit in: every edit clears the step
     // (and with it every highlight), so nothing lit describes arguments that changed.
     m_stepper->setCurrentStep(-1);
@@ -1059,11 +1043,7 @@ void MainWindow::applyWorkspace(const Workspace& ws)
 void MainWindow::forgetShownResult()
 {
     // Another op's outputs, steps and selection would be read as this op's while it evaluates.
-    m_shown.reset();
-    m_linked = false;
-    m_stale = false;
-    m_failed = false;
-    m_cancelled = false;
+    m_evaluation->forgetShown();
     ensureOutputViews(0);
     m_extras->hide();
     m_stepper->setSteps({}, {}, {});
@@ -1085,6 +1065,7 @@ void MainWindow::replaceOpEditor(const OpDef& def)
     m_editorHost->layout()->addWidget(m_opEditor);
     m_unreadable.clear();
     m_unreadableNames.clear();
+    m_evaluation->setUnreadable(false);
     connect(m_opEditor, &OpEditor::unreadableChanged, this, [this] {
         QStringList problems;
         QStringList names;
@@ -1097,6 +1078,7 @@ void MainWindow::replaceOpEditor(const OpDef& def)
         if (text == m_unreadable) return;
         m_unreadable = text;
         m_unreadableNames = names;
+        m_evaluation->setUnreadable(!m_unreadable.isEmpty());
         applyStaleness();
         showCurrentMessage();
     });
@@ -1109,7 +1091,7 @@ void MainWindow::replaceOpEditor(const OpDef& def)
     if (SpecEditor* spec = specEditor()) {
         spec->setHistory(QSettings().value(QLatin1String(kHistoryKey)).toStringList());
         connect(spec, &QLineEdit::editingFinished, this, [this, spec] {
-            if (isSettled() && m_last && m_last->ok) {
+            if (isSettled() && m_evaluation->last() && m_evaluation->last()->ok) {
                 spec->addToHistory(spec->text());
                 QSettings().setValue(QLatin1String(kHistoryKey), spec->history());
             }
@@ -1120,25 +1102,33 @@ void MainWindow::replaceOpEditor(const OpDef& def)
 
 void MainWindow::scheduleEvaluation()
 {
-    m_pending = true;
-    // Leading edge: an edit after a quiet spell evaluates at once; edits that follow within the
-    // debounce interval are gathered into one evaluation when it ends.
-    if (!m_debounce.isActive()) {
-        evaluateNow();
-        m_debounce.start();
-    }
+    m_evaluation->schedule();
     updateStatus();
 }
 
 void MainWindow::evaluateNow()
 {
-    m_pending = false;
-    m_engine->evaluate(m_ws);
+    m_evaluation->evaluateNow();
+}
+
+std::shared_ptr<const Evaluation> MainWindow::lastEvaluation() const
+{
+    return m_evaluation->last();
+}
+
+std::shared_ptr<const Evaluation> MainWindow::shownEvaluation() const
+{
+    return m_evaluation->shown();
+}
+
+bool MainWindow::isStale() const
+{
+    return m_evaluation->isStale();
 }
 
 bool MainWindow::isSettled() const
 {
-    if (m_pending || m_engine->isBusy() || m_fitColours.isActive()) return false;
+    if (m_evaluation->isBusy() || m_fitColours.isActive()) return false;
     const std::vector<TensorView*> views = allViews();
     return std::all_of(views.begin(), views.end(), [](TensorView* v) { return v->isSettled(); });
 }
@@ -1148,43 +1138,19 @@ void MainWindow::checkSettled()
     if (isSettled()) emit settled();
 }
 
-void MainWindow::onEvaluated(const std::shared_ptr<const Evaluation>& eval)
-{
-    std::vector<std::shared_ptr<const Evaluation>> retired{m_last, m_good, m_shown};
-    m_last = eval;
-    if (eval->ok) m_good = eval;
-    showEvaluation(eval);
-    // The views hold the new tensors now: the old evaluation may be the last owner of its buffers.
-    m_engine->releaseLater(std::move(retired));
-    emit evaluationShown();
-    checkSettled();
-}
-
 void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
 {
-    // A failed edit leaves the last good result on show, greyed, but only one of the same op:
-    // another op's outputs and steps would be taken for this one's.
-    // (A framework's error is its own: the op's good result is not that framework's.)
-    const std::shared_ptr<const Evaluation> outputsFrom =
-        eval->ok                                                        ? eval
-        : m_good && m_good->op == eval->op && eval->framework.isEmpty() ? m_good
-                                                                        : nullptr;
-    m_failed = !eval->ok && outputsFrom;
-    m_cancelled = false;
-    // The input views keep the last good selection only while the inputs are unchanged.
-    const bool keepGoodInputs =
-        m_failed && m_good->op == eval->op && sameTensors(eval->inputs, m_good->inputs);
-    const std::shared_ptr<const Evaluation> inputsFrom = keepGoodInputs ? m_good : eval;
-    m_shown = outputsFrom;
-    m_linked = outputsFrom && inputsFrom == outputsFrom;
+    // Which result's outputs and which one's inputs: the stale/good policy (chooseShown).
+    const ShownChoice choice = m_evaluation->show(eval);
+    const std::shared_ptr<const Evaluation>& outputsFrom = choice.outputs;
+    const std::shared_ptr<const Evaluation>& inputsFrom = choice.inputs;
 
     const std::vector<Tensor> tensors = inputsFrom->slotTensors();
     const OpDef* def = findOp(inputsFrom->op);
     // The input views keep the good result's selection: that is as old as its outputs.
-    const bool stale = outputsFrom && (m_failed || !m_unreadable.isEmpty());
-    const QString staleNote =
-        stale ? ss::ui::staleNote(*findOp(outputsFrom->op), *outputsFrom, *eval) : QString();
-    m_staleNote = staleNote;
+    const bool stale =
+        ss::ui::isStale(bool(outputsFrom), {choice.failed, false, !m_unreadable.isEmpty()});
+    const QString staleNote = m_evaluation->failedNote();
     const QStringList names = def ? slotNames(*def, *inputsFrom) : QStringList();
     for (int s = 0; s < m_inputs->slotCount(); ++s) {
         TensorView* view = m_inputs->view(s);
@@ -1192,7 +1158,7 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
             view->setTensor(tensors[std::size_t(s)], names[s]);
             m_inputs->controls(s)->showMade(tensors[std::size_t(s)]);
         }
-        if (m_linked)
+        if (choice.linked)
             view->setReadOrder(inputsFrom->readOrders[std::size_t(s)],
                                inputsFrom->readSummaries[std::size_t(s)], inputsFrom->lastRead);
         else
@@ -1247,20 +1213,13 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
 
 void MainWindow::applyStaleness()
 {
-    m_stale = m_shown && (m_failed || m_cancelled || !m_unreadable.isEmpty());
-    // What differs from the failed edit, when showEvaluation worked it out (staleNote); after a
-    // cancel, the request the result belongs to.
-    const QString note =
-        !m_stale ? QString()
-        : !m_staleNote.isEmpty()
-            ? m_staleNote
-            : tr("last good result of %1").arg(requestText(*findOp(m_shown->op), m_shown->attrs));
+    const QString note = m_evaluation->updateStaleness();
     for (TensorView* view : m_outputViews)
         view->setStale(note);
     // The input views are greyed only while they show that result's selection.
     for (int s = 0; s < m_inputs->slotCount(); ++s)
-        m_inputs->view(s)->setStale(m_linked ? note : QString());
-    m_stepper->setStale(m_stale);
+        m_inputs->view(s)->setStale(m_evaluation->isLinked() ? note : QString());
+    m_stepper->setStale(m_evaluation->isStale());
     updateStatus();
     lightCurrentStep();
 }
@@ -1320,17 +1279,19 @@ void MainWindow::ensureOutputViews(int count)
         connect(view, &TensorView::settled, this, &MainWindow::checkSettled);
         connect(view, &TensorView::ordersOnScreenChanged, this, [this] { m_fitColours.start(); });
         view->setToolTipProvider([this, k](std::int64_t flat) -> QString {
-            if (!m_shown) return {};
-            const OpDef* def = findOp(m_shown->op);
-            return def ? explainOutputElement(*def, *m_shown, k, flat) : QString();
+            const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+            if (!shown) return {};
+            const OpDef* def = findOp(shown->op);
+            return def ? explainOutputElement(*def, *shown, k, flat) : QString();
         });
     }
 }
 
 void MainWindow::onOutputHovered(int output, qint64 flat)
 {
+    const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
     const std::int64_t source =
-        m_shown && m_linked ? m_shown->sources.source(output, flat) : kNoSource;
+        shown && m_evaluation->isLinked() ? shown->sources.source(output, flat) : kNoSource;
     const bool fromInput = source >= 0 && sourceSlot(source) != kConstantSlot;
     for (int s = 0; s < m_inputs->slotCount(); ++s)
         m_inputs->view(s)->setOutlined(fromInput && sourceSlot(source) == s
@@ -1343,15 +1304,16 @@ void MainWindow::onInputHovered(int slot, qint64 index)
     m_hoverSlot = slot;
     m_hoverIndex = index;
     m_hoverTargets.clear();
-    if (!m_shown || !m_linked || index < 0) {
+    const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+    if (!shown || !m_evaluation->isLinked() || index < 0) {
         for (TensorView* v : m_outputViews)
             v->setOutlined({});
         return;
     }
-    if (targetsAreCheap(*m_shown))
-        showTargets(slot, index, findTargets(*m_shown, slot, index));
+    if (targetsAreCheap(*shown))
+        showTargets(slot, index, findTargets(*shown, slot, index));
     else
-        m_engine->lookupTargets(m_shown, slot, index);
+        m_engine->lookupTargets(shown, slot, index);
 }
 
 void MainWindow::showTargets(int slot, qint64 index,
@@ -1397,45 +1359,48 @@ void MainWindow::lightCurrentStep()
 {
     const Step* step = m_stepper->current();
     // A stale step's character ranges and rows belong to an older text of the arguments.
-    m_opEditor->lightStep(m_stale ? nullptr : step, m_shown.get());
+    m_opEditor->lightStep(m_evaluation->isStale() ? nullptr : step, m_evaluation->shown().get());
     for (int s = 0; s < m_inputs->slotCount(); ++s)
-        m_inputs->view(s)->setFocusDims(step && s == 0 && m_linked ? step->inputDims
-                                                                   : std::vector<int>{});
+        m_inputs->view(s)->setFocusDims(
+            step && s == 0 && m_evaluation->isLinked() ? step->inputDims : std::vector<int>{});
     for (std::size_t k = 0; k < m_outputViews.size(); ++k)
         m_outputViews[k]->setFocusDims(step && k == 0 ? step->outputDims : std::vector<int>{});
 }
 
 void MainWindow::updateStatus()
 {
-    if (m_shown) {
-        const OpDef& def = *findOp(m_shown->op);
-        const std::vector<Tensor> tensors = m_shown->slotTensors();
+    const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+    const std::shared_ptr<const Evaluation> last = m_evaluation->last();
+    const bool stale = m_evaluation->isStale();
+    if (shown) {
+        const OpDef& def = *findOp(shown->op);
+        const std::vector<Tensor> tensors = shown->slotTensors();
         m_statusShapes->setText(
-            tensorsSummary(slotNames(def, *m_shown), tensors, tr("inputs")) +
+            tensorsSummary(slotNames(def, *shown), tensors, tr("inputs")) +
             QStringLiteral("  →  ") +
-            (m_shown->outputs.empty()
+            (shown->outputs.empty()
                  ? tr("no tensor output")
-                 : tensorsSummary(outputNames(def, *m_shown), m_shown->outputs, tr("outputs"))));
+                 : tensorsSummary(outputNames(def, *shown), shown->outputs, tr("outputs"))));
         m_statusTime->setText(tr("op %1 ms · total %2 ms")
-                                  .arg(QLocale().toString(m_shown->opMs, 'f', 2),
-                                       QLocale().toString(m_shown->totalMs, 'f', 2)));
-    } else if (m_last && !m_last->ok) {
+                                  .arg(QLocale().toString(shown->opMs, 'f', 2),
+                                       QLocale().toString(shown->totalMs, 'f', 2)));
+    } else if (last && !last->ok) {
         m_statusShapes->setText(
-            tr("No result: %1").arg(QString::fromLatin1(errorCodeName(m_last->code).data())));
+            tr("No result: %1").arg(QString::fromLatin1(errorCodeName(last->code).data())));
         m_statusTime->clear();
     } else {
-        m_statusShapes->setText(m_last ? tr("No result yet") : tr("Evaluating…"));
+        m_statusShapes->setText(last ? tr("No result yet") : tr("Evaluating…"));
         m_statusTime->clear();
     }
-    const bool busy = m_engine->isBusy() || m_pending;
+    const bool busy = m_evaluation->isBusy();
     m_statusState->setText(
         busy ? tr("evaluating…")
-        : m_stale && !m_unreadableNames.empty()
+        : stale && !m_unreadableNames.empty()
             ? tr("stale: %1 does not parse").arg(m_unreadableNames.join(QStringLiteral(", ")))
-        : m_stale ? tr("stale: showing the last good result")
-                  : QString());
+        : stale ? tr("stale: showing the last good result")
+                : QString());
     m_statusState->setStyleSheet(
-        !busy && m_stale ? QStringLiteral("color: #b35900; font-weight: bold;") : QString());
+        !busy && stale ? QStringLiteral("color: #b35900; font-weight: bold;") : QString());
 }
 
 void MainWindow::updateBanner()
@@ -1681,17 +1646,18 @@ bool MainWindow::exportOutputs(const QString& path, QStringList* written, QStrin
 {
     // Only the result of the workspace on screen: not the last good one of an older edit, not
     // one an evaluation is about to replace.
-    if (m_pending || m_engine->isBusy()) {
+    if (m_evaluation->isBusy()) {
         *error = tr("The result is still being computed. Export it when the evaluation is done.");
         return false;
     }
-    if (!m_last || !m_last->ok || m_shown != m_last) {
+    const std::shared_ptr<const Evaluation> last = m_evaluation->last();
+    if (!last || !last->ok || m_evaluation->shown() != last) {
         *error = tr("Nothing exported: the workspace has an error, so there is no result for it "
                     "(the views show the last good result of an earlier edit). Fix the error, "
                     "then export.");
         return false;
     }
-    if (m_last->outputs.empty()) {
+    if (last->outputs.empty()) {
         *error = tr("This op has no tensor output to export.");
         return false;
     }
@@ -1700,18 +1666,17 @@ bool MainWindow::exportOutputs(const QString& path, QStringList* written, QStrin
     if (!target.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
         target += QStringLiteral(".npy");
     QStringList files;
-    if (m_last->outputs.size() == 1) {
+    if (last->outputs.size() == 1) {
         files << target;
     } else {
         const QString base = target.chopped(4);
-        QStringList names = outputNames(*findOp(m_last->op), *m_last);
+        QStringList names = outputNames(*findOp(last->op), *last);
         for (const QString& n : names)
             files << base + u'-' + QString(n).remove(u' ') + QStringLiteral(".npy");
     }
     try {
         for (int k = 0; k < files.size(); ++k)
-            writeNpyFile(QFile::encodeName(files[k]).toStdString(),
-                         m_last->outputs[std::size_t(k)]);
+            writeNpyFile(QFile::encodeName(files[k]).toStdString(), last->outputs[std::size_t(k)]);
     } catch (const OpError& e) {
         *error = QString::fromUtf8(e.what());
         return false;

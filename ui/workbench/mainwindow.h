@@ -30,6 +30,7 @@ class QUndoStack;
 namespace ss::ui {
 
 class DecodeStepper;
+class EvaluationController;
 class ExercisePanel;
 class FrameworksPanel;
 class InputPanel;
@@ -125,8 +126,8 @@ public:
     /// True when no edit waits for evaluation and none is running.
     bool isSettled() const;
     /// The newest evaluation (it may have failed) and the one the output views show.
-    std::shared_ptr<const Evaluation> lastEvaluation() const { return m_last; }
-    std::shared_ptr<const Evaluation> shownEvaluation() const { return m_shown; }
+    std::shared_ptr<const Evaluation> lastEvaluation() const;
+    std::shared_ptr<const Evaluation> shownEvaluation() const;
 
     EngineClient* engine() const { return m_engine; }
     QUndoStack* undoStack() const { return m_undo; }
@@ -146,7 +147,7 @@ public:
     /// The text of the message strip (errors), empty when hidden.
     QString message() const;
     /// Whether the outputs shown are the last good result of an older edit.
-    bool isStale() const { return m_stale; }
+    bool isStale() const;
 
     /// Neither autosaves this session nor offers to recover another (screenshots, benchmarks).
     void forgetSession();
@@ -197,7 +198,6 @@ private:
     /// Clears the outputs, steps and selection of the result on show (another op's).
     void forgetShownResult();
     void scheduleEvaluation();
-    void onEvaluated(const std::shared_ptr<const Evaluation>& eval);
     void showEvaluation(const std::shared_ptr<const Evaluation>& eval);
     void ensureOutputViews(int count);
     void applyPendingFaces();
@@ -246,6 +246,7 @@ private:
     std::optional<std::pair<Workspace, std::map<QString, std::pair<int, int>>>> m_pendingFaces;
     EngineClient* m_engine;
     QUndoStack* m_undo;
+    EvaluationController* m_evaluation = nullptr;
 
     QComboBox* m_opPicker = nullptr;
     QWidget* m_banner = nullptr;
@@ -275,18 +276,11 @@ private:
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
 
-    QTimer m_debounce;      ///< at most one evaluation start per 100 ms while typing
     QTimer m_progressDelay; ///< progress shows only for evaluations that take a while
     QTimer m_fitColours;    ///< refits the colour ramp once the cells on screen have changed
     QAction* m_fitAction = nullptr;
-    bool m_pending = false;   ///< an edit waits for its evaluation to start
     bool m_fitEditors = true; ///< the editors' height follows their content (until dragged)
 
-    std::shared_ptr<const Evaluation> m_last;
-    std::shared_ptr<const Evaluation> m_good;
-    std::shared_ptr<const Evaluation> m_shown; ///< whose outputs (and steps) are on screen
-    bool m_linked = false; ///< the input views show m_shown's inputs, so hover can link them
-    bool m_stale = false;
     int m_hoverSlot = -1;
     qint64 m_hoverIndex = -1;
     std::vector<std::vector<std::int64_t>> m_hoverTargets;
@@ -303,10 +297,7 @@ private:
     QString m_notOpened;           ///< the start file that did not open, for the title
     QString m_unreadable;          ///< the op editor's attribute fields that do not read, why
     QStringList m_unreadableNames; ///< and their names
-    QString m_staleNote;   ///< what differs from the failed edit (staleNote), for the greyed views
-    QString m_evalMessage; ///< the shown evaluation's error for the message strip
-    bool m_failed = false; ///< the newest evaluation failed (m_shown is older)
-    bool m_cancelled = false; ///< the newest evaluation was cancelled
+    QString m_evalMessage;         ///< the shown evaluation's error for the message strip
     QMenu* m_recentMenu = nullptr;
     QString m_recoverPath;
 };
