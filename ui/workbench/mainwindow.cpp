@@ -2,7 +2,6 @@
 #include "ui/workbench/mainwindow.h"
 
 #include "core/error.h"
-#include "protocol/npy.h"
 #include "protocol/tensor_json.h"
 #include "ui/editors/inputpanel.h"
 #include "ui/editors/opeditors.h"
@@ -28,6 +27,7 @@
 #include "ui/workbench/presentationmode.h"
 #include "ui/workbench/sessionguard.h"
 #include "ui/workbench/taborder.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QAction>
 #include <QApplication>
@@ -39,7 +39,6 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -75,8 +74,6 @@ constexpr int kMessageLines = 2;
 /// A lesson's explanation gets at least and at most this many lines before it scrolls.
 constexpr int kBannerMinLines = 2;
 constexpr int kBannerMaxLines = 5;
-/// Typing pauses longer than this start a new undo step.
-constexpr qint64 kMergeWindowMs = 2000;
 /// Below this many output elements, an input hover finds its targets on the GUI thread.
 constexpr std::int64_t kSyncTargetLimit = std::int64_t(1) << 20;
 
@@ -91,12 +88,8 @@ bool targetsAreCheap(const Evaluation& eval)
 const char* const kHistoryKey = "editor/history";
 const char* const kThemeKey = "view/dark";
 const char* const kFitColoursKey = "view/fitColours";
-const char* const kRecentKey = "files/recent";
-const char* const kReopenLastKey = "files/reopenLast";
-const char* const kLastFolderKey = "files/lastFolder";
 const char* const kGeometryKey = "window/geometry";
 const char* const kStateKey = "window/state";
-constexpr int kMaxRecent = 8;
 
 QString tensorSummary(const QString& name, const Tensor& t)
 {
@@ -148,57 +141,33 @@ Tensor withElement(const Tensor& tensor, std::int64_t flat, const QString& text,
 
 } // namespace
 
-// Every user-visible change is one of these: the workspace before and after. Consecutive edits
-// with the same merge key (keystrokes in one text field) within kMergeWindowMs merge into one
-// step; edits of different fields or cells never do, and committed edits (a table cell, a check
-// box, a choice) carry no key at all.
-class MainWindow::WorkspaceCommand : public QUndoCommand
-{
-public:
-    WorkspaceCommand(MainWindow* window, Workspace before, Workspace after, const QString& text,
-                     QString mergeKey)
-        : QUndoCommand(text), m_window(window), m_before(std::move(before)),
-          m_after(std::move(after)), m_mergeKey(std::move(mergeKey))
-    {
-        m_time.start();
-    }
-
-    int id() const override { return m_mergeKey.isEmpty() ? -1 : 1; }
-
-    bool mergeWith(const QUndoCommand* other) override
-    {
-        const auto* next = static_cast<const WorkspaceCommand*>(other);
-        if (next->m_mergeKey != m_mergeKey || m_time.elapsed() > kMergeWindowMs) return false;
-        m_after = next->m_after;
-        m_time.restart();
-        // Typed and typed back: a step that changes nothing is no step.
-        setObsolete(m_after == m_before);
-        return true;
-    }
-
-    void redo() override { m_window->applyWorkspace(m_after); }
-    void undo() override { m_window->applyWorkspace(m_before); }
-
-private:
-    MainWindow* m_window;
-    Workspace m_before;
-    Workspace m_after;
-    QString m_mergeKey;
-    QElapsedTimer m_time;
-};
-
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_engine(new EngineClient(this)), m_undo(new QUndoStack(this))
+    : QMainWindow(parent), m_engine(new EngineClient(this)),
+      m_evaluation(new EvaluationController(
+          m_engine, [this]() -> const Workspace& { return m_doc->workspace(); }, this)),
+      m_doc(new WorkspaceDocument(m_engine, m_evaluation, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setAccessibleName(tr("SliceScope workbench"));
     setWindowTitle(tr("SliceScope"));
+    connect(m_doc, &WorkspaceDocument::aboutToChange, this, [this] {
+        // The user works on what is on show now: a start error has been read.
+        m_startError.clear();
+        m_notOpened.clear();
+    });
+    connect(m_doc, &WorkspaceDocument::changed, this, &MainWindow::showWorkspace);
+    connect(m_doc, &WorkspaceDocument::opened, this, [this] {
+        // Opened, not edited: its decode starts at the beginning (from an earlier lesson's last
+        // step, Next would be off and the text would still say "Press Next").
+        m_stepper->setCurrentStep(-1);
+        emit workspaceOpened();
+    });
+    connect(m_doc, &WorkspaceDocument::fileChanged, this, &MainWindow::updateTitle);
+    connect(m_doc, &WorkspaceDocument::recentFilesChanged, this, &MainWindow::fillRecentMenu);
     buildLayout();
     m_presentation = new PresentationMode(*this);
     buildActions();
 
-    m_evaluation = new EvaluationController(
-        m_engine, [this]() -> const Workspace& { return m_ws; }, this);
     m_progressDelay.setSingleShot(true);
     m_progressDelay.setInterval(kProgressDelayMs);
     connect(&m_progressDelay, &QTimer::timeout, this, [this] {
@@ -238,7 +207,7 @@ MainWindow::MainWindow(QWidget* parent)
         checkSettled();
     });
     connect(m_engine, &EngineClient::targetsFound, this, &MainWindow::showTargets);
-    connect(m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) {
+    connect(m_doc->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) {
         setWindowModified(!clean);
         if (m_session) m_session->workspaceChanged(); // saved: the autosave goes
     });
@@ -248,7 +217,8 @@ MainWindow::MainWindow(QWidget* parent)
         findChild<QAction*>(QStringLiteral("actionDarkTheme"))->setChecked(true);
 
     m_session = new SessionGuard(
-        WorkerPool::shared(), [this] { return !m_undo->isClean(); }, [this] { return m_ws; }, this);
+        WorkerPool::shared(), [this] { return m_doc->isModified(); },
+        [this] { return m_doc->workspace(); }, this);
     m_diskPrompt = [this](const QString& text) {
         QMessageBox box(QMessageBox::Warning, tr("File changed on disk"), text,
                         QMessageBox::NoButton, this);
@@ -292,7 +262,7 @@ MainWindow::MainWindow(QWidget* parent)
         locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
         QLocale::setDefault(locale);
     }
-    applyWorkspace(m_ws);
+    m_doc->reapply();
 }
 
 MainWindow::~MainWindow()
@@ -304,7 +274,7 @@ MainWindow::~MainWindow()
         disconnect(child, nullptr, this, nullptr);
     // Nothing unsaved: the autosave goes; else it stays for the next start to offer (a window
     // closed by the user has been asked already, see closeEvent).
-    if (m_undo->isClean()) m_session->finish();
+    if (!m_doc->isModified()) m_session->finish();
     m_session->disable();
     delete m_engine;
 }
@@ -391,9 +361,9 @@ void MainWindow::buildLayout()
         try {
             // Recovered work is unsaved work of this session now: untitled, modified, and in
             // this session's autosave before the dead session's file goes.
-            const Workspace ws = readWorkspaceFile(m_recoverPath, m_ws, m_engine->limits());
-            m_filePath.clear();
-            stampFile();
+            const Workspace ws =
+                readWorkspaceFile(m_recoverPath, m_doc->workspace(), m_engine->limits());
+            m_doc->forgetFile();
             setWorkspace(ws, tr("Recover the unsaved session"));
             m_session->autosaveNow();
         } catch (const OpError& e) {
@@ -433,9 +403,9 @@ void MainWindow::buildLayout()
     m_inputs = new InputPanel;
     connect(m_inputs, &InputPanel::inputsEdited, this,
             [this](const std::vector<std::vector<InputSource>>& inputs, const QString& key) {
-                Workspace next = m_ws;
+                Workspace next = m_doc->workspace();
                 next.inputs = inputs;
-                edit(next, tr("Change the input"), key);
+                m_doc->edit(next, tr("Change the input"), key);
             });
     connect(m_inputs, &InputPanel::elementEdited, this, &MainWindow::onElementEdited);
     connect(m_inputs, &InputPanel::elementHovered, this, &MainWindow::onInputHovered);
@@ -575,8 +545,7 @@ void MainWindow::buildActions()
     connect(open, &QAction::triggered, this, [this] {
         if (!maybeSave()) return;
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a workspace or a NumPy file"),
-            QSettings().value(QLatin1String(kLastFolderKey)).toString(),
+            this, tr("Open a workspace or a NumPy file"), WorkspaceDocument::lastFolder(),
             tr("Workspaces and NumPy files (*.json *.npy);;All files (*)"));
         QString error;
         if (!path.isEmpty() && !openFile(path, &error)) showError(error);
@@ -595,7 +564,7 @@ void MainWindow::buildActions()
     reopen->setCheckable(true);
     reopen->setChecked(reopensLastWorkspace());
     connect(reopen, &QAction::toggled, this,
-            [](bool on) { QSettings().setValue(QLatin1String(kReopenLastKey), on); });
+            [](bool on) { WorkspaceDocument::setReopensLastWorkspace(on); });
     QAction* exportNpy =
         action(QStringLiteral("actionExportOutput"), tr("&Export Output as .npy…"));
     connect(exportNpy, &QAction::triggered, this, [this] {
@@ -606,10 +575,11 @@ void MainWindow::buildActions()
             showError(error);
             return;
         }
-        const QString base = m_filePath.isEmpty()
+        const QString file = m_doc->filePath();
+        const QString base = file.isEmpty()
                                  ? QStringLiteral("output.npy")
-                                 : QFileInfo(m_filePath).path() + u'/' +
-                                       QFileInfo(m_filePath).baseName() + QStringLiteral(".npy");
+                                 : QFileInfo(file).path() + u'/' + QFileInfo(file).baseName() +
+                                       QStringLiteral(".npy");
         const QString path = QFileDialog::getSaveFileName(this, tr("Export the outputs"), base,
                                                           tr("NumPy files (*.npy)"));
         if (!path.isEmpty() && !exportOutputs(path, &written, &error)) showError(error);
@@ -629,7 +599,8 @@ void MainWindow::buildActions()
     copyRequest->setToolTip(tr("Copies the workspace as one slicescope-cli request line"));
     connect(copyRequest, &QAction::triggered, this, [this] {
         try {
-            QGuiApplication::clipboard()->setText(QString::fromStdString(workspaceToJson(m_ws)));
+            QGuiApplication::clipboard()->setText(
+                QString::fromStdString(workspaceToJson(m_doc->workspace())));
         } catch (const OpError& e) {
             showMessage(QString::fromUtf8(e.what()));
         }
@@ -637,10 +608,11 @@ void MainWindow::buildActions()
     QAction* quit = action(QStringLiteral("actionQuit"), tr("&Quit"), QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
-    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    QUndoStack* undoStack = m_doc->undoStack();
+    QAction* undo = undoStack->createUndoAction(this, tr("&Undo"));
     undo->setObjectName(QStringLiteral("actionUndo"));
     undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    QAction* redo = undoStack->createRedoAction(this, tr("&Redo"));
     redo->setObjectName(QStringLiteral("actionRedo"));
     redo->setShortcut(QKeySequence::Redo);
 
@@ -794,7 +766,7 @@ void MainWindow::buildActions()
     QMenu* editMenu = menuBar()->addMenu(tr("&Edit"));
     editMenu->addActions({undo, redo});
     editMenu->addSeparator();
-    auto* copyAs = new CopyAsMenu([this] { return m_ws; }, copyRequest, editMenu);
+    auto* copyAs = new CopyAsMenu([this] { return m_doc->workspace(); }, copyRequest, editMenu);
     connect(copyAs, &CopyAsMenu::failed, this, &MainWindow::showError);
     editMenu->addMenu(copyAs);
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -817,15 +789,15 @@ void MainWindow::buildActions()
     // The menu's undo/redo name the step ("Undo Open lesson ..."); the toolbar stays short.
     QAction* undoButton = action(QStringLiteral("toolbarUndo"), tr("Undo"));
     undoButton->setEnabled(false);
-    connect(undoButton, &QAction::triggered, m_undo, &QUndoStack::undo);
-    connect(m_undo, &QUndoStack::canUndoChanged, undoButton, &QAction::setEnabled);
-    connect(m_undo, &QUndoStack::undoTextChanged, undoButton,
+    connect(undoButton, &QAction::triggered, undoStack, &QUndoStack::undo);
+    connect(undoStack, &QUndoStack::canUndoChanged, undoButton, &QAction::setEnabled);
+    connect(undoStack, &QUndoStack::undoTextChanged, undoButton,
             [undoButton](const QString& text) { undoButton->setToolTip(tr("Undo %1").arg(text)); });
     QAction* redoButton = action(QStringLiteral("toolbarRedo"), tr("Redo"));
     redoButton->setEnabled(false);
-    connect(redoButton, &QAction::triggered, m_undo, &QUndoStack::redo);
-    connect(m_undo, &QUndoStack::canRedoChanged, redoButton, &QAction::setEnabled);
-    connect(m_undo, &QUndoStack::redoTextChanged, redoButton,
+    connect(redoButton, &QAction::triggered, undoStack, &QUndoStack::redo);
+    connect(undoStack, &QUndoStack::canRedoChanged, redoButton, &QAction::setEnabled);
+    connect(undoStack, &QUndoStack::redoTextChanged, redoButton,
             [redoButton](const QString& text) { redoButton->setToolTip(tr("Redo %1").arg(text)); });
     toolbar->addAction(undoButton);
     toolbar->addAction(redoButton);
@@ -841,11 +813,11 @@ void MainWindow::buildActions()
     connect(m_opPicker, &QComboBox::activated, this, [this] {
         const std::string name = m_opPicker->currentData().toString().toStdString();
         const OpDef* def = findOp(name);
-        if (!def || name == m_ws.op) return;
+        if (!def || name == m_doc->workspace().op) return;
         // The op's own example, not a lesson: lessons often show an erratum's corner case (tile
         // of a scalar), the example the op's ordinary use, and it is tested to succeed.
-        Workspace next = switchOp(m_ws, *def);
-        edit(next, tr("Switch to %1").arg(QString::fromStdString(name)));
+        Workspace next = switchOp(m_doc->workspace(), *def);
+        m_doc->edit(next, tr("Switch to %1").arg(QString::fromStdString(name)));
     });
     toolbar->addSeparator();
     toolbar->addAction(showDecode);
@@ -862,20 +834,34 @@ void MainWindow::buildActions()
         more->setAccessibleName(tr("More toolbar buttons"));
 }
 
+const Workspace& MainWindow::workspace() const
+{
+    return m_doc->workspace();
+}
+
 void MainWindow::setWorkspace(const Workspace& workspace, const QString& undoText)
 {
-    edit(workspace, undoText);
+    m_doc->edit(workspace, undoText);
+}
+
+QUndoStack* MainWindow::undoStack() const
+{
+    return m_doc->undoStack();
+}
+
+QString MainWindow::filePath() const
+{
+    return m_doc->filePath();
 }
 
 bool MainWindow::openLesson(const QString& name)
 {
     const Lesson* lesson = findLesson(name);
     if (!lesson || !lesson->unavailable.isEmpty()) return false;
-    const bool shown = lesson->workspace == m_ws;
-    load(lesson->workspace); // a fresh, clean history even when it is already shown
+    const bool shown = lesson->workspace == m_doc->workspace();
+    m_doc->load(lesson->workspace); // a fresh, clean history even when it is already shown
     // A lesson as it comes has nothing to save; its edits do.
-    m_filePath.clear();
-    stampFile();
+    m_doc->forgetFile();
     updateTitle();
     // After load(): applying a workspace forgets faces meant for another one.
     m_pendingFaces = {lesson->workspace, lesson->faces};
@@ -893,7 +879,7 @@ std::vector<TensorView*> MainWindow::allViews() const
 
 void MainWindow::applyPendingFaces()
 {
-    if (!m_pendingFaces || m_pendingFaces->first != m_ws) return;
+    if (!m_pendingFaces || m_pendingFaces->first != m_doc->workspace()) return;
     const auto faces = std::exchange(m_pendingFaces, std::nullopt)->second;
     // A lesson sets every view: the dimensions it names, the default (the last two) elsewhere.
     for (TensorView* view : allViews()) {
@@ -908,59 +894,12 @@ void MainWindow::applyPendingFaces()
 
 bool MainWindow::openFile(const QString& path, QString* error)
 {
-    try {
-        const Workspace ws = readWorkspaceFile(path, m_ws, m_engine->limits());
-        // A .npy file is an input of the workspace (which it changes, one undo step); a
-        // workspace file is the window's file from now on, opened with a fresh history.
-        if (path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive)) {
-            setWorkspace(ws, tr("Open %1").arg(QFileInfo(path).fileName()));
-        } else {
-            load(ws);
-            m_filePath = QFileInfo(path).absoluteFilePath();
-            stampFile();
-            addRecentFile(m_filePath);
-        }
-        QSettings().setValue(QLatin1String(kLastFolderKey), QFileInfo(path).absolutePath());
-        updateTitle();
-        return true;
-    } catch (const OpError& e) {
-        if (error) *error = QString::fromUtf8(e.what());
-        return false;
-    }
+    return m_doc->openFile(path, error);
 }
 
 bool MainWindow::saveFile(const QString& path, QString* error, bool overwrite)
 {
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    if (!m_filePath.isEmpty() && absolute == m_filePath && !overwrite) {
-        switch (m_fileStamp.compare(m_filePath)) {
-        case FileStamp::Change::None:
-            if (m_undo->isClean()) return true; // the file holds this workspace already
-            break;
-        case FileStamp::Change::Modified:
-            // Another window or program wrote it: its work is not replaced without a word.
-            if (error)
-                *error = tr("%1 was changed on disk since this window opened or saved it, so it "
-                            "was not overwritten. Reload it, overwrite it, or save as another "
-                            "file.")
-                             .arg(QFileInfo(path).fileName());
-            return false;
-        case FileStamp::Change::Missing: break; // written again
-        }
-    }
-    try {
-        writeWorkspaceFile(path, m_ws);
-        m_filePath = absolute;
-        stampFile();
-        QSettings().setValue(QLatin1String(kLastFolderKey), QFileInfo(path).absolutePath());
-        m_undo->setClean();
-        addRecentFile(m_filePath);
-        updateTitle();
-        return true;
-    } catch (const OpError& e) {
-        if (error) *error = QString::fromUtf8(e.what());
-        return false;
-    }
+    return m_doc->saveFile(path, error, overwrite);
 }
 
 SpecEditor* MainWindow::specEditor() const
@@ -978,43 +917,18 @@ QString MainWindow::message() const
     return m_message->message();
 }
 
-void MainWindow::edit(const Workspace& next, const QString& undoText, const QString& mergeKey)
-{
-    if (next == m_ws) return;
-    // The user works on what is on show now: a start error has been read.
-    m_startError.clear();
-    m_notOpened.clear();
-    m_undo->push(new WorkspaceCommand(this, m_ws, next, undoText, mergeKey));
-    updateTitle();
-}
-
 bool MainWindow::focusNextPrevChild(bool next)
 {
     return TabOrder::move(this, next) || QMainWindow::focusNextPrevChild(next);
 }
 
-void MainWindow::load(const Workspace& ws)
+void MainWindow::showWorkspace(const Workspace& previous)
 {
-    // Opening starts a fresh history: no undo step leads back into the workspace that was
-    // closed (the Save-changes prompt before opening is what guards it), and the opened
-    // workspace is the clean state.
-    m_undo->clear();
-    m_startError.clear();
-    m_notOpened.clear();
-    if (ws != m_ws) applyWorkspace(ws);
-    // Opened, not edited: its decode starts at the beginning (from an earlier lesson's last
-    // step, Next would be off and the text would still say "Press Next").
-    m_stepper->setCurrentStep(-1);
-    emit workspaceOpened();
-}
-
-void MainWindow::applyWorkspace(const Workspace& ws)
-{
+    const Workspace& ws = m_doc->workspace();
     const OpDef* def = findOp(ws.op);
-    if (!def) return; // workspaces are read through findOp, so this cannot be reached by a user
-    const bool opChanged = !m_opEditor || ws.op != m_ws.op;
-    const bool bannerChanged = ws.title != m_ws.title || ws.explanation != m_ws.explanation;
-    m_ws = ws;
+    if (!def) return; // the document takes only workspaces of known ops
+    const bool opChanged = !m_opEditor || ws.op != previous.op;
+    const bool bannerChanged = ws.title != previous.title || ws.explanation != previous.explanation;
     if (m_pendingFaces && m_pendingFaces->first != ws) m_pendingFaces.reset();
     // A lesson stays "open" while its title is shown, through edits, undo and redo.
     m_lessonName.clear();
@@ -1084,9 +998,9 @@ void MainWindow::replaceOpEditor(const OpDef& def)
     });
     connect(m_opEditor, &OpEditor::attrsEdited, this,
             [this](const Attrs& attrs, const QString& key) {
-                Workspace next = m_ws;
+                Workspace next = m_doc->workspace();
                 next.attrs = attrs;
-                edit(next, tr("Edit the arguments"), key);
+                m_doc->edit(next, tr("Edit the arguments"), key);
             });
     if (SpecEditor* spec = specEditor()) {
         spec->setHistory(QSettings().value(QLatin1String(kHistoryKey)).toStringList());
@@ -1331,9 +1245,10 @@ std::optional<std::pair<std::size_t, std::size_t>> MainWindow::slotEntry(int slo
     if (slot < 0) return std::nullopt;
     std::size_t k = 0;
     std::size_t j = std::size_t(slot);
-    while (k < m_ws.inputs.size() && j >= m_ws.inputs[k].size())
-        j -= m_ws.inputs[k++].size();
-    if (k >= m_ws.inputs.size()) return std::nullopt;
+    const auto& inputs = m_doc->workspace().inputs;
+    while (k < inputs.size() && j >= inputs[k].size())
+        j -= inputs[k++].size();
+    if (k >= inputs.size()) return std::nullopt;
     return std::pair(k, j);
 }
 
@@ -1345,9 +1260,9 @@ void MainWindow::onElementEdited(int slot, qint64 flat, const QString& text)
     const Tensor& shown = m_inputs->view(slot)->model()->tensor();
     if (!shown.isValid() || flat < 0 || flat >= shown.size()) return;
     try {
-        Workspace next = m_ws;
+        Workspace next = m_doc->workspace();
         next.inputs[k][j] = dataSource(withElement(shown, flat, text, m_engine->limits()));
-        edit(next, tr("Edit %1").arg(coordText(flat, shown.shape())));
+        m_doc->edit(next, tr("Edit %1").arg(coordText(flat, shown.shape())));
     } catch (const OpError& e) {
         showMessage(tr("%1 is not a %2 value: %3")
                         .arg(text.toHtmlEscaped(), dtypeText(shown.dtype()),
@@ -1405,11 +1320,12 @@ void MainWindow::updateStatus()
 
 void MainWindow::updateBanner()
 {
-    m_banner->setVisible(!m_ws.title.isEmpty());
-    m_bannerTitle->setText(m_ws.title);
+    const Workspace& ws = m_doc->workspace();
+    m_banner->setVisible(!ws.title.isEmpty());
+    m_bannerTitle->setText(ws.title);
     QString html;
     for (const QString& paragraph :
-         m_ws.explanation.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
+         ws.explanation.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
         html += QStringLiteral("<p>%1</p>").arg(paragraph.toHtmlEscaped().replace(u'\n', u' '));
     m_bannerText->setText(html);
     const auto& all = lessons();
@@ -1481,10 +1397,8 @@ void MainWindow::offerRecovery()
 void MainWindow::updateTitle()
 {
     // The file, else the lesson, else "Untitled"; "[*]" shows the unsaved-changes marker.
-    QString name = !m_filePath.isEmpty()   ? QFileInfo(m_filePath).fileName()
-                   : !m_ws.title.isEmpty() ? m_ws.title
-                                           : tr("Untitled");
-    if (m_filePath.isEmpty() && !m_notOpened.isEmpty())
+    QString name = m_doc->displayName();
+    if (m_doc->filePath().isEmpty() && !m_notOpened.isEmpty())
         name = tr("%1 (%2 could not be opened)").arg(name, QFileInfo(m_notOpened).fileName());
     setWindowTitle(tr("%1[*] — SliceScope").arg(name));
 }
@@ -1506,12 +1420,6 @@ void MainWindow::showStartError(const QString& text, const QString& file)
     showCurrentMessage();
 }
 
-void MainWindow::stampFile()
-{
-    m_fileStamp = m_filePath.isEmpty() ? FileStamp() : FileStamp::of(m_filePath);
-    m_diskAnswered = m_fileStamp;
-}
-
 void MainWindow::changeEvent(QEvent* event)
 {
     QMainWindow::changeEvent(event);
@@ -1522,17 +1430,15 @@ void MainWindow::changeEvent(QEvent* event)
 
 void MainWindow::checkFileOnDisk()
 {
-    if (m_filePath.isEmpty() || m_askingDisk) return;
-    const FileStamp::Change change = m_fileStamp.compare(m_filePath);
+    if (m_doc->filePath().isEmpty() || m_askingDisk) return;
+    const FileStamp::Change change = m_doc->diskChange();
     if (change == FileStamp::Change::None) return;
     // Once per change on disk: leaving the question open ("Cancel") is an answer too.
-    const FileStamp now = FileStamp::of(m_filePath);
-    if (now == m_diskAnswered) return;
-    m_diskAnswered = now;
+    if (!m_doc->takeNewDiskChange()) return;
     if (change == FileStamp::Change::Missing) {
         showError(tr("%1 was deleted or moved on disk since this window opened or saved it. "
                      "Save writes it again.")
-                      .arg(QFileInfo(m_filePath).fileName()));
+                      .arg(QFileInfo(m_doc->filePath()).fileName()));
         return;
     }
     resolveDiskChange();
@@ -1540,11 +1446,12 @@ void MainWindow::checkFileOnDisk()
 
 bool MainWindow::resolveDiskChange()
 {
-    const QString name = QFileInfo(m_filePath).fileName();
+    const QString file = m_doc->filePath();
+    const QString name = QFileInfo(file).fileName();
     QString text = tr("\"%1\" was changed on disk by another window or program since this window "
                       "opened or saved it.")
                        .arg(name);
-    if (!m_undo->isClean()) text += tr(" This window also has changes that are not saved.");
+    if (m_doc->isModified()) text += tr(" This window also has changes that are not saved.");
     text += tr("\n\nReload the file (this window's version is lost), overwrite it with this "
                "window's workspace (the other version is lost), or save this window's "
                "workspace as another file?");
@@ -1554,10 +1461,10 @@ bool MainWindow::resolveDiskChange()
     QString error;
     switch (choice) {
     case DiskChoice::Reload:
-        if (openFile(m_filePath, &error)) return true;
+        if (openFile(file, &error)) return true;
         break;
     case DiskChoice::Overwrite:
-        if (saveFile(m_filePath, &error, true)) return true;
+        if (saveFile(file, &error, true)) return true;
         break;
     case DiskChoice::SaveAs: return saveAs();
     case DiskChoice::Cancel:
@@ -1572,10 +1479,8 @@ bool MainWindow::resolveDiskChange()
 
 bool MainWindow::maybeSave()
 {
-    if (m_undo->isClean()) return true;
-    const QString name = !m_filePath.isEmpty()   ? QFileInfo(m_filePath).fileName()
-                         : !m_ws.title.isEmpty() ? m_ws.title
-                                                 : tr("Untitled");
+    if (!m_doc->isModified()) return true;
+    const QString name = m_doc->displayName();
     switch (m_savePrompt(
         tr("The workspace \"%1\" has changes that are not saved. Save them?").arg(name))) {
     case SaveChoice::Save: return save();
@@ -1589,24 +1494,23 @@ bool MainWindow::newWorkspace()
 {
     if (!maybeSave()) return false;
     Workspace fresh;
-    if (!(fresh == m_ws)) edit(fresh, tr("New workspace"));
-    m_filePath.clear();
-    stampFile();
-    m_undo->setClean();
+    if (!(fresh == m_doc->workspace())) m_doc->edit(fresh, tr("New workspace"));
+    m_doc->forgetFile();
+    m_doc->undoStack()->setClean();
     updateTitle();
     return true;
 }
 
 bool MainWindow::save()
 {
-    if (m_filePath.isEmpty()) return saveAs();
-    if (m_fileStamp.compare(m_filePath) == FileStamp::Change::Modified) {
+    if (m_doc->filePath().isEmpty()) return saveAs();
+    if (m_doc->diskChange() == FileStamp::Change::Modified) {
         // Saving would replace another window's or program's work: asked every time.
-        m_diskAnswered = FileStamp::of(m_filePath);
+        m_doc->takeNewDiskChange();
         return resolveDiskChange();
     }
     QString error;
-    if (saveFile(m_filePath, &error)) return true;
+    if (saveFile(m_doc->filePath(), &error)) return true;
     showError(error);
     return false;
 }
@@ -1620,13 +1524,13 @@ bool MainWindow::saveAs()
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setNameFilters({tr("SliceScope workspace (*.slicescope.json)"), tr("JSON (*.json)")});
     dialog.setDefaultSuffix(QStringLiteral("slicescope.json"));
-    if (!m_filePath.isEmpty()) {
-        dialog.selectFile(m_filePath);
+    if (!m_doc->filePath().isEmpty()) {
+        dialog.selectFile(m_doc->filePath());
     } else {
         // In the folder of the last file opened or saved, not wherever the program started.
         const QString lesson = m_lessonName.isEmpty() ? QStringLiteral("workspace") : m_lessonName;
         const QString name = lesson + QStringLiteral(".slicescope.json");
-        const QString folder = QSettings().value(QLatin1String(kLastFolderKey)).toString();
+        const QString folder = WorkspaceDocument::lastFolder();
         if (!folder.isEmpty() && QFileInfo(folder).isDir()) dialog.setDirectory(folder);
         dialog.selectFile(name);
     }
@@ -1644,73 +1548,18 @@ bool MainWindow::switchLesson(const QString& name)
 
 bool MainWindow::exportOutputs(const QString& path, QStringList* written, QString* error)
 {
-    // Only the result of the workspace on screen: not the last good one of an older edit, not
-    // one an evaluation is about to replace.
-    if (m_evaluation->isBusy()) {
-        *error = tr("The result is still being computed. Export it when the evaluation is done.");
-        return false;
-    }
-    const std::shared_ptr<const Evaluation> last = m_evaluation->last();
-    if (!last || !last->ok || m_evaluation->shown() != last) {
-        *error = tr("Nothing exported: the workspace has an error, so there is no result for it "
-                    "(the views show the last good result of an earlier edit). Fix the error, "
-                    "then export.");
-        return false;
-    }
-    if (last->outputs.empty()) {
-        *error = tr("This op has no tensor output to export.");
-        return false;
-    }
-    if (path.isEmpty()) return true; // only asked whether there is something to export
-    QString target = path;
-    if (!target.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
-        target += QStringLiteral(".npy");
-    QStringList files;
-    if (last->outputs.size() == 1) {
-        files << target;
-    } else {
-        const QString base = target.chopped(4);
-        QStringList names = outputNames(*findOp(last->op), *last);
-        for (const QString& n : names)
-            files << base + u'-' + QString(n).remove(u' ') + QStringLiteral(".npy");
-    }
-    try {
-        for (int k = 0; k < files.size(); ++k)
-            writeNpyFile(QFile::encodeName(files[k]).toStdString(), last->outputs[std::size_t(k)]);
-    } catch (const OpError& e) {
-        *error = QString::fromUtf8(e.what());
-        return false;
-    }
-    if (written) *written = files;
-    return true;
+    return m_doc->exportOutputs(path, written, error);
 }
 
 QStringList MainWindow::recentFiles() const
 {
-    QStringList files;
-    for (const QString& path : QSettings().value(QLatin1String(kRecentKey)).toStringList())
-        if (QFileInfo::exists(path) && !files.contains(path)) files << path;
-    return files;
-}
-
-void MainWindow::addRecentFile(const QString& path)
-{
-    QStringList files = recentFiles();
-    files.removeAll(path);
-    files.prepend(path);
-    while (files.size() > kMaxRecent)
-        files.removeLast();
-    QSettings().setValue(QLatin1String(kRecentKey), files);
-    fillRecentMenu();
+    return WorkspaceDocument::recentFiles();
 }
 
 void MainWindow::fillRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList files = recentFiles(); // files deleted since are left out
-    QSettings settings;
-    if (settings.value(QLatin1String(kRecentKey)).toStringList() != files)
-        settings.setValue(QLatin1String(kRecentKey), files);
+    const QStringList files = WorkspaceDocument::pruneRecentFiles(); // deleted since: left out
     for (int k = 0; k < files.size(); ++k) {
         const QString path = files[k];
         QAction* a = m_recentMenu->addAction(
@@ -1735,7 +1584,7 @@ void MainWindow::restoreWindowState()
 
 bool MainWindow::reopensLastWorkspace()
 {
-    return QSettings().value(QLatin1String(kReopenLastKey), false).toBool();
+    return WorkspaceDocument::reopensLastWorkspace();
 }
 
 std::optional<std::pair<QString, int>> MainWindow::dropTarget(const QMimeData* mime,
@@ -1794,13 +1643,14 @@ void MainWindow::dropEvent(QDropEvent* event)
             try {
                 // The one reader of .npy files, as File > Open uses it; its first input is
                 // the file's tensor.
-                const Workspace read = readWorkspaceFile(path, m_ws, m_engine->limits());
-                Workspace next = m_ws;
+                const Workspace read =
+                    readWorkspaceFile(path, m_doc->workspace(), m_engine->limits());
+                Workspace next = m_doc->workspace();
                 next.inputs[entry->first][entry->second] = read.inputs.front().front();
                 const TensorView* view = inputView(slot);
-                edit(next, tr("Drop %1 on %2")
-                               .arg(QFileInfo(path).fileName(),
-                                    view ? view->title() : tr("input %1").arg(slot)));
+                m_doc->edit(next, tr("Drop %1 on %2")
+                                      .arg(QFileInfo(path).fileName(),
+                                           view ? view->title() : tr("input %1").arg(slot)));
             } catch (const OpError& e) {
                 showError(QString::fromUtf8(e.what()));
             }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The workbench: op picker and argument editor on top, input and output views side by side,
 // the decode stepper and the lessons as docks, shapes and timing in the status bar. The window
-// owns the workspace; every edit is an undoable command that re-evaluates on a worker.
+// shows a WorkspaceDocument (the workspace, its file and its undo history) and re-evaluates it
+// on a worker through an EvaluationController.
 #pragma once
 
 #include "ui/model/engineclient.h"
-#include "ui/model/filestamp.h"
 #include "ui/model/workspace.h"
 
 #include <QMainWindow>
@@ -37,6 +37,7 @@ class InputPanel;
 class LessonGallery;
 class MessageStrip;
 class ModelDock;
+class WorkspaceDocument;
 class OpEditor;
 class PresentationMode;
 class SessionGuard;
@@ -50,7 +51,10 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    const Workspace& workspace() const { return m_ws; }
+    const Workspace& workspace() const;
+    /// The workspace, its file, its undo history: what the exercises, the automation channel
+    /// and the command line edit.
+    WorkspaceDocument* document() const { return m_doc; }
     /// Replaces the workspace as one undoable step (the command line's options, tests).
     void setWorkspace(const Workspace& workspace, const QString& undoText);
     /// Opens a built-in lesson by name; false if there is none (or this build lacks its op).
@@ -66,7 +70,7 @@ public:
     /// changed on disk since this window opened or saved it, unless `overwrite`.
     bool saveFile(const QString& path, QString* error, bool overwrite = false);
     /// The workspace file the window shows (opened or saved last), empty when untitled.
-    QString filePath() const { return m_filePath; }
+    QString filePath() const;
 
     /// The answer to "Save changes?".
     enum class SaveChoice { Save, Discard, Cancel };
@@ -130,7 +134,7 @@ public:
     std::shared_ptr<const Evaluation> shownEvaluation() const;
 
     EngineClient* engine() const { return m_engine; }
-    QUndoStack* undoStack() const { return m_undo; }
+    QUndoStack* undoStack() const;
     DecodeStepper* stepper() const { return m_stepper; }
     FrameworksPanel* frameworksPanel() const { return m_frameworks; }
     /// The exercise dock (Lessons > Exercises): hidden until asked for.
@@ -186,14 +190,10 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    class WorkspaceCommand;
-
     void buildActions();
     void buildLayout();
-    void edit(const Workspace& next, const QString& undoText, const QString& mergeKey = {});
-    /// Shows an opened lesson or file: not an undo step, the history starts afresh from it.
-    void load(const Workspace& ws);
-    void applyWorkspace(const Workspace& ws);
+    /// Shows the document's workspace after it replaced `previous` (an edit, undo, a load).
+    void showWorkspace(const Workspace& previous);
     void replaceOpEditor(const OpDef& def);
     /// Clears the outputs, steps and selection of the result on show (another op's).
     void forgetShownResult();
@@ -221,8 +221,6 @@ private:
                                                       const QPoint& pos) const;
     /// Where input slot `slot` (list inputs expanded) is in the workspace: input, entry.
     std::optional<std::pair<std::size_t, std::size_t>> slotEntry(int slot) const;
-    /// Remembers the window's file as it is on disk now (opened or saved).
-    void stampFile();
     /// Asks what to do about the window's file changed on disk, and does it. True when this
     /// window's work is safe afterwards (saved, or replaced by the file as the user chose).
     bool resolveDiskChange();
@@ -236,17 +234,15 @@ private:
     void showMessage(const QString& text);
     void checkSettled();
     void updateTitle();
-    void addRecentFile(const QString& path);
     void fillRecentMenu();
 
-    Workspace m_ws;
     QString m_lessonName;
     /// A lesson's workspace and its face dimensions, applied to the views when that
     /// workspace's result is shown; forgotten when another workspace comes first.
     std::optional<std::pair<Workspace, std::map<QString, std::pair<int, int>>>> m_pendingFaces;
     EngineClient* m_engine;
-    QUndoStack* m_undo;
-    EvaluationController* m_evaluation = nullptr;
+    EvaluationController* m_evaluation;
+    WorkspaceDocument* m_doc;
 
     QComboBox* m_opPicker = nullptr;
     QWidget* m_banner = nullptr;
@@ -289,9 +285,6 @@ private:
     PresentationMode* m_presentation = nullptr;
     SavePrompt m_savePrompt;
     DiskPrompt m_diskPrompt;
-    QString m_filePath;
-    FileStamp m_fileStamp;         ///< the window's file as this window last read or wrote it
-    FileStamp m_diskAnswered;      ///< the file on disk the user was last asked about
     bool m_askingDisk = false;     ///< the "changed on disk" question is open
     QString m_startError;          ///< a start error that holds until the first edit
     QString m_notOpened;           ///< the start file that did not open, for the title

@@ -6,6 +6,7 @@
 #include "ui/views/plaintext.h"
 #include "ui/workbench/decodestepper.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QAction>
 #include <QBoxLayout>
@@ -167,7 +168,7 @@ QString PresentationMode::stepText() const
 void PresentationMode::refresh()
 {
     if (!m_on) return;
-    const Workspace& ws = m_window.workspace();
+    const Workspace& ws = m_window.document()->workspace();
     const OpDef* def = findOp(ws.op);
     m_expression->setText(def ? requestText(*def, ws.attrs) : QString::fromStdString(ws.op));
     const DecodeStepper* stepper = m_window.stepper();
