@@ -378,8 +378,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         const OpDef* def = findOp(name);
         if (!def) badRequest("unknown op \"" + name + "\"");
         // As a person picks it: the picker's own handler switches, with its undo step.
-        auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
-        if (!picker) internalError(QStringLiteral("op picker"));
+        QComboBox* picker = w.opPicker();
         const int index = picker->findData(QString::fromStdString(def->name));
         if (index < 0) invalidArgument("this build has no op \"" + name + "\"");
         picker->setCurrentIndex(index);
@@ -721,9 +720,9 @@ void Automation::writeState(const Json& command, JsonWriter& out)
     out.value(stepper->stepTitle(stepper->currentStep()).toStdString());
     out.endObject();
     writeUndo(out, *w.document()->undoStack());
-    if (const auto* status = w.findChild<QLabel*>(QStringLiteral("statusShapes"))) {
+    {
         out.key("status");
-        out.value(plainText(status->text()).toStdString());
+        out.value(plainText(w.statusShapes()).toStdString());
     }
 }
 

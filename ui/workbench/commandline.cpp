@@ -248,7 +248,7 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
             return false;
         }
         // Triggered, not just checked: a dock's view action shows the dock on trigger only.
-        auto* showExercises = window.findChild<QAction*>(QStringLiteral("actionExercises"));
+        QAction* showExercises = window.exercisesAction();
         if (!showExercises->isChecked()) showExercises->trigger();
     } else if (!options.lesson.isEmpty()) {
         if (!window.openLesson(options.lesson)) {

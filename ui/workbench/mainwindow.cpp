@@ -26,6 +26,7 @@
 #include "ui/workbench/modeldock.h"
 #include "ui/workbench/presentationmode.h"
 #include "ui/workbench/sessionguard.h"
+#include "ui/workbench/shortcuttable.h"
 #include "ui/workbench/taborder.h"
 #include "ui/workbench/workspacedocument.h"
 
@@ -139,6 +140,17 @@ Tensor withElement(const Tensor& tensor, std::int64_t flat, const QString& text,
     return edited;
 }
 
+// The key the keys table names, then the platform's own key for the command if it differs: a
+// keyboard scheme without one (Windows' has no Quit or Save As key, and redoes with Ctrl+Y)
+// still gets the documented key, and the menus show it.
+QList<QKeySequence> documentedKeys(const QKeySequence& documented,
+                                   QKeySequence::StandardKey command)
+{
+    QList<QKeySequence> keys{documented};
+    if (const QKeySequence own(command); !own.isEmpty() && own != documented) keys << own;
+    return keys;
+}
+
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -213,8 +225,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
 
     QSettings settings;
-    if (settings.value(QLatin1String(kThemeKey), false).toBool())
-        findChild<QAction*>(QStringLiteral("actionDarkTheme"))->setChecked(true);
+    if (settings.value(QLatin1String(kThemeKey), false).toBool()) m_darkAction->setChecked(true);
 
     m_session = new SessionGuard(
         WorkerPool::shared(), [this] { return m_doc->isModified(); },
@@ -287,7 +298,7 @@ QString MainWindow::sessionDirectory()
 void MainWindow::buildLayout()
 {
     // Top: lesson banner, messages and the op's argument editor.
-    auto* top = new QWidget;
+    auto* top = m_editorArea = new QWidget;
     top->setObjectName(QStringLiteral("editorArea"));
     auto* topLayout = new QVBoxLayout(top);
 
@@ -459,14 +470,14 @@ void MainWindow::buildLayout()
     setCentralWidget(m_mainSplitter);
 
     m_stepper = new DecodeStepper;
-    auto* decodeDock = new QDockWidget(tr("Decode steps"), this);
+    auto* decodeDock = m_decodeDock = new QDockWidget(tr("Decode steps"), this);
     decodeDock->setObjectName(QStringLiteral("decodeDock"));
     decodeDock->setWidget(m_stepper);
     addDockWidget(Qt::RightDockWidgetArea, decodeDock);
     connect(m_stepper, &DecodeStepper::currentStepChanged, this, &MainWindow::lightCurrentStep);
 
     m_gallery = new LessonGallery;
-    auto* lessonDock = new QDockWidget(tr("Lessons"), this);
+    auto* lessonDock = m_lessonDock = new QDockWidget(tr("Lessons"), this);
     lessonDock->setObjectName(QStringLiteral("lessonDock"));
     lessonDock->setWidget(m_gallery);
     addDockWidget(Qt::LeftDockWidgetArea, lessonDock);
@@ -475,7 +486,7 @@ void MainWindow::buildLayout()
     // Below the decode steps, hidden until View > Frameworks: the default layout stays as it is
     // (and tabbing it with the decode steps would add the main window's unnamed tab bar).
     m_frameworks = new FrameworksPanel;
-    auto* frameworksDock = new QDockWidget(tr("Frameworks"), this);
+    auto* frameworksDock = m_frameworksDock = new QDockWidget(tr("Frameworks"), this);
     frameworksDock->setObjectName(QStringLiteral("frameworksDock"));
     frameworksDock->setWidget(m_frameworks);
     splitDockWidget(decodeDock, frameworksDock, Qt::Vertical);
@@ -556,8 +567,9 @@ void MainWindow::buildActions()
     fillRecentMenu();
     QAction* save = action(QStringLiteral("actionSave"), tr("&Save"), QKeySequence::Save);
     connect(save, &QAction::triggered, this, &MainWindow::save);
-    QAction* saveAsAction =
-        action(QStringLiteral("actionSaveAs"), tr("Save &As…"), QKeySequence::SaveAs);
+    QAction* saveAsAction = action(QStringLiteral("actionSaveAs"), tr("Save &As…"));
+    saveAsAction->setShortcuts(
+        documentedKeys(Qt::CTRL | Qt::SHIFT | Qt::Key_S, QKeySequence::SaveAs));
     connect(saveAsAction, &QAction::triggered, this, &MainWindow::saveAs);
     QAction* reopen =
         action(QStringLiteral("actionReopenLast"), tr("Reopen the Last Workspace at Start"));
@@ -605,7 +617,8 @@ void MainWindow::buildActions()
             showMessage(QString::fromUtf8(e.what()));
         }
     });
-    QAction* quit = action(QStringLiteral("actionQuit"), tr("&Quit"), QKeySequence::Quit);
+    QAction* quit = action(QStringLiteral("actionQuit"), tr("&Quit"));
+    quit->setShortcuts(documentedKeys(Qt::CTRL | Qt::Key_Q, QKeySequence::Quit));
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
     QUndoStack* undoStack = m_doc->undoStack();
@@ -614,7 +627,7 @@ void MainWindow::buildActions()
     undo->setShortcut(QKeySequence::Undo);
     QAction* redo = undoStack->createRedoAction(this, tr("&Redo"));
     redo->setObjectName(QStringLiteral("actionRedo"));
-    redo->setShortcut(QKeySequence::Redo);
+    redo->setShortcuts(documentedKeys(Qt::CTRL | Qt::SHIFT | Qt::Key_Z, QKeySequence::Redo));
 
     m_fitAction = action(QStringLiteral("actionFitColours"), tr("&Fit Colours to the Screen"));
     m_fitAction->setCheckable(true);
@@ -625,27 +638,26 @@ void MainWindow::buildActions()
         QSettings().setValue(QLatin1String(kFitColoursKey), on);
         fitColours();
     });
-    QAction* dark = action(QStringLiteral("actionDarkTheme"), tr("&Dark Theme"));
+    QAction* dark = m_darkAction = action(QStringLiteral("actionDarkTheme"), tr("&Dark Theme"));
     dark->setCheckable(true);
     connect(dark, &QAction::toggled, this, [](bool on) {
         applyTheme(*qApp, on ? Theme::Dark : Theme::Light);
         QSettings().setValue(QLatin1String(kThemeKey), on);
     });
-    auto* lessonDock = findChild<QDockWidget*>(QStringLiteral("lessonDock"));
-    auto* decodeDock = findChild<QDockWidget*>(QStringLiteral("decodeDock"));
+    QDockWidget* lessonDock = m_lessonDock;
+    QDockWidget* decodeDock = m_decodeDock;
     QAction* showLessons = lessonDock->toggleViewAction();
     showLessons->setObjectName(QStringLiteral("actionLessons"));
     showLessons->setText(tr("&Lessons"));
     showLessons->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
-    QAction* showFrameworks =
-        findChild<QDockWidget*>(QStringLiteral("frameworksDock"))->toggleViewAction();
+    QAction* showFrameworks = m_frameworksDock->toggleViewAction();
     showFrameworks->setObjectName(QStringLiteral("actionFrameworks"));
     showFrameworks->setText(tr("&Frameworks"));
     showFrameworks->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     // Six rows of errors in a framework's own words need more room than the decode steps.
     // Hidden, it shows nothing, so no framework's result stays on screen in TensorFlow's place.
     connect(showFrameworks, &QAction::toggled, this, [this](bool on) {
-        auto* dock = findChild<QDockWidget*>(QStringLiteral("frameworksDock"));
+        QDockWidget* dock = m_frameworksDock;
         if (!on) {
             m_frameworks->choose(Framework::TensorFlow);
             return;
@@ -668,7 +680,7 @@ void MainWindow::buildActions()
     addDockWidget(Qt::LeftDockWidgetArea, exerciseDock);
     exerciseDock->hide();
     m_presentation->keepDock(exerciseDock);
-    QAction* showExercises = exerciseDock->toggleViewAction();
+    QAction* showExercises = m_exercisesAction = exerciseDock->toggleViewAction();
     showExercises->setObjectName(QStringLiteral("actionExercises"));
     showExercises->setText(tr("&Exercises"));
     showExercises->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
@@ -703,6 +715,7 @@ void MainWindow::buildActions()
     // Escape leaves too, as in every presentation program; only while presenting, so that it
     // keeps its meaning everywhere else.
     auto* leavePresentation = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    leavePresentation->setWhatsThis(tr("leave presentation mode"));
     leavePresentation->setEnabled(false);
     connect(leavePresentation, &QShortcut::activated, present,
             [present] { present->setChecked(false); });
@@ -720,25 +733,9 @@ void MainWindow::buildActions()
 
     QAction* shortcuts = action(QStringLiteral("actionShortcuts"), tr("&Keyboard Shortcuts"));
     connect(shortcuts, &QAction::triggered, this, [this] {
-        QMessageBox::information(
-            this, tr("Keyboard shortcuts"),
-            tr("<table>"
-               "<tr><td>Alt+Right / Alt+Left</td><td>next / previous decode step</td></tr>"
-               "<tr><td>Alt+Home / Alt+End</td><td>first / last decode step</td></tr>"
-               "<tr><td>Up / Down in the expression</td><td>earlier expressions</td></tr>"
-               "<tr><td>Ctrl+Z / Ctrl+Shift+Z</td><td>undo / redo</td></tr>"
-               "<tr><td>Ctrl+Shift+L / Ctrl+Shift+D</td><td>show or hide the lessons / the decode "
-               "steps</td></tr>"
-               "<tr><td>Ctrl+Shift+F</td><td>show or hide the frameworks</td></tr>"
-               "<tr><td>Ctrl+.</td><td>next lesson</td></tr>"
-               "<tr><td>Ctrl+Shift+E</td><td>show or hide the exercises</td></tr>"
-               "<tr><td>F5</td><td>presentation mode on / off (Escape also leaves it)</td></tr>"
-               "<tr><td>Ctrl+Shift+C</td><td>copy the workspace as a slicescope-cli "
-               "request</td></tr>"
-               "<tr><td>Ctrl+N / Ctrl+O / Ctrl+S / Ctrl+Shift+S</td><td>new / open / save / "
-               "save as</td></tr>"
-               "<tr><td>Enter or F2 on a cell</td><td>edit an input element</td></tr>"
-               "</table>"));
+        // Read from the actions when asked: the table cannot miss a key one of them has.
+        QMessageBox::information(this, tr("Keyboard shortcuts"),
+                                 shortcutTableHtml(shortcutRows(*this)));
     });
     QAction* about = action(QStringLiteral("actionAbout"), tr("&About SliceScope"));
     connect(about, &QAction::triggered, this, [this] {
@@ -910,6 +907,11 @@ SpecEditor* MainWindow::specEditor() const
 TensorView* MainWindow::inputView(int slot) const
 {
     return slot >= 0 && slot < m_inputs->slotCount() ? m_inputs->view(slot) : nullptr;
+}
+
+QString MainWindow::statusShapes() const
+{
+    return m_statusShapes->text();
 }
 
 QString MainWindow::message() const

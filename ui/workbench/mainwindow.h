@@ -18,6 +18,7 @@
 #include <vector>
 
 class QComboBox;
+class QDockWidget;
 class QMimeData;
 class QAction;
 class QLabel;
@@ -139,9 +140,18 @@ public:
     FrameworksPanel* frameworksPanel() const { return m_frameworks; }
     /// The exercise dock (Lessons > Exercises): hidden until asked for.
     ExercisePanel* exercisePanel() const { return m_exercisePanel; }
+    /// Lessons > Exercises, the exercise dock's view action (trigger it to show the dock).
+    QAction* exercisesAction() const { return m_exercisesAction; }
     /// The Model dock (File > Open Model…): hidden until a model file is opened.
     ModelDock* modelDock() const { return m_modelDock; }
     OpEditor* opEditor() const { return m_opEditor; }
+    /// The toolbar's op picker: choosing an op there switches to its example, one undo step.
+    QComboBox* opPicker() const { return m_opPicker; }
+    /// The top of the window: lesson banner, strips and the op's editor (presentation mode puts
+    /// its banner above them).
+    QWidget* editorArea() const { return m_editorArea; }
+    /// The status bar's shapes line ("input int32 (5, 6) · 30 elements → ...").
+    QString statusShapes() const;
     /// getitem's expression line, or null when the op has none.
     SpecEditor* specEditor() const;
     InputPanel* inputPanel() const { return m_inputs; }
@@ -254,6 +264,7 @@ private:
     QWidget* m_recovery = nullptr;
     QLabel* m_recoveryText = nullptr;
     QLabel* m_unprotected = nullptr; ///< "your work is not being protected", while it is not
+    QWidget* m_editorArea = nullptr;
     QWidget* m_editorHost = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     OpEditor* m_opEditor = nullptr;
@@ -266,6 +277,11 @@ private:
     FrameworksPanel* m_frameworks = nullptr;
     ExercisePanel* m_exercisePanel = nullptr;
     ModelDock* m_modelDock = nullptr;
+    QDockWidget* m_lessonDock = nullptr;
+    QDockWidget* m_decodeDock = nullptr;
+    QDockWidget* m_frameworksDock = nullptr;
+    QAction* m_darkAction = nullptr;
+    QAction* m_exercisesAction = nullptr;
     QLabel* m_statusShapes = nullptr;
     QLabel* m_statusTime = nullptr;
     QLabel* m_statusState = nullptr;
