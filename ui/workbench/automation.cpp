@@ -20,6 +20,7 @@
 #include "ui/workbench/imageexporter.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/presentationmode.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -361,7 +362,8 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         }
     } else if (cmd == "open_file") {
         QString error;
-        if (!w.openFile(pathMember(command, "path"), &error)) invalidArgument(error.toStdString());
+        if (!w.document()->openFile(pathMember(command, "path"), &error))
+            invalidArgument(error.toStdString());
     } else if (cmd == "save") {
         QString error;
         bool overwrite = false;
@@ -369,15 +371,14 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
             if (!force->isBool()) badRequest("\"overwrite\" must be true or false");
             overwrite = force->toBool();
         }
-        if (!w.saveFile(pathMember(command, "path"), &error, overwrite))
+        if (!w.document()->saveFile(pathMember(command, "path"), &error, overwrite))
             invalidArgument(error.toStdString());
     } else if (cmd == "set_op") {
         const std::string name = stringMember(command, "op");
         const OpDef* def = findOp(name);
         if (!def) badRequest("unknown op \"" + name + "\"");
         // As a person picks it: the picker's own handler switches, with its undo step.
-        auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
-        if (!picker) internalError(QStringLiteral("op picker"));
+        QComboBox* picker = w.opPicker();
         const int index = picker->findData(QString::fromStdString(def->name));
         if (index < 0) invalidArgument("this build has no op \"" + name + "\"");
         picker->setCurrentIndex(index);
@@ -385,7 +386,8 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
     } else if (cmd == "set_expr") {
         SpecEditor* spec = w.specEditor();
         if (!spec)
-            invalidArgument("op " + w.workspace().op + " has no expression (set_op getitem first)");
+            invalidArgument("op " + w.document()->workspace().op +
+                            " has no expression (set_op getitem first)");
         spec->setText(QString::fromStdString(stringMember(command, "expr")));
     } else if (cmd == "set_shape") {
         const int slot = slotOf(command, w);
@@ -438,7 +440,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
     } else if (cmd == "set_attr") {
         const std::string name = stringMember(command, "name");
         const Json& value = member(command, "value");
-        const OpDef* def = findOp(w.workspace().op);
+        const OpDef* def = findOp(w.document()->workspace().op);
         const auto known =
             std::find_if(def->attrs.begin(), def->attrs.end(), [&](const AttrDef& a) {
                 return a.name == name ||
@@ -456,10 +458,11 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         } else {
             // The raw tables (begin, end, strides and the masks) take one cell at a time: the
             // value goes to the workspace as one undoable step.
-            Workspace next = w.workspace();
+            Workspace next = w.document()->workspace();
             next.attrs.erase(name);
             next.attrs[known->name] = attrFromJson(value, known->name);
-            w.setWorkspace(next, QObject::tr("Set %1").arg(QString::fromStdString(known->name)));
+            w.document()->edit(next,
+                               QObject::tr("Set %1").arg(QString::fromStdString(known->name)));
         }
     } else if (cmd == "set_cell") {
         const int slot = slotOf(command, w);
@@ -487,12 +490,12 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
                        std::to_string(tensor.size()) + " elements");
         const QString text = fieldText(member(command, "value"));
         const QString before = w.message();
-        const Workspace unchanged = w.workspace();
+        const Workspace unchanged = w.document()->workspace();
         model->setData(model->indexOfFlat(flat), text, Qt::EditRole);
         // A value the workbench could not read leaves the workspace as it was and says why in
         // the message strip (which may already say so from the same mistake a moment ago).
         const QString message = plainText(w.message());
-        if (w.workspace() == unchanged && !message.isEmpty() &&
+        if (w.document()->workspace() == unchanged && !message.isEmpty() &&
             (w.message() != before || message.startsWith(text.trimmed())))
             invalidArgument(message.toStdString());
     } else if (cmd == "step") {
@@ -522,7 +525,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         out.endObject();
         return;
     } else if (cmd == "undo" || cmd == "redo") {
-        QUndoStack* undo = w.undoStack();
+        QUndoStack* undo = w.document()->undoStack();
         if (cmd == "undo" ? !undo->canUndo() : !undo->canRedo())
             invalidArgument("nothing to " + cmd);
         cmd == "undo" ? undo->undo() : undo->redo();
@@ -594,7 +597,7 @@ void Automation::writeState(const Json& command, JsonWriter& out)
     const MainWindow& w = m_window;
     const std::int64_t maxElements = intMember(command, "max_elements", kDefaultMaxElements);
     const std::int64_t maxCells = intMember(command, "max_cells", kDefaultMaxCells);
-    const Workspace& ws = w.workspace();
+    const Workspace& ws = w.document()->workspace();
     out.key("op");
     out.value(ws.op);
     out.key("lesson");
@@ -716,10 +719,10 @@ void Automation::writeState(const Json& command, JsonWriter& out)
     out.key("title");
     out.value(stepper->stepTitle(stepper->currentStep()).toStdString());
     out.endObject();
-    writeUndo(out, *w.undoStack());
-    if (const auto* status = w.findChild<QLabel*>(QStringLiteral("statusShapes"))) {
+    writeUndo(out, *w.document()->undoStack());
+    {
         out.key("status");
-        out.value(plainText(status->text()).toStdString());
+        out.value(plainText(w.statusShapes()).toStdString());
     }
 }
 

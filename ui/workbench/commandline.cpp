@@ -18,6 +18,7 @@
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/modeldock.h"
 #include "ui/workbench/presentationmode.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QAction>
 #include <QApplication>
@@ -220,7 +221,9 @@ bool openModelFile(MainWindow& window, const QString& path, QString* error)
     if (first >= 0) {
         dock->selectNode(QString::fromStdString(table->file().nodes[std::size_t(first)].name));
         dock->openNode(first);
-        window.undoStack()->setClean(); // what the command line opened is not unsaved work
+        window.document()
+            ->undoStack()
+            ->setClean(); // what the command line opened is not unsaved work
     }
     return true;
 }
@@ -245,7 +248,7 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
             return false;
         }
         // Triggered, not just checked: a dock's view action shows the dock on trigger only.
-        auto* showExercises = window.findChild<QAction*>(QStringLiteral("actionExercises"));
+        QAction* showExercises = window.exercisesAction();
         if (!showExercises->isChecked()) showExercises->trigger();
     } else if (!options.lesson.isEmpty()) {
         if (!window.openLesson(options.lesson)) {
@@ -262,23 +265,23 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
             return false;
         }
     } else if (!options.file.isEmpty()) {
-        if (!window.openFile(options.file, error)) {
+        if (!window.document()->openFile(options.file, error)) {
             *failedFile = options.file;
             return false;
         }
     } else if (options.shape.isEmpty() && options.dtype.isEmpty() && options.expr.isEmpty()) {
-        const QStringList recent = window.recentFiles();
+        const QStringList recent = WorkspaceDocument::recentFiles();
         if (firstStart) {
             for (const Lesson& lesson : lessons())
                 if (lesson.unavailable.isEmpty() && window.openLesson(lesson.name)) break;
-        } else if (MainWindow::reopensLastWorkspace() && !recent.isEmpty() &&
-                   !window.openFile(recent.front(), error)) {
+        } else if (WorkspaceDocument::reopensLastWorkspace() && !recent.isEmpty() &&
+                   !window.document()->openFile(recent.front(), error)) {
             *failedFile = recent.front();
             return false;
         }
     }
 
-    Workspace ws = window.workspace();
+    Workspace ws = window.document()->workspace();
     if (!options.expr.isEmpty() && ws.op != "getitem")
         ws = switchOp(ws, *findOp("getitem"), nullptr);
     if (!options.shape.isEmpty() || !options.dtype.isEmpty()) {
@@ -308,12 +311,12 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
             source.fill = FillKind::Arange;
     }
     if (!options.expr.isEmpty()) ws.attrs = {{"expr", Attr(options.expr.toStdString())}};
-    if (!(ws == window.workspace())) {
+    if (!(ws == window.document()->workspace())) {
         ws.title.clear();
         ws.explanation.clear();
-        window.setWorkspace(ws, QObject::tr("Start"));
+        window.document()->edit(ws, QObject::tr("Start"));
         // What the command line asked for can be asked again: nothing to save yet.
-        window.undoStack()->setClean();
+        window.document()->undoStack()->setClean();
     }
     return true;
 }

@@ -166,6 +166,16 @@ void DecodeStepper::setCurrentStep(int index)
     emit currentStepChanged(m_current);
 }
 
+QAction* DecodeStepper::previousAction() const
+{
+    return m_previous->defaultAction();
+}
+
+QAction* DecodeStepper::nextAction() const
+{
+    return m_next->defaultAction();
+}
+
 QString DecodeStepper::stepTitle(int index) const
 {
     return index >= 0 && index < stepCount()

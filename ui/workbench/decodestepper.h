@@ -10,6 +10,7 @@
 
 #include <vector>
 
+class QAction;
 class QLabel;
 class QListWidget;
 class QToolButton;
@@ -39,6 +40,11 @@ public:
     const Step* current() const;
     void setCurrentStep(int index);
     QString stepTitle(int index) const;
+
+    /// The Previous and Next buttons' actions (Alt+Left, Alt+Right), for presentation mode's
+    /// own buttons.
+    QAction* previousAction() const;
+    QAction* nextAction() const;
 
     void first();
     void previous();

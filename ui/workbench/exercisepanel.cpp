@@ -3,6 +3,7 @@
 
 #include "ui/views/tensorview.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -122,7 +123,7 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     connect(m_next, &QPushButton::clicked, this, [this] { step(1); });
     connect(m_restart, &QPushButton::clicked, this, [this] {
         if (const Exercise* e = findExercise(currentExercise()))
-            m_window->setWorkspace(e->start, tr("Start exercise over"));
+            m_window->document()->edit(e->start, tr("Start exercise over"));
     });
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         const QString name = item->data(0, Qt::UserRole).toString();
@@ -134,7 +135,7 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     });
     // An edit makes the last check's marks and verdict stale: they go when its result shows.
     connect(m_window, &MainWindow::evaluationShown, this, [this] {
-        if (m_result && m_window->workspace() != m_checked) {
+        if (m_result && m_window->document()->workspace() != m_checked) {
             m_result.reset();
             clearMarks();
             showResult();
@@ -142,11 +143,11 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     });
     // A check made while an evaluation was still running marks the views once they show it.
     connect(m_window, &MainWindow::settled, this, [this] {
-        if (m_result && m_window->workspace() == m_checked) applyMarks();
+        if (m_result && m_window->document()->workspace() == m_checked) applyMarks();
     });
     // Opening a lesson or a file leaves the exercise: Check would compare that workspace with
     // a target it was never meant for.
-    connect(m_window, &MainWindow::workspaceOpened, this, &ExercisePanel::showNoExercise);
+    connect(m_window->document(), &WorkspaceDocument::opened, this, &ExercisePanel::showNoExercise);
     showNoExercise();
     // Files that did not read are said in the window, not only on stderr: here, and in the
     // message strip for the session (a notice, which results do not clear).
@@ -232,7 +233,7 @@ bool ExercisePanel::openExercise(const QString& name)
         m_targetShape->setText(
             tr("This exercise's solution fails: %1").arg(m_targetSelection.error));
     }
-    m_window->setWorkspace(exercise.start, tr("Open exercise %1").arg(exercise.title));
+    m_window->document()->edit(exercise.start, tr("Open exercise %1").arg(exercise.title));
     m_check->setEnabled(m_targetSelection.ok);
     m_restart->setEnabled(true);
     m_previous->setEnabled(m_index > 0);
@@ -253,7 +254,7 @@ void ExercisePanel::check()
 {
     const Exercise* exercise = findExercise(currentExercise());
     if (!exercise) return;
-    m_checked = m_window->workspace();
+    m_checked = m_window->document()->workspace();
     m_result = ExerciseChecker::check(m_targetSelection, exercise->start.op, m_checked);
     if (m_result->correct) {
         const QString error = m_progress.markSolved(exercise->name);

@@ -2,7 +2,6 @@
 #include "ui/workbench/mainwindow.h"
 
 #include "core/error.h"
-#include "protocol/npy.h"
 #include "protocol/tensor_json.h"
 #include "ui/editors/inputpanel.h"
 #include "ui/editors/opeditors.h"
@@ -19,6 +18,7 @@
 #include "ui/views/tensorview.h"
 #include "ui/workbench/copyasmenu.h"
 #include "ui/workbench/decodestepper.h"
+#include "ui/workbench/evaluationcontroller.h"
 #include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/exportdialog.h"
 #include "ui/workbench/frameworkspanel.h"
@@ -27,7 +27,9 @@
 #include "ui/workbench/modeldock.h"
 #include "ui/workbench/presentationmode.h"
 #include "ui/workbench/sessionguard.h"
+#include "ui/workbench/shortcuttable.h"
 #include "ui/workbench/taborder.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QAction>
 #include <QApplication>
@@ -39,7 +41,6 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -69,15 +70,12 @@ namespace ss::ui {
 
 namespace {
 
-constexpr int kDebounceMs = 100;
 constexpr int kProgressDelayMs = 150;
 /// The error strip always holds this many lines, so an error never moves the editors.
 constexpr int kMessageLines = 2;
 /// A lesson's explanation gets at least and at most this many lines before it scrolls.
 constexpr int kBannerMinLines = 2;
 constexpr int kBannerMaxLines = 5;
-/// Typing pauses longer than this start a new undo step.
-constexpr qint64 kMergeWindowMs = 2000;
 /// Below this many output elements, an input hover finds its targets on the GUI thread.
 constexpr std::int64_t kSyncTargetLimit = std::int64_t(1) << 20;
 
@@ -92,12 +90,8 @@ bool targetsAreCheap(const Evaluation& eval)
 const char* const kHistoryKey = "editor/history";
 const char* const kThemeKey = "view/dark";
 const char* const kFitColoursKey = "view/fitColours";
-const char* const kRecentKey = "files/recent";
-const char* const kReopenLastKey = "files/reopenLast";
-const char* const kLastFolderKey = "files/lastFolder";
 const char* const kGeometryKey = "window/geometry";
 const char* const kStateKey = "window/state";
-constexpr int kMaxRecent = 8;
 
 QString tensorSummary(const QString& name, const Tensor& t)
 {
@@ -120,79 +114,46 @@ QString tensorsSummary(const QStringList& names, const std::vector<Tensor>& tens
         .arg(plural, QLocale().toString(qlonglong(total)));
 }
 
-bool sameTensors(const std::vector<std::vector<Tensor>>& a,
-                 const std::vector<std::vector<Tensor>>& b)
+// The key the keys table names, then the platform's own key for the command if it differs: a
+// keyboard scheme without one (Windows' has no Quit or Save As key, and redoes with Ctrl+Y)
+// still gets the documented key, and the menus show it.
+QList<QKeySequence> documentedKeys(const QKeySequence& documented,
+                                   QKeySequence::StandardKey command)
 {
-    if (a.size() != b.size()) return false;
-    for (std::size_t k = 0; k < a.size(); ++k) {
-        if (a[k].size() != b[k].size()) return false;
-        for (std::size_t j = 0; j < a[k].size(); ++j)
-            if (a[k][j].raw() != b[k][j].raw() || a[k][j].shape() != b[k][j].shape() ||
-                a[k][j].dtype() != b[k][j].dtype())
-                return false;
-    }
-    return true;
+    QList<QKeySequence> keys{documented};
+    if (const QKeySequence own(command); !own.isEmpty() && own != documented) keys << own;
+    return keys;
 }
 
 } // namespace
 
-// Every user-visible change is one of these: the workspace before and after. Consecutive edits
-// with the same merge key (keystrokes in one text field) within kMergeWindowMs merge into one
-// step; edits of different fields or cells never do, and committed edits (a table cell, a check
-// box, a choice) carry no key at all.
-class MainWindow::WorkspaceCommand : public QUndoCommand
-{
-public:
-    WorkspaceCommand(MainWindow* window, Workspace before, Workspace after, const QString& text,
-                     QString mergeKey)
-        : QUndoCommand(text), m_window(window), m_before(std::move(before)),
-          m_after(std::move(after)), m_mergeKey(std::move(mergeKey))
-    {
-        m_time.start();
-    }
-
-    int id() const override { return m_mergeKey.isEmpty() ? -1 : 1; }
-
-    bool mergeWith(const QUndoCommand* other) override
-    {
-        const auto* next = static_cast<const WorkspaceCommand*>(other);
-        if (next->m_mergeKey != m_mergeKey || m_time.elapsed() > kMergeWindowMs) return false;
-        m_after = next->m_after;
-        m_time.restart();
-        // Typed and typed back: a step that changes nothing is no step.
-        setObsolete(m_after == m_before);
-        return true;
-    }
-
-    void redo() override { m_window->applyWorkspace(m_after); }
-    void undo() override { m_window->applyWorkspace(m_before); }
-
-private:
-    MainWindow* m_window;
-    Workspace m_before;
-    Workspace m_after;
-    QString m_mergeKey;
-    QElapsedTimer m_time;
-};
-
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_engine(new EngineClient(this)), m_undo(new QUndoStack(this))
+    : QMainWindow(parent), m_engine(new EngineClient(this)),
+      m_evaluation(new EvaluationController(
+          m_engine, [this]() -> const Workspace& { return m_doc->workspace(); }, this)),
+      m_doc(new WorkspaceDocument(m_engine, m_evaluation, this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setAccessibleName(tr("SliceScope workbench"));
     setWindowTitle(tr("SliceScope"));
+    connect(m_doc, &WorkspaceDocument::aboutToChange, this, [this] {
+        // The user works on what is on show now: a start error has been read.
+        m_startError.clear();
+        m_notOpened.clear();
+    });
+    connect(m_doc, &WorkspaceDocument::changed, this, &MainWindow::showWorkspace);
+    connect(m_doc, &WorkspaceDocument::opened, this, [this] {
+        // Opened, not edited: its decode starts at the beginning (from an earlier lesson's last
+        // step, Next would be off and the text would still say "Press Next").
+        m_stepper->setCurrentStep(-1);
+        emit workspaceOpened();
+    });
+    connect(m_doc, &WorkspaceDocument::fileChanged, this, &MainWindow::updateTitle);
+    connect(m_doc, &WorkspaceDocument::recentFilesChanged, this, &MainWindow::fillRecentMenu);
     buildLayout();
     m_presentation = new PresentationMode(*this);
     buildActions();
 
-    m_debounce.setSingleShot(true);
-    m_debounce.setInterval(kDebounceMs);
-    connect(&m_debounce, &QTimer::timeout, this, [this] {
-        if (m_pending) {
-            evaluateNow();
-            m_debounce.start();
-        }
-    });
     m_progressDelay.setSingleShot(true);
     m_progressDelay.setInterval(kProgressDelayMs);
     connect(&m_progressDelay, &QTimer::timeout, this, [this] {
@@ -207,7 +168,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(&m_fitColours, &QTimer::timeout, this, &MainWindow::fitColours);
     connect(m_inputs, &InputPanel::ordersOnScreenChanged, this, [this] { m_fitColours.start(); });
 
-    connect(m_engine, &EngineClient::evaluated, this, &MainWindow::onEvaluated);
+    connect(m_evaluation, &EvaluationController::arrived, this, &MainWindow::showEvaluation);
+    connect(m_evaluation, &EvaluationController::delivered, this, [this] {
+        emit evaluationShown();
+        checkSettled();
+    });
     connect(m_engine, &EngineClient::busyChanged, this, [this](bool busy) {
         if (busy) {
             m_progressDelay.start();
@@ -220,26 +185,25 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_engine, &EngineClient::progress, this,
             [this](double fraction) { m_progress->setValue(int(fraction * 1000)); });
-    connect(m_engine, &EngineClient::cancelled, this, [this] {
+    connect(m_evaluation, &EvaluationController::cancelled, this, [this] {
         // The views keep the result of an older edit: greyed and titled as such, like a failure's.
-        m_cancelled = true;
         applyStaleness();
         showMessage(tr("Evaluation cancelled. The views show the last result; any edit "
                        "evaluates again."));
         checkSettled();
     });
     connect(m_engine, &EngineClient::targetsFound, this, &MainWindow::showTargets);
-    connect(m_undo, &QUndoStack::cleanChanged, this, [this](bool clean) {
+    connect(m_doc->undoStack(), &QUndoStack::cleanChanged, this, [this](bool clean) {
         setWindowModified(!clean);
         if (m_session) m_session->workspaceChanged(); // saved: the autosave goes
     });
 
     QSettings settings;
-    if (settings.value(QLatin1String(kThemeKey), false).toBool())
-        findChild<QAction*>(QStringLiteral("actionDarkTheme"))->setChecked(true);
+    if (settings.value(QLatin1String(kThemeKey), false).toBool()) m_darkAction->setChecked(true);
 
     m_session = new SessionGuard(
-        WorkerPool::shared(), [this] { return !m_undo->isClean(); }, [this] { return m_ws; }, this);
+        WorkerPool::shared(), [this] { return m_doc->isModified(); },
+        [this] { return m_doc->workspace(); }, this);
     m_diskPrompt = [this](const QString& text) {
         QMessageBox box(QMessageBox::Warning, tr("File changed on disk"), text,
                         QMessageBox::NoButton, this);
@@ -283,7 +247,7 @@ MainWindow::MainWindow(QWidget* parent)
         locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
         QLocale::setDefault(locale);
     }
-    applyWorkspace(m_ws);
+    m_doc->reapply();
 }
 
 MainWindow::~MainWindow()
@@ -295,7 +259,7 @@ MainWindow::~MainWindow()
         disconnect(child, nullptr, this, nullptr);
     // Nothing unsaved: the autosave goes; else it stays for the next start to offer (a window
     // closed by the user has been asked already, see closeEvent).
-    if (m_undo->isClean()) m_session->finish();
+    if (!m_doc->isModified()) m_session->finish();
     m_session->disable();
     delete m_engine;
 }
@@ -308,7 +272,7 @@ QString MainWindow::sessionDirectory()
 void MainWindow::buildLayout()
 {
     // Top: lesson banner, messages and the op's argument editor.
-    auto* top = new QWidget;
+    auto* top = m_editorArea = new QWidget;
     top->setObjectName(QStringLiteral("editorArea"));
     auto* topLayout = new QVBoxLayout(top);
 
@@ -382,9 +346,9 @@ void MainWindow::buildLayout()
         try {
             // Recovered work is unsaved work of this session now: untitled, modified, and in
             // this session's autosave before the dead session's file goes.
-            const Workspace ws = readWorkspaceFile(m_recoverPath, m_ws, m_engine->limits());
-            m_filePath.clear();
-            stampFile();
+            const Workspace ws =
+                readWorkspaceFile(m_recoverPath, m_doc->workspace(), m_engine->limits());
+            m_doc->forgetFile();
             setWorkspace(ws, tr("Recover the unsaved session"));
             m_session->autosaveNow();
         } catch (const OpError& e) {
@@ -424,24 +388,25 @@ void MainWindow::buildLayout()
     m_inputs = new InputPanel;
     connect(m_inputs, &InputPanel::inputsEdited, this,
             [this](const std::vector<std::vector<InputSource>>& inputs, const QString& key) {
-                Workspace next = m_ws;
+                Workspace next = m_doc->workspace();
                 next.inputs = inputs;
-                edit(next, tr("Change the input"), key);
+                m_doc->edit(next, tr("Change the input"), key);
             });
     connect(m_inputs, &InputPanel::elementEdited, this, &MainWindow::onElementEdited);
     connect(m_inputs, &InputPanel::elementHovered, this, &MainWindow::onInputHovered);
     connect(m_inputs, &InputPanel::viewSettled, this, &MainWindow::checkSettled);
     m_inputs->setToolTipProvider([this](int slot, std::int64_t index) -> QString {
-        if (!m_shown || !m_linked) return {};
-        const OpDef* def = findOp(m_shown->op);
+        const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+        if (!shown || !m_evaluation->isLinked()) return {};
+        const OpDef* def = findOp(shown->op);
         if (!def) return {};
         // The hover's targets (a large op's arrive from a worker); otherwise only a scan that is
         // cheap enough for the GUI thread.
         const bool hovered = m_hoverSlot == slot && m_hoverIndex == index;
-        return explainInputElement(*def, *m_shown, slot, index,
-                                   hovered                     ? m_hoverTargets
-                                   : targetsAreCheap(*m_shown) ? findTargets(*m_shown, slot, index)
-                                                               : TargetLists{});
+        return explainInputElement(*def, *shown, slot, index,
+                                   hovered                   ? m_hoverTargets
+                                   : targetsAreCheap(*shown) ? findTargets(*shown, slot, index)
+                                                             : TargetLists{});
     });
 
     auto* outputs = new QWidget;
@@ -479,14 +444,14 @@ void MainWindow::buildLayout()
     setCentralWidget(m_mainSplitter);
 
     m_stepper = new DecodeStepper;
-    auto* decodeDock = new QDockWidget(tr("Decode steps"), this);
+    auto* decodeDock = m_decodeDock = new QDockWidget(tr("Decode steps"), this);
     decodeDock->setObjectName(QStringLiteral("decodeDock"));
     decodeDock->setWidget(m_stepper);
     addDockWidget(Qt::RightDockWidgetArea, decodeDock);
     connect(m_stepper, &DecodeStepper::currentStepChanged, this, &MainWindow::lightCurrentStep);
 
     m_gallery = new LessonGallery;
-    auto* lessonDock = new QDockWidget(tr("Lessons"), this);
+    auto* lessonDock = m_lessonDock = new QDockWidget(tr("Lessons"), this);
     lessonDock->setObjectName(QStringLiteral("lessonDock"));
     lessonDock->setWidget(m_gallery);
     addDockWidget(Qt::LeftDockWidgetArea, lessonDock);
@@ -495,7 +460,7 @@ void MainWindow::buildLayout()
     // Below the decode steps, hidden until View > Frameworks: the default layout stays as it is
     // (and tabbing it with the decode steps would add the main window's unnamed tab bar).
     m_frameworks = new FrameworksPanel;
-    auto* frameworksDock = new QDockWidget(tr("Frameworks"), this);
+    auto* frameworksDock = m_frameworksDock = new QDockWidget(tr("Frameworks"), this);
     frameworksDock->setObjectName(QStringLiteral("frameworksDock"));
     frameworksDock->setWidget(m_frameworks);
     splitDockWidget(decodeDock, frameworksDock, Qt::Vertical);
@@ -504,12 +469,12 @@ void MainWindow::buildLayout()
         m_engine->releaseLater(std::move(evals));
     });
     connect(this, &MainWindow::evaluationShown, m_frameworks,
-            [this] { m_frameworks->setEvaluation(m_last, m_engine->limits()); });
+            [this] { m_frameworks->setEvaluation(m_evaluation->last(), m_engine->limits()); });
     connect(m_frameworks, &FrameworksPanel::frameworkChosen, this,
             [this](const std::shared_ptr<const Evaluation>& eval) {
-                if (!m_last) return;
-                std::vector<std::shared_ptr<const Evaluation>> retired{m_shown};
-                showEvaluation(eval ? eval : m_last);
+                if (!m_evaluation->last()) return;
+                std::vector<std::shared_ptr<const Evaluation>> retired{m_evaluation->shown()};
+                showEvaluation(eval ? eval : m_evaluation->last());
                 m_engine->releaseLater(std::move(retired));
                 // A framework's error has no result, but its steps say where it refuses.
                 if (eval && !eval->ok) {
@@ -565,8 +530,7 @@ void MainWindow::buildActions()
     connect(open, &QAction::triggered, this, [this] {
         if (!maybeSave()) return;
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open a workspace or a NumPy file"),
-            QSettings().value(QLatin1String(kLastFolderKey)).toString(),
+            this, tr("Open a workspace or a NumPy file"), WorkspaceDocument::lastFolder(),
             tr("Workspaces and NumPy files (*.json *.npy);;All files (*)"));
         QString error;
         if (!path.isEmpty() && !openFile(path, &error)) showError(error);
@@ -577,15 +541,16 @@ void MainWindow::buildActions()
     fillRecentMenu();
     QAction* save = action(QStringLiteral("actionSave"), tr("&Save"), QKeySequence::Save);
     connect(save, &QAction::triggered, this, &MainWindow::save);
-    QAction* saveAsAction =
-        action(QStringLiteral("actionSaveAs"), tr("Save &As…"), QKeySequence::SaveAs);
+    QAction* saveAsAction = action(QStringLiteral("actionSaveAs"), tr("Save &As…"));
+    saveAsAction->setShortcuts(
+        documentedKeys(Qt::CTRL | Qt::SHIFT | Qt::Key_S, QKeySequence::SaveAs));
     connect(saveAsAction, &QAction::triggered, this, &MainWindow::saveAs);
     QAction* reopen =
         action(QStringLiteral("actionReopenLast"), tr("Reopen the Last Workspace at Start"));
     reopen->setCheckable(true);
     reopen->setChecked(reopensLastWorkspace());
     connect(reopen, &QAction::toggled, this,
-            [](bool on) { QSettings().setValue(QLatin1String(kReopenLastKey), on); });
+            [](bool on) { WorkspaceDocument::setReopensLastWorkspace(on); });
     QAction* exportNpy =
         action(QStringLiteral("actionExportOutput"), tr("&Export Output as .npy…"));
     connect(exportNpy, &QAction::triggered, this, [this] {
@@ -596,10 +561,11 @@ void MainWindow::buildActions()
             showError(error);
             return;
         }
-        const QString base = m_filePath.isEmpty()
+        const QString file = m_doc->filePath();
+        const QString base = file.isEmpty()
                                  ? QStringLiteral("output.npy")
-                                 : QFileInfo(m_filePath).path() + u'/' +
-                                       QFileInfo(m_filePath).baseName() + QStringLiteral(".npy");
+                                 : QFileInfo(file).path() + u'/' + QFileInfo(file).baseName() +
+                                       QStringLiteral(".npy");
         const QString path = QFileDialog::getSaveFileName(this, tr("Export the outputs"), base,
                                                           tr("NumPy files (*.npy)"));
         if (!path.isEmpty() && !exportOutputs(path, &written, &error)) showError(error);
@@ -619,20 +585,23 @@ void MainWindow::buildActions()
     copyRequest->setToolTip(tr("Copies the workspace as one slicescope-cli request line"));
     connect(copyRequest, &QAction::triggered, this, [this] {
         try {
-            QGuiApplication::clipboard()->setText(QString::fromStdString(workspaceToJson(m_ws)));
+            QGuiApplication::clipboard()->setText(
+                QString::fromStdString(workspaceToJson(m_doc->workspace())));
         } catch (const OpError& e) {
             showMessage(QString::fromUtf8(e.what()));
         }
     });
-    QAction* quit = action(QStringLiteral("actionQuit"), tr("&Quit"), QKeySequence::Quit);
+    QAction* quit = action(QStringLiteral("actionQuit"), tr("&Quit"));
+    quit->setShortcuts(documentedKeys(Qt::CTRL | Qt::Key_Q, QKeySequence::Quit));
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
-    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    QUndoStack* undoStack = m_doc->undoStack();
+    QAction* undo = undoStack->createUndoAction(this, tr("&Undo"));
     undo->setObjectName(QStringLiteral("actionUndo"));
     undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    QAction* redo = undoStack->createRedoAction(this, tr("&Redo"));
     redo->setObjectName(QStringLiteral("actionRedo"));
-    redo->setShortcut(QKeySequence::Redo);
+    redo->setShortcuts(documentedKeys(Qt::CTRL | Qt::SHIFT | Qt::Key_Z, QKeySequence::Redo));
 
     m_fitAction = action(QStringLiteral("actionFitColours"), tr("&Fit Colours to the Screen"));
     m_fitAction->setCheckable(true);
@@ -643,27 +612,26 @@ void MainWindow::buildActions()
         QSettings().setValue(QLatin1String(kFitColoursKey), on);
         fitColours();
     });
-    QAction* dark = action(QStringLiteral("actionDarkTheme"), tr("&Dark Theme"));
+    QAction* dark = m_darkAction = action(QStringLiteral("actionDarkTheme"), tr("&Dark Theme"));
     dark->setCheckable(true);
     connect(dark, &QAction::toggled, this, [](bool on) {
         applyTheme(*qApp, on ? Theme::Dark : Theme::Light);
         QSettings().setValue(QLatin1String(kThemeKey), on);
     });
-    auto* lessonDock = findChild<QDockWidget*>(QStringLiteral("lessonDock"));
-    auto* decodeDock = findChild<QDockWidget*>(QStringLiteral("decodeDock"));
+    QDockWidget* lessonDock = m_lessonDock;
+    QDockWidget* decodeDock = m_decodeDock;
     QAction* showLessons = lessonDock->toggleViewAction();
     showLessons->setObjectName(QStringLiteral("actionLessons"));
     showLessons->setText(tr("&Lessons"));
     showLessons->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
-    QAction* showFrameworks =
-        findChild<QDockWidget*>(QStringLiteral("frameworksDock"))->toggleViewAction();
+    QAction* showFrameworks = m_frameworksDock->toggleViewAction();
     showFrameworks->setObjectName(QStringLiteral("actionFrameworks"));
     showFrameworks->setText(tr("&Frameworks"));
     showFrameworks->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     // Six rows of errors in a framework's own words need more room than the decode steps.
     // Hidden, it shows nothing, so no framework's result stays on screen in TensorFlow's place.
     connect(showFrameworks, &QAction::toggled, this, [this](bool on) {
-        auto* dock = findChild<QDockWidget*>(QStringLiteral("frameworksDock"));
+        QDockWidget* dock = m_frameworksDock;
         if (!on) {
             m_frameworks->choose(Framework::TensorFlow);
             return;
@@ -686,7 +654,7 @@ void MainWindow::buildActions()
     addDockWidget(Qt::LeftDockWidgetArea, exerciseDock);
     exerciseDock->hide();
     m_presentation->keepDock(exerciseDock);
-    QAction* showExercises = exerciseDock->toggleViewAction();
+    QAction* showExercises = m_exercisesAction = exerciseDock->toggleViewAction();
     showExercises->setObjectName(QStringLiteral("actionExercises"));
     showExercises->setText(tr("&Exercises"));
     showExercises->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
@@ -721,6 +689,7 @@ void MainWindow::buildActions()
     // Escape leaves too, as in every presentation program; only while presenting, so that it
     // keeps its meaning everywhere else.
     auto* leavePresentation = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    leavePresentation->setWhatsThis(tr("leave presentation mode"));
     leavePresentation->setEnabled(false);
     connect(leavePresentation, &QShortcut::activated, present,
             [present] { present->setChecked(false); });
@@ -738,25 +707,9 @@ void MainWindow::buildActions()
 
     QAction* shortcuts = action(QStringLiteral("actionShortcuts"), tr("&Keyboard Shortcuts"));
     connect(shortcuts, &QAction::triggered, this, [this] {
-        QMessageBox::information(
-            this, tr("Keyboard shortcuts"),
-            tr("<table>"
-               "<tr><td>Alt+Right / Alt+Left</td><td>next / previous decode step</td></tr>"
-               "<tr><td>Alt+Home / Alt+End</td><td>first / last decode step</td></tr>"
-               "<tr><td>Up / Down in the expression</td><td>earlier expressions</td></tr>"
-               "<tr><td>Ctrl+Z / Ctrl+Shift+Z</td><td>undo / redo</td></tr>"
-               "<tr><td>Ctrl+Shift+L / Ctrl+Shift+D</td><td>show or hide the lessons / the decode "
-               "steps</td></tr>"
-               "<tr><td>Ctrl+Shift+F</td><td>show or hide the frameworks</td></tr>"
-               "<tr><td>Ctrl+.</td><td>next lesson</td></tr>"
-               "<tr><td>Ctrl+Shift+E</td><td>show or hide the exercises</td></tr>"
-               "<tr><td>F5</td><td>presentation mode on / off (Escape also leaves it)</td></tr>"
-               "<tr><td>Ctrl+Shift+C</td><td>copy the workspace as a slicescope-cli "
-               "request</td></tr>"
-               "<tr><td>Ctrl+N / Ctrl+O / Ctrl+S / Ctrl+Shift+S</td><td>new / open / save / "
-               "save as</td></tr>"
-               "<tr><td>Enter or F2 on a cell</td><td>edit an input element</td></tr>"
-               "</table>"));
+        // Read from the actions when asked: the table cannot miss a key one of them has.
+        QMessageBox::information(this, tr("Keyboard shortcuts"),
+                                 shortcutTableHtml(shortcutRows(*this)));
     });
     QAction* about = action(QStringLiteral("actionAbout"), tr("&About SliceScope"));
     connect(about, &QAction::triggered, this, [this] {
@@ -784,7 +737,7 @@ void MainWindow::buildActions()
     QMenu* editMenu = menuBar()->addMenu(tr("&Edit"));
     editMenu->addActions({undo, redo});
     editMenu->addSeparator();
-    auto* copyAs = new CopyAsMenu([this] { return m_ws; }, copyRequest, editMenu);
+    auto* copyAs = new CopyAsMenu([this] { return m_doc->workspace(); }, copyRequest, editMenu);
     connect(copyAs, &CopyAsMenu::failed, this, &MainWindow::showError);
     editMenu->addMenu(copyAs);
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -807,15 +760,15 @@ void MainWindow::buildActions()
     // The menu's undo/redo name the step ("Undo Open lesson ..."); the toolbar stays short.
     QAction* undoButton = action(QStringLiteral("toolbarUndo"), tr("Undo"));
     undoButton->setEnabled(false);
-    connect(undoButton, &QAction::triggered, m_undo, &QUndoStack::undo);
-    connect(m_undo, &QUndoStack::canUndoChanged, undoButton, &QAction::setEnabled);
-    connect(m_undo, &QUndoStack::undoTextChanged, undoButton,
+    connect(undoButton, &QAction::triggered, undoStack, &QUndoStack::undo);
+    connect(undoStack, &QUndoStack::canUndoChanged, undoButton, &QAction::setEnabled);
+    connect(undoStack, &QUndoStack::undoTextChanged, undoButton,
             [undoButton](const QString& text) { undoButton->setToolTip(tr("Undo %1").arg(text)); });
     QAction* redoButton = action(QStringLiteral("toolbarRedo"), tr("Redo"));
     redoButton->setEnabled(false);
-    connect(redoButton, &QAction::triggered, m_undo, &QUndoStack::redo);
-    connect(m_undo, &QUndoStack::canRedoChanged, redoButton, &QAction::setEnabled);
-    connect(m_undo, &QUndoStack::redoTextChanged, redoButton,
+    connect(redoButton, &QAction::triggered, undoStack, &QUndoStack::redo);
+    connect(undoStack, &QUndoStack::canRedoChanged, redoButton, &QAction::setEnabled);
+    connect(undoStack, &QUndoStack::redoTextChanged, redoButton,
             [redoButton](const QString& text) { redoButton->setToolTip(tr("Redo %1").arg(text)); });
     toolbar->addAction(undoButton);
     toolbar->addAction(redoButton);
@@ -831,11 +784,11 @@ void MainWindow::buildActions()
     connect(m_opPicker, &QComboBox::activated, this, [this] {
         const std::string name = m_opPicker->currentData().toString().toStdString();
         const OpDef* def = findOp(name);
-        if (!def || name == m_ws.op) return;
+        if (!def || name == m_doc->workspace().op) return;
         // The op's own example, not a lesson: lessons often show an erratum's corner case (tile
         // of a scalar), the example the op's ordinary use, and it is tested to succeed.
-        Workspace next = switchOp(m_ws, *def);
-        edit(next, tr("Switch to %1").arg(QString::fromStdString(name)));
+        Workspace next = switchOp(m_doc->workspace(), *def);
+        m_doc->edit(next, tr("Switch to %1").arg(QString::fromStdString(name)));
     });
     toolbar->addSeparator();
     toolbar->addAction(showDecode);
@@ -852,20 +805,34 @@ void MainWindow::buildActions()
         more->setAccessibleName(tr("More toolbar buttons"));
 }
 
+const Workspace& MainWindow::workspace() const
+{
+    return m_doc->workspace();
+}
+
 void MainWindow::setWorkspace(const Workspace& workspace, const QString& undoText)
 {
-    edit(workspace, undoText);
+    m_doc->edit(workspace, undoText);
+}
+
+QUndoStack* MainWindow::undoStack() const
+{
+    return m_doc->undoStack();
+}
+
+QString MainWindow::filePath() const
+{
+    return m_doc->filePath();
 }
 
 bool MainWindow::openLesson(const QString& name)
 {
     const Lesson* lesson = findLesson(name);
     if (!lesson || !lesson->unavailable.isEmpty()) return false;
-    const bool shown = lesson->workspace == m_ws;
-    load(lesson->workspace); // a fresh, clean history even when it is already shown
+    const bool shown = lesson->workspace == m_doc->workspace();
+    m_doc->load(lesson->workspace); // a fresh, clean history even when it is already shown
     // A lesson as it comes has nothing to save; its edits do.
-    m_filePath.clear();
-    stampFile();
+    m_doc->forgetFile();
     updateTitle();
     // After load(): applying a workspace forgets faces meant for another one.
     m_pendingFaces = {lesson->workspace, lesson->faces};
@@ -883,7 +850,7 @@ std::vector<TensorView*> MainWindow::allViews() const
 
 void MainWindow::applyPendingFaces()
 {
-    if (!m_pendingFaces || m_pendingFaces->first != m_ws) return;
+    if (!m_pendingFaces || m_pendingFaces->first != m_doc->workspace()) return;
     const auto faces = std::exchange(m_pendingFaces, std::nullopt)->second;
     // A lesson sets every view: the dimensions it names, the default (the last two) elsewhere.
     for (TensorView* view : allViews()) {
@@ -898,59 +865,12 @@ void MainWindow::applyPendingFaces()
 
 bool MainWindow::openFile(const QString& path, QString* error)
 {
-    try {
-        const Workspace ws = readWorkspaceFile(path, m_ws, m_engine->limits());
-        // A .npy file is an input of the workspace (which it changes, one undo step); a
-        // workspace file is the window's file from now on, opened with a fresh history.
-        if (path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive)) {
-            setWorkspace(ws, tr("Open %1").arg(QFileInfo(path).fileName()));
-        } else {
-            load(ws);
-            m_filePath = QFileInfo(path).absoluteFilePath();
-            stampFile();
-            addRecentFile(m_filePath);
-        }
-        QSettings().setValue(QLatin1String(kLastFolderKey), QFileInfo(path).absolutePath());
-        updateTitle();
-        return true;
-    } catch (const OpError& e) {
-        if (error) *error = QString::fromUtf8(e.what());
-        return false;
-    }
+    return m_doc->openFile(path, error);
 }
 
 bool MainWindow::saveFile(const QString& path, QString* error, bool overwrite)
 {
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    if (!m_filePath.isEmpty() && absolute == m_filePath && !overwrite) {
-        switch (m_fileStamp.compare(m_filePath)) {
-        case FileStamp::Change::None:
-            if (m_undo->isClean()) return true; // the file holds this workspace already
-            break;
-        case FileStamp::Change::Modified:
-            // Another window or program wrote it: its work is not replaced without a word.
-            if (error)
-                *error = tr("%1 was changed on disk since this window opened or saved it, so it "
-                            "was not overwritten. Reload it, overwrite it, or save as another "
-                            "file.")
-                             .arg(QFileInfo(path).fileName());
-            return false;
-        case FileStamp::Change::Missing: break; // written again
-        }
-    }
-    try {
-        writeWorkspaceFile(path, m_ws);
-        m_filePath = absolute;
-        stampFile();
-        QSettings().setValue(QLatin1String(kLastFolderKey), QFileInfo(path).absolutePath());
-        m_undo->setClean();
-        addRecentFile(m_filePath);
-        updateTitle();
-        return true;
-    } catch (const OpError& e) {
-        if (error) *error = QString::fromUtf8(e.what());
-        return false;
-    }
+    return m_doc->saveFile(path, error, overwrite);
 }
 
 SpecEditor* MainWindow::specEditor() const
@@ -963,19 +883,14 @@ TensorView* MainWindow::inputView(int slot) const
     return slot >= 0 && slot < m_inputs->slotCount() ? m_inputs->view(slot) : nullptr;
 }
 
+QString MainWindow::statusShapes() const
+{
+    return m_statusShapes->text();
+}
+
 QString MainWindow::message() const
 {
     return m_message->message();
-}
-
-void MainWindow::edit(const Workspace& next, const QString& undoText, const QString& mergeKey)
-{
-    if (next == m_ws) return;
-    // The user works on what is on show now: a start error has been read.
-    m_startError.clear();
-    m_notOpened.clear();
-    m_undo->push(new WorkspaceCommand(this, m_ws, next, undoText, mergeKey));
-    updateTitle();
 }
 
 bool MainWindow::focusNextPrevChild(bool next)
@@ -983,28 +898,13 @@ bool MainWindow::focusNextPrevChild(bool next)
     return TabOrder::move(this, next) || QMainWindow::focusNextPrevChild(next);
 }
 
-void MainWindow::load(const Workspace& ws)
+void MainWindow::showWorkspace(const Workspace& previous)
 {
-    // Opening starts a fresh history: no undo step leads back into the workspace that was
-    // closed (the Save-changes prompt before opening is what guards it), and the opened
-    // workspace is the clean state.
-    m_undo->clear();
-    m_startError.clear();
-    m_notOpened.clear();
-    if (ws != m_ws) applyWorkspace(ws);
-    // Opened, not edited: its decode starts at the beginning (from an earlier lesson's last
-    // step, Next would be off and the text would still say "Press Next").
-    m_stepper->setCurrentStep(-1);
-    emit workspaceOpened();
-}
-
-void MainWindow::applyWorkspace(const Workspace& ws)
-{
+    const Workspace& ws = m_doc->workspace();
     const OpDef* def = findOp(ws.op);
-    if (!def) return; // workspaces are read through findOp, so this cannot be reached by a user
-    const bool opChanged = !m_opEditor || ws.op != m_ws.op;
-    const bool bannerChanged = ws.title != m_ws.title || ws.explanation != m_ws.explanation;
-    m_ws = ws;
+    if (!def) return; // the document takes only workspaces of known ops
+    const bool opChanged = !m_opEditor || ws.op != previous.op;
+    const bool bannerChanged = ws.title != previous.title || ws.explanation != previous.explanation;
     if (m_pendingFaces && m_pendingFaces->first != ws) m_pendingFaces.reset();
     // A lesson stays "open" while its title is shown, through edits, undo and redo.
     m_lessonName.clear();
@@ -1015,7 +915,7 @@ void MainWindow::applyWorkspace(const Workspace& ws)
     scheduleEvaluation();
     m_gallery->setCurrent(m_lessonName);
     if (opChanged) replaceOpEditor(*def);
-    if (m_shown && m_shown->op != ws.op) forgetShownResult();
+    if (m_evaluation->shown() && m_evaluation->shown()->op != ws.op) forgetShownResult();
     // The lit tokens and rows belong to the text they were lit in: every edit clears the step
     // (and with it every highlight), so nothing lit describes arguments that changed.
     m_stepper->setCurrentStep(-1);
@@ -1033,11 +933,7 @@ void MainWindow::applyWorkspace(const Workspace& ws)
 void MainWindow::forgetShownResult()
 {
     // Another op's outputs, steps and selection would be read as this op's while it evaluates.
-    m_shown.reset();
-    m_linked = false;
-    m_stale = false;
-    m_failed = false;
-    m_cancelled = false;
+    m_evaluation->forgetShown();
     ensureOutputViews(0);
     m_extras->hide();
     m_stepper->setSteps({}, {}, {});
@@ -1059,6 +955,7 @@ void MainWindow::replaceOpEditor(const OpDef& def)
     m_editorHost->layout()->addWidget(m_opEditor);
     m_unreadable.clear();
     m_unreadableNames.clear();
+    m_evaluation->setUnreadable(false);
     connect(m_opEditor, &OpEditor::unreadableChanged, this, [this] {
         QStringList problems;
         QStringList names;
@@ -1071,19 +968,20 @@ void MainWindow::replaceOpEditor(const OpDef& def)
         if (text == m_unreadable) return;
         m_unreadable = text;
         m_unreadableNames = names;
+        m_evaluation->setUnreadable(!m_unreadable.isEmpty());
         applyStaleness();
         showCurrentMessage();
     });
     connect(m_opEditor, &OpEditor::attrsEdited, this,
             [this](const Attrs& attrs, const QString& key) {
-                Workspace next = m_ws;
+                Workspace next = m_doc->workspace();
                 next.attrs = attrs;
-                edit(next, tr("Edit the arguments"), key);
+                m_doc->edit(next, tr("Edit the arguments"), key);
             });
     if (SpecEditor* spec = specEditor()) {
         spec->setHistory(QSettings().value(QLatin1String(kHistoryKey)).toStringList());
         connect(spec, &QLineEdit::editingFinished, this, [this, spec] {
-            if (isSettled() && m_last && m_last->ok) {
+            if (isSettled() && m_evaluation->last() && m_evaluation->last()->ok) {
                 spec->addToHistory(spec->text());
                 QSettings().setValue(QLatin1String(kHistoryKey), spec->history());
             }
@@ -1094,25 +992,33 @@ void MainWindow::replaceOpEditor(const OpDef& def)
 
 void MainWindow::scheduleEvaluation()
 {
-    m_pending = true;
-    // Leading edge: an edit after a quiet spell evaluates at once; edits that follow within the
-    // debounce interval are gathered into one evaluation when it ends.
-    if (!m_debounce.isActive()) {
-        evaluateNow();
-        m_debounce.start();
-    }
+    m_evaluation->schedule();
     updateStatus();
 }
 
 void MainWindow::evaluateNow()
 {
-    m_pending = false;
-    m_engine->evaluate(m_ws);
+    m_evaluation->evaluateNow();
+}
+
+std::shared_ptr<const Evaluation> MainWindow::lastEvaluation() const
+{
+    return m_evaluation->last();
+}
+
+std::shared_ptr<const Evaluation> MainWindow::shownEvaluation() const
+{
+    return m_evaluation->shown();
+}
+
+bool MainWindow::isStale() const
+{
+    return m_evaluation->isStale();
 }
 
 bool MainWindow::isSettled() const
 {
-    if (m_pending || m_engine->isBusy() || m_fitColours.isActive()) return false;
+    if (m_evaluation->isBusy() || m_fitColours.isActive()) return false;
     const std::vector<TensorView*> views = allViews();
     return std::all_of(views.begin(), views.end(), [](TensorView* v) { return v->isSettled(); });
 }
@@ -1122,43 +1028,19 @@ void MainWindow::checkSettled()
     if (isSettled()) emit settled();
 }
 
-void MainWindow::onEvaluated(const std::shared_ptr<const Evaluation>& eval)
-{
-    std::vector<std::shared_ptr<const Evaluation>> retired{m_last, m_good, m_shown};
-    m_last = eval;
-    if (eval->ok) m_good = eval;
-    showEvaluation(eval);
-    // The views hold the new tensors now: the old evaluation may be the last owner of its buffers.
-    m_engine->releaseLater(std::move(retired));
-    emit evaluationShown();
-    checkSettled();
-}
-
 void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
 {
-    // A failed edit leaves the last good result on show, greyed, but only one of the same op:
-    // another op's outputs and steps would be taken for this one's.
-    // (A framework's error is its own: the op's good result is not that framework's.)
-    const std::shared_ptr<const Evaluation> outputsFrom =
-        eval->ok                                                        ? eval
-        : m_good && m_good->op == eval->op && eval->framework.isEmpty() ? m_good
-                                                                        : nullptr;
-    m_failed = !eval->ok && outputsFrom;
-    m_cancelled = false;
-    // The input views keep the last good selection only while the inputs are unchanged.
-    const bool keepGoodInputs =
-        m_failed && m_good->op == eval->op && sameTensors(eval->inputs, m_good->inputs);
-    const std::shared_ptr<const Evaluation> inputsFrom = keepGoodInputs ? m_good : eval;
-    m_shown = outputsFrom;
-    m_linked = outputsFrom && inputsFrom == outputsFrom;
+    // Which result's outputs and which one's inputs: the stale/good policy (chooseShown).
+    const ShownChoice choice = m_evaluation->show(eval);
+    const std::shared_ptr<const Evaluation>& outputsFrom = choice.outputs;
+    const std::shared_ptr<const Evaluation>& inputsFrom = choice.inputs;
 
     const std::vector<Tensor> tensors = inputsFrom->slotTensors();
     const OpDef* def = findOp(inputsFrom->op);
     // The input views keep the good result's selection: that is as old as its outputs.
-    const bool stale = outputsFrom && (m_failed || !m_unreadable.isEmpty());
-    const QString staleNote =
-        stale ? ss::ui::staleNote(*findOp(outputsFrom->op), *outputsFrom, *eval) : QString();
-    m_staleNote = staleNote;
+    const bool stale =
+        ss::ui::isStale(bool(outputsFrom), {choice.failed, false, !m_unreadable.isEmpty()});
+    const QString staleNote = m_evaluation->failedNote();
     const QStringList names = def ? slotNames(*def, *inputsFrom) : QStringList();
     for (int s = 0; s < m_inputs->slotCount(); ++s) {
         TensorView* view = m_inputs->view(s);
@@ -1166,7 +1048,7 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
             view->setTensor(tensors[std::size_t(s)], names[s]);
             m_inputs->controls(s)->showMade(tensors[std::size_t(s)]);
         }
-        if (m_linked)
+        if (choice.linked)
             view->setReadOrder(inputsFrom->readOrders[std::size_t(s)],
                                inputsFrom->readSummaries[std::size_t(s)], inputsFrom->lastRead);
         else
@@ -1221,20 +1103,13 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
 
 void MainWindow::applyStaleness()
 {
-    m_stale = m_shown && (m_failed || m_cancelled || !m_unreadable.isEmpty());
-    // What differs from the failed edit, when showEvaluation worked it out (staleNote); after a
-    // cancel, the request the result belongs to.
-    const QString note =
-        !m_stale ? QString()
-        : !m_staleNote.isEmpty()
-            ? m_staleNote
-            : tr("last good result of %1").arg(requestText(*findOp(m_shown->op), m_shown->attrs));
+    const QString note = m_evaluation->updateStaleness();
     for (TensorView* view : m_outputViews)
         view->setStale(note);
     // The input views are greyed only while they show that result's selection.
     for (int s = 0; s < m_inputs->slotCount(); ++s)
-        m_inputs->view(s)->setStale(m_linked ? note : QString());
-    m_stepper->setStale(m_stale);
+        m_inputs->view(s)->setStale(m_evaluation->isLinked() ? note : QString());
+    m_stepper->setStale(m_evaluation->isStale());
     updateStatus();
     lightCurrentStep();
 }
@@ -1294,17 +1169,19 @@ void MainWindow::ensureOutputViews(int count)
         connect(view, &TensorView::settled, this, &MainWindow::checkSettled);
         connect(view, &TensorView::ordersOnScreenChanged, this, [this] { m_fitColours.start(); });
         view->setToolTipProvider([this, k](std::int64_t flat) -> QString {
-            if (!m_shown) return {};
-            const OpDef* def = findOp(m_shown->op);
-            return def ? explainOutputElement(*def, *m_shown, k, flat) : QString();
+            const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+            if (!shown) return {};
+            const OpDef* def = findOp(shown->op);
+            return def ? explainOutputElement(*def, *shown, k, flat) : QString();
         });
     }
 }
 
 void MainWindow::onOutputHovered(int output, qint64 flat)
 {
+    const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
     const std::int64_t source =
-        m_shown && m_linked ? m_shown->sources.source(output, flat) : kNoSource;
+        shown && m_evaluation->isLinked() ? shown->sources.source(output, flat) : kNoSource;
     const bool fromInput = source >= 0 && sourceSlot(source) != kConstantSlot;
     for (int s = 0; s < m_inputs->slotCount(); ++s)
         m_inputs->view(s)->setOutlined(fromInput && sourceSlot(source) == s
@@ -1317,15 +1194,16 @@ void MainWindow::onInputHovered(int slot, qint64 index)
     m_hoverSlot = slot;
     m_hoverIndex = index;
     m_hoverTargets.clear();
-    if (!m_shown || !m_linked || index < 0) {
+    const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+    if (!shown || !m_evaluation->isLinked() || index < 0) {
         for (TensorView* v : m_outputViews)
             v->setOutlined({});
         return;
     }
-    if (targetsAreCheap(*m_shown))
-        showTargets(slot, index, findTargets(*m_shown, slot, index));
+    if (targetsAreCheap(*shown))
+        showTargets(slot, index, findTargets(*shown, slot, index));
     else
-        m_engine->lookupTargets(m_shown, slot, index);
+        m_engine->lookupTargets(shown, slot, index);
 }
 
 void MainWindow::showTargets(int slot, qint64 index,
@@ -1343,9 +1221,10 @@ std::optional<std::pair<std::size_t, std::size_t>> MainWindow::slotEntry(int slo
     if (slot < 0) return std::nullopt;
     std::size_t k = 0;
     std::size_t j = std::size_t(slot);
-    while (k < m_ws.inputs.size() && j >= m_ws.inputs[k].size())
-        j -= m_ws.inputs[k++].size();
-    if (k >= m_ws.inputs.size()) return std::nullopt;
+    const auto& inputs = m_doc->workspace().inputs;
+    while (k < inputs.size() && j >= inputs[k].size())
+        j -= inputs[k++].size();
+    if (k >= inputs.size()) return std::nullopt;
     return std::pair(k, j);
 }
 
@@ -1357,9 +1236,9 @@ void MainWindow::onElementEdited(int slot, qint64 flat, const QString& text)
     const Tensor& shown = m_inputs->view(slot)->model()->tensor();
     if (!shown.isValid() || flat < 0 || flat >= shown.size()) return;
     try {
-        Workspace next = m_ws;
+        Workspace next = m_doc->workspace();
         next.inputs[k][j] = dataSource(withElement(shown, flat, text, m_engine->limits()));
-        edit(next, tr("Edit %1").arg(coordText(flat, shown.shape())));
+        m_doc->edit(next, tr("Edit %1").arg(coordText(flat, shown.shape())));
     } catch (const OpError& e) {
         showMessage(tr("%1 is not a %2 value: %3")
                         .arg(text.toHtmlEscaped(), dtypeText(shown.dtype()),
@@ -1371,54 +1250,58 @@ void MainWindow::lightCurrentStep()
 {
     const Step* step = m_stepper->current();
     // A stale step's character ranges and rows belong to an older text of the arguments.
-    m_opEditor->lightStep(m_stale ? nullptr : step, m_shown.get());
+    m_opEditor->lightStep(m_evaluation->isStale() ? nullptr : step, m_evaluation->shown().get());
     for (int s = 0; s < m_inputs->slotCount(); ++s)
-        m_inputs->view(s)->setFocusDims(step && s == 0 && m_linked ? step->inputDims
-                                                                   : std::vector<int>{});
+        m_inputs->view(s)->setFocusDims(
+            step && s == 0 && m_evaluation->isLinked() ? step->inputDims : std::vector<int>{});
     for (std::size_t k = 0; k < m_outputViews.size(); ++k)
         m_outputViews[k]->setFocusDims(step && k == 0 ? step->outputDims : std::vector<int>{});
 }
 
 void MainWindow::updateStatus()
 {
-    if (m_shown) {
-        const OpDef& def = *findOp(m_shown->op);
-        const std::vector<Tensor> tensors = m_shown->slotTensors();
+    const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+    const std::shared_ptr<const Evaluation> last = m_evaluation->last();
+    const bool stale = m_evaluation->isStale();
+    if (shown) {
+        const OpDef& def = *findOp(shown->op);
+        const std::vector<Tensor> tensors = shown->slotTensors();
         m_statusShapes->setText(
-            tensorsSummary(slotNames(def, *m_shown), tensors, tr("inputs")) +
+            tensorsSummary(slotNames(def, *shown), tensors, tr("inputs")) +
             QStringLiteral("  →  ") +
-            (m_shown->outputs.empty()
+            (shown->outputs.empty()
                  ? tr("no tensor output")
-                 : tensorsSummary(outputNames(def, *m_shown), m_shown->outputs, tr("outputs"))));
+                 : tensorsSummary(outputNames(def, *shown), shown->outputs, tr("outputs"))));
         m_statusTime->setText(tr("op %1 ms · total %2 ms")
-                                  .arg(QLocale().toString(m_shown->opMs, 'f', 2),
-                                       QLocale().toString(m_shown->totalMs, 'f', 2)));
-    } else if (m_last && !m_last->ok) {
+                                  .arg(QLocale().toString(shown->opMs, 'f', 2),
+                                       QLocale().toString(shown->totalMs, 'f', 2)));
+    } else if (last && !last->ok) {
         m_statusShapes->setText(
-            tr("No result: %1").arg(QString::fromLatin1(errorCodeName(m_last->code).data())));
+            tr("No result: %1").arg(QString::fromLatin1(errorCodeName(last->code).data())));
         m_statusTime->clear();
     } else {
-        m_statusShapes->setText(m_last ? tr("No result yet") : tr("Evaluating…"));
+        m_statusShapes->setText(last ? tr("No result yet") : tr("Evaluating…"));
         m_statusTime->clear();
     }
-    const bool busy = m_engine->isBusy() || m_pending;
+    const bool busy = m_evaluation->isBusy();
     m_statusState->setText(
         busy ? tr("evaluating…")
-        : m_stale && !m_unreadableNames.empty()
+        : stale && !m_unreadableNames.empty()
             ? tr("stale: %1 does not parse").arg(m_unreadableNames.join(QStringLiteral(", ")))
-        : m_stale ? tr("stale: showing the last good result")
-                  : QString());
+        : stale ? tr("stale: showing the last good result")
+                : QString());
     m_statusState->setStyleSheet(
-        !busy && m_stale ? QStringLiteral("color: #b35900; font-weight: bold;") : QString());
+        !busy && stale ? QStringLiteral("color: #b35900; font-weight: bold;") : QString());
 }
 
 void MainWindow::updateBanner()
 {
-    m_banner->setVisible(!m_ws.title.isEmpty());
-    m_bannerTitle->setText(m_ws.title);
+    const Workspace& ws = m_doc->workspace();
+    m_banner->setVisible(!ws.title.isEmpty());
+    m_bannerTitle->setText(ws.title);
     QString html;
     for (const QString& paragraph :
-         m_ws.explanation.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
+         ws.explanation.split(QStringLiteral("\n\n"), Qt::SkipEmptyParts))
         html += QStringLiteral("<p>%1</p>").arg(paragraph.toHtmlEscaped().replace(u'\n', u' '));
     m_bannerText->setText(html);
     const auto& all = lessons();
@@ -1490,10 +1373,8 @@ void MainWindow::offerRecovery()
 void MainWindow::updateTitle()
 {
     // The file, else the lesson, else "Untitled"; "[*]" shows the unsaved-changes marker.
-    QString name = !m_filePath.isEmpty()   ? QFileInfo(m_filePath).fileName()
-                   : !m_ws.title.isEmpty() ? m_ws.title
-                                           : tr("Untitled");
-    if (m_filePath.isEmpty() && !m_notOpened.isEmpty())
+    QString name = m_doc->displayName();
+    if (m_doc->filePath().isEmpty() && !m_notOpened.isEmpty())
         name = tr("%1 (%2 could not be opened)").arg(name, QFileInfo(m_notOpened).fileName());
     setWindowTitle(tr("%1[*] — SliceScope").arg(name));
 }
@@ -1515,12 +1396,6 @@ void MainWindow::showStartError(const QString& text, const QString& file)
     showCurrentMessage();
 }
 
-void MainWindow::stampFile()
-{
-    m_fileStamp = m_filePath.isEmpty() ? FileStamp() : FileStamp::of(m_filePath);
-    m_diskAnswered = m_fileStamp;
-}
-
 void MainWindow::changeEvent(QEvent* event)
 {
     QMainWindow::changeEvent(event);
@@ -1531,17 +1406,15 @@ void MainWindow::changeEvent(QEvent* event)
 
 void MainWindow::checkFileOnDisk()
 {
-    if (m_filePath.isEmpty() || m_askingDisk) return;
-    const FileStamp::Change change = m_fileStamp.compare(m_filePath);
+    if (m_doc->filePath().isEmpty() || m_askingDisk) return;
+    const FileStamp::Change change = m_doc->diskChange();
     if (change == FileStamp::Change::None) return;
     // Once per change on disk: leaving the question open ("Cancel") is an answer too.
-    const FileStamp now = FileStamp::of(m_filePath);
-    if (now == m_diskAnswered) return;
-    m_diskAnswered = now;
+    if (!m_doc->takeNewDiskChange()) return;
     if (change == FileStamp::Change::Missing) {
         showError(tr("%1 was deleted or moved on disk since this window opened or saved it. "
                      "Save writes it again.")
-                      .arg(QFileInfo(m_filePath).fileName()));
+                      .arg(QFileInfo(m_doc->filePath()).fileName()));
         return;
     }
     resolveDiskChange();
@@ -1549,11 +1422,12 @@ void MainWindow::checkFileOnDisk()
 
 bool MainWindow::resolveDiskChange()
 {
-    const QString name = QFileInfo(m_filePath).fileName();
+    const QString file = m_doc->filePath();
+    const QString name = QFileInfo(file).fileName();
     QString text = tr("\"%1\" was changed on disk by another window or program since this window "
                       "opened or saved it.")
                        .arg(name);
-    if (!m_undo->isClean()) text += tr(" This window also has changes that are not saved.");
+    if (m_doc->isModified()) text += tr(" This window also has changes that are not saved.");
     text += tr("\n\nReload the file (this window's version is lost), overwrite it with this "
                "window's workspace (the other version is lost), or save this window's "
                "workspace as another file?");
@@ -1563,10 +1437,10 @@ bool MainWindow::resolveDiskChange()
     QString error;
     switch (choice) {
     case DiskChoice::Reload:
-        if (openFile(m_filePath, &error)) return true;
+        if (openFile(file, &error)) return true;
         break;
     case DiskChoice::Overwrite:
-        if (saveFile(m_filePath, &error, true)) return true;
+        if (saveFile(file, &error, true)) return true;
         break;
     case DiskChoice::SaveAs: return saveAs();
     case DiskChoice::Cancel:
@@ -1581,10 +1455,8 @@ bool MainWindow::resolveDiskChange()
 
 bool MainWindow::maybeSave()
 {
-    if (m_undo->isClean()) return true;
-    const QString name = !m_filePath.isEmpty()   ? QFileInfo(m_filePath).fileName()
-                         : !m_ws.title.isEmpty() ? m_ws.title
-                                                 : tr("Untitled");
+    if (!m_doc->isModified()) return true;
+    const QString name = m_doc->displayName();
     switch (m_savePrompt(
         tr("The workspace \"%1\" has changes that are not saved. Save them?").arg(name))) {
     case SaveChoice::Save: return save();
@@ -1598,24 +1470,23 @@ bool MainWindow::newWorkspace()
 {
     if (!maybeSave()) return false;
     Workspace fresh;
-    if (!(fresh == m_ws)) edit(fresh, tr("New workspace"));
-    m_filePath.clear();
-    stampFile();
-    m_undo->setClean();
+    if (!(fresh == m_doc->workspace())) m_doc->edit(fresh, tr("New workspace"));
+    m_doc->forgetFile();
+    m_doc->undoStack()->setClean();
     updateTitle();
     return true;
 }
 
 bool MainWindow::save()
 {
-    if (m_filePath.isEmpty()) return saveAs();
-    if (m_fileStamp.compare(m_filePath) == FileStamp::Change::Modified) {
+    if (m_doc->filePath().isEmpty()) return saveAs();
+    if (m_doc->diskChange() == FileStamp::Change::Modified) {
         // Saving would replace another window's or program's work: asked every time.
-        m_diskAnswered = FileStamp::of(m_filePath);
+        m_doc->takeNewDiskChange();
         return resolveDiskChange();
     }
     QString error;
-    if (saveFile(m_filePath, &error)) return true;
+    if (saveFile(m_doc->filePath(), &error)) return true;
     showError(error);
     return false;
 }
@@ -1629,13 +1500,13 @@ bool MainWindow::saveAs()
     dialog.setAcceptMode(QFileDialog::AcceptSave);
     dialog.setNameFilters({tr("SliceScope workspace (*.slicescope.json)"), tr("JSON (*.json)")});
     dialog.setDefaultSuffix(QStringLiteral("slicescope.json"));
-    if (!m_filePath.isEmpty()) {
-        dialog.selectFile(m_filePath);
+    if (!m_doc->filePath().isEmpty()) {
+        dialog.selectFile(m_doc->filePath());
     } else {
         // In the folder of the last file opened or saved, not wherever the program started.
         const QString lesson = m_lessonName.isEmpty() ? QStringLiteral("workspace") : m_lessonName;
         const QString name = lesson + QStringLiteral(".slicescope.json");
-        const QString folder = QSettings().value(QLatin1String(kLastFolderKey)).toString();
+        const QString folder = WorkspaceDocument::lastFolder();
         if (!folder.isEmpty() && QFileInfo(folder).isDir()) dialog.setDirectory(folder);
         dialog.selectFile(name);
     }
@@ -1653,73 +1524,18 @@ bool MainWindow::switchLesson(const QString& name)
 
 bool MainWindow::exportOutputs(const QString& path, QStringList* written, QString* error)
 {
-    // Only the result of the workspace on screen: not the last good one of an older edit, not
-    // one an evaluation is about to replace.
-    if (m_pending || m_engine->isBusy()) {
-        *error = tr("The result is still being computed. Export it when the evaluation is done.");
-        return false;
-    }
-    if (!m_last || !m_last->ok || m_shown != m_last) {
-        *error = tr("Nothing exported: the workspace has an error, so there is no result for it "
-                    "(the views show the last good result of an earlier edit). Fix the error, "
-                    "then export.");
-        return false;
-    }
-    if (m_last->outputs.empty()) {
-        *error = tr("This op has no tensor output to export.");
-        return false;
-    }
-    if (path.isEmpty()) return true; // only asked whether there is something to export
-    QString target = path;
-    if (!target.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
-        target += QStringLiteral(".npy");
-    QStringList files;
-    if (m_last->outputs.size() == 1) {
-        files << target;
-    } else {
-        const QString base = target.chopped(4);
-        QStringList names = outputNames(*findOp(m_last->op), *m_last);
-        for (const QString& n : names)
-            files << base + u'-' + QString(n).remove(u' ') + QStringLiteral(".npy");
-    }
-    try {
-        for (int k = 0; k < files.size(); ++k)
-            writeNpyFile(QFile::encodeName(files[k]).toStdString(),
-                         m_last->outputs[std::size_t(k)]);
-    } catch (const OpError& e) {
-        *error = QString::fromUtf8(e.what());
-        return false;
-    }
-    if (written) *written = files;
-    return true;
+    return m_doc->exportOutputs(path, written, error);
 }
 
 QStringList MainWindow::recentFiles() const
 {
-    QStringList files;
-    for (const QString& path : QSettings().value(QLatin1String(kRecentKey)).toStringList())
-        if (QFileInfo::exists(path) && !files.contains(path)) files << path;
-    return files;
-}
-
-void MainWindow::addRecentFile(const QString& path)
-{
-    QStringList files = recentFiles();
-    files.removeAll(path);
-    files.prepend(path);
-    while (files.size() > kMaxRecent)
-        files.removeLast();
-    QSettings().setValue(QLatin1String(kRecentKey), files);
-    fillRecentMenu();
+    return WorkspaceDocument::recentFiles();
 }
 
 void MainWindow::fillRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList files = recentFiles(); // files deleted since are left out
-    QSettings settings;
-    if (settings.value(QLatin1String(kRecentKey)).toStringList() != files)
-        settings.setValue(QLatin1String(kRecentKey), files);
+    const QStringList files = WorkspaceDocument::pruneRecentFiles(); // deleted since: left out
     for (int k = 0; k < files.size(); ++k) {
         const QString path = files[k];
         QAction* a = m_recentMenu->addAction(
@@ -1744,7 +1560,7 @@ void MainWindow::restoreWindowState()
 
 bool MainWindow::reopensLastWorkspace()
 {
-    return QSettings().value(QLatin1String(kReopenLastKey), false).toBool();
+    return WorkspaceDocument::reopensLastWorkspace();
 }
 
 std::optional<std::pair<QString, int>> MainWindow::dropTarget(const QMimeData* mime,
@@ -1803,13 +1619,14 @@ void MainWindow::dropEvent(QDropEvent* event)
             try {
                 // The one reader of .npy files, as File > Open uses it; its first input is
                 // the file's tensor.
-                const Workspace read = readWorkspaceFile(path, m_ws, m_engine->limits());
-                Workspace next = m_ws;
+                const Workspace read =
+                    readWorkspaceFile(path, m_doc->workspace(), m_engine->limits());
+                Workspace next = m_doc->workspace();
                 next.inputs[entry->first][entry->second] = read.inputs.front().front();
                 const TensorView* view = inputView(slot);
-                edit(next, tr("Drop %1 on %2")
-                               .arg(QFileInfo(path).fileName(),
-                                    view ? view->title() : tr("input %1").arg(slot)));
+                m_doc->edit(next, tr("Drop %1 on %2")
+                                      .arg(QFileInfo(path).fileName(),
+                                           view ? view->title() : tr("input %1").arg(slot)));
             } catch (const OpError& e) {
                 showError(QString::fromUtf8(e.what()));
             }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The workbench: op picker and argument editor on top, input and output views side by side,
 // the decode stepper and the lessons as docks, shapes and timing in the status bar. The window
-// owns the workspace; every edit is an undoable command that re-evaluates on a worker.
+// shows a WorkspaceDocument (the workspace, its file and its undo history) and re-evaluates it
+// on a worker through an EvaluationController.
 #pragma once
 
 #include "ui/model/engineclient.h"
-#include "ui/model/filestamp.h"
 #include "ui/model/workspace.h"
 
 #include <QMainWindow>
@@ -18,6 +18,7 @@
 #include <vector>
 
 class QComboBox;
+class QDockWidget;
 class QMimeData;
 class QAction;
 class QLabel;
@@ -30,12 +31,14 @@ class QUndoStack;
 namespace ss::ui {
 
 class DecodeStepper;
+class EvaluationController;
 class ExercisePanel;
 class FrameworksPanel;
 class InputPanel;
 class LessonGallery;
 class MessageStrip;
 class ModelDock;
+class WorkspaceDocument;
 class OpEditor;
 class PresentationMode;
 class SessionGuard;
@@ -49,7 +52,10 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    const Workspace& workspace() const { return m_ws; }
+    const Workspace& workspace() const;
+    /// The workspace, its file, its undo history: what the exercises, the automation channel
+    /// and the command line edit.
+    WorkspaceDocument* document() const { return m_doc; }
     /// Replaces the workspace as one undoable step (the command line's options, tests).
     void setWorkspace(const Workspace& workspace, const QString& undoText);
     /// Opens a built-in lesson by name; false if there is none (or this build lacks its op).
@@ -65,7 +71,7 @@ public:
     /// changed on disk since this window opened or saved it, unless `overwrite`.
     bool saveFile(const QString& path, QString* error, bool overwrite = false);
     /// The workspace file the window shows (opened or saved last), empty when untitled.
-    QString filePath() const { return m_filePath; }
+    QString filePath() const;
 
     /// The answer to "Save changes?".
     enum class SaveChoice { Save, Discard, Cancel };
@@ -125,18 +131,27 @@ public:
     /// True when no edit waits for evaluation and none is running.
     bool isSettled() const;
     /// The newest evaluation (it may have failed) and the one the output views show.
-    std::shared_ptr<const Evaluation> lastEvaluation() const { return m_last; }
-    std::shared_ptr<const Evaluation> shownEvaluation() const { return m_shown; }
+    std::shared_ptr<const Evaluation> lastEvaluation() const;
+    std::shared_ptr<const Evaluation> shownEvaluation() const;
 
     EngineClient* engine() const { return m_engine; }
-    QUndoStack* undoStack() const { return m_undo; }
+    QUndoStack* undoStack() const;
     DecodeStepper* stepper() const { return m_stepper; }
     FrameworksPanel* frameworksPanel() const { return m_frameworks; }
     /// The exercise dock (Lessons > Exercises): hidden until asked for.
     ExercisePanel* exercisePanel() const { return m_exercisePanel; }
+    /// Lessons > Exercises, the exercise dock's view action (trigger it to show the dock).
+    QAction* exercisesAction() const { return m_exercisesAction; }
     /// The Model dock (File > Open Model…): hidden until a model file is opened.
     ModelDock* modelDock() const { return m_modelDock; }
     OpEditor* opEditor() const { return m_opEditor; }
+    /// The toolbar's op picker: choosing an op there switches to its example, one undo step.
+    QComboBox* opPicker() const { return m_opPicker; }
+    /// The top of the window: lesson banner, strips and the op's editor (presentation mode puts
+    /// its banner above them).
+    QWidget* editorArea() const { return m_editorArea; }
+    /// The status bar's shapes line ("input int32 (5, 6) · 30 elements → ...").
+    QString statusShapes() const;
     /// getitem's expression line, or null when the op has none.
     SpecEditor* specEditor() const;
     InputPanel* inputPanel() const { return m_inputs; }
@@ -146,7 +161,7 @@ public:
     /// The text of the message strip (errors), empty when hidden.
     QString message() const;
     /// Whether the outputs shown are the last good result of an older edit.
-    bool isStale() const { return m_stale; }
+    bool isStale() const;
 
     /// Neither autosaves this session nor offers to recover another (screenshots, benchmarks).
     void forgetSession();
@@ -185,19 +200,14 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    class WorkspaceCommand;
-
     void buildActions();
     void buildLayout();
-    void edit(const Workspace& next, const QString& undoText, const QString& mergeKey = {});
-    /// Shows an opened lesson or file: not an undo step, the history starts afresh from it.
-    void load(const Workspace& ws);
-    void applyWorkspace(const Workspace& ws);
+    /// Shows the document's workspace after it replaced `previous` (an edit, undo, a load).
+    void showWorkspace(const Workspace& previous);
     void replaceOpEditor(const OpDef& def);
     /// Clears the outputs, steps and selection of the result on show (another op's).
     void forgetShownResult();
     void scheduleEvaluation();
-    void onEvaluated(const std::shared_ptr<const Evaluation>& eval);
     void showEvaluation(const std::shared_ptr<const Evaluation>& eval);
     void ensureOutputViews(int count);
     void applyPendingFaces();
@@ -221,8 +231,6 @@ private:
                                                       const QPoint& pos) const;
     /// Where input slot `slot` (list inputs expanded) is in the workspace: input, entry.
     std::optional<std::pair<std::size_t, std::size_t>> slotEntry(int slot) const;
-    /// Remembers the window's file as it is on disk now (opened or saved).
-    void stampFile();
     /// Asks what to do about the window's file changed on disk, and does it. True when this
     /// window's work is safe afterwards (saved, or replaced by the file as the user chose).
     bool resolveDiskChange();
@@ -236,16 +244,15 @@ private:
     void showMessage(const QString& text);
     void checkSettled();
     void updateTitle();
-    void addRecentFile(const QString& path);
     void fillRecentMenu();
 
-    Workspace m_ws;
     QString m_lessonName;
     /// A lesson's workspace and its face dimensions, applied to the views when that
     /// workspace's result is shown; forgotten when another workspace comes first.
     std::optional<std::pair<Workspace, std::map<QString, std::pair<int, int>>>> m_pendingFaces;
     EngineClient* m_engine;
-    QUndoStack* m_undo;
+    EvaluationController* m_evaluation;
+    WorkspaceDocument* m_doc;
 
     QComboBox* m_opPicker = nullptr;
     QWidget* m_banner = nullptr;
@@ -257,6 +264,7 @@ private:
     QWidget* m_recovery = nullptr;
     QLabel* m_recoveryText = nullptr;
     QLabel* m_unprotected = nullptr; ///< "your work is not being protected", while it is not
+    QWidget* m_editorArea = nullptr;
     QWidget* m_editorHost = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     OpEditor* m_opEditor = nullptr;
@@ -269,24 +277,22 @@ private:
     FrameworksPanel* m_frameworks = nullptr;
     ExercisePanel* m_exercisePanel = nullptr;
     ModelDock* m_modelDock = nullptr;
+    QDockWidget* m_lessonDock = nullptr;
+    QDockWidget* m_decodeDock = nullptr;
+    QDockWidget* m_frameworksDock = nullptr;
+    QAction* m_darkAction = nullptr;
+    QAction* m_exercisesAction = nullptr;
     QLabel* m_statusShapes = nullptr;
     QLabel* m_statusTime = nullptr;
     QLabel* m_statusState = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
 
-    QTimer m_debounce;      ///< at most one evaluation start per 100 ms while typing
     QTimer m_progressDelay; ///< progress shows only for evaluations that take a while
     QTimer m_fitColours;    ///< refits the colour ramp once the cells on screen have changed
     QAction* m_fitAction = nullptr;
-    bool m_pending = false;   ///< an edit waits for its evaluation to start
     bool m_fitEditors = true; ///< the editors' height follows their content (until dragged)
 
-    std::shared_ptr<const Evaluation> m_last;
-    std::shared_ptr<const Evaluation> m_good;
-    std::shared_ptr<const Evaluation> m_shown; ///< whose outputs (and steps) are on screen
-    bool m_linked = false; ///< the input views show m_shown's inputs, so hover can link them
-    bool m_stale = false;
     int m_hoverSlot = -1;
     qint64 m_hoverIndex = -1;
     std::vector<std::vector<std::int64_t>> m_hoverTargets;
@@ -295,18 +301,12 @@ private:
     PresentationMode* m_presentation = nullptr;
     SavePrompt m_savePrompt;
     DiskPrompt m_diskPrompt;
-    QString m_filePath;
-    FileStamp m_fileStamp;         ///< the window's file as this window last read or wrote it
-    FileStamp m_diskAnswered;      ///< the file on disk the user was last asked about
     bool m_askingDisk = false;     ///< the "changed on disk" question is open
     QString m_startError;          ///< a start error that holds until the first edit
     QString m_notOpened;           ///< the start file that did not open, for the title
     QString m_unreadable;          ///< the op editor's attribute fields that do not read, why
     QStringList m_unreadableNames; ///< and their names
-    QString m_staleNote;   ///< what differs from the failed edit (staleNote), for the greyed views
-    QString m_evalMessage; ///< the shown evaluation's error for the message strip
-    bool m_failed = false; ///< the newest evaluation failed (m_shown is older)
-    bool m_cancelled = false; ///< the newest evaluation was cancelled
+    QString m_evalMessage;         ///< the shown evaluation's error for the message strip
     QMenu* m_recentMenu = nullptr;
     QString m_recoverPath;
 };

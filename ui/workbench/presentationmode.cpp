@@ -6,6 +6,7 @@
 #include "ui/views/plaintext.h"
 #include "ui/workbench/decodestepper.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QAction>
 #include <QBoxLayout>
@@ -39,20 +40,17 @@ PresentationMode::PresentationMode(MainWindow& window)
     layout->addWidget(m_step, 1, 0);
     // The decode dock is hidden: its actions (and their Alt+arrow shortcuts) live on here.
     int column = 1;
-    for (const char* name : {"stepPreviousAction", "stepNextAction"}) {
-        auto* action = window.stepper()->findChild<QAction*>(QLatin1String(name));
-        if (!action) continue;
+    for (QAction* action : {window.stepper()->previousAction(), window.stepper()->nextAction()}) {
         auto* button = new QToolButton;
-        button->setObjectName(QLatin1String(name).chopped(6) + QStringLiteral("Presentation"));
+        button->setObjectName(action->objectName().chopped(6) + QStringLiteral("Presentation"));
         button->setDefaultAction(action);
         button->setAccessibleName(action->text().remove(u'&'));
         layout->addWidget(button, 1, column++, Qt::AlignTop);
     }
     layout->setColumnStretch(0, 1);
     m_banner->hide();
-    if (auto* editors = window.findChild<QWidget*>(QStringLiteral("editorArea")))
-        if (auto* column = qobject_cast<QBoxLayout*>(editors->layout()))
-            column->insertWidget(0, m_banner);
+    if (auto* column = qobject_cast<QBoxLayout*>(window.editorArea()->layout()))
+        column->insertWidget(0, m_banner);
     connect(&window, &MainWindow::evaluationShown, this, &PresentationMode::refresh);
     window.installEventFilter(this);
     connect(window.stepper(), &DecodeStepper::currentStepChanged, this, &PresentationMode::refresh);
@@ -167,7 +165,7 @@ QString PresentationMode::stepText() const
 void PresentationMode::refresh()
 {
     if (!m_on) return;
-    const Workspace& ws = m_window.workspace();
+    const Workspace& ws = m_window.document()->workspace();
     const OpDef* def = findOp(ws.op);
     m_expression->setText(def ? requestText(*def, ws.attrs) : QString::fromStdString(ws.op));
     const DecodeStepper* stepper = m_window.stepper();
