@@ -328,7 +328,7 @@ void TestLessons::startOptions_data()
                                << "" << false << "--shape";
     QTest::newRow("bad dtype") << ""
                                << ""
-                               << "complex64"
+                               << "complex32"
                                << "" << false << "--dtype";
 }
 

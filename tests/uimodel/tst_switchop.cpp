@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Switching ops carries a slice spec between the subscript and the raw strided_slice arguments;
 // TFLite's offset, which changes what the ends mean, stops that.
+#include "core/decode.h"
 #include "core/op.h"
+#include "core/slice_expr.h"
 #include "ui/model/workspace.h"
 
 #include <QTest>
@@ -41,6 +43,53 @@ private slots:
         const Workspace back = switchOp(sub, raw);
         QCOMPARE(back.attrs.count("offset"), std::size_t(0));
         if (carried) QCOMPARE(back.attrs.at("end_mask").toInt(), std::int64_t(2));
+    }
+
+    // encode and to_expr hold a spec without a tensor: it is carried into an op that slices one
+    // only where it can slice that op's example tensor (getitem's and strided_slice's: 3 x 4).
+    void specWithoutATensorMustFitTheExample_data()
+    {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("expr"); // given to encode, or encoded for to_expr
+        QTest::addColumn<bool>("carried");
+        QTest::newRow("encode's example: rank 4 needed")
+            << "encode"
+            << "getitem"
+            << "x[1, 2:4, None, ..., :-3:-1, :]" << false;
+        QTest::newRow("fits") << "encode"
+                              << "getitem"
+                              << "x[::-1, None, 1:]" << true;
+        QTest::newRow("index past the dimension") << "encode"
+                                                  << "getitem"
+                                                  << "x[5]" << false;
+        QTest::newRow("to raw arguments") << "encode"
+                                          << "strided_slice"
+                                          << "x[1:, 2]" << true;
+        QTest::newRow("raw, too many dimensions") << "to_expr"
+                                                  << "strided_slice"
+                                                  << "x[1, 2, 3]" << false;
+        QTest::newRow("raw to a subscript") << "to_expr"
+                                            << "getitem"
+                                            << "x[:2, ::-1]" << true;
+    }
+    void specWithoutATensorMustFitTheExample()
+    {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, expr);
+        QFETCH(bool, carried);
+        Workspace ws = exampleWorkspace(*findOp(from.toStdString()));
+        if (from == QLatin1String("encode")) {
+            ws.attrs = {{"expr", Attr(expr.toStdString())}};
+        } else {
+            ws.attrs = attrsFromSparse(encodeExpression(expr.toStdString()).sparse);
+        }
+        const OpDef& target = *findOp(to.toStdString());
+        const Workspace next = switchOp(ws, target);
+        const Workspace example = exampleWorkspace(target);
+        QCOMPARE(next.attrs != example.attrs, carried);
+        QCOMPARE(next.inputs.front().front().shape, example.inputs.front().front().shape);
     }
 };
 

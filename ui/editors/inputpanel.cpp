@@ -50,9 +50,9 @@ InputControls::InputControls(const QString& prefix, const QString& label, QWidge
     m_shape->setPlaceholderText(tr("shape, e.g. 3, 4"));
     m_shape->setToolTip(tr("Dimension sizes, outermost first: \"5, 6\", \"(2, 3, 4)\"; empty or () "
                            "for a scalar"));
-    // Room for a typical shape, small enough that name, shape, dtype and fill fit a view's width
-    // beside the outputs at 1280 x 800 with both docks open.
-    m_shape->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("(100, 100)")));
+    // Room for a typical shape, small enough that name, shape, dtype (as wide as "complex128")
+    // and fill fit a view's width beside the outputs at 1280 x 800 with both docks open.
+    m_shape->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("(10, 10)")));
     m_dtype->addItem(tr("auto"), QString());
     for (DType t : kAllDTypes)
         m_dtype->addItem(dtypeText(t), dtypeText(t));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/workspace.h"
 
+#include "core/decode.h"
 #include "core/error.h"
 #include "core/slice_expr.h"
 #include "protocol/shape_text.h"
@@ -169,6 +170,24 @@ Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* 
         // An unfinished expression, or raw arguments no subscript can say: nothing to carry over.
     }
     if (!fitted) return next;
+    // A spec written without a tensor (encode, to_expr) is carried into an op that slices one
+    // only if it can slice that op's example tensor; otherwise the op would open on an error
+    // ("Index out of range using input dim 2" for encode's x[1, 2:4, None, ..., :-3:-1, :] on a
+    // 3 x 4 getitem example), so it opens on its own example instead.
+    if (from->inputs.empty() && !next.inputs.empty() && !next.inputs.front().empty()) {
+        const InputSource& input = next.inputs.front().front();
+        const Shape shape = input.fill == FillKind::Data ? input.data.shape() : input.shape;
+        try {
+            const SparseSpec sparse = def.notation == Notation::Subscript
+                                          ? encodeExpression(fitted->at("expr").toString()).sparse
+                                          : sparseFromAttrs(*fitted).value();
+            StridedSliceDecode decode;
+            std::vector<Step> steps;
+            decodeStridedSlice(shape, sparse, decode, steps);
+        } catch (const std::exception&) {
+            return next;
+        }
+    }
     if (std::none_of(def.attrs.begin(), def.attrs.end(),
                      [](const AttrDef& a) { return a.name == "offset"; }))
         fitted->erase("offset");
