@@ -180,6 +180,7 @@ private:
     // (comments, either quote, escapes, adjacent strings, parentheses, 0x12 and 1_000, a Python 2
     // 'L' in versions 1.0 and 2.0), a repeated key taking the last value, exactly the three keys,
     // 'shape' a tuple of ints, 'fortran_order' a bool.
+    struct PyMember;
     struct PyValue
     {
         enum class Kind { Int, Bool, None, Str, Tuple, List, Dict, Other };
@@ -188,7 +189,12 @@ private:
         bool overflow = false; ///< an Int past int64
         std::string text;      ///< Str
         std::vector<PyValue> items;
-        std::vector<std::pair<PyValue, PyValue>> members; ///< Dict, last value per key
+        std::vector<PyMember> members; ///< Dict, last value per key
+    };
+    struct PyMember
+    {
+        PyValue key;
+        PyValue value;
     };
 
     class PyLiteral
@@ -332,11 +338,11 @@ private:
                 PyValue item = value();
                 // Python keeps the first key's place and the last value.
                 auto same = std::find_if(d.members.begin(), d.members.end(),
-                                         [&](const auto& m) { return equal(m.first, key); });
+                                         [&](const auto& m) { return equal(m.key, key); });
                 if (same != d.members.end())
-                    same->second = std::move(item);
+                    same->value = std::move(item);
                 else
-                    d.members.emplace_back(std::move(key), std::move(item));
+                    d.members.push_back(PyMember{std::move(key), std::move(item)});
                 if (at(',')) {
                     ++m_i;
                     continue;
