@@ -4,28 +4,38 @@
 # undefined-behaviour check fatal) and runs each for a while on its seed corpus. CI runs it
 # (.ci/run) with a short time per target; run it longer by hand to search harder:
 #
-#   tests/fuzz/run_fuzzers.sh [SECONDS_PER_TARGET]   (default 45)
+#   tests/fuzz/run_fuzzers.sh [SECONDS_PER_TARGET [BUILD_DIR]]   (default 45, build-fuzz)
+#
+# Without BUILD_DIR it configures build-fuzz (clang, optimised). With one, it builds the targets
+# in that tree, which must already be configured with clang and -fsanitize=fuzzer-no-link (the
+# asan preset is: CI fuzzes from build-asan rather than building everything a second time).
 #
 # The GUI's file readers (workspace, autosave, exercises, progress, settings) need the ui model
 # library, so the GUI is configured too; only the fuzz targets and what they link are built.
 #
 # Needs clang and libFuzzer (Debian 12: clang, libfuzzer-14-dev; packaging/dev.sh installs
-# them). New inputs found go to build-fuzz/found/<target>, never into the seed corpus; a crash
-# stops the script with the failing input saved as build-fuzz/crash-<target>-*, to be added to
+# them). New inputs found go to BUILD_DIR/found/<target>, never into the seed corpus; a crash
+# stops the script with the failing input saved as BUILD_DIR/crash-<target>-*, to be added to
 # tests/fuzz/corpus/<target> together with its fix (see README.md here).
 set -euo pipefail
 
 seconds=${1:-45}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build=$top/build-fuzz
 cd "$top"
 
-CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSLICESCOPE_BUILD_GUI=ON -DSLICESCOPE_BUILD_BENCHMARKS=OFF \
-  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+if [ $# -ge 2 ]; then
+  build=$(cd "$2" && pwd)
+  grep -q 'fuzzer-no-link' "$build/CMakeCache.txt" ||
+    { echo "run_fuzzers.sh: $build is not configured with -fsanitize=fuzzer-no-link" >&2; exit 2; }
+else
+  build=$top/build-fuzz
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSLICESCOPE_BUILD_GUI=ON -DSLICESCOPE_BUILD_BENCHMARKS=OFF \
+    -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+fi
 targets="request subscript npy model_onnx model_tflite model_graphdef workspace autosave exercises
   progress settings"
-cmake --build "$build" --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
+cmake --build "$build" --parallel 2 --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
