@@ -51,10 +51,10 @@ void TestOpExamples::everyExampleRuns()
     }
     // The example names attributes as the op declares them, and gives each required one (an
     // empty required field is what made ops open in an error).
-    for (const auto& [name, value] : ex.attrs)
+    for (const auto& attr : ex.attrs)
         QVERIFY2(std::any_of(def.attrs.begin(), def.attrs.end(),
-                             [&](const AttrDef& a) { return a.name == name; }),
-                 name.c_str());
+                             [&](const AttrDef& a) { return a.name == attr.first; }),
+                 attr.first.c_str());
     for (const AttrDef& a : def.attrs)
         if (a.defaultText.empty()) QVERIFY2(ex.attrs.count(a.name), a.name.c_str());
 

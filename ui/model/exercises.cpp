@@ -38,7 +38,7 @@ Json overlay(const Json& base, const Json& answer)
             badRequest("an answer may only give \"attrs\" and \"inputs\", not \"" + key + "\"");
         if (!value.isObject()) badRequest("an answer's \"" + key + "\" must be an object");
         auto slot = std::find_if(merged.begin(), merged.end(),
-                                 [&](const Json::Member& m) { return m.first == key; });
+                                 [&key = key](const Json::Member& m) { return m.first == key; });
         if (slot == merged.end()) {
             merged.emplace_back(key, value);
             continue;
