@@ -25,6 +25,7 @@
 #include "ui/workbench/outputpanel.h"
 #include "ui/workbench/presentationmode.h"
 #include "ui/workbench/recoverystrip.h"
+#include "ui/workbench/resultpresenter.h"
 #include "ui/workbench/sessionguard.h"
 #include "ui/workbench/statuspanel.h"
 #include "ui/workbench/taborder.h"
@@ -88,21 +89,21 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_doc, &WorkspaceDocument::fileChanged, this, &MainWindow::updateTitle);
     buildLayout();
     m_docks = new DockSetup(*this);
+    m_result =
+        new ResultPresenter(m_evaluation, m_inputs, m_outputs, m_docks->stepper(), m_status, this);
+    connect(m_result, &ResultPresenter::fitted, this, &MainWindow::checkSettled);
     connectDocks();
     m_presentation = new PresentationMode(*this);
     m_presentation->keepDock(m_docks->exerciseDock());
     m_actions = new MainActions(*this, *m_docks);
     connect(m_actions, &MainActions::failed, this, &MainWindow::showMessage);
-    connect(m_actions->fitColoursAction(), &QAction::toggled, this, &MainWindow::fitColours);
+    m_result->setFitAction(m_actions->fitColoursAction());
+    connect(m_actions->fitColoursAction(), &QAction::toggled, m_result,
+            &ResultPresenter::fitColours);
     connect(m_presentation, &PresentationMode::toggled, this, [this](bool on) {
         // The editors ask for more room in larger type: fitted once the new fonts are laid out.
         if (on && m_fitEditors) QTimer::singleShot(0, this, &MainWindow::fitEditorArea);
     });
-
-    m_fitColours.setSingleShot(true);
-    m_fitColours.setInterval(0);
-    connect(&m_fitColours, &QTimer::timeout, this, &MainWindow::fitColours);
-    connect(m_inputs, &InputPanel::ordersOnScreenChanged, this, [this] { m_fitColours.start(); });
 
     connect(m_evaluation, &EvaluationController::arrived, this, &MainWindow::showEvaluation);
     connect(m_evaluation, &EvaluationController::delivered, this, [this] {
@@ -111,7 +112,7 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_evaluation, &EvaluationController::cancelled, this, [this] {
         // The views keep the result of an older edit: greyed and titled as such, like a failure's.
-        applyStaleness();
+        m_result->applyStaleness();
         showMessage(tr("Evaluation cancelled. The views show the last result; any edit "
                        "evaluates again."));
         checkSettled();
@@ -208,7 +209,6 @@ void MainWindow::buildLayout()
     connect(m_inputs, &InputPanel::viewSettled, this, &MainWindow::checkSettled);
     m_outputs = new OutputPanel(m_engine, m_evaluation, m_inputs);
     connect(m_outputs, &OutputPanel::viewSettled, this, &MainWindow::checkSettled);
-    connect(m_outputs, &OutputPanel::ordersOnScreenChanged, this, [this] { m_fitColours.start(); });
 
     auto* views = new QSplitter(Qt::Horizontal);
     views->setObjectName(QStringLiteral("viewSplitter"));
@@ -232,8 +232,6 @@ void MainWindow::buildLayout()
 
 void MainWindow::connectDocks()
 {
-    connect(m_docks->stepper(), &DecodeStepper::currentStepChanged, this,
-            &MainWindow::lightCurrentStep);
     connect(m_docks->frameworks(), &FrameworksPanel::frameworkChosen, this,
             [this](const std::shared_ptr<const Evaluation>& eval) {
                 if (!m_evaluation->last()) return;
@@ -295,32 +293,10 @@ bool MainWindow::openLesson(const QString& name)
     m_doc->forgetFile();
     updateTitle();
     // After load(): applying a workspace forgets faces meant for another one.
-    m_pendingFaces = {lesson->workspace, lesson->faces};
-    if (shown) applyPendingFaces(); // nothing to evaluate: the views already show the lesson
+    m_result->setPendingFaces(lesson->workspace, lesson->faces);
+    // Nothing to evaluate: the views already show the lesson.
+    if (shown) m_result->applyPendingFaces(m_doc->workspace());
     return true;
-}
-
-std::vector<TensorView*> MainWindow::allViews() const
-{
-    std::vector<TensorView*> views = m_outputs->views();
-    for (int s = 0; s < m_inputs->slotCount(); ++s)
-        views.push_back(m_inputs->view(s));
-    return views;
-}
-
-void MainWindow::applyPendingFaces()
-{
-    if (!m_pendingFaces || m_pendingFaces->first != m_doc->workspace()) return;
-    const auto faces = std::exchange(m_pendingFaces, std::nullopt)->second;
-    // A lesson sets every view: the dimensions it names, the default (the last two) elsewhere.
-    for (TensorView* view : allViews()) {
-        const int rank = view->model()->tensor().rank();
-        const auto it = faces.find(view->title());
-        const std::pair<int, int> want =
-            it != faces.end() ? it->second : std::pair(rank - 2, rank - 1);
-        if (rank >= 2 && std::pair(view->faceRowDim(), view->faceColDim()) != want)
-            view->setFaceDims(want.first, want.second);
-    }
 }
 
 bool MainWindow::openFile(const QString& path, QString* error)
@@ -405,7 +381,7 @@ void MainWindow::showWorkspace(const Workspace& previous)
     if (!def) return; // the document takes only workspaces of known ops
     const bool opChanged = !m_opEditor || ws.op != previous.op;
     const bool bannerChanged = ws.title != previous.title || ws.explanation != previous.explanation;
-    if (m_pendingFaces && m_pendingFaces->first != ws) m_pendingFaces.reset();
+    m_result->keepFacesOnlyFor(ws);
     // A lesson stays "open" while its title is shown, through edits, undo and redo.
     m_lessonName.clear();
     for (const Lesson& lesson : lessons())
@@ -415,7 +391,7 @@ void MainWindow::showWorkspace(const Workspace& previous)
     scheduleEvaluation();
     m_docks->gallery()->setCurrent(m_lessonName);
     if (opChanged) replaceOpEditor(*def);
-    if (m_evaluation->shown() && m_evaluation->shown()->op != ws.op) forgetShownResult();
+    if (m_evaluation->shown() && m_evaluation->shown()->op != ws.op) m_result->forgetShown();
     // The lit tokens and rows belong to the text they were lit in: every edit clears the step
     // (and with it every highlight), so nothing lit describes arguments that changed.
     m_docks->stepper()->setCurrentStep(-1);
@@ -430,21 +406,6 @@ void MainWindow::showWorkspace(const Workspace& previous)
     m_session->workspaceChanged();
 }
 
-void MainWindow::forgetShownResult()
-{
-    // Another op's outputs, steps and selection would be read as this op's while it evaluates.
-    m_evaluation->forgetShown();
-    m_outputs->setViewCount(0);
-    m_outputs->setExtras({});
-    m_docks->stepper()->setSteps({}, {}, {});
-    m_docks->stepper()->setStale(false);
-    for (int s = 0; s < m_inputs->slotCount(); ++s) {
-        m_inputs->view(s)->setReadOrder(nullptr);
-        m_inputs->view(s)->setStale(QString());
-    }
-    m_status->update();
-}
-
 void MainWindow::replaceOpEditor(const OpDef& def)
 {
     if (m_opEditor) {
@@ -453,6 +414,8 @@ void MainWindow::replaceOpEditor(const OpDef& def)
     }
     m_opEditor = makeOpEditor(def, m_editorHost).release();
     m_editorHost->layout()->addWidget(m_opEditor);
+    m_result->setOpEditor(m_opEditor);
+    m_result->setUnreadable(false);
     m_unreadable.clear();
     m_status->setUnreadable({});
     m_evaluation->setUnreadable(false);
@@ -469,7 +432,8 @@ void MainWindow::replaceOpEditor(const OpDef& def)
         m_unreadable = text;
         m_status->setUnreadable(names);
         m_evaluation->setUnreadable(!m_unreadable.isEmpty());
-        applyStaleness();
+        m_result->setUnreadable(!m_unreadable.isEmpty());
+        m_result->applyStaleness();
         showCurrentMessage();
     });
     connect(m_opEditor, &OpEditor::attrsEdited, this,
@@ -519,9 +483,7 @@ bool MainWindow::isStale() const
 
 bool MainWindow::isSettled() const
 {
-    if (m_evaluation->isBusy() || m_fitColours.isActive()) return false;
-    const std::vector<TensorView*> views = allViews();
-    return std::all_of(views.begin(), views.end(), [](TensorView* v) { return v->isSettled(); });
+    return !m_evaluation->isBusy() && m_result->isSettled();
 }
 
 void MainWindow::checkSettled()
@@ -531,88 +493,17 @@ void MainWindow::checkSettled()
 
 void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
 {
-    // Which result's outputs and which one's inputs: the stale/good policy (chooseShown).
-    const ShownChoice choice = m_evaluation->show(eval);
-    const std::shared_ptr<const Evaluation>& outputsFrom = choice.outputs;
-    const std::shared_ptr<const Evaluation>& inputsFrom = choice.inputs;
-
-    const std::vector<Tensor> tensors = inputsFrom->slotTensors();
-    const OpDef* def = findOp(inputsFrom->op);
-    // The input views keep the good result's selection: that is as old as its outputs.
-    const bool stale =
-        ss::ui::isStale(bool(outputsFrom), {choice.failed, false, !m_unreadable.isEmpty()});
-    const QString staleNote = m_evaluation->failedNote();
-    const QStringList names = def ? slotNames(*def, *inputsFrom) : QStringList();
-    for (int s = 0; s < m_inputs->slotCount(); ++s) {
-        TensorView* view = m_inputs->view(s);
-        if (s < int(tensors.size()) && s < names.size()) {
-            view->setTensor(tensors[std::size_t(s)], names[s]);
-            m_inputs->controls(s)->showMade(tensors[std::size_t(s)]);
-        }
-        if (choice.linked)
-            view->setReadOrder(inputsFrom->readOrders[std::size_t(s)],
-                               inputsFrom->readSummaries[std::size_t(s)], inputsFrom->lastRead);
-        else
-            view->setReadOrder(nullptr);
-        view->setOutlined({});
-    }
-
-    const int outputs = outputsFrom ? int(outputsFrom->outputs.size()) : 0;
-    m_outputs->setViewCount(outputs);
-    if (outputsFrom) {
-        const OpDef& shownDef = *findOp(outputsFrom->op);
-        const QStringList outNames = outputNames(shownDef, *outputsFrom);
-        for (int k = 0; k < outputs; ++k) {
-            TensorView* view = m_outputs->view(k);
-            view->setTensor(outputsFrom->outputs[std::size_t(k)], outNames[k]);
-            // One colour scale for the whole op: an output cell has its source's colour.
-            view->setReadOrder(outputsFrom->outputOrders[std::size_t(k)],
-                               outputsFrom->outputSummaries[std::size_t(k)], outputsFrom->lastRead);
-            view->setOutlined({});
-        }
-        QStringList extras;
-        if (const QString text = extrasText(*outputsFrom); !text.isEmpty()) extras << text;
-        // Like the views, an old result says which request it belongs to.
-        if (stale && !extras.isEmpty())
-            extras << QStringLiteral("<i>(%1)</i>").arg(staleNote.toHtmlEscaped());
-        m_outputs->setExtras(extras);
-        // The shapes of one result: a failed edit's new input (a rank-20 shape) does not go
-        // with the last good output.
-        const std::vector<Tensor> shownInputs =
-            inputsFrom == outputsFrom ? tensors : outputsFrom->slotTensors();
-        const Shape in = shownInputs.empty() ? Shape{} : shownInputs.front().shape();
-        const Shape out = outputs > 0 ? outputsFrom->outputs.front().shape() : Shape{};
-        m_docks->stepper()->setSteps(outputsFrom->steps, in, out, names.value(0),
-                                     outNames.value(0));
-    } else {
-        m_outputs->setExtras({});
-        m_docks->stepper()->setSteps({}, {}, {});
-    }
-    m_opEditor->showEvaluation(*eval);
-
+    m_result->show(eval);
     // The views say themselves that they show an older result (and which).
     m_evalMessage = eval->ok ? QString()
                              : QStringLiteral("<b>%1</b>: %2")
                                    .arg(QString::fromLatin1(errorCodeName(eval->code).data()),
                                         eval->message.toHtmlEscaped());
     showCurrentMessage();
-    if (eval->ok) applyPendingFaces();
-    fitColours(); // now, so that the first frame of the result has its colours
+    if (eval->ok) m_result->applyPendingFaces(m_doc->workspace());
+    m_result->fitColours(); // now, so that the first frame of the result has its colours
     m_outputs->forgetHover();
-    applyStaleness(); // updates the status and lights the current step
-}
-
-void MainWindow::applyStaleness()
-{
-    const QString note = m_evaluation->updateStaleness();
-    for (TensorView* view : m_outputs->views())
-        view->setStale(note);
-    // The input views are greyed only while they show that result's selection.
-    for (int s = 0; s < m_inputs->slotCount(); ++s)
-        m_inputs->view(s)->setStale(m_evaluation->isLinked() ? note : QString());
-    m_docks->stepper()->setStale(m_evaluation->isStale());
-    m_status->update();
-    lightCurrentStep();
+    m_result->applyStaleness(); // updates the status and lights the current step
 }
 
 void MainWindow::showCurrentMessage()
@@ -625,31 +516,6 @@ void MainWindow::showCurrentMessage()
         showMessage(m_evalMessage);
     else
         showMessage(m_startError);
-}
-
-void MainWindow::fitColours()
-{
-    m_fitColours.stop();
-    const std::vector<TensorView*> views = allViews();
-    bool whole = !m_actions->fitColoursAction()->isChecked();
-    std::optional<std::pair<std::int64_t, std::int64_t>> range;
-    std::int64_t lastRead = -1;
-    for (const TensorView* view : views) {
-        if (view->readOrderScaleEnd() < 0) continue; // nothing selected in it
-        lastRead = std::max(lastRead, view->readOrderScaleEnd());
-        if (view->isHeatMap()) {
-            whole = true;
-        } else if (const auto shown = view->ordersOnScreen()) {
-            range = range ? std::pair(std::min(range->first, shown->first),
-                                      std::max(range->second, shown->second))
-                          : *shown;
-        }
-    }
-    if (whole || (range && range->first == 0 && range->second == lastRead)) range.reset();
-    for (TensorView* view : views)
-        view->setFittedScale(view->readOrderScaleEnd() >= 0 && !view->isHeatMap() ? range
-                                                                                  : std::nullopt);
-    checkSettled();
 }
 
 void MainWindow::onElementEdited(int slot, qint64 flat, const QString& text)
@@ -665,18 +531,6 @@ void MainWindow::onElementEdited(int slot, qint64 flat, const QString& text)
                         .arg(text.toHtmlEscaped(), dtypeText(shown.dtype()),
                              QString::fromUtf8(e.what()).toHtmlEscaped()));
     }
-}
-
-void MainWindow::lightCurrentStep()
-{
-    const Step* step = m_docks->stepper()->current();
-    // A stale step's character ranges and rows belong to an older text of the arguments.
-    m_opEditor->lightStep(m_evaluation->isStale() ? nullptr : step, m_evaluation->shown().get());
-    for (int s = 0; s < m_inputs->slotCount(); ++s)
-        m_inputs->view(s)->setFocusDims(
-            step && s == 0 && m_evaluation->isLinked() ? step->inputDims : std::vector<int>{});
-    for (int k = 0; k < m_outputs->viewCount(); ++k)
-        m_outputs->view(k)->setFocusDims(step && k == 0 ? step->outputDims : std::vector<int>{});
 }
 
 void MainWindow::updateBanner()

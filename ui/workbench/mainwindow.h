@@ -42,6 +42,7 @@ class OpEditor;
 class OutputPanel;
 class PresentationMode;
 class RecoveryStrip;
+class ResultPresenter;
 class SessionGuard;
 class SpecEditor;
 class StatusPanel;
@@ -214,37 +215,19 @@ private:
     /// Shows the document's workspace after it replaced `previous` (an edit, undo, a load).
     void showWorkspace(const Workspace& previous);
     void replaceOpEditor(const OpDef& def);
-    /// Clears the outputs, steps and selection of the result on show (another op's).
-    void forgetShownResult();
     void scheduleEvaluation();
     void showEvaluation(const std::shared_ptr<const Evaluation>& eval);
-    void applyPendingFaces();
-    /// The output views, then the input views.
-    std::vector<TensorView*> allViews() const;
-    /// Runs every view's colour ramp over the read positions on screen in all of them together
-    /// (View > Fit Colours to the Screen), or over the whole op when that is off or a heat map
-    /// (which always shows the whole range) is among them.
-    void fitColours();
-    /// Greys the outputs (and the input selection that goes with them) and marks the steps
-    /// stale when they are not the result of what the editors show: the newest evaluation
-    /// failed, was cancelled, or an attribute field does not read. Says why in the status and
-    /// the message strip.
-    void applyStaleness();
     /// The message strip for the newest state: an unreadable attribute, else the newest
     /// evaluation's error, else a start error that still holds.
     void showCurrentMessage();
     void updateBanner();
     void fitEditorArea();
-    void lightCurrentStep();
     void onElementEdited(int slot, qint64 flat, const QString& text);
     void showMessage(const QString& text);
     void checkSettled();
     void updateTitle();
 
     QString m_lessonName;
-    /// A lesson's workspace and its face dimensions, applied to the views when that
-    /// workspace's result is shown; forgotten when another workspace comes first.
-    std::optional<std::pair<Workspace, std::map<QString, std::pair<int, int>>>> m_pendingFaces;
     EngineClient* m_engine;
     EvaluationController* m_evaluation;
     WorkspaceDocument* m_doc;
@@ -264,7 +247,7 @@ private:
     DockSetup* m_docks = nullptr;
     MainActions* m_actions = nullptr;
 
-    QTimer m_fitColours;      ///< refits the colour ramp once the cells on screen have changed
+    ResultPresenter* m_result = nullptr;
     bool m_fitEditors = true; ///< the editors' height follows their content (until dragged)
 
     SessionGuard* m_session = nullptr;
