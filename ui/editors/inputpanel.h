@@ -32,6 +32,12 @@ public:
     void setSource(const InputSource& source);
     /// Shows the shape and dtype a literal turned out to have.
     void showMade(const Tensor& tensor);
+    /// The fields a person types into (the automation channel edits through them).
+    QLineEdit* shapeField() const { return m_shape; }
+    QComboBox* dtypeField() const { return m_dtype; }
+    QComboBox* fillField() const { return m_fill; }
+    QSpinBox* seedField() const { return m_seed; }
+    QLineEdit* literalField() const { return m_literal; }
 
 signals:
     void sourceEdited(const ss::ui::InputSource& source, const QString& mergeKey);

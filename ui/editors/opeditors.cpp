@@ -252,6 +252,10 @@ private:
         return text;
     }
 
+public:
+    SpecEditor* specEditor() const override { return m_spec; }
+
+private:
     SpecEditor* m_spec;
     ArgTable* m_table;
 };
@@ -306,6 +310,10 @@ public:
     std::vector<std::pair<QString, QString>> unreadableAttrs() const override
     {
         return m_fields ? m_fields->unreadable() : std::vector<std::pair<QString, QString>>{};
+    }
+    QLineEdit* attrField(const std::string& name) const override
+    {
+        return m_fields ? m_fields->field(name) : nullptr;
     }
 
 private:
@@ -506,6 +514,7 @@ public:
     {
         return m_fields->unreadable();
     }
+    QLineEdit* attrField(const std::string& name) const override { return m_fields->field(name); }
 
 private:
     AttrFields* m_fields;

@@ -39,6 +39,10 @@ public:
     /// The attribute fields whose text does not parse (the workspace keeps their last good
     /// value), with the reason: name, why.
     virtual std::vector<std::pair<QString, QString>> unreadableAttrs() const { return {}; }
+    /// The expression line (getitem, encode), or null when the op has none.
+    virtual SpecEditor* specEditor() const { return nullptr; }
+    /// The text field of attribute `name`, or null when it has none (the raw tables' own).
+    virtual QLineEdit* attrField(const std::string&) const { return nullptr; }
 
 signals:
     /// The user changed the attributes. Edits with the same non-empty merge key in a row form

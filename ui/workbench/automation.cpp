@@ -104,17 +104,10 @@ int slotOf(const Json& command, const MainWindow& window)
     return int(slot);
 }
 
-[[noreturn]] void internalError(const QString& what)
+/// The fields of input slot `slot` (checked by slotOf).
+InputControls* controlsOf(const MainWindow& window, int slot)
 {
-    throw OpError(ErrorCode::Internal, "the workbench has no " + what.toStdString());
-}
-
-template <class W> W* inputField(const MainWindow& window, int slot, const char* field)
-{
-    const QString name = QStringLiteral("input%1%2").arg(slot).arg(QLatin1String(field));
-    auto* widget = window.inputPanel()->findChild<W*>(name);
-    if (!widget) internalError(name);
-    return widget;
+    return window.inputPanel()->controls(slot);
 }
 
 void selectData(QComboBox* box, const QVariant& data, const std::string& what)
@@ -404,7 +397,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
             text = fieldText(value);
         }
         parseShape(text.toStdString()); // refused with the reason, as the shape field says it
-        auto* field = inputField<QLineEdit>(w, slot, "Shape");
+        auto* field = controlsOf(w, slot)->shapeField();
         if (field->isReadOnly())
             invalidArgument("input slot " + std::to_string(slot) +
                             " is a literal: its shape follows from the literal's nesting");
@@ -413,7 +406,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         const int slot = slotOf(command, w);
         const std::string name = stringMember(command, "dtype");
         if (name != "auto" && !dtypeFromName(name)) badRequest("unknown dtype \"" + name + "\"");
-        selectData(inputField<QComboBox>(w, slot, "DType"),
+        selectData(controlsOf(w, slot)->dtypeField(),
                    name == "auto" ? QString() : QString::fromStdString(name),
                    "unknown dtype \"" + name + "\"");
     } else if (cmd == "set_fill") {
@@ -424,15 +417,15 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
             badRequest("\"fill\" is one of arange, zeros, ones, random, literal (cells come from "
                        "set_cell or a file), not \"" +
                        name + "\"");
-        selectData(inputField<QComboBox>(w, slot, "Fill"), int(*fill), "fill " + name);
+        selectData(controlsOf(w, slot)->fillField(), int(*fill), "fill " + name);
         if (const Json* seed = command.find("seed")) {
             if (!seed->isInt64() || seed->toInt64() < 0 || seed->toInt64() > INT_MAX)
                 badRequest("\"seed\" is an integer from 0 to 2147483647");
-            inputField<QSpinBox>(w, slot, "Seed")->setValue(int(seed->toInt64()));
+            controlsOf(w, slot)->seedField()->setValue(int(seed->toInt64()));
         }
     } else if (cmd == "set_literal") {
         const int slot = slotOf(command, w);
-        auto* field = inputField<QLineEdit>(w, slot, "Literal");
+        auto* field = controlsOf(w, slot)->literalField();
         if (field->isHidden())
             invalidArgument("input slot " + std::to_string(slot) +
                             " is not made from a literal (set_fill literal first)");
@@ -449,8 +442,7 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
         if (known == def->attrs.end())
             invalidArgument("op " + def->name + " has no attribute \"" + name + "\"");
         // The field a person would type into, when the op's editor has one.
-        auto* field = w.opEditor()->findChild<QLineEdit*>(QStringLiteral("attr_") +
-                                                          QString::fromStdString(known->name));
+        QLineEdit* field = w.opEditor()->attrField(known->name);
         if (known->name == "expr" && w.specEditor()) {
             w.specEditor()->setText(fieldText(value));
         } else if (field) {

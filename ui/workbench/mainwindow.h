@@ -7,6 +7,7 @@
 
 #include "ui/model/engineclient.h"
 #include "ui/model/workspace.h"
+#include "ui/workbench/filecommands.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -17,33 +18,36 @@
 #include <optional>
 #include <vector>
 
-class QComboBox;
-class QDockWidget;
-class QMimeData;
 class QAction;
+class QComboBox;
 class QLabel;
-class QMenu;
-class QProgressBar;
-class QPushButton;
+class QMimeData;
 class QSplitter;
 class QUndoStack;
 
 namespace ss::ui {
 
 class DecodeStepper;
+class DockSetup;
 class EvaluationController;
+class FileDrop;
 class ExercisePanel;
 class FrameworksPanel;
 class InputPanel;
-class LessonGallery;
+class LessonBanner;
+class MainActions;
 class MessageStrip;
 class ModelDock;
-class WorkspaceDocument;
 class OpEditor;
+class OutputPanel;
 class PresentationMode;
+class RecoveryStrip;
+class ResultPresenter;
 class SessionGuard;
 class SpecEditor;
+class StatusPanel;
 class TensorView;
+class WorkspaceDocument;
 
 class MainWindow : public QMainWindow
 {
@@ -73,18 +77,17 @@ public:
     /// The workspace file the window shows (opened or saved last), empty when untitled.
     QString filePath() const;
 
-    /// The answer to "Save changes?".
-    enum class SaveChoice { Save, Discard, Cancel };
-    /// Asks the question (`text` says what would be lost) and returns the answer.
-    using SavePrompt = std::function<SaveChoice(const QString& text)>;
+    /// The answer to "Save changes?", and the question's stand-in.
+    using SaveChoice = FileCommands::SaveChoice;
+    using SavePrompt = FileCommands::SavePrompt;
     /// Replaces the "Save changes?" dialog: tests answer without a modal dialog's event loop.
-    void setSavePrompt(SavePrompt prompt) { m_savePrompt = std::move(prompt); }
+    void setSavePrompt(SavePrompt prompt) { m_files->setSavePrompt(std::move(prompt)); }
     /// The answer when the window's file changed on disk since this window opened or saved it.
-    enum class DiskChoice { Reload, Overwrite, SaveAs, Cancel };
-    using DiskPrompt = std::function<DiskChoice(const QString& text)>;
+    using DiskChoice = FileCommands::DiskChoice;
+    using DiskPrompt = FileCommands::DiskPrompt;
     /// Replaces the "changed on disk" dialog (tests; the automation channel, which must never
     /// meet a modal dialog, answers Cancel and gets Save's error instead).
-    void setDiskPrompt(DiskPrompt prompt) { m_diskPrompt = std::move(prompt); }
+    void setDiskPrompt(DiskPrompt prompt) { m_files->setDiskPrompt(std::move(prompt)); }
     /// Looks whether the window's file changed on disk (done whenever the window gains focus):
     /// if so, asks once per change whether to reload it, overwrite it or save as another file;
     /// a file gone from disk is said in the message strip.
@@ -101,6 +104,9 @@ public:
     bool saveAs();
     /// Lessons chosen by the user (gallery, Next lesson): maybeSave, then openLesson.
     bool switchLesson(const QString& name);
+    /// Next lesson (the banner's button, Lessons > Next Lesson): the next available lesson after
+    /// the open one, or the first when none is open.
+    void openNextLesson();
 
     /// Writes every output of the current result as .npy: `path` for one output (".npy" added
     /// to a bare name), `base-NAME.npy` per output name for several. Refuses a result that is
@@ -136,17 +142,17 @@ public:
 
     EngineClient* engine() const { return m_engine; }
     QUndoStack* undoStack() const;
-    DecodeStepper* stepper() const { return m_stepper; }
-    FrameworksPanel* frameworksPanel() const { return m_frameworks; }
+    DecodeStepper* stepper() const;
+    FrameworksPanel* frameworksPanel() const;
     /// The exercise dock (Lessons > Exercises): hidden until asked for.
-    ExercisePanel* exercisePanel() const { return m_exercisePanel; }
+    ExercisePanel* exercisePanel() const;
     /// Lessons > Exercises, the exercise dock's view action (trigger it to show the dock).
-    QAction* exercisesAction() const { return m_exercisesAction; }
+    QAction* exercisesAction() const;
     /// The Model dock (File > Open Model…): hidden until a model file is opened.
-    ModelDock* modelDock() const { return m_modelDock; }
+    ModelDock* modelDock() const;
     OpEditor* opEditor() const { return m_opEditor; }
     /// The toolbar's op picker: choosing an op there switches to its example, one undo step.
-    QComboBox* opPicker() const { return m_opPicker; }
+    QComboBox* opPicker() const;
     /// The top of the window: lesson banner, strips and the op's editor (presentation mode puts
     /// its banner above them).
     QWidget* editorArea() const { return m_editorArea; }
@@ -155,8 +161,10 @@ public:
     /// getitem's expression line, or null when the op has none.
     SpecEditor* specEditor() const;
     InputPanel* inputPanel() const { return m_inputs; }
-    int outputViewCount() const { return int(m_outputViews.size()); }
-    TensorView* outputView(int k) const { return m_outputViews[std::size_t(k)]; }
+    /// The output views with the hover linking between inputs and outputs.
+    OutputPanel* outputPanel() const { return m_outputs; }
+    int outputViewCount() const;
+    TensorView* outputView(int k) const;
     TensorView* inputView(int slot) const;
     /// The text of the message strip (errors), empty when hidden.
     QString message() const;
@@ -200,115 +208,56 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void buildActions();
     void buildLayout();
+    /// What the window does when the docks' panels speak: steps lit, a framework's reading
+    /// shown, a lesson chosen.
+    void connectDocks();
     /// Shows the document's workspace after it replaced `previous` (an edit, undo, a load).
     void showWorkspace(const Workspace& previous);
     void replaceOpEditor(const OpDef& def);
-    /// Clears the outputs, steps and selection of the result on show (another op's).
-    void forgetShownResult();
     void scheduleEvaluation();
     void showEvaluation(const std::shared_ptr<const Evaluation>& eval);
-    void ensureOutputViews(int count);
-    void applyPendingFaces();
-    /// The output views, then the input views.
-    std::vector<TensorView*> allViews() const;
-    /// Runs every view's colour ramp over the read positions on screen in all of them together
-    /// (View > Fit Colours to the Screen), or over the whole op when that is off or a heat map
-    /// (which always shows the whole range) is among them.
-    void fitColours();
-    void updateStatus();
-    /// Greys the outputs (and the input selection that goes with them) and marks the steps
-    /// stale when they are not the result of what the editors show: the newest evaluation
-    /// failed, was cancelled, or an attribute field does not read. Says why in the status and
-    /// the message strip.
-    void applyStaleness();
     /// The message strip for the newest state: an unreadable attribute, else the newest
     /// evaluation's error, else a start error that still holds.
     void showCurrentMessage();
-    /// The file a drop would open, with the input slot it goes to (-1: the window).
-    std::optional<std::pair<QString, int>> dropTarget(const QMimeData* mime,
-                                                      const QPoint& pos) const;
-    /// Where input slot `slot` (list inputs expanded) is in the workspace: input, entry.
-    std::optional<std::pair<std::size_t, std::size_t>> slotEntry(int slot) const;
-    /// Asks what to do about the window's file changed on disk, and does it. True when this
-    /// window's work is safe afterwards (saved, or replaced by the file as the user chose).
-    bool resolveDiskChange();
     void updateBanner();
     void fitEditorArea();
-    void lightCurrentStep();
-    void onOutputHovered(int output, qint64 flat);
-    void onInputHovered(int slot, qint64 index);
-    void showTargets(int slot, qint64 index, const std::vector<std::vector<std::int64_t>>& targets);
     void onElementEdited(int slot, qint64 flat, const QString& text);
     void showMessage(const QString& text);
     void checkSettled();
     void updateTitle();
-    void fillRecentMenu();
 
     QString m_lessonName;
-    /// A lesson's workspace and its face dimensions, applied to the views when that
-    /// workspace's result is shown; forgotten when another workspace comes first.
-    std::optional<std::pair<Workspace, std::map<QString, std::pair<int, int>>>> m_pendingFaces;
     EngineClient* m_engine;
     EvaluationController* m_evaluation;
     WorkspaceDocument* m_doc;
 
-    QComboBox* m_opPicker = nullptr;
-    QWidget* m_banner = nullptr;
-    QLabel* m_bannerTitle = nullptr;
-    QLabel* m_bannerText = nullptr;
-    QPushButton* m_nextLesson = nullptr;
+    LessonBanner* m_banner = nullptr;
     MessageStrip* m_message = nullptr;
     QStringList m_notices; ///< HTML, shown when no error is (showNotice)
-    QWidget* m_recovery = nullptr;
-    QLabel* m_recoveryText = nullptr;
+    RecoveryStrip* m_recovery = nullptr;
     QLabel* m_unprotected = nullptr; ///< "your work is not being protected", while it is not
     QWidget* m_editorArea = nullptr;
     QWidget* m_editorHost = nullptr;
     QSplitter* m_mainSplitter = nullptr;
     OpEditor* m_opEditor = nullptr;
     InputPanel* m_inputs = nullptr;
-    QSplitter* m_outputSplitter = nullptr;
-    std::vector<TensorView*> m_outputViews;
-    QLabel* m_extras = nullptr;
-    DecodeStepper* m_stepper = nullptr;
-    LessonGallery* m_gallery = nullptr;
-    FrameworksPanel* m_frameworks = nullptr;
-    ExercisePanel* m_exercisePanel = nullptr;
-    ModelDock* m_modelDock = nullptr;
-    QDockWidget* m_lessonDock = nullptr;
-    QDockWidget* m_decodeDock = nullptr;
-    QDockWidget* m_frameworksDock = nullptr;
-    QAction* m_darkAction = nullptr;
-    QAction* m_exercisesAction = nullptr;
-    QLabel* m_statusShapes = nullptr;
-    QLabel* m_statusTime = nullptr;
-    QLabel* m_statusState = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QPushButton* m_cancel = nullptr;
+    OutputPanel* m_outputs = nullptr;
+    StatusPanel* m_status = nullptr;
+    DockSetup* m_docks = nullptr;
+    MainActions* m_actions = nullptr;
 
-    QTimer m_progressDelay; ///< progress shows only for evaluations that take a while
-    QTimer m_fitColours;    ///< refits the colour ramp once the cells on screen have changed
-    QAction* m_fitAction = nullptr;
+    ResultPresenter* m_result = nullptr;
     bool m_fitEditors = true; ///< the editors' height follows their content (until dragged)
-
-    int m_hoverSlot = -1;
-    qint64 m_hoverIndex = -1;
-    std::vector<std::vector<std::int64_t>> m_hoverTargets;
 
     SessionGuard* m_session = nullptr;
     PresentationMode* m_presentation = nullptr;
-    SavePrompt m_savePrompt;
-    DiskPrompt m_diskPrompt;
-    bool m_askingDisk = false;     ///< the "changed on disk" question is open
-    QString m_startError;          ///< a start error that holds until the first edit
-    QString m_notOpened;           ///< the start file that did not open, for the title
-    QString m_unreadable;          ///< the op editor's attribute fields that do not read, why
-    QStringList m_unreadableNames; ///< and their names
-    QString m_evalMessage;         ///< the shown evaluation's error for the message strip
-    QMenu* m_recentMenu = nullptr;
-    QString m_recoverPath;
+    FileCommands* m_files = nullptr;
+    FileDrop* m_drop = nullptr;
+    QString m_startError;  ///< a start error that holds until the first edit
+    QString m_notOpened;   ///< the start file that did not open, for the title
+    QString m_unreadable;  ///< the op editor's attribute fields that do not read, why
+    QString m_evalMessage; ///< the shown evaluation's error for the message strip
 };
 
 } // namespace ss::ui

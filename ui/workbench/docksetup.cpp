@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/workbench/docksetup.h"
+
+#include "ui/model/exercises.h"
+#include "ui/workbench/decodestepper.h"
+#include "ui/workbench/exercisepanel.h"
+#include "ui/workbench/frameworkspanel.h"
+#include "ui/workbench/lessongallery.h"
+#include "ui/workbench/mainwindow.h"
+#include "ui/workbench/modeldock.h"
+
+#include <QAction>
+#include <QDockWidget>
+
+namespace ss::ui {
+
+DockSetup::DockSetup(MainWindow& window) : QObject(&window), m_window(window)
+{
+    addLessonsAndDecode();
+    addFrameworks();
+    addExercises();
+    m_model = new ModelDock(&window);
+    window.addDockWidget(Qt::BottomDockWidgetArea, m_model);
+    m_model->hide();
+}
+
+void DockSetup::addLessonsAndDecode()
+{
+    m_stepper = new DecodeStepper;
+    m_decodeDock = new QDockWidget(tr("Decode steps"), &m_window);
+    m_decodeDock->setObjectName(QStringLiteral("decodeDock"));
+    m_decodeDock->setWidget(m_stepper);
+    m_window.addDockWidget(Qt::RightDockWidgetArea, m_decodeDock);
+
+    m_gallery = new LessonGallery;
+    m_lessonDock = new QDockWidget(tr("Lessons"), &m_window);
+    m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
+    m_lessonDock->setWidget(m_gallery);
+    m_window.addDockWidget(Qt::LeftDockWidgetArea, m_lessonDock);
+    m_window.resizeDocks({m_lessonDock, m_decodeDock}, {260, 340}, Qt::Horizontal);
+}
+
+void DockSetup::addFrameworks()
+{
+    // Below the decode steps, hidden until View > Frameworks: the default layout stays as it is
+    // (and tabbing it with the decode steps would add the main window's unnamed tab bar).
+    m_frameworks = new FrameworksPanel;
+    m_frameworksDock = new QDockWidget(tr("Frameworks"), &m_window);
+    m_frameworksDock->setObjectName(QStringLiteral("frameworksDock"));
+    m_frameworksDock->setWidget(m_frameworks);
+    m_window.splitDockWidget(m_decodeDock, m_frameworksDock, Qt::Vertical);
+    m_frameworksDock->hide();
+    m_frameworks->setReleaser([this](std::vector<std::shared_ptr<const Evaluation>> evals) {
+        m_window.engine()->releaseLater(std::move(evals));
+    });
+    connect(&m_window, &MainWindow::evaluationShown, m_frameworks, [this] {
+        m_frameworks->setEvaluation(m_window.lastEvaluation(), m_window.engine()->limits());
+    });
+    // Six rows of errors in a framework's own words need more room than the decode steps.
+    // Hidden, it shows nothing, so no framework's result stays on screen in TensorFlow's place.
+    connect(m_frameworksDock->toggleViewAction(), &QAction::toggled, this, [this](bool on) {
+        if (!on) {
+            m_frameworks->choose(Framework::TensorFlow);
+            return;
+        }
+        m_window.resizeDocks({m_frameworksDock}, {560}, Qt::Horizontal);
+        m_window.resizeDocks({m_frameworksDock}, {300}, Qt::Vertical);
+    });
+}
+
+void DockSetup::addExercises()
+{
+    // Exercises: a dock of their own, hidden by default so the first window is unchanged. Shown,
+    // it takes the lessons' place on the left (View > Lessons brings them back beside it).
+    m_exercises = new ExercisePanel(&m_window);
+    m_exerciseDock = new QDockWidget(tr("Exercises"), &m_window);
+    m_exerciseDock->setObjectName(QStringLiteral("exerciseDock"));
+    m_exerciseDock->setWidget(m_exercises);
+    m_window.addDockWidget(Qt::LeftDockWidgetArea, m_exerciseDock);
+    m_exerciseDock->hide();
+    connect(m_exerciseDock->toggleViewAction(), &QAction::toggled, this,
+            &DockSetup::exercisesToggled);
+}
+
+void DockSetup::exercisesToggled(bool on)
+{
+    static const char* const kLessonsWereShown = "lessonsWereShown";
+    if (!on) {
+        // Not known (the exercises came back with a restored layout): the lessons return.
+        const QVariant wereShown = m_exerciseDock->property(kLessonsWereShown);
+        if (!wereShown.isValid() || wereShown.toBool()) m_lessonDock->show();
+        return;
+    }
+    // Only a request to open them (the dock not shown yet) says whether the lessons were there;
+    // a restored layout shows the exercises with the lessons already put away.
+    if (m_exerciseDock->isHidden())
+        m_exerciseDock->setProperty(kLessonsWereShown, !m_lessonDock->isHidden());
+    m_lessonDock->hide();
+    m_window.resizeDocks({m_exerciseDock}, {380}, Qt::Horizontal);
+    if (!m_exercises->currentExercise().isEmpty()) return;
+    for (const ExerciseSet& set : exerciseSets())
+        for (const Exercise& exercise : set.exercises)
+            if (!m_exercises->progress().isSolved(exercise.name)) {
+                m_exercises->openExercise(exercise.name);
+                return;
+            }
+}
+
+} // namespace ss::ui

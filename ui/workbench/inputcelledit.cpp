@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/workbench/inputcelledit.h"
+
+#include "ui/views/tensorformat.h"
+
+namespace ss::ui {
+
+std::optional<std::pair<std::size_t, std::size_t>> InputCellEdit::entry(const Workspace& workspace,
+                                                                        int slot)
+{
+    if (slot < 0) return std::nullopt;
+    std::size_t k = 0;
+    std::size_t j = std::size_t(slot);
+    const auto& inputs = workspace.inputs;
+    while (k < inputs.size() && j >= inputs[k].size())
+        j -= inputs[k++].size();
+    if (k >= inputs.size()) return std::nullopt;
+    return std::pair(k, j);
+}
+
+std::optional<Workspace> InputCellEdit::edited(const Workspace& workspace, int slot,
+                                               const Tensor& shown, std::int64_t flat,
+                                               const QString& text, const Limits& limits)
+{
+    const auto at = entry(workspace, slot);
+    if (!at || !shown.isValid() || flat < 0 || flat >= shown.size()) return std::nullopt;
+    Workspace next = workspace;
+    next.inputs[at->first][at->second] = dataSource(withElement(shown, flat, text, limits));
+    return next;
+}
+
+} // namespace ss::ui

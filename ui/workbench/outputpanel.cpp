@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/workbench/outputpanel.h"
+
+#include "ui/editors/inputpanel.h"
+#include "ui/model/engineclient.h"
+#include "ui/model/explain.h"
+#include "ui/views/tensorview.h"
+#include "ui/workbench/evaluationcontroller.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace ss::ui {
+
+namespace {
+
+/// Below this many output elements, an input hover finds its targets on the GUI thread.
+constexpr std::int64_t kSyncTargetLimit = std::int64_t(1) << 20;
+
+using TargetLists = std::vector<std::vector<std::int64_t>>;
+
+/// Whether finding an input element's targets (a scan of every output's stored sources, or
+/// nothing for sources worked out from the plan) is cheap enough for the GUI thread.
+bool targetsAreCheap(const Evaluation& eval)
+{
+    return eval.sources.targetsCost() <= kSyncTargetLimit;
+}
+
+} // namespace
+
+OutputPanel::OutputPanel(EngineClient* engine, const EvaluationController* evaluation,
+                         InputPanel* inputs, QWidget* parent)
+    : QWidget(parent), m_engine(engine), m_evaluation(evaluation), m_inputs(inputs),
+      m_extras(new QLabel), m_splitter(new QSplitter(Qt::Vertical))
+{
+    setObjectName(QStringLiteral("outputPanel"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_extras->setObjectName(QStringLiteral("opExtras"));
+    m_extras->setAccessibleName(tr("Result of the op"));
+    m_extras->setWordWrap(true);
+    m_extras->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_extras->hide();
+    m_splitter->setObjectName(QStringLiteral("outputSplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    layout->addWidget(m_extras);
+    layout->addWidget(m_splitter, 1);
+
+    connect(inputs, &InputPanel::elementHovered, this, &OutputPanel::inputHovered);
+    inputs->setToolTipProvider(
+        [this](int slot, std::int64_t index) { return inputToolTip(slot, index); });
+    connect(engine, &EngineClient::targetsFound, this, &OutputPanel::showTargets);
+}
+
+void OutputPanel::setExtras(const QStringList& lines)
+{
+    m_extras->setText(lines.join(QStringLiteral("<br>")));
+    m_extras->setVisible(!lines.isEmpty());
+}
+
+void OutputPanel::setViewCount(int count)
+{
+    while (int(m_views.size()) > count) {
+        delete m_views.back();
+        m_views.pop_back();
+    }
+    while (int(m_views.size()) < count) {
+        const int k = int(m_views.size());
+        auto* view = new TensorView;
+        view->setObjectName(QStringLiteral("output%1View").arg(k));
+        view->setAccessibleName(tr("Output tensor %1").arg(k));
+        m_splitter->addWidget(view);
+        m_views.push_back(view);
+        connect(view, &TensorView::elementHovered, this,
+                [this, k](qint64 flat) { outputHovered(k, flat); });
+        connect(view, &TensorView::settled, this, &OutputPanel::viewSettled);
+        connect(view, &TensorView::ordersOnScreenChanged, this,
+                &OutputPanel::ordersOnScreenChanged);
+        view->setToolTipProvider([this, k](std::int64_t flat) -> QString {
+            const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+            if (!shown) return {};
+            const OpDef* def = findOp(shown->op);
+            return def ? explainOutputElement(*def, *shown, k, flat) : QString();
+        });
+    }
+}
+
+QString OutputPanel::inputToolTip(int slot, std::int64_t index) const
+{
+    const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+    if (!shown || !m_evaluation->isLinked()) return {};
+    const OpDef* def = findOp(shown->op);
+    if (!def) return {};
+    // The hover's targets (a large op's arrive from a worker); otherwise only a scan that is
+    // cheap enough for the GUI thread.
+    const bool hovered = m_hoverSlot == slot && m_hoverIndex == index;
+    return explainInputElement(*def, *shown, slot, index,
+                               hovered                   ? m_hoverTargets
+                               : targetsAreCheap(*shown) ? findTargets(*shown, slot, index)
+                                                         : TargetLists{});
+}
+
+void OutputPanel::outputHovered(int output, qint64 flat)
+{
+    const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+    const std::int64_t source =
+        shown && m_evaluation->isLinked() ? shown->sources.source(output, flat) : kNoSource;
+    const bool fromInput = source >= 0 && sourceSlot(source) != kConstantSlot;
+    for (int s = 0; s < m_inputs->slotCount(); ++s)
+        m_inputs->view(s)->setOutlined(fromInput && sourceSlot(source) == s
+                                           ? std::vector<std::int64_t>{sourceIndex(source)}
+                                           : std::vector<std::int64_t>{});
+}
+
+void OutputPanel::inputHovered(int slot, qint64 index)
+{
+    m_hoverSlot = slot;
+    m_hoverIndex = index;
+    m_hoverTargets.clear();
+    const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+    if (!shown || !m_evaluation->isLinked() || index < 0) {
+        for (TensorView* v : m_views)
+            v->setOutlined({});
+        return;
+    }
+    if (targetsAreCheap(*shown))
+        showTargets(slot, index, findTargets(*shown, slot, index));
+    else
+        m_engine->lookupTargets(shown, slot, index);
+}
+
+void OutputPanel::showTargets(int slot, qint64 index, const TargetLists& targets)
+{
+    if (slot != m_hoverSlot || index != m_hoverIndex) return; // the mouse has moved on
+    m_hoverTargets = targets;
+    for (std::size_t k = 0; k < m_views.size(); ++k)
+        m_views[k]->setOutlined(k < targets.size() ? targets[k] : std::vector<std::int64_t>{});
+}
+
+} // namespace ss::ui

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The right half of the workbench, twin of the InputPanel on the left: one TensorView per output
+// of the result on show, the op's results that are not tensors above them, and the hover linking
+// between the two halves (an output element under the mouse outlines its source in the inputs,
+// an input element outlines every output element it went to).
+#pragma once
+
+#include <QWidget>
+
+#include <cstdint>
+#include <vector>
+
+class QLabel;
+class QSplitter;
+
+namespace ss::ui {
+
+class EngineClient;
+class EvaluationController;
+class InputPanel;
+class TensorView;
+
+class OutputPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    /// Links the hovers of `inputs` with the outputs of `evaluation`'s result on show; `engine`
+    /// finds an input element's targets on a worker when that is too slow for the GUI thread.
+    OutputPanel(EngineClient* engine, const EvaluationController* evaluation, InputPanel* inputs,
+                QWidget* parent = nullptr);
+
+    int viewCount() const { return int(m_views.size()); }
+    TensorView* view(int k) const { return m_views[std::size_t(k)]; }
+    const std::vector<TensorView*>& views() const { return m_views; }
+    /// Makes or removes views until there are `count` (output0View, output1View, ...).
+    void setViewCount(int count);
+    /// The results that are not tensors (to_expr's `expr`, encode's `encoding`), as HTML lines;
+    /// hidden when there are none.
+    void setExtras(const QStringList& lines);
+    /// A new result is on show: the hovered input element's targets belong to the old one.
+    void forgetHover() { m_hoverSlot = -1; }
+
+signals:
+    /// An output view has applied its background work.
+    void viewSettled();
+    /// The read positions in the cells on screen of an output view changed (scrolled, resized).
+    void ordersOnScreenChanged();
+
+private:
+    void outputHovered(int output, qint64 flat);
+    void inputHovered(int slot, qint64 index);
+    void showTargets(int slot, qint64 index, const std::vector<std::vector<std::int64_t>>& targets);
+    QString inputToolTip(int slot, std::int64_t index) const;
+
+    EngineClient* m_engine;
+    const EvaluationController* m_evaluation;
+    InputPanel* m_inputs;
+    QLabel* m_extras;
+    QSplitter* m_splitter;
+    std::vector<TensorView*> m_views;
+
+    int m_hoverSlot = -1;
+    qint64 m_hoverIndex = -1;
+    std::vector<std::vector<std::int64_t>> m_hoverTargets;
+};
+
+} // namespace ss::ui
