@@ -197,8 +197,9 @@ void TestLessons::lessonShowsTheTrueResult()
             views.push_back(w.outputView(k));
         for (int s = 0; w.inputView(s); ++s)
             views.push_back(w.inputView(s));
-        const auto view = std::find_if(views.begin(), views.end(),
-                                       [&](TensorView* v) { return v->title() == title; });
+        const auto view = std::find_if(views.begin(), views.end(), [&title = title](TensorView* v) {
+            return v->title() == title;
+        });
         QVERIFY2(view != views.end(), qPrintable(title));
         QCOMPARE((*view)->faceRowDim(), dims.first);
         QCOMPARE((*view)->faceColDim(), dims.second);
