@@ -1026,7 +1026,10 @@ pid_t startCheckChild(const std::string& model, int& output)
     return pid;
 }
 
-ox::ModelProto checkAndInfer(const ox::ModelProto& model, std::vector<std::string>& warnings)
+// Cancelling `limits.job` kills the child and throws OpError(Cancelled): the GUI's Cancel, a
+// second file opened meanwhile, or the window closing, never waits out the minute.
+ox::ModelProto checkAndInfer(const ox::ModelProto& model, const ReadLimits& limits,
+                             std::vector<std::string>& warnings)
 {
     std::string serialised;
     int output = -1;
@@ -1038,8 +1041,15 @@ ox::ModelProto checkAndInfer(const ox::ModelProto& model, std::vector<std::strin
     }
     std::string bytes;
     bool timedOut = false;
+    bool cancelled = false;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    // A job is looked at every 50 ms, so that cancelling it is seen at once.
+    const long long wakeMs = limits.job ? 50 : 1000;
     for (;;) {
+        if (limits.job && limits.job->isCancelled()) {
+            cancelled = true;
+            break;
+        }
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                               deadline - std::chrono::steady_clock::now())
                               .count();
@@ -1048,7 +1058,7 @@ ox::ModelProto checkAndInfer(const ox::ModelProto& model, std::vector<std::strin
             break;
         }
         pollfd p{output, POLLIN, 0};
-        const int ready = ::poll(&p, 1, int(std::min<long long>(left, 1000)));
+        const int ready = ::poll(&p, 1, int(std::min<long long>(left, wakeMs)));
         if (ready < 0 && errno == EINTR) continue;
         if (ready <= 0) continue;
         char buffer[65536];
@@ -1058,10 +1068,11 @@ ox::ModelProto checkAndInfer(const ox::ModelProto& model, std::vector<std::strin
         bytes.append(buffer, std::size_t(n));
     }
     ::close(output);
-    if (timedOut) ::kill(pid, SIGKILL);
+    if (timedOut || cancelled) ::kill(pid, SIGKILL);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    if (cancelled) limits.throwIfCancelled();
     ox::ModelProto result;
     if (timedOut || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
         !result.ParseFromString(bytes)) {
@@ -1112,7 +1123,7 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
     f.version = "opset " + num(opset) + ", IR version " + num(model.ir_version());
 
     // onnx's checker and shape inference, away from this process (see checkAndInfer).
-    const ox::ModelProto checked = checkAndInfer(model, f.warnings);
+    const ox::ModelProto checked = checkAndInfer(model, limits, f.warnings);
 
     const ox::GraphProto& g = model.graph();
     // What the file itself stores about each value.
@@ -1210,6 +1221,7 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
     const auto& family = onnxFamilyOps();
     f.totalNodes = g.node_size();
     for (int i = 0; i < g.node_size(); ++i) {
+        limits.throwIfCancelled();
         const auto& n = g.node(i);
         if (!(n.domain().empty() || n.domain() == "ai.onnx")) continue;
         if (std::find(family.begin(), family.end(), n.op_type()) == family.end()) continue;

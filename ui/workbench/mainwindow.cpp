@@ -724,6 +724,7 @@ void MainWindow::buildActions()
     m_modelDock = new ModelDock(this);
     addDockWidget(Qt::BottomDockWidgetArea, m_modelDock);
     m_modelDock->hide();
+    connect(m_modelDock, &ModelDock::loadingChanged, this, &MainWindow::checkSettled);
     QAction* openModel = action(QStringLiteral("actionOpenModel"), tr("Open &Model…"));
     connect(openModel, &QAction::triggered, m_modelDock, &ModelDock::chooseModel);
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -1019,6 +1020,7 @@ bool MainWindow::isStale() const
 bool MainWindow::isSettled() const
 {
     if (m_evaluation->isBusy() || m_fitColours.isActive()) return false;
+    if (m_modelDock && m_modelDock->isLoading()) return false; // a model file being read
     const std::vector<TensorView*> views = allViews();
     return std::all_of(views.begin(), views.end(), [](TensorView* v) { return v->isSettled(); });
 }
