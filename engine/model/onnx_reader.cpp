@@ -7,6 +7,7 @@
 
 #include "core/checked.h"
 #include "core/error.h"
+#include "model/node_translation.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -63,6 +64,13 @@ std::optional<DType> dtypeOf(int elemType)
     case ox::TensorProto_DataType_INT64: return DType::Int64;
     case ox::TensorProto_DataType_BOOL: return DType::Bool;
     case ox::TensorProto_DataType_STRING: return DType::String;
+    case ox::TensorProto_DataType_FLOAT16: return DType::Float16;
+    case ox::TensorProto_DataType_BFLOAT16: return DType::BFloat16;
+    case ox::TensorProto_DataType_COMPLEX64: return DType::Complex64;
+    case ox::TensorProto_DataType_COMPLEX128: return DType::Complex128;
+    case ox::TensorProto_DataType_UINT16: return DType::UInt16;
+    case ox::TensorProto_DataType_UINT32: return DType::UInt32;
+    case ox::TensorProto_DataType_UINT64: return DType::UInt64;
     default: return std::nullopt;
     }
 }
@@ -154,39 +162,64 @@ std::optional<Tensor> tensorFromProto(const ox::TensorProto& t, const ReadLimits
                 out.data<bool>()[i] = raw[std::size_t(i)] != 0;
         return out;
     }
+    // The typed fields, as onnx.proto assigns them: complex values are (real, imaginary) pairs
+    // in float_data and double_data, float16 and bfloat16 their 16 bits in int32_data, uint32
+    // and uint64 in uint64_data.
     switch (*dtype) {
     case DType::Float32:
         if (t.float_data_size() != *n) return mismatch(t.float_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<float>()[i] = t.float_data(int(i));
         break;
+    case DType::Complex64:
+        if (t.float_data_size() != 2 * *n) return mismatch(t.float_data_size() / 2);
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<std::complex<float>>()[i] = {t.float_data(int(2 * i)),
+                                                  t.float_data(int(2 * i + 1))};
+        break;
     case DType::Float64:
         if (t.double_data_size() != *n) return mismatch(t.double_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<double>()[i] = t.double_data(int(i));
+        break;
+    case DType::Complex128:
+        if (t.double_data_size() != 2 * *n) return mismatch(t.double_data_size() / 2);
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<std::complex<double>>()[i] = {t.double_data(int(2 * i)),
+                                                   t.double_data(int(2 * i + 1))};
         break;
     case DType::Int64:
         if (t.int64_data_size() != *n) return mismatch(t.int64_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<std::int64_t>()[i] = t.int64_data(int(i));
         break;
-    default: // int32, int16, int8, uint8 and bool live in int32_data
+    case DType::UInt32:
+        if (t.uint64_data_size() != *n) return mismatch(t.uint64_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<std::uint32_t>()[i] = std::uint32_t(t.uint64_data(int(i)));
+        break;
+    case DType::UInt64:
+        if (t.uint64_data_size() != *n) return mismatch(t.uint64_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<std::uint64_t>()[i] = t.uint64_data(int(i));
+        break;
+    case DType::Float16:
+        if (t.int32_data_size() != *n) return mismatch(t.int32_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<Float16>()[i].bits = std::uint16_t(t.int32_data(int(i)));
+        break;
+    case DType::BFloat16:
+        if (t.int32_data_size() != *n) return mismatch(t.int32_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<BFloat16>()[i].bits = std::uint16_t(t.int32_data(int(i)));
+        break;
+    default: // int32, int16, int8, uint8, uint16 and bool live in int32_data
         if (t.int32_data_size() != *n) return mismatch(t.int32_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.setFromInt(i, t.int32_data(int(i)));
         break;
     }
     return out;
-}
-
-std::string listText(const std::vector<std::int64_t>& v)
-{
-    std::string t = "[";
-    for (std::size_t k = 0; k < v.size(); ++k) {
-        if (k == 16) return t + ", ... (" + num(std::int64_t(v.size())) + " values)]";
-        t += (k ? ", " : "") + num(v[k]);
-    }
-    return t + "]";
 }
 
 std::string attrText(const Attr& a)
@@ -214,14 +247,21 @@ std::string attrText(const Attr& a)
 // A constant's values for display: integers as a list, the others by dtype and shape.
 std::string constantText(const Tensor& t)
 {
-    if (t.dtype() != DType::String && t.dtype() != DType::Float32 && t.dtype() != DType::Float64) {
-        const auto v = t.toInt64Vector();
-        return t.rank() == 0 ? num(v.empty() ? 0 : v[0]) : listText(v);
+    if (t.dtype() == DType::Bool || isInteger(t.dtype())) {
+        if (t.rank() == 0) return t.size() ? elementText(t, 0) : "0";
+        std::string s = "[";
+        for (std::int64_t i = 0; i < t.size(); ++i) {
+            if (i == 16) return s + ", ... (" + num(t.size()) + " values)]";
+            s += (i ? ", " : "") + elementText(t, i);
+        }
+        return s + "]";
     }
     if (t.dtype() != DType::String && t.size() <= 8) {
         std::string s = t.rank() == 0 ? "" : "[";
         for (std::int64_t i = 0; i < t.size(); ++i)
-            s += (i ? ", " : "") + attrText(Attr(t.doubleAt(i)));
+            s += (i ? ", " : "") + (t.dtype() == DType::Float32 || t.dtype() == DType::Float64
+                                        ? attrText(Attr(t.doubleAt(i)))
+                                        : elementText(t, i));
         return s + (t.rank() == 0 ? "" : "]");
     }
     return std::string(dtypeName(t.dtype())) + " " + shapeTuple(t.shape());
