@@ -196,7 +196,7 @@ private:
 inline Attr scalarAttr(const Tensor& t)
 {
     if (t.dtype() == DType::Bool) return Attr(t.toInt64Vector()[0] != 0);
-    if (isFloat(t.dtype())) return Attr(t.doubleAt(0));
+    if (isFloat(t.dtype()) || isComplex(t.dtype())) return Attr(t.doubleAt(0)); // real part
     return Attr(t.toInt64Vector()[0]);
 }
 

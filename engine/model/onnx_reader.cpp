@@ -529,11 +529,12 @@ std::string maskNote(const Attrs& attrs)
            ", shrink_axis_mask " + num(mask("shrink_axis_mask"));
 }
 
+// Element i as an attribute: every float (the 16-bit ones too) a double, complex its real part
+// (attributes hold no complex number), integers and bool as they are.
 Attr scalarAttr(const Tensor& t, std::int64_t i)
 {
+    if (isFloat(t.dtype()) || isComplex(t.dtype())) return Attr(t.doubleAt(i));
     switch (t.dtype()) {
-    case DType::Float32:
-    case DType::Float64: return Attr(t.doubleAt(i));
     case DType::Bool: return Attr(t.intAt(i) != 0);
     case DType::String: return Attr(t.data<std::string>()[i]);
     default: return Attr(t.intAt(i));
@@ -691,7 +692,7 @@ std::pair<NodeRequest, std::string> translateOnnx(const ModelNode& node)
                       "SYMMETRIC; 'edge' repeats the border element, which none of them does)");
         Attrs attrs{{"paddings", Attr(paddings)}, {"mode", Attr(tfMode)}};
         if (tfMode == "CONSTANT") {
-            if (data.dtype == DType::Float32 || data.dtype == DType::Float64)
+            if (isFloat(data.dtype) || isComplex(data.dtype))
                 attrs["constant_values"] = Attr(constant.toDouble());
             else if (constant.isNumber())
                 attrs["constant_values"] = Attr(std::int64_t(constant.toDouble()));
@@ -808,8 +809,7 @@ std::pair<NodeRequest, std::string> translateOnnx(const ModelNode& node)
         const auto depthValues = in.constant(1);
         if (depthValues.size() != 1) noRequest("OneHot: depth must hold one value");
         const std::int64_t depth =
-            depthValues.dtype() == DType::Float32 || depthValues.dtype() == DType::Float64
-                ? std::int64_t(depthValues.doubleAt(0))
+            isFloat(depthValues.dtype()) ? std::int64_t(depthValues.doubleAt(0))
                 : depthValues.intAt(0);
         const Tensor& values = in.constant(2);
         if (values.size() != 2) noRequest("OneHot: values must hold [off_value, on_value]");

@@ -242,6 +242,18 @@ def main():
     graphdef_gather(case('graphdef_qint8', 'graphdef', '.pb', names='DT_QINT8'), pb.DT_QINT8,
                     lambda t: setattr(t, 'tensor_content', bytes(6)))
 
+    # A float16 Pad whose constant has a fraction: the request keeps it (it was truncated).
+    pad = helper.make_graph(
+        [helper.make_node('Pad', ['x', 'pads', 'value'], ['y'], name='pad', mode='constant')],
+        'main', [helper.make_tensor_value_info('x', TP.FLOAT16, SHAPE)],
+        [helper.make_tensor_value_info('y', TP.FLOAT16, [2, 5])],
+        initializer=[numpy_helper.from_array(np.array([0, 1, 0, 1], np.int64), 'pads'),
+                     numpy_helper.from_array(np.array(0.5, np.float16), 'value')])
+    model = helper.make_model(pad, producer_name='make_dtype_models',
+                              opset_imports=[helper.make_opsetid('', 13)])
+    model.ir_version = 8
+    onnx.save(model, os.path.join(out, 'onnx_pad_float16.onnx'))
+
     with open(os.path.join(out, 'manifest.json'), 'w') as f:
         json.dump(cases, f, indent=1)
 

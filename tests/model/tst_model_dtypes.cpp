@@ -128,6 +128,21 @@ private slots:
         QVERIFY2(QString::fromStdString(node.reason).contains(QLatin1String("SliceScope")),
                  node.reason.c_str());
     }
+
+    // An ONNX Pad of float16 data keeps its constant's fraction (it was cut to an integer).
+    void halfFloatPadConstant()
+    {
+        const ModelFile model =
+            readModelFile((filesDir() + "/onnx_pad_float16.onnx").toStdString());
+        QCOMPARE(model.nodes.size(), std::size_t(1));
+        const ModelNode& node = model.nodes.front();
+        QVERIFY2(node.request, node.reason.c_str());
+        QCOMPARE(node.request->attrs.at("constant_values").toDouble(), 0.5);
+        const OpRun run = runOp(node.request->op, makeRequestInputs(*node.request, Limits{}),
+                                node.request->attrs);
+        QCOMPARE(run.outputs.at(0).shape(), (Shape{2, 5}));
+        QCOMPARE(run.outputs.at(0).doubleAt(0), 0.5);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestModelDTypes)
