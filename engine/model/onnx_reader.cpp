@@ -808,9 +808,9 @@ std::pair<NodeRequest, std::string> translateOnnx(const ModelNode& node)
         RequestTensor indices = in.tensor(0);
         const auto depthValues = in.constant(1);
         if (depthValues.size() != 1) noRequest("OneHot: depth must hold one value");
-        const std::int64_t depth =
-            isFloat(depthValues.dtype()) ? std::int64_t(depthValues.doubleAt(0))
-                : depthValues.intAt(0);
+        const std::int64_t depth = isFloat(depthValues.dtype())
+                                       ? std::int64_t(depthValues.doubleAt(0))
+                                       : depthValues.intAt(0);
         const Tensor& values = in.constant(2);
         if (values.size() != 2) noRequest("OneHot: values must hold [off_value, on_value]");
         const auto rank = std::int64_t(indices.shape.size());
