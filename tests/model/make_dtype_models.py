@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Writes one small model per format, element type and way of storing a constant: a gather node
-whose data is a constant (2, 3) tensor of that type, written by the format's own library:
+"""Writes, per format, element type and way of storing a constant, a gather node whose data is a
+constant (2, 3) tensor of that type (one file each; the ONNX dtypes share a file per way of
+storing, as each ONNX file costs a run of onnx's checker), written by the format's own library:
 python3-onnx (numpy_helper for raw_data, helper.make_tensor for the typed fields), FlatBuffers
 code that flatc generated from SliceScope's TFLite schema, and protobuf code that protoc
 generated from its GraphDef messages. Besides, per format, a constant of a type SliceScope does
@@ -9,7 +10,7 @@ not have, which the reader must name.
 
 usage: make_dtype_models.py TFLITE_PYTHON_DIR GRAPHDEF_PYTHON_DIR OUT_DIR
 
-OUT_DIR gets the files and manifest.json: per case the file, SliceScope's name of the dtype
+OUT_DIR gets the files and manifest.json: per case the file (and node), SliceScope's dtype
 and the constant's elements as little-endian bytes (hex) as the format's reference decoder
 reads them (onnx.numpy_helper.to_array for ONNX, NumPy for the others); or, for a type
 SliceScope lacks, the text its message must name. tst_model_dtypes reads them back.
@@ -76,18 +77,18 @@ ONNX_TYPE = {
 }
 
 
-def onnx_tensor(dtype, storage):
+def onnx_tensor(dtype, storage, name='data'):
     a = array(dtype)
     if storage == 'raw':
         if dtype == 'bfloat16':
-            return helper.make_tensor('data', TP.BFLOAT16, SHAPE, a.tobytes(), raw=True)
-        return numpy_helper.from_array(a, 'data')
+            return helper.make_tensor(name, TP.BFLOAT16, SHAPE, a.tobytes(), raw=True)
+        return numpy_helper.from_array(a, name)
     # The typed fields, filled by onnx's own helper (float16 and bfloat16 as their bits in
     # int32_data, complex as pairs, uint32 and uint64 in uint64_data).
     values = VALUES[dtype]
     if dtype == 'bfloat16':
         values = [float(v) for v in np.array(values, dtype=np.float32)]
-    return helper.make_tensor('data', ONNX_TYPE[dtype], SHAPE, values, raw=False)
+    return helper.make_tensor(name, ONNX_TYPE[dtype], SHAPE, values, raw=False)
 
 
 def onnx_expected(tensor, dtype):
@@ -104,11 +105,18 @@ def onnx_expected(tensor, dtype):
     return a.astype(NUMPY.get(dtype, dtype)).tobytes().hex()
 
 
-def onnx_gather(path, data, out_type):
+def onnx_gathers(path, datas):
+    """One model, a Gather per (data initializer, output type): each ONNX file costs a run of
+    onnx's checker in a child process, so the dtypes share one."""
     indices = numpy_helper.from_array(np.array([1, 0], dtype=np.int64), 'indices')
-    graph = helper.make_graph(
-        [helper.make_node('Gather', ['data', 'indices'], ['y'], name='gather', axis=0)], 'main',
-        [], [helper.make_tensor_value_info('y', out_type, SHAPE)], initializer=[data, indices])
+    nodes, outputs = [], []
+    for data, out_type in datas:
+        suffix = data.name[len('data'):]
+        nodes.append(helper.make_node('Gather', [data.name, 'indices'], ['y' + suffix],
+                                      name='gather' + suffix, axis=0))
+        outputs.append(helper.make_tensor_value_info('y' + suffix, out_type, SHAPE))
+    graph = helper.make_graph(nodes, 'main', [], outputs,
+                              initializer=[d for d, _ in datas] + [indices])
     model = helper.make_model(graph, producer_name='make_dtype_models',
                               opset_imports=[helper.make_opsetid('', 13)])
     model.ir_version = 8
@@ -210,16 +218,20 @@ def main():
     os.makedirs(out, exist_ok=True)
     cases = []
 
-    def case(name, fmt, ext, dtype=None, expected=None, names=None):
-        cases.append(dict(name=name, format=fmt, file=name + ext, dtype=dtype, bytes=expected,
-                          error=names))
-        return os.path.join(out, name + ext)
+    def case(name, fmt, ext, dtype=None, expected=None, names=None, file=None, node=None):
+        cases.append(dict(name=name, format=fmt, file=(file or name) + ext, node=node,
+                          dtype=dtype, bytes=expected, error=names))
+        return os.path.join(out, (file or name) + ext)
 
+    for storage in ('raw', 'typed'):
+        datas = []
+        for dtype in VALUES:
+            t = onnx_tensor(dtype, storage, 'data_' + dtype)
+            path = case('onnx_%s_%s' % (dtype, storage), 'onnx', '.onnx', dtype,
+                        onnx_expected(t, dtype), file='onnx_' + storage, node='gather_' + dtype)
+            datas.append((t, ONNX_TYPE[dtype]))
+        onnx_gathers(path, datas)
     for dtype in VALUES:
-        for storage in ('raw', 'typed'):
-            t = onnx_tensor(dtype, storage)
-            onnx_gather(case('onnx_%s_%s' % (dtype, storage), 'onnx', '.onnx', dtype,
-                             onnx_expected(t, dtype)), t, ONNX_TYPE[dtype])
         a = array(dtype)
         tflite_gather(case('tflite_%s' % dtype, 'tflite', '.tflite', dtype, a.tobytes().hex()),
                       TFLITE_TYPE[dtype], a.tobytes())
@@ -233,11 +245,11 @@ def main():
     # Types SliceScope lacks: the reader names them. ONNX 1.12 has none left beyond the fifteen,
     # so a type number the file format does not define.
     weird = TP()
-    weird.name = 'data'
+    weird.name = 'data_unknown'
     weird.data_type = 99
     weird.dims.extend(SHAPE)
     weird.raw_data = bytes(6)
-    onnx_gather(case('onnx_unknown', 'onnx', '.onnx', names='type 99'), weird, TP.FLOAT)
+    onnx_gathers(case('onnx_unknown', 'onnx', '.onnx', names='type 99'), [(weird, TP.FLOAT)])
     tflite_gather(case('tflite_int4', 'tflite', '.tflite', names='INT4'), TT.INT4, bytes(3))
     graphdef_gather(case('graphdef_qint8', 'graphdef', '.pb', names='DT_QINT8'), pb.DT_QINT8,
                     lambda t: setattr(t, 'tensor_content', bytes(6)))

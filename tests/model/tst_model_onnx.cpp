@@ -599,10 +599,11 @@ void TestModelOnnx::cancelStopsTheChecker()
     QCOMPARE(::waitpid(-1, nullptr, WNOHANG), -1);
     QCOMPARE(errno, ECHILD);
 
-    // Without a job, or with one not cancelled, the same file reads (the check is not stopped).
+    // A job that is not cancelled does not stop a read.
     JobContext running;
     limits.job = &running;
-    QCOMPARE(readModelFile(path.toStdString(), limits).totalNodes, std::int64_t(20000));
+    const QString small = writeFile(m_dir, "small.onnx", sliceModel({2, 3, 1}).bytes());
+    QCOMPARE(readModelFile(small.toStdString(), limits).nodes.size(), std::size_t(1));
 }
 
 QTEST_APPLESS_MAIN(TestModelOnnx)
