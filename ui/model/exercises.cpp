@@ -37,8 +37,9 @@ Json overlay(const Json& base, const Json& answer)
         if (key != "attrs" && key != "inputs")
             badRequest("an answer may only give \"attrs\" and \"inputs\", not \"" + key + "\"");
         if (!value.isObject()) badRequest("an answer's \"" + key + "\" must be an object");
+        const auto& name = key; // clang 14 cannot capture a structured binding
         auto slot = std::find_if(merged.begin(), merged.end(),
-                                 [&](const Json::Member& m) { return m.first == key; });
+                                 [&](const Json::Member& m) { return m.first == name; });
         if (slot == merged.end()) {
             merged.emplace_back(key, value);
             continue;
