@@ -48,6 +48,13 @@ std::optional<DType> dtypeOf(int type)
     case pb::DT_UINT8: return DType::UInt8;
     case pb::DT_BOOL: return DType::Bool;
     case pb::DT_STRING: return DType::String;
+    case pb::DT_HALF: return DType::Float16;
+    case pb::DT_BFLOAT16: return DType::BFloat16;
+    case pb::DT_COMPLEX64: return DType::Complex64;
+    case pb::DT_COMPLEX128: return DType::Complex128;
+    case pb::DT_UINT16: return DType::UInt16;
+    case pb::DT_UINT32: return DType::UInt32;
+    case pb::DT_UINT64: return DType::UInt64;
     default: return std::nullopt;
     }
 }
@@ -97,7 +104,8 @@ std::optional<Tensor> tensorOf(const pb::TensorProto& p, const ReadLimits& limit
         if (bytes) std::memcpy(t.raw(), p.tensor_content().data(), bytes);
         return t;
     }
-    auto fill = [&](int count, auto get, bool isFloat) {
+    // `set(i, k)` stores list entry k as element i.
+    auto fillWith = [&](int count, auto set) {
         if (count == 0) {
             for (std::int64_t i = 0; i < n; ++i)
                 t.setFromInt(i, 0);
@@ -106,15 +114,51 @@ std::optional<Tensor> tensorOf(const pb::TensorProto& p, const ReadLimits& limit
         if (count > n)
             invalidArgument("constant '" + name + "' lists " + std::to_string(count) +
                             " values for " + std::to_string(n) + " elements");
-        for (std::int64_t i = 0; i < n; ++i) {
-            const int k = int(std::min<std::int64_t>(i, count - 1));
+        for (std::int64_t i = 0; i < n; ++i)
+            set(i, int(std::min<std::int64_t>(i, count - 1)));
+    };
+    auto fill = [&](int count, auto get, bool isFloat) {
+        fillWith(count, [&](std::int64_t i, int k) {
             if (isFloat)
                 t.setFromDouble(i, double(get(k)));
             else
                 t.setFromInt(i, std::int64_t(get(k)));
-        }
+        });
+    };
+    // Complex lists hold (real, imaginary) pairs: a pair is one value.
+    auto fillComplex = [&](int count, auto get) {
+        if (count % 2)
+            invalidArgument("constant '" + name + "' lists " + std::to_string(count) +
+                            " numbers for complex values, which come in pairs");
+        fillWith(count / 2, [&](std::int64_t i, int k) {
+            t.setFromComplex(i, {double(get(2 * k)), double(get(2 * k + 1))});
+        });
     };
     switch (*dtype) {
+    case DType::Float16:
+        fillWith(p.half_val_size(), [&](std::int64_t i, int k) {
+            t.data<Float16>()[i].bits = std::uint16_t(p.half_val(k));
+        });
+        break;
+    case DType::BFloat16:
+        fillWith(p.half_val_size(), [&](std::int64_t i, int k) {
+            t.data<BFloat16>()[i].bits = std::uint16_t(p.half_val(k));
+        });
+        break;
+    case DType::Complex64:
+        fillComplex(p.scomplex_val_size(), [&](int k) { return p.scomplex_val(k); });
+        break;
+    case DType::Complex128:
+        fillComplex(p.dcomplex_val_size(), [&](int k) { return p.dcomplex_val(k); });
+        break;
+    case DType::UInt32:
+        fill(
+            p.uint32_val_size(), [&](int k) { return p.uint32_val(k); }, false);
+        break;
+    case DType::UInt64:
+        fillWith(p.uint64_val_size(),
+                 [&](std::int64_t i, int k) { t.data<std::uint64_t>()[i] = p.uint64_val(k); });
+        break;
     case DType::Float32:
         fill(
             p.float_val_size(), [&](int k) { return p.float_val(k); }, true);

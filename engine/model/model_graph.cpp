@@ -105,7 +105,9 @@ std::string readWholeFile(const std::string& path, const ReadLimits& limits)
 
 ModelFile readModelFile(const std::string& path, const ReadLimits& limits)
 {
+    limits.throwIfCancelled();
     const std::string bytes = readWholeFile(path, limits);
+    limits.throwIfCancelled();
     if (bytes.empty()) invalidArgument(path + ": the file is empty");
     const std::string ext = lowerExtension(path);
     const std::string_view head(bytes.data(), std::min<std::size_t>(bytes.size(), 64));

@@ -9,6 +9,7 @@
 
 #include "core/attr.h"
 #include "core/dtype.h"
+#include "core/executor.h"
 #include "core/shape.h"
 #include "core/tensor.h"
 
@@ -159,6 +160,16 @@ struct ReadLimits
     /// Constant tensors with more elements than this are kept without their value (a request
     /// that needs them says so).
     std::int64_t maxConstantElements = std::int64_t(1) << 20;
+    /// The job the file is read in (the GUI reads on a worker), or null. Once it is cancelled
+    /// the reader stops within a fraction of a second with OpError(Cancelled): ONNX's checker
+    /// child, which may run for a minute on a hostile file, is killed and reaped.
+    const JobContext* job = nullptr;
+
+    /// Throws OpError(Cancelled) if `job` was cancelled.
+    void throwIfCancelled() const
+    {
+        if (job) job->throwIfCancelled();
+    }
 };
 
 /// One reader: a format, the file names it claims, and a content check.

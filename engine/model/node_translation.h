@@ -24,6 +24,25 @@ inline std::string listText(const std::vector<std::int64_t>& v)
     return t + "]";
 }
 
+/// Element `i` of a constant as Python prints it: integers in full (uint64 beyond int64 too),
+/// float32 and float64 as Python's repr, float16 and bfloat16 in their own shortest form,
+/// complex as "(a+bj)". Strings are not shown element by element.
+inline std::string elementText(const Tensor& t, std::int64_t i)
+{
+    const DType d = t.dtype();
+    if (d == DType::UInt64) return std::to_string(t.data<std::uint64_t>()[i]);
+    if (d == DType::Float16 || d == DType::BFloat16) return shortestDecimal(t.doubleAt(i), d);
+    if (isFloat(d)) return pythonFloatRepr(t.doubleAt(i));
+    if (isComplex(d)) {
+        const std::complex<double> c = t.complexAt(i);
+        const DType part = d == DType::Complex64 ? DType::Float32 : DType::Float64;
+        const std::string imag = shortestDecimal(c.imag(), part);
+        return "(" + shortestDecimal(c.real(), part) + (imag.front() == '-' ? "" : "+") + imag +
+               "j)";
+    }
+    return std::to_string(t.intAt(i));
+}
+
 /// Builds a node's request input by input, or stops at the first thing it cannot model.
 class Translation
 {
@@ -79,6 +98,11 @@ public:
     {
         const ModelValue* v = input(k, role);
         if (!v) return std::nullopt;
+        if (!v->constant && !v->dtype) {
+            fail(role + " ('" + v->name + "') is " + v->dtypeText +
+                 ", a type SliceScope does not have");
+            return std::nullopt;
+        }
         if (!v->constant) {
             fail(role + " ('" + v->name +
                  "') is computed at run time; give it a value to see "
@@ -154,15 +178,10 @@ public:
     {
         if (t.dtype() == DType::String) return "strings " + shapeTuple(t.shape());
         if (t.size() > 16) return std::string(dtypeName(t.dtype())) + " " + shapeTuple(t.shape());
-        std::string text;
-        if (isFloat(t.dtype())) {
-            text = "[";
-            for (std::int64_t i = 0; i < t.size(); ++i)
-                text += (i ? ", " : "") + pythonFloatRepr(t.doubleAt(i));
-            text += "]";
-        } else {
-            text = listText(t.toInt64Vector());
-        }
+        std::string text = "[";
+        for (std::int64_t i = 0; i < t.size(); ++i)
+            text += (i ? ", " : "") + elementText(t, i);
+        text += "]";
         if (t.rank() == 0) text = text.substr(1, text.size() - 2);
         return text;
     }
@@ -177,7 +196,7 @@ private:
 inline Attr scalarAttr(const Tensor& t)
 {
     if (t.dtype() == DType::Bool) return Attr(t.toInt64Vector()[0] != 0);
-    if (isFloat(t.dtype())) return Attr(t.doubleAt(0));
+    if (isFloat(t.dtype()) || isComplex(t.dtype())) return Attr(t.doubleAt(0)); // real part
     return Attr(t.toInt64Vector()[0]);
 }
 

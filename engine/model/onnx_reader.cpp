@@ -7,6 +7,7 @@
 
 #include "core/checked.h"
 #include "core/error.h"
+#include "model/node_translation.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -63,6 +64,13 @@ std::optional<DType> dtypeOf(int elemType)
     case ox::TensorProto_DataType_INT64: return DType::Int64;
     case ox::TensorProto_DataType_BOOL: return DType::Bool;
     case ox::TensorProto_DataType_STRING: return DType::String;
+    case ox::TensorProto_DataType_FLOAT16: return DType::Float16;
+    case ox::TensorProto_DataType_BFLOAT16: return DType::BFloat16;
+    case ox::TensorProto_DataType_COMPLEX64: return DType::Complex64;
+    case ox::TensorProto_DataType_COMPLEX128: return DType::Complex128;
+    case ox::TensorProto_DataType_UINT16: return DType::UInt16;
+    case ox::TensorProto_DataType_UINT32: return DType::UInt32;
+    case ox::TensorProto_DataType_UINT64: return DType::UInt64;
     default: return std::nullopt;
     }
 }
@@ -154,39 +162,64 @@ std::optional<Tensor> tensorFromProto(const ox::TensorProto& t, const ReadLimits
                 out.data<bool>()[i] = raw[std::size_t(i)] != 0;
         return out;
     }
+    // The typed fields, as onnx.proto assigns them: complex values are (real, imaginary) pairs
+    // in float_data and double_data, float16 and bfloat16 their 16 bits in int32_data, uint32
+    // and uint64 in uint64_data.
     switch (*dtype) {
     case DType::Float32:
         if (t.float_data_size() != *n) return mismatch(t.float_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<float>()[i] = t.float_data(int(i));
         break;
+    case DType::Complex64:
+        if (t.float_data_size() != 2 * *n) return mismatch(t.float_data_size() / 2);
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<std::complex<float>>()[i] = {t.float_data(int(2 * i)),
+                                                  t.float_data(int(2 * i + 1))};
+        break;
     case DType::Float64:
         if (t.double_data_size() != *n) return mismatch(t.double_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<double>()[i] = t.double_data(int(i));
+        break;
+    case DType::Complex128:
+        if (t.double_data_size() != 2 * *n) return mismatch(t.double_data_size() / 2);
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<std::complex<double>>()[i] = {t.double_data(int(2 * i)),
+                                                   t.double_data(int(2 * i + 1))};
         break;
     case DType::Int64:
         if (t.int64_data_size() != *n) return mismatch(t.int64_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<std::int64_t>()[i] = t.int64_data(int(i));
         break;
-    default: // int32, int16, int8, uint8 and bool live in int32_data
+    case DType::UInt32:
+        if (t.uint64_data_size() != *n) return mismatch(t.uint64_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<std::uint32_t>()[i] = std::uint32_t(t.uint64_data(int(i)));
+        break;
+    case DType::UInt64:
+        if (t.uint64_data_size() != *n) return mismatch(t.uint64_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<std::uint64_t>()[i] = t.uint64_data(int(i));
+        break;
+    case DType::Float16:
+        if (t.int32_data_size() != *n) return mismatch(t.int32_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<Float16>()[i].bits = std::uint16_t(t.int32_data(int(i)));
+        break;
+    case DType::BFloat16:
+        if (t.int32_data_size() != *n) return mismatch(t.int32_data_size());
+        for (std::int64_t i = 0; i < *n; ++i)
+            out.data<BFloat16>()[i].bits = std::uint16_t(t.int32_data(int(i)));
+        break;
+    default: // int32, int16, int8, uint8, uint16 and bool live in int32_data
         if (t.int32_data_size() != *n) return mismatch(t.int32_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.setFromInt(i, t.int32_data(int(i)));
         break;
     }
     return out;
-}
-
-std::string listText(const std::vector<std::int64_t>& v)
-{
-    std::string t = "[";
-    for (std::size_t k = 0; k < v.size(); ++k) {
-        if (k == 16) return t + ", ... (" + num(std::int64_t(v.size())) + " values)]";
-        t += (k ? ", " : "") + num(v[k]);
-    }
-    return t + "]";
 }
 
 std::string attrText(const Attr& a)
@@ -214,14 +247,21 @@ std::string attrText(const Attr& a)
 // A constant's values for display: integers as a list, the others by dtype and shape.
 std::string constantText(const Tensor& t)
 {
-    if (t.dtype() != DType::String && t.dtype() != DType::Float32 && t.dtype() != DType::Float64) {
-        const auto v = t.toInt64Vector();
-        return t.rank() == 0 ? num(v.empty() ? 0 : v[0]) : listText(v);
+    if (t.dtype() == DType::Bool || isInteger(t.dtype())) {
+        if (t.rank() == 0) return t.size() ? elementText(t, 0) : "0";
+        std::string s = "[";
+        for (std::int64_t i = 0; i < t.size(); ++i) {
+            if (i == 16) return s + ", ... (" + num(t.size()) + " values)]";
+            s += (i ? ", " : "") + elementText(t, i);
+        }
+        return s + "]";
     }
     if (t.dtype() != DType::String && t.size() <= 8) {
         std::string s = t.rank() == 0 ? "" : "[";
         for (std::int64_t i = 0; i < t.size(); ++i)
-            s += (i ? ", " : "") + attrText(Attr(t.doubleAt(i)));
+            s += (i ? ", " : "") + (t.dtype() == DType::Float32 || t.dtype() == DType::Float64
+                                        ? attrText(Attr(t.doubleAt(i)))
+                                        : elementText(t, i));
         return s + (t.rank() == 0 ? "" : "]");
     }
     return std::string(dtypeName(t.dtype())) + " " + shapeTuple(t.shape());
@@ -489,11 +529,12 @@ std::string maskNote(const Attrs& attrs)
            ", shrink_axis_mask " + num(mask("shrink_axis_mask"));
 }
 
+// Element i as an attribute: every float (the 16-bit ones too) a double, complex its real part
+// (attributes hold no complex number), integers and bool as they are.
 Attr scalarAttr(const Tensor& t, std::int64_t i)
 {
+    if (isFloat(t.dtype()) || isComplex(t.dtype())) return Attr(t.doubleAt(i));
     switch (t.dtype()) {
-    case DType::Float32:
-    case DType::Float64: return Attr(t.doubleAt(i));
     case DType::Bool: return Attr(t.intAt(i) != 0);
     case DType::String: return Attr(t.data<std::string>()[i]);
     default: return Attr(t.intAt(i));
@@ -651,7 +692,7 @@ std::pair<NodeRequest, std::string> translateOnnx(const ModelNode& node)
                       "SYMMETRIC; 'edge' repeats the border element, which none of them does)");
         Attrs attrs{{"paddings", Attr(paddings)}, {"mode", Attr(tfMode)}};
         if (tfMode == "CONSTANT") {
-            if (data.dtype == DType::Float32 || data.dtype == DType::Float64)
+            if (isFloat(data.dtype) || isComplex(data.dtype))
                 attrs["constant_values"] = Attr(constant.toDouble());
             else if (constant.isNumber())
                 attrs["constant_values"] = Attr(std::int64_t(constant.toDouble()));
@@ -767,10 +808,9 @@ std::pair<NodeRequest, std::string> translateOnnx(const ModelNode& node)
         RequestTensor indices = in.tensor(0);
         const auto depthValues = in.constant(1);
         if (depthValues.size() != 1) noRequest("OneHot: depth must hold one value");
-        const std::int64_t depth =
-            depthValues.dtype() == DType::Float32 || depthValues.dtype() == DType::Float64
-                ? std::int64_t(depthValues.doubleAt(0))
-                : depthValues.intAt(0);
+        const std::int64_t depth = isFloat(depthValues.dtype())
+                                       ? std::int64_t(depthValues.doubleAt(0))
+                                       : depthValues.intAt(0);
         const Tensor& values = in.constant(2);
         if (values.size() != 2) noRequest("OneHot: values must hold [off_value, on_value]");
         const auto rank = std::int64_t(indices.shape.size());
@@ -1026,7 +1066,10 @@ pid_t startCheckChild(const std::string& model, int& output)
     return pid;
 }
 
-ox::ModelProto checkAndInfer(const ox::ModelProto& model, std::vector<std::string>& warnings)
+// Cancelling `limits.job` kills the child and throws OpError(Cancelled): the GUI's Cancel, a
+// second file opened meanwhile, or the window closing, never waits out the minute.
+ox::ModelProto checkAndInfer(const ox::ModelProto& model, const ReadLimits& limits,
+                             std::vector<std::string>& warnings)
 {
     std::string serialised;
     int output = -1;
@@ -1038,8 +1081,15 @@ ox::ModelProto checkAndInfer(const ox::ModelProto& model, std::vector<std::strin
     }
     std::string bytes;
     bool timedOut = false;
+    bool cancelled = false;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    // A job is looked at every 50 ms, so that cancelling it is seen at once.
+    const long long wakeMs = limits.job ? 50 : 1000;
     for (;;) {
+        if (limits.job && limits.job->isCancelled()) {
+            cancelled = true;
+            break;
+        }
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                               deadline - std::chrono::steady_clock::now())
                               .count();
@@ -1048,7 +1098,7 @@ ox::ModelProto checkAndInfer(const ox::ModelProto& model, std::vector<std::strin
             break;
         }
         pollfd p{output, POLLIN, 0};
-        const int ready = ::poll(&p, 1, int(std::min<long long>(left, 1000)));
+        const int ready = ::poll(&p, 1, int(std::min<long long>(left, wakeMs)));
         if (ready < 0 && errno == EINTR) continue;
         if (ready <= 0) continue;
         char buffer[65536];
@@ -1058,10 +1108,11 @@ ox::ModelProto checkAndInfer(const ox::ModelProto& model, std::vector<std::strin
         bytes.append(buffer, std::size_t(n));
     }
     ::close(output);
-    if (timedOut) ::kill(pid, SIGKILL);
+    if (timedOut || cancelled) ::kill(pid, SIGKILL);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    if (cancelled) limits.throwIfCancelled();
     ox::ModelProto result;
     if (timedOut || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
         !result.ParseFromString(bytes)) {
@@ -1112,7 +1163,7 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
     f.version = "opset " + num(opset) + ", IR version " + num(model.ir_version());
 
     // onnx's checker and shape inference, away from this process (see checkAndInfer).
-    const ox::ModelProto checked = checkAndInfer(model, f.warnings);
+    const ox::ModelProto checked = checkAndInfer(model, limits, f.warnings);
 
     const ox::GraphProto& g = model.graph();
     // What the file itself stores about each value.
@@ -1210,6 +1261,7 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
     const auto& family = onnxFamilyOps();
     f.totalNodes = g.node_size();
     for (int i = 0; i < g.node_size(); ++i) {
+        limits.throwIfCancelled();
         const auto& n = g.node(i);
         if (!(n.domain().empty() || n.domain() == "ai.onnx")) continue;
         if (std::find(family.begin(), family.end(), n.op_type()) == family.end()) continue;

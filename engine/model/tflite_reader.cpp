@@ -63,6 +63,13 @@ std::optional<DType> dtypeOf(std::int8_t type)
     case tfl::TensorType_UINT8: return DType::UInt8;
     case tfl::TensorType_BOOL: return DType::Bool;
     case tfl::TensorType_STRING: return DType::String;
+    case tfl::TensorType_FLOAT16: return DType::Float16;
+    case tfl::TensorType_BFLOAT16: return DType::BFloat16;
+    case tfl::TensorType_COMPLEX64: return DType::Complex64;
+    case tfl::TensorType_COMPLEX128: return DType::Complex128;
+    case tfl::TensorType_UINT16: return DType::UInt16;
+    case tfl::TensorType_UINT32: return DType::UInt32;
+    case tfl::TensorType_UINT64: return DType::UInt64;
     default: return std::nullopt;
     }
 }

@@ -13,8 +13,16 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <dirent.h>
+#include <fstream>
 #include <onnx/onnx_pb.h>
 #include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace ss;
 using namespace ss::model;
@@ -155,6 +163,7 @@ private slots:
     void hugeFile();
     void inferenceCrashes_data();
     void inferenceCrashes();
+    void cancelStopsTheChecker();
     void cliTable();
     void cliJsonRuns();
     void cliCheck();
@@ -517,6 +526,84 @@ void TestModelOnnx::cliCheck()
     QVERIFY2(QString::fromStdString(wrong.out).contains("! Slice_node") ||
                  QString::fromStdString(wrong.out).contains("!  Slice_node"),
              wrong.out.c_str());
+}
+
+namespace {
+
+// The processes this one started that have not been reaped (ONNX's checker child).
+int childCount()
+{
+    int count = 0;
+    DIR* proc = ::opendir("/proc");
+    if (!proc) return 0;
+    while (const dirent* e = ::readdir(proc)) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        std::ifstream stat(std::string("/proc/") + e->d_name + "/stat");
+        std::string line;
+        std::getline(stat, line);
+        // pid (comm) state ppid ...: comm may hold spaces, so count from its closing bracket.
+        const auto close = line.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(line.substr(close + 1));
+        char state = 0;
+        long ppid = 0;
+        rest >> state >> ppid;
+        if (ppid == long(::getpid())) ++count;
+    }
+    ::closedir(proc);
+    return count;
+}
+
+} // namespace
+
+// The GUI reads a model in a job: cancelling the job while onnx's checker runs in its child kills
+// the child at once (it may run a minute on a hostile file) and the read ends as cancelled.
+void TestModelOnnx::cancelStopsTheChecker()
+{
+    // Enough nodes that the child takes a while to start, check and infer.
+    Builder b;
+    b.input("x", {2, 3}).output("y20000", {2, 3});
+    for (int i = 0; i < 20000; ++i)
+        b.node("Identity", {i ? "y" + std::to_string(i) : std::string("x")},
+               {"y" + std::to_string(i + 1)});
+    const QString path = writeFile(m_dir, "long.onnx", b.bytes());
+    QCOMPARE(childCount(), 0);
+
+    JobContext job;
+    ReadLimits limits;
+    limits.job = &job;
+    std::atomic<bool> ended{false};
+    std::optional<ErrorCode> code;
+    std::thread reader([&] {
+        try {
+            readModelFile(path.toStdString(), limits);
+        } catch (const OpError& e) {
+            code = e.code();
+        }
+        ended = true;
+    });
+    // Cancelled while the checker child runs.
+    const auto start = std::chrono::steady_clock::now();
+    while (childCount() == 0 && !ended &&
+           std::chrono::steady_clock::now() - start < std::chrono::seconds(60))
+        std::this_thread::yield();
+    const bool sawChild = !ended;
+    job.cancel();
+    reader.join();
+    QVERIFY2(sawChild, "the read ended before the checker child was seen");
+    QVERIFY2(code.has_value(), "the read was not cancelled");
+    QCOMPARE(*code, ErrorCode::Cancelled);
+    // The child is gone and reaped.
+    QCOMPARE(childCount(), 0);
+    errno = 0;
+    QCOMPARE(::waitpid(-1, nullptr, WNOHANG), -1);
+    QCOMPARE(errno, ECHILD);
+
+    // A job that is not cancelled does not stop a read.
+    JobContext running;
+    limits.job = &running;
+    const QString small = writeFile(m_dir, "small.onnx", sliceModel({2, 3, 1}).bytes());
+    QCOMPARE(readModelFile(small.toStdString(), limits).nodes.size(), std::size_t(1));
 }
 
 QTEST_APPLESS_MAIN(TestModelOnnx)

@@ -3,6 +3,7 @@
 // then the framework models' code() for a spec, opCode() for every other op, `y = ` the result;
 // the "no direct equivalent" reason where there is none), and Ctrl+C on a tensor view copies
 // the tensor as a NumPy literal.
+#include "core/frameworks/code_snippet.h"
 #include "core/frameworks/op_equivalents.h"
 #include "ui/model/numpyliteral.h"
 #include "ui/model/workspacefile.h"
@@ -268,6 +269,25 @@ private slots:
         s.data<std::string>()[0] = "it's";
         s.data<std::string>()[1] = std::string("a\n\xff", 3);
         QTest::newRow("bytes") << s << R"(np.array([b'it\'s', b'a\n\xff'], dtype=object))";
+        Tensor half = Tensor::zeros(DType::Float16, {2});
+        half.setFromDouble(0, 0.1);
+        half.setFromDouble(1, -1.5);
+        QTest::newRow("float16") << half << "np.array([0.1, -1.5], dtype=np.float16)";
+        // NumPy has no bfloat16: the text says so and binds the name; the values are exact, so
+        // that the float32 NumPy falls back to holds the bfloat16 values themselves.
+        Tensor brain = Tensor::zeros(DType::BFloat16, {2});
+        brain.setFromDouble(0, 0.1);
+        brain.setFromDouble(1, -1.5);
+        QTest::newRow("bfloat16") << brain
+                                  << QString::fromStdString(numpyBFloat16Prelude()) +
+                                         "np.array([0.10009765625, -1.5], dtype=bfloat16)";
+        Tensor complex = Tensor::zeros(DType::Complex64, {1});
+        complex.setFromComplex(0, {1.0, -2.5});
+        QTest::newRow("complex64")
+            << complex << "np.array([complex(1.0, -2.5)], dtype=np.complex64)";
+        Tensor big = Tensor::zeros(DType::UInt64, {1});
+        big.data<std::uint64_t>()[0] = ~std::uint64_t(0);
+        QTest::newRow("uint64") << big << "np.array([18446744073709551615], dtype=np.uint64)";
     }
     void numpyLiterals()
     {

@@ -2,7 +2,9 @@
 // The Model dock: an ONNX and a TFLite file list their slicing nodes, the node whose stored
 // output shape the computed one contradicts is marked (in words, not only in colour), the filter
 // matches names and ops, activating a node evaluates its request in the workbench, and a bad
-// file is an error in the dock, never a crash or a lost listing.
+// file is an error in the dock, never a crash or a lost listing. A file is read on a worker: the
+// window works meanwhile, the read can be cancelled (button, Esc) or replaced by another file,
+// and closing the window while a file is read neither hangs nor crashes.
 #include "ui/model/modelnodetable.h"
 #include "ui/workbench/commandline.h"
 #include "ui/workbench/mainwindow.h"
@@ -11,12 +13,21 @@
 
 #include <QAction>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 
 Q_DECLARE_METATYPE(ss::Shape)
 
@@ -41,6 +52,11 @@ private slots:
     void badFileIsAnErrorInTheDock();
     void commandLineOpensAModel();
     void menuActionExists();
+    void windowWorksWhileAModelLoads();
+    void cancelStopsTheLoad_data();
+    void cancelStopsTheLoad();
+    void secondModelReplacesTheFirst();
+    void closingWhileLoadingStopsTheRead();
 };
 
 namespace {
@@ -62,6 +78,76 @@ QString cell(const ModelNodeTable* table, int row, int column, int role = Qt::Di
 {
     return table->data(table->index(row, column), role).toString();
 }
+
+/// Opens `path` in the dock and waits until the load has ended; its outcome, and why not.
+bool openAndWait(ModelDock* dock, const QString& path, QString* error = nullptr)
+{
+    struct Outcome
+    {
+        bool done = false, ok = false;
+        QString why;
+    };
+    auto outcome = std::make_shared<Outcome>();
+    dock->openModel(path, [outcome](bool ok, const QString& why) {
+        outcome->done = true;
+        outcome->ok = ok;
+        outcome->why = why;
+    });
+    if (!QTest::qWaitFor([&] { return outcome->done; }, 120000)) {
+        if (error) *error = QStringLiteral("the model did not load within 120 s");
+        return false;
+    }
+    if (error) *error = outcome->why;
+    return outcome->ok;
+}
+
+/// A reader that holds one file back until the test lets it go (or its job is cancelled), and
+/// reads every other file at once: a model that takes as long as the test needs.
+struct HeldReader
+{
+    struct State
+    {
+        std::mutex mutex;
+        std::condition_variable changed;
+        bool released = false;
+        std::atomic<bool> started{false};
+        std::atomic<bool> sawCancel{false};
+        std::atomic<bool> returned{false};
+    };
+    std::shared_ptr<State> state = std::make_shared<State>();
+    QString held; ///< the file name (not the path) held back
+
+    ModelDock::Reader reader() const
+    {
+        return [state = state, held = held.toStdString()](const std::string& path,
+                                                          const ss::model::ReadLimits& limits) {
+            if (path.size() >= held.size() &&
+                path.compare(path.size() - held.size(), held.size(), held) == 0) {
+                state->started = true;
+                std::unique_lock lock(state->mutex);
+                // Woken by release(); a cancelled job is looked at every 10 ms, as the readers'
+                // own waits (ONNX's checker) do.
+                while (!state->released) {
+                    if (limits.job && limits.job->isCancelled()) {
+                        state->sawCancel = true;
+                        state->returned = true;
+                        limits.throwIfCancelled();
+                    }
+                    state->changed.wait_for(lock, std::chrono::milliseconds(10));
+                }
+            }
+            auto file = ss::model::readModelFile(path, limits);
+            state->returned = true;
+            return file;
+        };
+    }
+    void release() const
+    {
+        const std::lock_guard lock(state->mutex);
+        state->released = true;
+        state->changed.notify_all();
+    }
+};
 
 } // namespace
 
@@ -106,7 +192,7 @@ void TestModelDock::listsAndMarks()
     ModelDock* dock = w.modelDock();
     QVERIFY(!dock->isVisibleTo(&w));
     QString error;
-    QVERIFY2(dock->openModel(file, &error), qPrintable(error));
+    QVERIFY2(openAndWait(dock, file, &error), qPrintable(error));
     QVERIFY(dock->isVisibleTo(&w));
     const ModelNodeTable* table = dock->table();
     QCOMPARE(names(table), nodes); // the family only, in file order: not the ADD / Add
@@ -156,7 +242,7 @@ void TestModelDock::filterMatchesNameAndOp()
     QFETCH(QStringList, shown);
     MainWindow w;
     ModelDock* dock = w.modelDock();
-    QVERIFY(dock->openModel(file));
+    QVERIFY(openAndWait(dock, file));
     QTest::keyClicks(dock->filterField(), filter);
     QSortFilterProxyModel* filtered = dock->filtered();
     QStringList seen;
@@ -195,7 +281,7 @@ void TestModelDock::activatingANodeEvaluatesIt()
     w.show();
     QVERIFY(waitSettled(w, 60000));
     ModelDock* dock = w.modelDock();
-    QVERIFY(dock->openModel(file));
+    QVERIFY(openAndWait(dock, file));
     // Enter on the selected row, as a keyboard user opens it.
     QVERIFY(dock->selectNode(node));
     dock->view()->setFocus();
@@ -216,7 +302,7 @@ void TestModelDock::runTimeArgumentsDoNotOpen()
 {
     MainWindow w;
     ModelDock* dock = w.modelDock();
-    QVERIFY(dock->openModel(modelFile("mixed.tflite")));
+    QVERIFY(openAndWait(dock, modelFile("mixed.tflite")));
     const Workspace before = w.workspace();
     QVERIFY(!dock->openNode(dock->table()->rowOf(QStringLiteral("model/gather"))));
     QVERIFY2(dock->message().contains(QStringLiteral("run time")), qPrintable(dock->message()));
@@ -246,9 +332,9 @@ void TestModelDock::badFileIsAnErrorInTheDock()
     }
     MainWindow w;
     ModelDock* dock = w.modelDock();
-    QVERIFY(dock->openModel(modelFile("mixed.onnx")));
+    QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
     QString error;
-    QVERIFY(!dock->openModel(path, &error));
+    QVERIFY(!openAndWait(dock, path, &error));
     QVERIFY2(dock->message().startsWith(QStringLiteral("Model not opened")),
              qPrintable(dock->message()));
     QVERIFY2(error.contains(path), qPrintable(error));
@@ -265,6 +351,7 @@ void TestModelDock::commandLineOpensAModel()
     QString error;
     QVERIFY2(applyStartOptions(w, options, &error), qPrintable(error));
     QVERIFY(w.modelDock()->isVisibleTo(&w));
+    QVERIFY(waitSettled(w, 60000)); // the file is read on a worker
     QCOMPARE(w.modelDock()->modelPath(), options.file);
     // The node the file contradicts is opened first.
     QCOMPARE(w.workspace().op, std::string("strided_slice"));
@@ -275,14 +362,20 @@ void TestModelDock::commandLineOpensAModel()
     MainWindow onnx;
     options.file = modelFile("mixed.onnx");
     QVERIFY2(applyStartOptions(onnx, options, &error), qPrintable(error));
+    QVERIFY(waitSettled(onnx, 60000));
     QCOMPARE(onnx.workspace().op, std::string("strided_slice")); // bad_unsqueeze
     QVERIFY2(onnx.modelDock()->message().contains(QStringLiteral("shape inference")),
              qPrintable(onnx.modelDock()->message()));
 
     MainWindow bad;
     options.file = modelFile("mixed.onnx") + QStringLiteral(".absent.tflite");
-    QVERIFY(!applyStartOptions(bad, options, &error));
-    QVERIFY2(error.contains(QStringLiteral("Model not opened")), qPrintable(error));
+    // The window opens at once; the file that does not read is its start error, and the dock's.
+    QVERIFY(applyStartOptions(bad, options, &error));
+    QVERIFY(waitSettled(bad, 60000));
+    QVERIFY2(bad.message().contains(QStringLiteral("Model not opened")), qPrintable(bad.message()));
+    QVERIFY2(bad.message().contains(QStringLiteral("no such file")), qPrintable(bad.message()));
+    QVERIFY2(bad.modelDock()->message().startsWith(QStringLiteral("Model not opened")),
+             qPrintable(bad.modelDock()->message()));
 }
 
 void TestModelDock::menuActionExists()
@@ -291,6 +384,138 @@ void TestModelDock::menuActionExists()
     auto* action = w.findChild<QAction*>(QStringLiteral("actionOpenModel"));
     QVERIFY(action);
     QVERIFY(!action->text().isEmpty());
+}
+
+void TestModelDock::windowWorksWhileAModelLoads()
+{
+    MainWindow w;
+    w.show();
+    QVERIFY(waitSettled(w, 60000));
+    ModelDock* dock = w.modelDock();
+    HeldReader held;
+    held.held = QStringLiteral("mixed.onnx");
+    dock->setReader(held.reader());
+    QSignalSpy loading(dock, &ModelDock::loadingChanged);
+
+    dock->openModel(modelFile("mixed.onnx"));
+    // openModel returned while the reader is still held: the read is not on this thread.
+    QVERIFY(dock->isLoading());
+    QCOMPARE(loading.count(), 1);
+    QVERIFY(QTest::qWaitFor([&] { return held.state->started.load(); }, 60000));
+    QVERIFY(dock->isVisibleTo(&w));
+    QVERIFY(dock->findChild<QWidget*>(QStringLiteral("modelLoading"))->isVisibleTo(&w));
+    QVERIFY(dock->findChild<QLabel*>(QStringLiteral("modelLoadingText"))
+                ->text()
+                .contains(QStringLiteral("mixed.onnx")));
+    QVERIFY(dock->findChild<QPushButton*>(QStringLiteral("modelLoadingCancel"))->isEnabled());
+    QVERIFY(!w.isSettled()); // a screenshot waits for the model
+
+    // Meanwhile the window works: an edit is evaluated and shown, the filter field types.
+    QSignalSpy shown(&w, &MainWindow::evaluationShown);
+    w.setWorkspace(ss::testing::getitemWorkspace({4, 5}, QStringLiteral("x[1:, ::2]")),
+                   QStringLiteral("edit while loading"));
+    w.evaluateNow();
+    QVERIFY(shown.wait(60000));
+    QVERIFY(w.lastEvaluation()->ok);
+    QCOMPARE(w.lastEvaluation()->outputs.front().shape(), (Shape{3, 3}));
+    QTest::keyClicks(dock->filterField(), QStringLiteral("sl"));
+    QCOMPARE(dock->filterField()->text(), QStringLiteral("sl"));
+    QVERIFY(dock->isLoading());
+    QCOMPARE(dock->table()->rowCount(), 0);
+
+    held.release();
+    QTRY_VERIFY_WITH_TIMEOUT(!dock->isLoading(), 60000);
+    QCOMPARE(loading.count(), 2);
+    QCOMPARE(names(dock->table()), (QStringList{"rows", "bad_unsqueeze", "pick"}));
+    QCOMPARE(dock->modelPath(), modelFile("mixed.onnx"));
+    QVERIFY(!dock->findChild<QWidget*>(QStringLiteral("modelLoading"))->isVisibleTo(&w));
+    QVERIFY(waitSettled(w, 60000));
+}
+
+void TestModelDock::cancelStopsTheLoad_data()
+{
+    QTest::addColumn<bool>("byEscape");
+    QTest::newRow("Cancel button") << false;
+    QTest::newRow("Esc in the dock") << true;
+}
+
+void TestModelDock::cancelStopsTheLoad()
+{
+    QFETCH(bool, byEscape);
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    ModelDock* dock = w.modelDock();
+    QVERIFY(openAndWait(dock, modelFile("mixed.tflite")));
+    HeldReader held;
+    held.held = QStringLiteral("mixed.onnx");
+    dock->setReader(held.reader());
+    bool ended = false, endedOk = true;
+    dock->openModel(modelFile("mixed.onnx"), [&](bool ok, const QString&) {
+        ended = true;
+        endedOk = ok;
+    });
+    QVERIFY(QTest::qWaitFor([&] { return held.state->started.load(); }, 60000));
+    if (byEscape) {
+        dock->filterField()->setFocus();
+        QTRY_VERIFY(dock->filterField()->hasFocus());
+        QTest::keyClick(dock->filterField(), Qt::Key_Escape);
+    } else {
+        QTest::mouseClick(dock->findChild<QPushButton*>(QStringLiteral("modelLoadingCancel")),
+                          Qt::LeftButton);
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(!dock->isLoading(), 60000);
+    QVERIFY(held.state->sawCancel);
+    QVERIFY(ended);
+    QVERIFY(!endedOk);
+    QVERIFY2(dock->message().contains(QStringLiteral("cancelled")), qPrintable(dock->message()));
+    // The listing is the file before.
+    QCOMPARE(dock->modelPath(), modelFile("mixed.tflite"));
+    QCOMPARE(names(dock->table()), (QStringList{"y", "model/transpose", "model/gather"}));
+    QVERIFY(!dock->findChild<QWidget*>(QStringLiteral("modelLoading"))->isVisibleTo(&w));
+    QVERIFY(waitSettled(w, 60000));
+}
+
+void TestModelDock::secondModelReplacesTheFirst()
+{
+    MainWindow w;
+    ModelDock* dock = w.modelDock();
+    HeldReader held;
+    held.held = QStringLiteral("mixed.onnx");
+    dock->setReader(held.reader());
+    bool firstEnded = false;
+    dock->openModel(modelFile("mixed.onnx"), [&](bool, const QString&) { firstEnded = true; });
+    QVERIFY(QTest::qWaitFor([&] { return held.state->started.load(); }, 60000));
+    QString error;
+    QVERIFY2(openAndWait(dock, modelFile("mixed.tflite"), &error), qPrintable(error));
+    QCOMPARE(dock->modelPath(), modelFile("mixed.tflite"));
+    QCOMPARE(dock->table()->rowCount(), 3);
+    // The first read was stopped, and nothing of it arrives later.
+    QTRY_VERIFY_WITH_TIMEOUT(held.state->sawCancel.load(), 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(held.state->returned.load(), 60000);
+    QCoreApplication::processEvents();
+    QVERIFY(!firstEnded);
+    QCOMPARE(dock->modelPath(), modelFile("mixed.tflite"));
+    QVERIFY(!dock->isLoading());
+}
+
+void TestModelDock::closingWhileLoadingStopsTheRead()
+{
+    HeldReader held;
+    held.held = QStringLiteral("mixed.onnx");
+    {
+        auto w = std::make_unique<MainWindow>();
+        w->show();
+        w->modelDock()->setReader(held.reader());
+        w->modelDock()->openModel(modelFile("mixed.onnx"));
+        QVERIFY(QTest::qWaitFor([&] { return held.state->started.load(); }, 60000));
+        QVERIFY(w->close());
+    } // the window is gone while its file is read
+    QTRY_VERIFY_WITH_TIMEOUT(held.state->sawCancel.load(), 60000);
+    QVERIFY(held.state->returned);
+    // A new window reads files as before (the pool was not left blocked).
+    MainWindow again;
+    QVERIFY(openAndWait(again.modelDock(), modelFile("mixed.tflite")));
 }
 
 QTEST_MAIN(TestModelDock)

@@ -32,14 +32,26 @@ QString storedShapes(const std::vector<ss::model::ModelValue>& values)
 
 ModelNodeTable::ModelNodeTable(QObject* parent) : QAbstractTableModel(parent) {}
 
-void ModelNodeTable::setFile(ModelFile file, const Limits& limits)
+std::vector<NodeCheck> ModelNodeTable::checkAll(const ModelFile& file, const Limits& limits,
+                                                JobContext* job)
 {
+    std::vector<NodeCheck> checks;
+    checks.reserve(file.nodes.size());
+    if (job) job->beginWork(std::int64_t(file.nodes.size()));
+    for (const ModelNode& node : file.nodes) {
+        if (job) job->throwIfCancelled();
+        checks.push_back(ss::model::checkNode(node, limits));
+        if (job) job->addWork(1);
+    }
+    return checks;
+}
+
+void ModelNodeTable::setFile(ModelFile file, std::vector<NodeCheck> checks)
+{
+    Q_ASSERT(checks.size() == file.nodes.size());
     beginResetModel();
     m_file = std::move(file);
-    m_checks.clear();
-    m_checks.reserve(m_file.nodes.size());
-    for (const ModelNode& node : m_file.nodes)
-        m_checks.push_back(ss::model::checkNode(node, limits));
+    m_checks = std::move(checks);
     endResetModel();
 }
 

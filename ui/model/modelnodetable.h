@@ -4,6 +4,7 @@
 // rows that disagree (DisagreesRole), this model gives their text mark and tooltip.
 #pragma once
 
+#include "core/executor.h"
 #include "model/model_graph.h"
 #include "ui/model/workspace.h"
 
@@ -30,8 +31,13 @@ public:
 
     explicit ModelNodeTable(QObject* parent = nullptr);
 
-    /// Shows `file`'s nodes, each checked by the engine (planning only: no elements move).
-    void setFile(ss::model::ModelFile file, const Limits& limits);
+    /// Every node of `file` checked by the engine (planning only: no elements move), on any
+    /// thread: the Model dock runs it in the job that reads the file. Stops with
+    /// OpError(Cancelled) once `job` is cancelled, and reports its progress to it.
+    static std::vector<ss::model::NodeCheck>
+    checkAll(const ss::model::ModelFile& file, const Limits& limits, JobContext* job = nullptr);
+    /// Shows `file`'s nodes with their checks (checkAll's, one per node).
+    void setFile(ss::model::ModelFile file, std::vector<ss::model::NodeCheck> checks);
     const ss::model::ModelFile& file() const { return m_file; }
     const ss::model::NodeCheck& check(int row) const { return m_checks[std::size_t(row)]; }
     /// The row of the node named `name`, or -1.

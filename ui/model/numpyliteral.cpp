@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/numpyliteral.h"
 
+#include "core/frameworks/code_snippet.h"
+
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -64,9 +66,13 @@ void appendElement(std::string& out, const Tensor& t, std::int64_t i)
         else if constexpr (std::is_floating_point_v<T>)
             appendFloat(out, v);
         else if constexpr (kIsHalfFloat<T>) {
-            // The shortest text of the 16-bit value ("0.1", not its float32 expansion).
+            // The shortest text of the 16-bit value ("0.1", not its float32 expansion). A
+            // bfloat16 is written exactly instead: without ml_dtypes the array is float32,
+            // where "0.1" would not be the bfloat16 value.
             const double x = toFloat(v);
-            if (std::isfinite(x))
+            if (std::is_same_v<T, BFloat16>)
+                appendFloat(out, x);
+            else if (std::isfinite(x))
                 out += shortestDecimal(x, t.dtype());
             else
                 appendFloat(out, x);
@@ -115,8 +121,8 @@ std::string dtypeText(DType dtype)
     switch (dtype) {
     case DType::Bool: return "np.bool_";
     case DType::String: return "object";
-    // NumPy has no bfloat16: ml_dtypes (which JAX and TensorFlow install) adds it.
-    case DType::BFloat16: return "ml_dtypes.bfloat16";
+    // NumPy has no bfloat16: the prelude binds this name (numpyBFloat16Prelude).
+    case DType::BFloat16: return "bfloat16";
     default: return "np." + std::string(dtypeName(dtype));
     }
 }
@@ -126,6 +132,9 @@ std::string dtypeText(DType dtype)
 QString numpyLiteral(const Tensor& tensor)
 {
     const std::string dtype = dtypeText(tensor.dtype());
+    // A bfloat16 array needs its type first, and a comment on why (what Copy as writes too).
+    const std::string prelude =
+        tensor.dtype() == DType::BFloat16 ? numpyBFloat16Prelude() : std::string();
     std::string out;
     if (tensor.size() == 0) {
         // Nested empty lists cannot say (0, 3): the shape is given instead.
@@ -135,7 +144,7 @@ QString numpyLiteral(const Tensor& tensor)
                                                         : d + 1 < tensor.shape().size() ? ", "
                                                                                         : "");
         out += "), dtype=" + dtype + ")";
-        return QString::fromStdString(out);
+        return QString::fromStdString(prelude + out);
     }
     out = "np.array(";
     if (tensor.rank() == 0)
@@ -143,7 +152,7 @@ QString numpyLiteral(const Tensor& tensor)
     else
         appendNested(out, tensor, 0, 0, tensor.size(), out.size());
     out += ", dtype=" + dtype + ")";
-    return QString::fromStdString(out);
+    return QString::fromStdString(prelude + out);
 }
 
 } // namespace ss::ui

@@ -202,30 +202,35 @@ bool isModelFile(const QString& path)
     return false;
 }
 
-/// A model file on the command line: listed in the Model dock, and its first node that the file
-/// contradicts (else the first that can be computed) opened in the workbench.
-bool openModelFile(MainWindow& window, const QString& path, QString* error)
+/// A model file on the command line: read in the Model dock (on a worker: the window is up at
+/// once), then its first node that the file contradicts (else the first that can be computed)
+/// opened in the workbench. A file that does not read is the window's start error.
+void openModelFile(MainWindow& window, const QString& path)
 {
     ModelDock* dock = window.modelDock();
-    if (!dock->openModel(path, error)) return false;
-    const ModelNodeTable* table = dock->table();
-    int first = -1;
-    for (int row = 0; row < table->rowCount(); ++row) {
-        if (!table->file().nodes[std::size_t(row)].request) continue;
-        if (first < 0) first = row;
-        if (table->check(row).disagrees) {
-            first = row;
-            break;
+    // The dock belongs to the window: the window outlives the callback.
+    dock->openModel(path, [&window, dock, path](bool ok, const QString& why) {
+        if (!ok) {
+            window.showStartError(QObject::tr("SliceScope could not start as asked: %1").arg(why),
+                                  path);
+            return;
         }
-    }
-    if (first >= 0) {
+        const ModelNodeTable* table = dock->table();
+        int first = -1;
+        for (int row = 0; row < table->rowCount(); ++row) {
+            if (!table->file().nodes[std::size_t(row)].request) continue;
+            if (first < 0) first = row;
+            if (table->check(row).disagrees) {
+                first = row;
+                break;
+            }
+        }
+        if (first < 0) return;
         dock->selectNode(QString::fromStdString(table->file().nodes[std::size_t(first)].name));
         dock->openNode(first);
-        window.document()
-            ->undoStack()
-            ->setClean(); // what the command line opened is not unsaved work
-    }
-    return true;
+        // What the command line opened is not unsaved work.
+        window.document()->undoStack()->setClean();
+    });
 }
 
 /// applyStartOptions, also saying which file did not open (empty when the failure was another).
@@ -260,10 +265,7 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
             return false;
         }
     } else if (!options.file.isEmpty() && isModelFile(options.file)) {
-        if (!openModelFile(window, options.file, error)) {
-            *failedFile = options.file;
-            return false;
-        }
+        openModelFile(window, options.file);
     } else if (!options.file.isEmpty()) {
         if (!window.document()->openFile(options.file, error)) {
             *failedFile = options.file;

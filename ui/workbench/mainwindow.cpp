@@ -22,6 +22,7 @@
 #include "ui/workbench/lessongallery.h"
 #include "ui/workbench/mainactions.h"
 #include "ui/workbench/messagestrip.h"
+#include "ui/workbench/modeldock.h"
 #include "ui/workbench/outputpanel.h"
 #include "ui/workbench/presentationmode.h"
 #include "ui/workbench/recoverystrip.h"
@@ -89,6 +90,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_doc, &WorkspaceDocument::fileChanged, this, &MainWindow::updateTitle);
     buildLayout();
     m_docks = new DockSetup(*this);
+    connect(m_docks->model(), &ModelDock::loadingChanged, this, &MainWindow::checkSettled);
     m_result =
         new ResultPresenter(m_evaluation, m_inputs, m_outputs, m_docks->stepper(), m_status, this);
     connect(m_result, &ResultPresenter::fitted, this, &MainWindow::checkSettled);
@@ -483,7 +485,8 @@ bool MainWindow::isStale() const
 
 bool MainWindow::isSettled() const
 {
-    return !m_evaluation->isBusy() && m_result->isSettled();
+    // A model file being read is not settled either.
+    return !m_evaluation->isBusy() && m_result->isSettled() && !m_docks->model()->isLoading();
 }
 
 void MainWindow::checkSettled()

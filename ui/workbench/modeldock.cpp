@@ -2,6 +2,7 @@
 #include "ui/workbench/modeldock.h"
 
 #include "core/error.h"
+#include "ui/model/jobtracker.h"
 #include "ui/model/lessons.h"
 #include "ui/model/modelnodetable.h"
 #include "ui/views/palette.h"
@@ -12,16 +13,22 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
+#include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace ss::ui {
 
@@ -68,7 +75,10 @@ protected:
 
 ModelDock::ModelDock(MainWindow* window)
     : QDockWidget(tr("Model"), window), m_window(window), m_table(new ModelNodeTable(this)),
-      m_filter(new QSortFilterProxyModel(this))
+      m_filter(new QSortFilterProxyModel(this)), m_loads(new JobTracker(this)),
+      m_reader([](const std::string& path, const ss::model::ReadLimits& limits) {
+          return ss::model::readModelFile(path, limits);
+      })
 {
     setObjectName(QStringLiteral("modelDock"));
     auto* body = new QWidget;
@@ -84,6 +94,35 @@ ModelDock::ModelDock(MainWindow* window)
     m_message = new MessageStrip(2);
     m_message->setObjectName(QStringLiteral("modelMessage"));
     layout->addWidget(m_message);
+
+    m_loading = new QWidget;
+    m_loading->setObjectName(QStringLiteral("modelLoading"));
+    auto* loadingRow = new QHBoxLayout(m_loading);
+    loadingRow->setContentsMargins(0, 0, 0, 0);
+    m_loadingText = new QLabel;
+    m_loadingText->setObjectName(QStringLiteral("modelLoadingText"));
+    loadingRow->addWidget(m_loadingText, 1);
+    m_loadingBar = new QProgressBar;
+    m_loadingBar->setObjectName(QStringLiteral("modelLoadingProgress"));
+    m_loadingBar->setAccessibleName(tr("Model file reading progress"));
+    m_loadingBar->setTextVisible(false);
+    m_loadingBar->setMaximumWidth(160);
+    loadingRow->addWidget(m_loadingBar);
+    m_cancelLoading = new QPushButton(tr("Cancel"));
+    m_cancelLoading->setObjectName(QStringLiteral("modelLoadingCancel"));
+    m_cancelLoading->setAccessibleName(tr("Stop reading the model file"));
+    m_cancelLoading->setToolTip(tr("Stop reading the model file (Esc)"));
+    connect(m_cancelLoading, &QPushButton::clicked, this, &ModelDock::cancelLoading);
+    loadingRow->addWidget(m_cancelLoading);
+    m_loading->hide();
+    layout->addWidget(m_loading);
+    // Esc while the focus is in the dock; only while a file is read, so that it keeps its
+    // meaning everywhere else (presentation mode's Esc, a cell editor's).
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    escape->setContext(Qt::WidgetWithChildrenShortcut);
+    escape->setEnabled(false);
+    connect(escape, &QShortcut::activated, this, &ModelDock::cancelLoading);
+    connect(this, &ModelDock::loadingChanged, escape, &QShortcut::setEnabled);
 
     m_filterField = new QLineEdit;
     m_filterField->setObjectName(QStringLiteral("modelFilter"));
@@ -126,38 +165,105 @@ ModelDock::ModelDock(MainWindow* window)
     connect(window, &MainWindow::workspaceOpened, this, &ModelDock::showLessonModel);
 }
 
-ModelDock::~ModelDock() = default;
+// What a load hands to the GUI thread: the file and its nodes checked, both made on the worker.
+struct ModelDock::Loaded
+{
+    ss::model::ModelFile file;
+    std::vector<ss::model::NodeCheck> checks;
+};
+
+ModelDock::~ModelDock()
+{
+    // Closing the window while a file is read: the job stops (ONNX's checker child is killed)
+    // and nothing it would still deliver arrives; the pool's owner joins it.
+    m_loads->invalidate();
+}
 
 QString ModelDock::message() const
 {
     return m_message->message();
 }
 
-bool ModelDock::openModel(const QString& path, QString* error)
+void ModelDock::openModel(const QString& path, Opened opened)
 {
     show();
     raise();
     QString readPath = path;
     if (path.startsWith(QLatin1String(":/"))) {
         // The readers take a file on disk; a lesson's model is compiled in: copy it out under
-        // its own name (the extension picks the reader).
+        // its own name (the extension picks the reader). Small files: done here.
         if (!m_resourceCopies) m_resourceCopies = std::make_unique<QTemporaryDir>();
         readPath = m_resourceCopies->filePath(QFileInfo(path).fileName());
         QFile::remove(readPath);
         if (!QFile::copy(path, readPath)) readPath = path; // the reader then says it is missing
     }
-    try {
-        ss::model::ModelFile file = ss::model::readModelFile(readPath.toStdString());
-        file.path = path.toStdString();
-        m_table->setFile(std::move(file), m_window->engine()->limits());
-    } catch (const std::exception& e) {
-        QString text = QString::fromUtf8(e.what());
-        if (readPath != path) text.replace(readPath, path);
-        const QString shown = tr("Model not opened: %1").arg(text);
-        m_message->setMessage(shown.toHtmlEscaped());
-        if (error) *error = shown;
-        return false;
-    }
+    const bool wasLoading = isLoading();
+    m_loadingPath = path;
+    m_opened = std::move(opened);
+    const QString name = QFileInfo(path).fileName();
+    m_loadingText->setText(tr("Reading %1…").arg(name));
+    m_loadingBar->setRange(0, 0); // busy: reading and ONNX's checker say nothing of how far
+    m_cancelLoading->setEnabled(true);
+    m_loading->show();
+
+    const Reader reader = m_reader;
+    const Limits limits = m_window->engine()->limits();
+    const std::string file = readPath.toStdString();
+    // `this` is only used in what is delivered, which runs on this thread while the dock lives.
+    auto work = [this, reader, limits, file, name](JobContext& ctx,
+                                                   const JobTracker::Delivery& to) {
+        ss::model::ReadLimits readLimits;
+        readLimits.job = &ctx;
+        auto loaded = std::make_shared<Loaded>();
+        loaded->file = reader(file, readLimits);
+        const int count = int(loaded->file.nodes.size());
+        to.post([this, name, count] {
+            m_loadingText->setText(tr("Checking %n node(s) of %1…", nullptr, count).arg(name));
+            m_loadingBar->setRange(0, 1000);
+            m_loadingBar->setValue(0);
+        });
+        ctx.setProgressSink([this, to](double fraction) {
+            to.post([this, fraction] { m_loadingBar->setValue(int(fraction * 1000)); });
+        });
+        loaded->checks = ModelNodeTable::checkAll(loaded->file, limits, &ctx);
+        to.post([this, loaded] { showLoaded(m_loadingPath, *loaded); });
+    };
+    m_loads->start(std::move(work), [this, readPath](Job::State state, std::exception_ptr error) {
+        const QString shownPath = m_loadingPath;
+        QString text;
+        if (state == Job::State::Cancelled) {
+            text = tr("Model not opened: reading %1 was cancelled").arg(shownPath);
+        } else {
+            QString why = tr("the reader stopped without a result");
+            try {
+                if (error) std::rethrow_exception(error);
+            } catch (const std::bad_alloc&) {
+                why = tr("%1: not enough memory to read it").arg(shownPath);
+            } catch (const std::exception& e) {
+                why = QString::fromUtf8(e.what());
+            } catch (...) {
+            }
+            if (readPath != shownPath) why.replace(readPath, shownPath);
+            text = tr("Model not opened: %1").arg(why);
+        }
+        m_message->setMessage(text.toHtmlEscaped());
+        loadEnded(false, text);
+    });
+    if (!wasLoading) emit loadingChanged(true);
+}
+
+void ModelDock::cancelLoading()
+{
+    if (!isLoading()) return;
+    m_loadingText->setText(tr("Cancelling…"));
+    m_cancelLoading->setEnabled(false);
+    m_loads->cancel(); // the job stops at its next look; its end says "cancelled"
+}
+
+void ModelDock::showLoaded(const QString& path, Loaded& loaded)
+{
+    loaded.file.path = path.toStdString();
+    m_table->setFile(std::move(loaded.file), std::move(loaded.checks));
     m_path = path;
     m_filterField->clear();
     updateSummary();
@@ -170,7 +276,18 @@ bool ModelDock::openModel(const QString& path, QString* error)
         notes << QString::fromStdString(w).toHtmlEscaped();
     m_warnings = notes.join(QStringLiteral("<br>"));
     m_message->setMessage(m_warnings);
-    return true;
+    loadEnded(true, {});
+}
+
+void ModelDock::loadEnded(bool ok, const QString& error)
+{
+    m_loadingPath.clear();
+    m_loading->hide();
+    // The caller's part first (the command line opens a node): the window is settled only
+    // after it, and it may start another load.
+    const Opened opened = std::exchange(m_opened, {});
+    if (opened) opened(ok, error);
+    if (!isLoading()) emit loadingChanged(false);
 }
 
 void ModelDock::updateSummary()
@@ -200,6 +317,8 @@ void ModelDock::chooseModel()
     if (path.isEmpty()) return;
     QSettings().setValue(QLatin1String(kModelFolderKey), QFileInfo(path).absolutePath());
     openModel(path);
+    // The user just chose the file: Esc or Space stops a read that takes too long.
+    m_cancelLoading->setFocus();
 }
 
 bool ModelDock::openNode(int row)
@@ -235,7 +354,10 @@ void ModelDock::showLessonModel()
 {
     const Lesson* lesson = findLesson(m_window->currentLesson());
     if (!lesson || lesson->model.isEmpty()) return;
-    if (openModel(QStringLiteral(":/models/") + lesson->model)) selectNode(lesson->node);
+    openModel(QStringLiteral(":/models/") + lesson->model,
+              [this, node = lesson->node](bool ok, const QString&) {
+                  if (ok) selectNode(node);
+              });
 }
 
 } // namespace ss::ui

@@ -4,20 +4,31 @@
 // input shape and the output shape the file stores beside the one SliceScope computes. Rows where
 // those disagree are tinted and marked in words. Activating a row (double-click, Enter) opens the
 // node's request in the workbench.
+//
+// A file is read on the workbench's worker pool (ONNX's checker alone may take a minute on a
+// large or hostile file): the dock shows the progress with a Cancel button (Esc in the dock),
+// opening another file replaces the load, and closing the window cancels it.
 #pragma once
+
+#include "model/model_graph.h"
 
 #include <QDockWidget>
 
+#include <functional>
 #include <memory>
+#include <string>
 
 class QLabel;
 class QLineEdit;
+class QProgressBar;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 class QTemporaryDir;
 
 namespace ss::ui {
 
+class JobTracker;
 class MainWindow;
 class MessageStrip;
 class ModelNodeTable;
@@ -29,10 +40,26 @@ public:
     explicit ModelDock(MainWindow* window);
     ~ModelDock() override;
 
-    /// Reads a model file (also a Qt resource, ":/models/...") and lists its nodes; shows the dock.
-    /// A file that does not read leaves the listed model as it was and says why in the dock's
-    /// message strip (and in `error`).
-    bool openModel(const QString& path, QString* error = nullptr);
+    /// Called once a load ends: opened, or not (`error` says why: a file that does not read, or
+    /// a load cancelled). Not called for a load that a newer openModel replaced.
+    using Opened = std::function<void(bool ok, const QString& error)>;
+    /// What reads a file on the worker: ss::model::readModelFile unless a test gives another.
+    using Reader = std::function<ss::model::ModelFile(const std::string& path,
+                                                      const ss::model::ReadLimits& limits)>;
+
+    /// Starts reading a model file (also a Qt resource, ":/models/...") on a worker and shows the
+    /// dock; returns at once. Its nodes are listed when it has been read. A file that does not
+    /// read, or a load cancelled, leaves the listed model as it was and says why in the dock's
+    /// message strip. A load still running is cancelled and replaced by this one.
+    void openModel(const QString& path, Opened opened = {});
+    /// Stops the running load (the Cancel button, Esc in the dock); the listing stays as it was.
+    void cancelLoading();
+    /// A load has started and not yet ended.
+    bool isLoading() const { return !m_loadingPath.isEmpty(); }
+    /// The file being read ("" when none is).
+    QString loadingPath() const { return m_loadingPath; }
+    /// Replaces the reader (tests: one that waits for the test to let it finish).
+    void setReader(Reader reader) { m_reader = std::move(reader); }
     /// File > Open Model…: asks for a file, then openModel.
     void chooseModel();
     /// Opens the node of `row` (of the table, unfiltered) in the workbench as one undo step.
@@ -50,9 +77,16 @@ public:
     /// The dock's message strip: a file that did not read, a node that cannot open, warnings.
     QString message() const;
 
+signals:
+    /// A load started (true) or ended (false): listed, failed or cancelled.
+    void loadingChanged(bool loading);
+
 private:
+    struct Loaded;
     void showLessonModel();
     void updateSummary();
+    void showLoaded(const QString& path, Loaded& loaded);
+    void loadEnded(bool ok, const QString& error);
 
     MainWindow* m_window;
     ModelNodeTable* m_table;
@@ -61,6 +95,14 @@ private:
     QLineEdit* m_filterField;
     QLabel* m_summary;
     MessageStrip* m_message;
+    QWidget* m_loading; ///< progress row: what is read, the bar, Cancel
+    QLabel* m_loadingText;
+    QProgressBar* m_loadingBar;
+    QPushButton* m_cancelLoading;
+    JobTracker* m_loads; ///< on the workbench's one pool, like the evaluations
+    Reader m_reader;
+    QString m_loadingPath;
+    Opened m_opened; ///< the running load's caller
     QString m_path;
     QString m_warnings; ///< what the reader noticed about the listed file (message strip)
     std::unique_ptr<QTemporaryDir> m_resourceCopies; // removed with the dock

@@ -35,14 +35,77 @@ Maker makerFor(Framework framework)
     return {"np", "import numpy as np"};
 }
 
-std::string dtypeText(Framework framework, DType dtype)
+std::vector<std::string> splitLines(const std::string& text);
+
+// How a framework's code holds a dtype, in the library version its model names: the spelling,
+// the lines the code needs first (imports, and a comment where the library lacks the type) and
+// the dtype whose values the code writes (the same, or the wider one that stands in for it).
+struct DTypeSpelling
+{
+    std::string text;                 ///< "np.float16", "bfloat16", "torch.int32"
+    std::vector<std::string> prelude; ///< lines before the inputs
+    DType heldAs = DType::Int32;      ///< the element type of the values written
+};
+
+DTypeSpelling spell(Framework framework, DType dtype)
 {
     const std::string name(dtypeName(dtype));
     const Maker m = makerFor(framework);
-    if (m.module == "paddle") return "\"" + name + "\"";
-    if (dtype == DType::String) return m.module == "tf" ? "tf.string" : "object";
-    if (dtype == DType::Bool && (m.module == "np" || m.module == "jnp")) return m.module + ".bool_";
-    return m.module + "." + name;
+    DTypeSpelling s;
+    s.heldAs = dtype;
+    if (m.module == "paddle") {
+        if (dtype == DType::UInt16 || dtype == DType::UInt32 || dtype == DType::UInt64)
+            invalidArgument("no direct equivalent in " +
+                            std::string(frameworkModel(framework).title()) + " for " + name +
+                            ": PaddlePaddle's tensors have no unsigned type but uint8");
+        s.text = "\"" + name + "\"";
+        return s;
+    }
+    if (dtype == DType::String) {
+        s.text = m.module == "tf" ? "tf.string" : "object";
+        return s;
+    }
+    if (dtype == DType::Bool && (m.module == "np" || m.module == "jnp")) {
+        s.text = m.module + ".bool_";
+        return s;
+    }
+    if (dtype == DType::BFloat16 && m.module == "np") {
+        if (framework == Framework::Onnx)
+            invalidArgument("no direct equivalent in " +
+                            std::string(frameworkModel(framework).title()) +
+                            " for bfloat16: the ONNX code reads its input's type from a "
+                            "NumPy array, and python3-onnx 1.12 maps no NumPy type to BFLOAT16 "
+                            "(NumPy has none)");
+        s.text = "bfloat16";
+        s.prelude = splitLines(numpyBFloat16Prelude());
+        return s;
+    }
+    if (m.module == "torch" &&
+        (dtype == DType::UInt16 || dtype == DType::UInt32 || dtype == DType::UInt64)) {
+        // PyTorch 1.13 has torch.uint8 only (uint16/32/64 came in 2.3, with few ops): a signed
+        // type that holds the same elements stands in, which slicing moves unchanged.
+        s.heldAs = dtype == DType::UInt16 ? DType::Int32 : DType::Int64;
+        const std::string held(dtypeName(s.heldAs));
+        s.text = "torch." + held;
+        s.prelude = {"# PyTorch 1.13 has no torch." + name +
+                     " (PyTorch 2.3 added it, with few ops): the values are"};
+        if (dtype == DType::UInt64) {
+            s.prelude.push_back("# held as torch.int64, those above 2**63 - 1 as the int64 of the "
+                                "same 64 bits");
+            s.prelude.push_back("# (value - 2**64); slicing moves them unchanged.");
+        } else {
+            s.prelude.push_back("# held as torch." + held + ", which holds every " + name +
+                                "; slicing moves them unchanged.");
+        }
+        return s;
+    }
+    if (m.module == "jnp" && dtypeSize(dtype) >= 8 && dtype != DType::Complex64) {
+        // Without x64, jnp.int64, jnp.float64, ... silently become their 32-bit types.
+        s.prelude = {"import jax",
+                     "jax.config.update(\"jax_enable_x64\", True)  # 64-bit types stay 64-bit"};
+    }
+    s.text = m.module + "." + name;
+    return s;
 }
 
 std::string shapeArgs(const Shape& shape, bool paddle)
@@ -53,12 +116,16 @@ std::string shapeArgs(const Shape& shape, bool paddle)
     return paddle ? "[" + t + "]" : t;
 }
 
-std::string elementText(const Tensor& t, std::int64_t i)
+// Element i as a Python literal; `signedUInt64` writes a uint64 as the int64 of the same bits
+// (PyTorch 1.13 holds uint64 as int64).
+std::string elementText(const Tensor& t, std::int64_t i, bool signedUInt64 = false)
 {
     switch (t.dtype()) {
     case DType::Bool: return t.intAt(i) ? "True" : "False";
     case DType::String: return "b" + pythonStringRepr(t.data<std::string>()[i]);
-    case DType::UInt64: return std::to_string(t.data<std::uint64_t>()[i]);
+    case DType::UInt64:
+        if (signedUInt64) return std::to_string(std::int64_t(t.data<std::uint64_t>()[i]));
+        return std::to_string(t.data<std::uint64_t>()[i]);
     default: break;
     }
     const auto real = [](double v) -> std::string {
@@ -75,10 +142,10 @@ std::string elementText(const Tensor& t, std::int64_t i)
 }
 
 // The elements as nested Python lists, one level per dimension.
-std::string nestedList(const Tensor& t)
+std::string nestedList(const Tensor& t, bool signedUInt64)
 {
     const Shape& shape = t.shape();
-    if (shape.empty()) return elementText(t, 0);
+    if (shape.empty()) return elementText(t, 0, signedUInt64);
     std::string out;
     std::int64_t next = 0;
     const auto write = [&](auto&& self, std::size_t dim) -> void {
@@ -86,7 +153,7 @@ std::string nestedList(const Tensor& t)
         for (std::int64_t k = 0; k < shape[dim]; ++k) {
             if (k) out += ", ";
             if (dim + 1 == shape.size())
-                out += elementText(t, next++);
+                out += elementText(t, next++, signedUInt64);
             else
                 self(self, dim + 1);
         }
@@ -97,11 +164,23 @@ std::string nestedList(const Tensor& t)
 }
 
 // The expression that builds one input in `framework`.
-std::string build(Framework framework, const SnippetInput& in, const std::string& name)
+std::string build(Framework framework, const SnippetInput& in, const std::string& name,
+                  std::vector<std::string>& prelude)
 {
     const Maker m = makerFor(framework);
     const bool paddle = m.module == "paddle";
-    const std::string dtype = dtypeText(framework, in.dtype);
+    DTypeSpelling spelling;
+    try {
+        spelling = spell(framework, in.dtype);
+    } catch (const OpError& e) {
+        throw OpError(e.code(), "input '" + name + "': " + e.what());
+    }
+    // Once per snippet, however many inputs need it.
+    if (!spelling.prelude.empty() &&
+        std::search(prelude.begin(), prelude.end(), spelling.prelude.begin(),
+                    spelling.prelude.end()) == prelude.end())
+        prelude.insert(prelude.end(), spelling.prelude.begin(), spelling.prelude.end());
+    const std::string dtype = spelling.text;
     const bool holdsStrings = m.module == "np" || m.module == "tf";
     if (in.dtype == DType::String && !holdsStrings)
         invalidArgument("no direct equivalent in " +
@@ -121,17 +200,30 @@ std::string build(Framework framework, const SnippetInput& in, const std::string
         (in.fill == Fill::Zeros || in.fill == Fill::Ones))
         return generated(in.fill == Fill::Zeros ? "zeros" : "ones");
     // An arange the framework makes itself: numbers that fit the dtype, in a shape with room.
+    // NumPy without ml_dtypes holds bfloat16 as float32, where an arange past 256 would not
+    // round as bfloat16 does: those values are written out.
+    const bool heldExactly = !(spelling.text == "bfloat16" && n - 1 > 256);
     const bool plainArange = !in.values && in.fill == Fill::Arange && !shape.empty() &&
                              in.dtype != DType::Bool && in.dtype != DType::String &&
-                             (!isInteger(in.dtype) || n - 1 <= integerMax(in.dtype));
+                             (!isInteger(in.dtype) || n - 1 <= integerMax(in.dtype)) && heldExactly;
     if (plainArange) {
         const std::string count = std::to_string(n);
         const std::string reshape =
             shape.size() == 1 ? "" : ".reshape(" + shapeArgs(shape, paddle) + ")";
-        if (m.module == "tf")
-            return shape.size() == 1 ? "tf.range(" + count + ", dtype=" + dtype + ")"
-                                     : "tf.reshape(tf.range(" + count + ", dtype=" + dtype + "), " +
-                                           shapeTuple(shape) + ")";
+        if (m.module == "tf") {
+            // tf.range's dtypes differ between TensorFlow versions (int32, int64, float32 and
+            // float64 in every one): the others are cast from int32.
+            const bool ranged = in.dtype == DType::Int32 || in.dtype == DType::Int64 ||
+                                in.dtype == DType::Float32 || in.dtype == DType::Float64;
+            const std::string range = ranged ? "tf.range(" + count + ", dtype=" + dtype + ")"
+                                             : "tf.cast(tf.range(" + count + "), " + dtype + ")";
+            return shape.size() == 1 ? range
+                                     : "tf.reshape(" + range + ", " + shapeTuple(shape) + ")";
+        }
+        // PyTorch 1.13's arange has no complex kernel, and ml_dtypes' bfloat16 no arange: cast.
+        if ((m.module == "torch" && isComplex(in.dtype)) || spelling.text == "bfloat16")
+            return m.module + ".arange(" + count + ")." +
+                   (m.module == "torch" ? "to(" : "astype(") + dtype + ")" + reshape;
         return m.module + ".arange(" + count + ", dtype=" + dtype + ")" + reshape;
     }
     // Everything else is written out element by element (random values as makeFilled makes
@@ -144,7 +236,7 @@ std::string build(Framework framework, const SnippetInput& in, const std::string
     const Tensor values =
         in.values ? *in.values
                   : makeFilled(in.dtype, shape, in.fill, in.seed, Limits::machineDefault());
-    const std::string literal = nestedList(values);
+    const std::string literal = nestedList(values, spelling.heldAs != in.dtype);
     if (m.module == "torch") return "torch.tensor(" + literal + ", dtype=" + dtype + ")";
     if (m.module == "tf") return "tf.constant(" + literal + ", dtype=" + dtype + ")";
     if (paddle) return "paddle.to_tensor(" + literal + ", dtype=" + dtype + ")";
@@ -237,19 +329,21 @@ std::string runnableCode(Framework framework, const OpDef& op,
     }
     // The input lines, each under the name the op's code uses.
     std::vector<std::string> built;
+    std::vector<std::string> prelude; // what the inputs' dtypes need first
     for (std::size_t k = 0; k < inputs.size(); ++k) {
         const std::string name = snippetInputName(op, k);
         if (!op.inputs[k].isList) {
             if (inputs[k].size() != 1)
                 badRequest("input '" + op.inputs[k].name + "' of op '" + op.name +
                            "' takes one tensor");
-            built.push_back(name + " = " + build(framework, inputs[k][0], name));
+            built.push_back(name + " = " + build(framework, inputs[k][0], name, prelude));
             continue;
         }
         std::string list = name + " = [";
         for (std::size_t j = 0; j < inputs[k].size(); ++j)
             list += "\n    " +
-                    build(framework, inputs[k][j], name + "[" + std::to_string(j) + "]") + ",";
+                    build(framework, inputs[k][j], name + "[" + std::to_string(j) + "]", prelude) +
+                    ",";
         built.push_back(list + "\n]");
     }
     // Imports first (the code's own and the one the inputs need), then the inputs, then the rest.
@@ -273,15 +367,38 @@ std::string runnableCode(Framework framework, const OpDef& op,
         else
             ++k;
     if (framework != Framework::Onnx) assignResult(rest);
+    // The dtypes' imports join the others; their notes and set-up come before the inputs.
+    std::vector<std::string> setUp;
+    for (const std::string& line : prelude) {
+        if (startsWith(line, "import ") || startsWith(line, "from ")) {
+            if (std::find(imports.begin(), imports.end(), line) == imports.end())
+                imports.push_back(line);
+        } else {
+            setUp.push_back(line);
+        }
+    }
     std::string out;
     for (const std::string& line : imports)
         out += line + "\n";
     out += "\n";
+    for (const std::string& line : setUp)
+        out += line + "\n";
     for (const std::string& line : built)
         out += line + "\n";
     for (const std::string& line : rest)
         out += line + "\n";
     return out;
+}
+
+std::string numpyBFloat16Prelude()
+{
+    return "# NumPy has no bfloat16: ml_dtypes.bfloat16 (pip install ml-dtypes; JAX and\n"
+           "# TensorFlow install it) is the bfloat16 NumPy arrays use. Without it, the values\n"
+           "# are held as float32, which holds every bfloat16 exactly.\n"
+           "try:\n"
+           "    from ml_dtypes import bfloat16\n"
+           "except ImportError:\n"
+           "    bfloat16 = np.float32\n";
 }
 
 } // namespace ss

@@ -41,8 +41,17 @@ std::string snippetInputName(const OpDef& op, std::size_t k);
 /// np.arange(12, dtype=np.int32).reshape(3, 4)` or its values written out), the op's code, and
 /// `y = ` the result (ONNX's code ends with the model it builds). `inputs` holds one list per
 /// InputDef of `op`. Throws OpError(invalid_argument) where the framework has no equivalent or
-/// cannot hold an input (PyTorch's strings), saying why; bad_request as opCode does.
+/// cannot hold an input (PyTorch's strings, PaddlePaddle's uint16/32/64), saying why;
+/// bad_request as opCode does. Where the library version the framework's model names lacks an
+/// input's dtype, the code says so in a comment and holds the values in a type that has them
+/// (NumPy's bfloat16 through ml_dtypes, else float32; PyTorch 1.13's uint16/32/64 as int32 or
+/// int64); JAX's 64-bit dtypes turn on jax_enable_x64.
 std::string runnableCode(Framework framework, const OpDef& op,
                          const std::vector<std::vector<SnippetInput>>& inputs, const Attrs& attrs);
+
+/// The lines NumPy code needs before it makes a bfloat16 array: NumPy has no bfloat16, so a
+/// comment says so and `bfloat16` is ml_dtypes.bfloat16 where ml_dtypes is installed, else
+/// np.float32 (which holds every bfloat16 value). Ends with a newline.
+std::string numpyBFloat16Prelude();
 
 } // namespace ss
