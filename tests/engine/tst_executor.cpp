@@ -192,7 +192,7 @@ private slots:
     // and possible hang (alarm) cannot touch the test runner.
     void threadCreationFailureIsClean()
     {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(SLICESCOPE_ASAN)
         QSKIP("ASan reserves terabytes of address space, so no address-space limit can be set");
 #endif
         auto addressSpace = [] {

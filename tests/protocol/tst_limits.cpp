@@ -435,7 +435,7 @@ private slots:
     // 150 MB fits once the heap is trimmed.
     void freedHeapMemoryIsReclaimed()
     {
-#if !defined(__GLIBC__) || defined(__SANITIZE_ADDRESS__)
+#if !defined(__GLIBC__) || defined(SLICESCOPE_ASAN)
         QSKIP("needs glibc's heap (and no sanitizer's allocator)");
 #else
         QTemporaryDir root;
@@ -597,7 +597,7 @@ private slots:
     // unanswered; now it is refused and the next lines are answered.
     void answersInsideAMemoryCgroup()
     {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(SLICESCOPE_ASAN)
         QSKIP("ASan's shadow memory and quarantine are outside the engine's budget");
 #endif
         // v1 (memory controller hierarchy) or v2, whichever this machine mounts at the usual place.

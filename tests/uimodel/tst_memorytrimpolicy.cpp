@@ -31,7 +31,7 @@ class TestMemoryTrimPolicy : public QObject
 private slots:
     void freeNeverGivesMemoryBack()
     {
-#if !defined(__GLIBC__) || defined(__SANITIZE_ADDRESS__)
+#if !defined(__GLIBC__) || defined(SLICESCOPE_ASAN)
         QSKIP("glibc's allocator only");
 #else
         // Freed blocks that add up to more than 1 GB at the heap's top used to go back to the

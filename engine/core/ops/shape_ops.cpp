@@ -1297,7 +1297,7 @@ std::vector<OpDef> shapeOps()
          concat,
          Notation::Generic,
          {{{exampleFill(DType::Int32, {2, 3}),
-            exampleValue(DType::Int32, Attr::List{Attr::List{100, 101, 102}})}},
+            exampleValue(DType::Int32, Attr::List{Attr(Attr::List{100, 101, 102})})}},
           {{"axis", Attr(0)}}},
          OpFamily::SplitJoin},
         {"stack",
