@@ -37,8 +37,10 @@ Json overlay(const Json& base, const Json& answer)
         if (key != "attrs" && key != "inputs")
             badRequest("an answer may only give \"attrs\" and \"inputs\", not \"" + key + "\"");
         if (!value.isObject()) badRequest("an answer's \"" + key + "\" must be an object");
+        // Clang 14 cannot capture a structured binding in a lambda: capture a plain reference.
+        const std::string& name = key;
         auto slot = std::find_if(merged.begin(), merged.end(),
-                                 [&](const Json::Member& m) { return m.first == key; });
+                                 [&name](const Json::Member& m) { return m.first == name; });
         if (slot == merged.end()) {
             merged.emplace_back(key, value);
             continue;
