@@ -130,7 +130,8 @@ private slots:
     {
         const OpRun run =
             runOp("pad", {{iota({2}, 0, DType::Float32)}},
-                  {{"paddings", Attr(Attr::List{Attr::List{1, 0}})},
+                  // Attr(...) around the row: clang reads List{List{1, 0}} as a copy of the row.
+                  {{"paddings", Attr(Attr::List{Attr(Attr::List{1, 0})})},
                    {"constant_values", Attr(std::numeric_limits<double>::quiet_NaN())}});
         QCOMPARE(run.outputs[0].size(), std::int64_t(3));
         QVERIFY(std::isnan(run.outputs[0].doubleAt(0)));
