@@ -721,8 +721,8 @@ void TestRequest::comparisonOfStringsIsNotModelled()
 // What a hover explains an advanced result's elements from: the index arrays as read.
 void TestRequest::frameworkIndexArrays()
 {
-    const Json r = respond(onArange("getitem", "[3,4]", R"({"expr":"x[[-1, 0], 1:]"})",
-                                    R"(,"framework":"numpy")"));
+    const Json r = respond(
+        onArange("getitem", "[3,4]", R"({"expr":"x[[-1, 0], 1:]"})", R"(,"framework":"numpy")"));
     QVERIFY2(r.find("ok")->toBool(), compact(r).c_str());
     QCOMPARE(
         compact(*r.find("index_arrays")),

@@ -270,12 +270,11 @@ FrameworkOutcome gatherOutcome(Framework framework, const Tensor& input, const G
                                             {"dim", Attr(std::int64_t(a.dim))},
                                             {"shape", Attr::ints(a.shape)},
                                             {"values", Attr::ints(a.values)}}));
-        o.plan.extras.emplace_back(
-            kIndexArraysExtra,
-            Attr(Attr::Map{{"broadcast", Attr::ints(*block)},
-                           {"position", Attr(std::int64_t(blockAt))},
-                           {"rank", Attr(std::int64_t(inShape.size()))},
-                           {"arrays", Attr(std::move(arrays))}}));
+        o.plan.extras.emplace_back(kIndexArraysExtra,
+                                   Attr(Attr::Map{{"broadcast", Attr::ints(*block)},
+                                                  {"position", Attr(std::int64_t(blockAt))},
+                                                  {"rank", Attr(std::int64_t(inShape.size()))},
+                                                  {"arrays", Attr(std::move(arrays))}}));
     }
     return o;
 }
