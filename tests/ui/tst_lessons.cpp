@@ -197,8 +197,9 @@ void TestLessons::lessonShowsTheTrueResult()
             views.push_back(w.outputView(k));
         for (int s = 0; w.inputView(s); ++s)
             views.push_back(w.inputView(s));
+        const QString& name = title; // clang 14 cannot capture a structured binding
         const auto view = std::find_if(views.begin(), views.end(),
-                                       [&](TensorView* v) { return v->title() == title; });
+                                       [&name](TensorView* v) { return v->title() == name; });
         QVERIFY2(view != views.end(), qPrintable(title));
         QCOMPARE((*view)->faceRowDim(), dims.first);
         QCOMPARE((*view)->faceColDim(), dims.second);
