@@ -84,9 +84,14 @@ const char* const kTypeErrorText =
 // A value inside a subscript before we know whether it is an index or a slice part.
 struct Atom
 {
-    enum class Kind { Integer, Float, String, None, Ellipsis, Bool, List, Tuple };
+    enum class Kind { Integer, Float, String, None, Ellipsis, Bool, List, Tuple, Comparison };
     Kind kind = Kind::Integer;
     std::int64_t value = 0;
+    double floatValue = 0; ///< Float
+    /// Comparison: the tensor compared with a number (x > 3); its operator, and the number's
+    /// value (`value` when `compareInteger`, else `floatValue`).
+    std::string compareOp;
+    bool compareInteger = false;
     bool fits = true; ///< integer within int64
     bool boolValue = false;
     std::string repr; ///< Python's repr, for TensorFlow's TypeError text
@@ -165,9 +170,10 @@ public:
             fail(m_pos, "the expression is empty: write x[()] to index with nothing");
         const std::size_t save = m_pos;
         if (isIdentStart(peek())) {
-            readIdentifier();
+            const std::string name = readIdentifier();
             skipSpace();
             if (peek() == '[') {
+                m_name = name;
                 ++m_pos;
                 Subscript s = body(']');
                 expect(']', "expected ']' to close the subscript");
@@ -360,12 +366,24 @@ private:
             it.kind = readIndexArray(a, it) ? SubscriptItem::Kind::IndexArray
                                             : SubscriptItem::Kind::Other;
             break;
+        case Atom::Kind::Comparison:
+            it.kind = SubscriptItem::Kind::IndexArray;
+            it.arrayIsBool = true;
+            it.comparison =
+                SubscriptItem::Comparison{a.compareOp, a.floatValue, a.value, a.compareInteger};
+            break;
         default: it.kind = SubscriptItem::Kind::Other; break;
         }
         if (it.kind == SubscriptItem::Kind::Other || it.kind == SubscriptItem::Kind::IndexArray)
             it.invalidMessage = invalidText(a);
+        if (it.comparison)
+            it.invalidMessage =
+                a.repr + " is a boolean tensor, and getitem reads TensorFlow's basic subscripts "
+                         "only (integers, slices, None, ...): read the expression as NumPy, "
+                         "PyTorch or JAX to use it as a mask, or use the boolean_mask op";
         it.invalidBegin = charPos(a.begin);
         setText(it, from, to);
+        if (it.comparison) it.text = a.repr; // the input is x wherever the code names it
         return it;
     }
 
@@ -455,6 +473,8 @@ private:
                 a.kind = Atom::Kind::Bool;
                 a.boolValue = name == "True";
                 a.repr = name;
+            } else if (name == m_name && comparisonFollows()) {
+                comparison(a);
             } else {
                 fail(at, "unknown name '" + name +
                              "': an index is an integer, a slice, None (or tf.newaxis) or ...");
@@ -500,6 +520,47 @@ private:
         }
         a.end = m_pos;
         return a;
+    }
+
+    // The comparison operator at the read position, or empty.
+    std::string comparisonOperator() const
+    {
+        for (const char* op : {">=", "<=", "==", "!=", ">", "<"}) {
+            const std::string_view text(op);
+            if (m_s.substr(m_pos, text.size()) == text) return std::string(text);
+        }
+        return {};
+    }
+    // After the tensor's name: whether a comparison operator follows (spaces allowed).
+    bool comparisonFollows()
+    {
+        const std::size_t save = m_pos;
+        skipSpace();
+        const bool follows = !comparisonOperator().empty();
+        m_pos = save;
+        return follows;
+    }
+
+    // The tensor's name has been read: `> 3`, `<= -1.5`, `== 0` follows (a boolean mask).
+    void comparison(Atom& a)
+    {
+        skipSpace();
+        a.compareOp = comparisonOperator();
+        m_pos += a.compareOp.size();
+        skipSpace();
+        const char c = peek();
+        if (!(c == '-' || c == '+' || std::isdigit(static_cast<unsigned char>(c)) ||
+              (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))))))
+            fail(m_pos, "expected a number to compare " + m_name + " with");
+        Atom operand;
+        number(operand);
+        if (operand.kind == Atom::Kind::Integer && !operand.fits)
+            fail(a.begin, "the number " + operand.repr + " does not fit in a 64-bit integer");
+        a.kind = Atom::Kind::Comparison;
+        a.compareInteger = operand.kind == Atom::Kind::Integer;
+        a.value = operand.value;
+        a.floatValue = a.compareInteger ? double(operand.value) : operand.floatValue;
+        a.repr = "x " + a.compareOp + " " + operand.repr;
     }
 
     void number(Atom& a)
@@ -566,6 +627,7 @@ private:
             if (isIdentChar(peek())) fail(m_pos, "invalid character in number");
             a.kind = Atom::Kind::Float;
             const double v = std::strtod(text.c_str(), nullptr);
+            a.floatValue = negative ? -v : v;
             a.repr = pythonFloatRepr(negative ? -v : v);
             return;
         }
@@ -623,6 +685,8 @@ private:
     std::vector<int> m_charPos; ///< characters before each byte offset
     std::size_t m_pos = 0;
     int m_depth = 0;
+    /// The tensor's name (`x` in x[...]; a bare subscript compares `x`).
+    std::string m_name = "x";
 };
 
 std::string num(std::int64_t v)

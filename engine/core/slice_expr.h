@@ -30,6 +30,17 @@ struct SubscriptItem
     Shape arrayShape;
     std::vector<std::int64_t> arrayValues;
     bool arrayIsBool = false;
+    /// An index array that compares the tensor itself with a number (`x > 3`): a boolean mask
+    /// of the input's shape, whose arrayShape and arrayValues are filled in only once the input
+    /// is known (frameworks::resolveComparisons). `op` is one of > >= < <= == !=.
+    struct Comparison
+    {
+        std::string op;
+        double value = 0;
+        std::int64_t intValue = 0; ///< when isInteger
+        bool isInteger = false;
+    };
+    std::optional<Comparison> comparison;
     /// Other, IndexArray, or a slice part that is not an integer: the invalid_argument message
     /// (TensorFlow's "Only integers, ... got <repr>" text) and where the offending value starts.
     std::string invalidMessage;

@@ -2,6 +2,7 @@
 #include "protocol/request.h"
 
 #include "core/decode.h"
+#include "core/frameworks/op_equivalents.h"
 #include "core/memory_budget.h"
 #include "protocol/slice_program.h"
 #include "protocol/tensor_json.h"
@@ -36,6 +37,27 @@ bool readFlag(const Json& v, const std::string& name)
 {
     if (!v.isBool()) badRequest(name + " must be true or false, got " + std::string(v.typeName()));
     return v.toBool();
+}
+
+// `framework`: whose reading of a subscript op's spec the request runs.
+Framework readFramework(const Json& v, const OpDef& op)
+{
+    if (!v.isString())
+        badRequest("framework must be a string (" + subscriptFrameworkKeys() + "), got " +
+                   std::string(v.typeName()));
+    const FrameworkModel* model = findFramework(v.toString());
+    if (!model || !readsSubscriptOps(model->id()))
+        badRequest("unknown framework '" + v.toString() + "' (a request reads with " +
+                   subscriptFrameworkKeys() + "; the compare op reads with every framework)");
+    const auto& rows = opEquivalents();
+    const bool subscriptOp = std::any_of(rows.begin(), rows.end(), [&](const OpEquivalent& row) {
+        return row.op == op.name && row.subscript;
+    });
+    if (model->id() != Framework::TensorFlow && !subscriptOp)
+        badRequest("framework '" + v.toString() +
+                   "' reads the spec of getitem or strided_slice; op '" + op.name +
+                   "' is TensorFlow's alone");
+    return model->id();
 }
 
 Emit readEmit(const Json& v)
@@ -417,7 +439,7 @@ RequestSpec requestSpecFromJson(const Json& json, const Limits& limits)
     if (!json.isObject())
         badRequest("a request must be a JSON object, got " + std::string(json.typeName()));
     RequestSpec r;
-    const Json *op = nullptr, *inputs = nullptr, *attrs = nullptr;
+    const Json *op = nullptr, *inputs = nullptr, *attrs = nullptr, *framework = nullptr;
     for (const auto& [name, value] : json.toObject()) {
         if (name == "id")
             r.id = value;
@@ -435,9 +457,12 @@ RequestSpec requestSpecFromJson(const Json& json, const Limits& limits)
             r.sources = readFlag(value, name);
         else if (name == "timing")
             r.timing = readFlag(value, name);
+        else if (name == "framework")
+            framework = &value;
         else
             badRequest("unknown request field \"" + name +
-                       "\" (a request has id, op, inputs, attrs, emit, trace, sources, timing)");
+                       "\" (a request has id, op, inputs, attrs, emit, trace, sources, timing, "
+                       "framework)");
     }
     if (!op) badRequest("the request has no \"op\"");
     if (!op->isString()) badRequest("op must be a string, got " + std::string(op->typeName()));
@@ -450,6 +475,7 @@ RequestSpec requestSpecFromJson(const Json& json, const Limits& limits)
         for (const auto& [name, value] : attrs->toObject())
             r.attrs.emplace(name, attrFromJson(value, name));
     }
+    if (framework) r.framework = readFramework(*framework, *r.op);
     r.inputs = readInputs(*r.op, inputs, limits);
     return r;
 }
@@ -465,6 +491,7 @@ Request requestFromJson(const Json& json, const Limits& limits)
     r.trace = spec.trace;
     r.sources = spec.sources;
     r.timing = spec.timing;
+    r.framework = spec.framework;
     requireGeneratedInputs(*r.op, spec.inputs, limits);
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
         const InputDef& def = r.op->inputs[k];
@@ -506,6 +533,10 @@ void writeRequest(JsonWriter& w, const Request& r)
         writeAttr(w, value);
     }
     w.endObject();
+    if (r.framework != Framework::TensorFlow) {
+        w.key("framework");
+        w.value(std::string(frameworkModel(r.framework).key()));
+    }
     if (r.emitMode != Emit::Data) {
         w.key("emit");
         w.value(r.emitMode == Emit::Summary ? "summary" : "none");
@@ -571,8 +602,18 @@ RequestResult runRequest(const Request& request, const Limits& givenLimits, Exec
     call.setExecutor(&executor);
     RequestResult result;
     const auto start = Clock::now();
-    result.plan = request.op->plan(call);
-    result.inputs = call.allInputs();
+    if (request.framework == Framework::TensorFlow) {
+        result.plan = request.op->plan(call);
+        result.inputs = call.allInputs();
+    } else {
+        // The same spec as another framework reads it: its plan and steps take the op's place,
+        // so everything below (charging, execution, sources) is the same.
+        result.inputs = call.allInputs();
+        if (result.inputs.size() != 1)
+            badRequest("op '" + request.op->name + "' read by a framework takes one input");
+        result.plan = planInFramework(request.framework, request.op->name, request.attrs,
+                                      result.inputs.front(), limits);
+    }
     const bool sources = request.sources && (!request.sourcesWanted ||
                                              request.sourcesWanted(result.plan, result.inputs));
     result.responseBytes = chargeExecution(request, sources, result.plan, result.inputs, limits);

@@ -4,6 +4,7 @@
 #include "core/attr.h"
 #include "core/error.h"
 #include "core/executor.h"
+#include "core/frameworks/framework_model.h"
 #include "core/op.h"
 #include "core/tensor.h"
 #include "protocol/json.h"
@@ -39,6 +40,9 @@ struct Request
     bool trace = false;
     bool sources = false;
     bool timing = false;
+    /// Whose reading of a subscript op's spec is run (`framework`): TensorFlow is the op
+    /// itself; NumPy, PyTorch and JAX plan it with their framework model.
+    Framework framework = Framework::TensorFlow;
     /// The caller keeps the result in memory and writes no response text (the GUI): the check
     /// of the response's text size, whose remedy is the protocol's `emit`, does not apply; the
     /// tensors (outputs and sources) still obey the limits.
@@ -63,6 +67,7 @@ struct RequestSpec
     bool trace = false;
     bool sources = false;
     bool timing = false;
+    Framework framework = Framework::TensorFlow;
 };
 
 /// requestFromJson's reading and checks, without making filled tensors.
@@ -76,9 +81,10 @@ void requireGeneratedInputs(const OpDef& op, const std::vector<std::vector<Tenso
                             const Limits& limits);
 
 /// Reads a request object: `id`, `op` (a name or alias), `inputs`, `attrs`, `emit`, `trace`,
-/// `sources`, `timing`; any other member is refused. Throws OpError: bad_request for a missing
-/// or mistyped field, an unknown op or input, a bad tensor; resource_exhausted for a tensor over
-/// `limits`. Tensor errors name the input: "input 'input': data[3]: ...".
+/// `sources`, `timing`, `framework` (a subscript op's only); any other member is refused. Throws
+/// OpError: bad_request for a missing or mistyped field, an unknown op or input, a bad tensor;
+/// resource_exhausted for a tensor over `limits`. Tensor errors name the input: "input 'input':
+/// data[3]: ...".
 Request requestFromJson(const Json& json, const Limits& limits);
 
 /// Writes `request` so that requestFromJson reads it back (tensors in the `data` form, the op
@@ -108,8 +114,9 @@ struct RequestResult
     std::int64_t responseBytes = 0; ///< the most the response text can take (charged)
 };
 
-/// Plans and executes the request's op on the calling thread (large copies are split across
-/// `executor`), then works out the sources if asked. Everything it allocates is charged to
+/// Plans and executes the request's op (or, with a `framework` other than TensorFlow, that
+/// framework's reading of its spec: planInFramework) on the calling thread (large copies are split
+/// across `executor`), then works out the sources if asked. Everything it allocates is charged to
 /// `limits.budget` first (a fresh budget of limits.maxBytes if it has none): the plan's index
 /// lists, the outputs and their strings, the sources and the response text. Throws OpError as
 /// the op does; resource_exhausted, before executing, if that would exceed the limit; internal if

@@ -130,7 +130,8 @@ private slots:
     {
         const OpRun run =
             runOp("pad", {{iota({2}, 0, DType::Float32)}},
-                  {{"paddings", Attr(Attr::List{Attr::List{1, 0}})},
+                  // Attr(...) around the row: clang reads List{List{1, 0}} as a copy of the row.
+                  {{"paddings", Attr(Attr::List{Attr(Attr::List{1, 0})})},
                    {"constant_values", Attr(std::numeric_limits<double>::quiet_NaN())}});
         QCOMPARE(run.outputs[0].size(), std::int64_t(3));
         QVERIFY(std::isnan(run.outputs[0].doubleAt(0)));
@@ -402,6 +403,16 @@ private slots:
         QTest::newRow("bare name") << "x" << 0
                                    << "unknown name 'x': an index is an integer, a slice, None (or "
                                       "tf.newaxis) or ...";
+        QTest::newRow("comparison without a number")
+            << "x[x > ]" << 6 << "expected a number to compare x with";
+        QTest::newRow("comparison with a name")
+            << "t[t <= u]" << 7 << "expected a number to compare t with";
+        QTest::newRow("comparison of another name")
+            << "x[y > 3]" << 2
+            << "unknown name 'y': an index is an integer, a slice, None (or tf.newaxis) or ...";
+        QTest::newRow("comparison beyond int64")
+            << "x[x > 99999999999999999999]" << 2
+            << "the number 99999999999999999999 does not fit in a 64-bit integer";
         QTest::newRow("sign alone") << "x[-]" << 3 << "expected a number after the sign";
         QTest::newRow("x[1a]") << "x[1a]" << 3 << badNumber;
         QTest::newRow("x[1_]") << "x[1_]" << 3 << badNumber;

@@ -56,6 +56,11 @@ private slots:
     void timing();
     void traceSteps();
     void writesRequestsThatReadBack();
+    void frameworkReadings_data();
+    void frameworkReadings();
+    void frameworkRequestsReadBack();
+    void comparisonOfStringsIsNotModelled();
+    void frameworkIndexArrays();
 };
 
 void TestRequest::answersEveryErrorCode_data()
@@ -119,7 +124,19 @@ void TestRequest::refusesWrongTypes_data()
     row("op not a string", R"({"op":["getitem"]})", "op must be a string, got a list");
     row("unknown field", R"({"op":"getitem","atrs":{}})",
         "unknown request field \"atrs\" (a request has id, op, inputs, attrs, emit, trace, "
-        "sources, timing)");
+        "sources, timing, framework)");
+    row("framework not a string", R"({"op":"getitem","framework":1})",
+        "framework must be a string (tensorflow, numpy, torch, jax), got a number");
+    row("framework unknown", R"({"op":"getitem","framework":"numpy2"})",
+        "unknown framework 'numpy2' (a request reads with tensorflow, numpy, torch, jax; the "
+        "compare op reads with every framework)");
+    row("framework without index arrays", R"({"op":"getitem","framework":"onnx"})",
+        "unknown framework 'onnx' (a request reads with tensorflow, numpy, torch, jax; the "
+        "compare op reads with every framework)");
+    row("framework of an op without a spec",
+        R"({"op":"tile","inputs":{"input":{"value":[1]}},"attrs":{"multiples":[2]},"framework":"numpy"})",
+        "framework 'numpy' reads the spec of getitem or strided_slice; op 'tile' is TensorFlow's "
+        "alone");
     row("emit unknown", R"({"op":"getitem","emit":"all"})",
         "emit must be \"data\", \"summary\" or \"none\"");
     row("emit not a string", R"({"op":"getitem","emit":1})",
@@ -607,6 +624,135 @@ void TestRequest::writesRequestsThatReadBack()
     QCOMPARE(back.sources, request.sources);
     for (std::size_t k = 0; k < 2; ++k)
         QVERIFY(back.inputs[0][k].identical(request.inputs[0][k]));
+}
+
+void TestRequest::frameworkReadings_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<QString>("code");   // "" for a result
+    QTest::addColumn<QString>("result"); // the output's shape and data, or the error message
+    auto row = [](const char* name, const std::string& op, const std::string& shape,
+                  const std::string& attrs, const std::string& framework, const char* code,
+                  const char* result) {
+        const std::string extra = framework.empty() ? "" : R"(,"framework":")" + framework + "\"";
+        QTest::newRow(name) << QByteArray::fromStdString(onArange(op, shape, attrs, extra))
+                            << QString(code) << QString(result);
+    };
+    const std::string rowsAndColumns = R"({"expr":"x[[0, 2], 1:]"})";
+    row("numpy: rows and a slice", "getitem", "[3,4]", rowsAndColumns, "numpy", "",
+        "[2,3] [1,2,3,9,10,11]");
+    row("torch: rows and a slice", "getitem", "[3,4]", rowsAndColumns, "torch", "",
+        "[2,3] [1,2,3,9,10,11]");
+    row("jax: rows and a slice", "getitem", "[3,4]", rowsAndColumns, "jax", "",
+        "[2,3] [1,2,3,9,10,11]");
+    row("np alias", "getitem", "[3,4]", rowsAndColumns, "np", "", "[2,3] [1,2,3,9,10,11]");
+    row("tensorflow refuses index arrays", "getitem", "[3,4]", rowsAndColumns, "tensorflow",
+        "invalid_argument", "");
+    row("no framework is tensorflow", "getitem", "[3,4]", rowsAndColumns, "", "invalid_argument",
+        "");
+    // The advanced axes go first when a slice separates them.
+    row("numpy: separated index arrays", "getitem", "[2,3,4]", R"({"expr":"x[[1, 0], :, [3, 3]]"})",
+        "numpy", "", "[2,3] [15,19,23,3,7,11]");
+    row("numpy: boolean mask", "getitem", "[3]", R"({"expr":"x[[True, False, True]]"})", "numpy",
+        "", "[2] [0,2]");
+    row("numpy: out of bounds", "getitem", "[3,4]", R"({"expr":"x[[0, 5]]"})", "numpy",
+        "invalid_argument",
+        "NumPy 1.24 raises IndexError: index 5 is out of bounds for axis 0 with size 3");
+    row("numpy: parse error", "getitem", "[3,4]", R"({"expr":"x[[0, 2"})", "numpy", "parse_error",
+        "");
+    row("numpy: strided_slice's arguments", "strided_slice", "[5]",
+        R"({"begin":[4],"end":[-6],"strides":[-1]})", "numpy", "", "[5] [4,3,2,1,0]");
+    row("torch: negative step", "getitem", "[5]", R"({"expr":"x[::-1]"})", "torch",
+        "invalid_argument", "PyTorch 1.13 raises ValueError: step must be greater than zero");
+    // A comparison of the tensor with a number is a mask of its values.
+    row("numpy: x > 6", "getitem", "[3,4]", R"({"expr":"x[x > 6]"})", "numpy", "",
+        "[5] [7,8,9,10,11]");
+    row("torch: x >= 10 with a slice", "getitem", "[3,4]", R"({"expr":"x[x>=10]"})", "torch", "",
+        "[2] [10,11]");
+    row("jax: x == 2.0", "getitem", "[5]", R"({"expr":"x[x == 2.0]"})", "jax", "", "[1] [2]");
+    row("numpy: x != 0 on the leading axes only", "getitem", "[2,2]", R"({"expr":"x[x != 0, 1]"})",
+        "numpy", "invalid_argument",
+        "NumPy 1.24 raises IndexError: too many indices for array: array is 2-dimensional, but 3 "
+        "were indexed");
+    row("tensorflow: x > 6", "getitem", "[3,4]", R"({"expr":"x[x > 6]"})", "", "invalid_argument",
+        "x > 6 is a boolean tensor, and getitem reads TensorFlow's basic subscripts only "
+        "(integers, slices, None, ...): read the expression as NumPy, PyTorch or JAX to use it "
+        "as a mask, or use the boolean_mask op");
+    row("numpy: another name", "getitem", "[3,4]", R"({"expr":"x[y > 6]"})", "numpy", "parse_error",
+        "");
+    row("numpy: no number", "getitem", "[3,4]", R"({"expr":"x[x > y]"})", "numpy", "parse_error",
+        "expected a number to compare x with (at position 6)");
+}
+
+// The framework's reading replaces the op's: values, sources (every output element names the
+// input element it was read from) and steps all come from that framework's plan.
+void TestRequest::frameworkReadings()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(QString, code);
+    QFETCH(QString, result);
+    const std::string text = line.toStdString();
+    const Json r = respond(text.substr(0, text.size() - 1) + R"(,"sources":true,"trace":true})");
+    QCOMPARE(QString::fromStdString(errorCode(r)), code);
+    if (!code.isEmpty()) {
+        if (!result.isEmpty()) QCOMPARE(QString::fromStdString(errorMessage(r)), result);
+        return;
+    }
+    const Json& out = r.find("outputs")->toArray()[0];
+    QCOMPARE(QString::fromStdString(compact(*out.find("shape")) + " " + compact(*out.find("data"))),
+             result);
+    const auto& data = out.find("data")->toArray();
+    const auto& sources = r.find("sources")->toArray()[0].toArray();
+    QCOMPARE(sources.size(), data.size());
+    for (std::size_t i = 0; i < data.size(); ++i)
+        QCOMPARE(compact(sources[i]), "[0," + std::to_string(data[i].toInt64()) + "]");
+    QVERIFY(!r.find("trace")->find("steps")->toArray().empty());
+}
+
+void TestRequest::comparisonOfStringsIsNotModelled()
+{
+    const Json r = respond(
+        R"({"op":"getitem","framework":"numpy","inputs":{"input":{"value":["a","b"]}},"attrs":{"expr":"x[x > 1]"}})");
+    QCOMPARE(errorCode(r), std::string("unimplemented"));
+    QCOMPARE(errorMessage(r), std::string("NumPy 1.24: not modelled: x > 1 on a string tensor is "
+                                          "not modelled: the mask compares numbers"));
+}
+
+// What a hover explains an advanced result's elements from: the index arrays as read.
+void TestRequest::frameworkIndexArrays()
+{
+    const Json r = respond(
+        onArange("getitem", "[3,4]", R"({"expr":"x[[-1, 0], 1:]"})", R"(,"framework":"numpy")"));
+    QVERIFY2(r.find("ok")->toBool(), compact(r).c_str());
+    QCOMPARE(
+        compact(*r.find("index_arrays")),
+        std::string(
+            R"({"broadcast":[2],"position":0,"rank":2,"arrays":[{"name":"idx0","dim":0,"shape":[2],"values":[2,0]}]})"));
+    // TensorFlow's own result has none.
+    const Json tf = respond(onArange("getitem", "[3,4]", R"({"expr":"x[1:]"})"));
+    QVERIFY(!tf.find("index_arrays"));
+}
+
+void TestRequest::frameworkRequestsReadBack()
+{
+    const Limits limits = Limits::machineDefault();
+    const Request request = requestFromJson(
+        parseJson(onArange("getitem", "[3]", R"({"expr":"x[[2]]"})", R"(,"framework":"torch")")),
+        limits);
+    QCOMPARE(request.framework, Framework::PyTorch);
+    std::string text;
+    JsonWriter w(text);
+    writeRequest(w, request);
+    QVERIFY2(text.find(R"("framework":"torch")") != std::string::npos, text.c_str());
+    QCOMPARE(requestFromJson(parseJson(text), limits).framework, Framework::PyTorch);
+    // TensorFlow, the default, is not written: such a request is what it was before the field.
+    const Request plain =
+        requestFromJson(parseJson(onArange("getitem", "[3]", R"({"expr":"x[2]"})")), limits);
+    QCOMPARE(plain.framework, Framework::TensorFlow);
+    text.clear();
+    JsonWriter w2(text);
+    writeRequest(w2, plain);
+    QVERIFY2(text.find("framework") == std::string::npos, text.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestRequest)

@@ -72,15 +72,15 @@ void TestTabOrder::tabReachesEveryControl_data()
 {
     QTest::addColumn<QString>("op");
     QTest::addColumn<QStringList>("order");
-    QTest::newRow("getitem") << "getitem"
-                             << QStringList{
-                                    QStringLiteral("opPicker"),      QStringLiteral("specEditor"),
-                                    QStringLiteral("rawArgsTable"),  QStringLiteral("rawArgsAdd"),
-                                    QStringLiteral("rawArgsRemove"), QStringLiteral("input0Shape"),
-                                    QStringLiteral("input0DType"),   QStringLiteral("input0Fill"),
-                                    QStringLiteral("faceRows"),      QStringLiteral("faceCols"),
-                                    QStringLiteral("canvas"),        QStringLiteral("lessonList"),
-                                    QStringLiteral("decodeSteps")};
+    QTest::newRow("getitem")
+        << "getitem"
+        << QStringList{QStringLiteral("opPicker"),          QStringLiteral("specEditor"),
+                       QStringLiteral("frameworkSelector"), QStringLiteral("rawArgsTable"),
+                       QStringLiteral("rawArgsAdd"),        QStringLiteral("rawArgsRemove"),
+                       QStringLiteral("input0Shape"),       QStringLiteral("input0DType"),
+                       QStringLiteral("input0Fill"),        QStringLiteral("faceRows"),
+                       QStringLiteral("faceCols"),          QStringLiteral("canvas"),
+                       QStringLiteral("lessonList"),        QStringLiteral("decodeSteps")};
     QTest::newRow("generic op")
         << "transpose" << QStringList{QStringLiteral("opPicker"),    QStringLiteral("attr_perm"),
                                       QStringLiteral("input0Shape"), QStringLiteral("input0DType"),
@@ -153,13 +153,13 @@ void TestTabOrder::tabLeavesTheTable()
     QCOMPARE(nameOf(QApplication::focusWidget()), QStringLiteral("rawArgsAdd"));
     table->setFocus();
     QTest::keyClick(table, Qt::Key_Backtab, Qt::ShiftModifier);
-    QCOMPARE(nameOf(QApplication::focusWidget()), QStringLiteral("specEditor"));
+    QCOMPARE(nameOf(QApplication::focusWidget()), QStringLiteral("frameworkSelector"));
     table->setFocus();
     QTest::keyClick(table, Qt::Key_Tab, Qt::ControlModifier);
     QCOMPARE(nameOf(QApplication::focusWidget()), QStringLiteral("rawArgsAdd"));
     table->setFocus();
     QTest::keyClick(table, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
-    QCOMPARE(nameOf(QApplication::focusWidget()), QStringLiteral("specEditor"));
+    QCOMPARE(nameOf(QApplication::focusWidget()), QStringLiteral("frameworkSelector"));
 }
 
 QTEST_MAIN(TestTabOrder)

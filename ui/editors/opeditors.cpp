@@ -4,12 +4,15 @@
 #include "core/error.h"
 #include "core/slice_expr.h"
 #include "ui/editors/argtable.h"
+#include "ui/editors/frameworkselector.h"
 #include "ui/editors/speceditor.h"
 #include "ui/editors/workbenchupdate.h"
 #include "ui/model/attrtext.h"
 #include "ui/model/engineclient.h"
+#include "ui/model/frameworkcomparer.h"
 
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -125,7 +128,7 @@ QVBoxLayout* tightColumn(QWidget* owner)
 class ExprEditor : public OpEditor
 {
 public:
-    explicit ExprEditor(QWidget* parent)
+    ExprEditor(const OpDef& def, QWidget* parent)
         : OpEditor(parent), m_spec(new SpecEditor(this)),
           m_table(new ArgTable(QStringLiteral("rawArgs"), tr("Raw strided_slice arguments"),
                                rawColumns(), this))
@@ -135,7 +138,24 @@ public:
         label->setBuddy(m_spec);
         auto* layout = tightColumn(this);
         layout->addWidget(label);
-        layout->addWidget(m_spec);
+        auto* row = new QHBoxLayout;
+        row->setContentsMargins(0, 0, 0, 0);
+        row->addWidget(m_spec, 1);
+        // Beside the expression, for the ops whose spec the framework models read with a tensor
+        // (getitem; encode has none to index).
+        if (FrameworkComparer::compares(def.name) && !def.inputs.empty()) {
+            m_framework = new FrameworkSelector(this);
+            auto* readAs = new QLabel(tr("&read as"), this);
+            readAs->setBuddy(m_framework);
+            row->addWidget(readAs);
+            row->addWidget(m_framework);
+            connect(m_framework, &FrameworkSelector::frameworkEdited, this,
+                    [this](Framework framework) {
+                        showEncoding(m_spec->text());
+                        emit frameworkEdited(framework);
+                    });
+        }
+        layout->addLayout(row);
         layout->addWidget(m_table, 1);
         connect(m_spec, &SpecEditor::expressionEdited, this, [this](const QString& text) {
             showEncoding(text);
@@ -150,6 +170,7 @@ public:
         const QString text = it != ws.attrs.end() && it->second.isString()
                                  ? QString::fromStdString(it->second.toString())
                                  : QString();
+        if (m_framework) m_framework->setFramework(ws.framework);
         m_spec->setExpression(text);
         showEncoding(text);
     }
@@ -174,6 +195,27 @@ private:
     void showEncoding(const QString& text)
     {
         const std::string expr = text.toStdString();
+        const Framework framework = m_framework ? m_framework->framework() : Framework::TensorFlow;
+        if (framework != Framework::TensorFlow) {
+            // Another framework's subscript is only the expression's error where it does not
+            // parse; what TensorFlow refuses (an index array, a mask) is that framework's to read.
+            try {
+                parseSubscript(expr);
+                encodeExpression(expr);
+            } catch (const OpError& e) {
+                if (e.code() == ErrorCode::ParseError) {
+                    m_spec->setError(e.position(), QString::fromUtf8(e.what()));
+                    m_table->setNote(tr("The table shows the last expression that could be read."));
+                } else {
+                    m_spec->setError(std::nullopt, {});
+                    m_table->setNote(
+                        tr("%1 reads this subscript; TensorFlow's strided_slice arguments cannot "
+                           "say it (%2), so the table shows the last expression they could.")
+                            .arg(m_framework->currentText(), QString::fromUtf8(e.what())));
+                }
+                return;
+            }
+        }
         try {
             const Encoding enc = encodeExpression(expr);
             showSparse(m_table->model(), enc.sparse);
@@ -258,6 +300,7 @@ public:
 private:
     SpecEditor* m_spec;
     ArgTable* m_table;
+    FrameworkSelector* m_framework = nullptr; ///< getitem only
 };
 
 // strided_slice and its relatives: the raw table, plus fields for any other attribute.
@@ -529,7 +572,7 @@ void OpEditor::lightStep(const Step*, const Evaluation*) {}
 std::unique_ptr<OpEditor> makeOpEditor(const OpDef& def, QWidget* parent)
 {
     switch (def.notation) {
-    case Notation::Subscript: return std::make_unique<ExprEditor>(parent);
+    case Notation::Subscript: return std::make_unique<ExprEditor>(def, parent);
     case Notation::RawStridedSlice: return std::make_unique<RawSliceEditor>(def, parent);
     case Notation::Box: return std::make_unique<SliceEditor>(parent);
     case Notation::PaddleAxes: return std::make_unique<PaddleEditor>(parent);

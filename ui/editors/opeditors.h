@@ -48,6 +48,8 @@ signals:
     /// The user changed the attributes. Edits with the same non-empty merge key in a row form
     /// one undo step (typing an expression).
     void attrsEdited(const ss::Attrs& attrs, const QString& mergeKey);
+    /// The user chose whose reading of the subscript the engine runs (getitem's selector).
+    void frameworkEdited(ss::Framework framework);
     /// unreadableAttrs() changed.
     void unreadableChanged();
 };

@@ -216,7 +216,12 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         request.op = def;
         request.inputs = eval->inputs;
         request.attrs = ws.attrs;
+        request.framework = ws.framework;
         request.sources = true;
+        // A framework's reading is its own result, and its own error: the output view is titled
+        // by it, and a failure does not leave TensorFlow's last result on show in its place.
+        if (ws.framework != Framework::TensorFlow)
+            eval->framework = QString::fromUtf8(frameworkModel(ws.framework).title());
         // A one-to-one affine plan answers for its sources itself: none are made.
         std::shared_ptr<const AffinePlanMap> planMap;
         request.sourcesWanted = [&planMap, &limits](const OpPlan& plan,
@@ -242,6 +247,9 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         eval->code = e.code();
         eval->message = QString::fromStdString(e.what());
         eval->position = e.position();
+        // A half-typed subscript is the expression's error, not the framework's: the last good
+        // result stays on show, greyed, as while typing for TensorFlow.
+        if (e.code() == ErrorCode::ParseError) eval->framework.clear();
     } catch (const std::bad_alloc&) {
         eval->code = ErrorCode::ResourceExhausted;
         eval->message = QStringLiteral("not enough memory for this evaluation");

@@ -168,6 +168,7 @@ Selection ExerciseChecker::select(const Workspace& workspace)
         Request request;
         request.op = def;
         request.attrs = workspace.attrs;
+        request.framework = workspace.framework;
         request.sources = true;
         request.inMemory = true;
         for (const auto& list : workspace.inputs) {

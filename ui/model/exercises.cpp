@@ -79,7 +79,9 @@ Exercise readExercise(const Json& json)
     const Json* op = json.find("op");
     if (!op || !op->isString()) badRequest("needs an 'op'");
     Json::Object request{{"op", *op}};
-    for (const char* key : {"inputs", "attrs"})
+    // "framework": whose indexing rules read the expression (the request's member), kept by
+    // every answer.
+    for (const char* key : {"inputs", "attrs", "framework"})
         if (const Json* value = json.find(key)) request.emplace_back(key, *value);
     const Json requestJson(std::move(request));
     exercise.start = workspaceFromJson(requestJson, Limits::machineDefault());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/explain.h"
 
+#include "core/frameworks/advanced_index.h"
 #include "core/plan.h"
 #include "ui/model/attrtext.h"
 
@@ -217,9 +218,12 @@ QString extrasText(const Evaluation& eval)
         }
         return lines.join(QStringLiteral("<br>"));
     }
-    for (const auto& [name, value] : eval.extras)
+    for (const auto& [name, value] : eval.extras) {
+        // A framework's index arrays are what hovering an output element explains.
+        if (name == frameworks::kIndexArraysExtra) continue;
         lines << QStringLiteral("<b>%1</b>: <code>%2</code>")
                      .arg(QString::fromStdString(name), attrText(value).toHtmlEscaped());
+    }
     return lines.join(QStringLiteral("<br>"));
 }
 
@@ -332,6 +336,15 @@ QString explainOutputElement(const OpDef& def, const Evaluation& eval, int outpu
         const QString why = gatherReason(def, eval, unravelIndex(flat, outShape));
         if (!why.isEmpty()) text += u' ' + why;
     }
+    // A framework's advanced index: which index array entries chose this element (the engine's
+    // words, from the arrays it planned with).
+    if (output == 0)
+        for (const auto& [name, value] : eval.extras)
+            if (name == frameworks::kIndexArraysExtra) {
+                const std::string why = frameworks::explainIndexArrays(value, outShape, flat);
+                if (!why.empty())
+                    text += QStringLiteral("<br>") + QString::fromStdString(why).toHtmlEscaped();
+            }
     // The decode's per-dimension lines explain this element when the decode maps the source's
     // tensor onto this output (getitem, strided_slice); the gradient and the assignment run it
     // the other way round, where its lines would name the wrong coordinates.

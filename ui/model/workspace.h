@@ -5,6 +5,7 @@
 
 #include "core/attr.h"
 #include "core/decode.h"
+#include "core/frameworks/framework_model.h"
 #include "core/op.h"
 #include "core/tensor.h"
 
@@ -49,6 +50,9 @@ struct Workspace
     Attrs attrs{{"expr", Attr("x[1:, ::-1]")}};
     /// One list per input of the op: exactly one tensor, or any number for a list input.
     std::vector<std::vector<InputSource>> inputs{{InputSource{}}};
+    /// Whose reading of the subscript the engine runs (the request's `framework`): TensorFlow,
+    /// the op itself, or NumPy, PyTorch or JAX (readsSubscriptOps), for getitem only.
+    Framework framework = Framework::TensorFlow;
     QString title;       ///< lessons: a short title
     QString explanation; ///< lessons: what to look at, in a few sentences
 

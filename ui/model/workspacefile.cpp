@@ -106,6 +106,7 @@ Workspace workspaceFromJson(const Json& request, const Limits& limits, Expectati
     Workspace ws;
     ws.op = spec.op->name;
     ws.attrs = spec.attrs;
+    ws.framework = spec.framework; // a file from before the selector reads as TensorFlow
     ws.inputs.clear();
     for (const auto& list : spec.inputs) {
         std::vector<InputSource> sources;
@@ -178,6 +179,10 @@ std::string workspaceToJson(const Workspace& ws)
         writeAttr(w, value);
     }
     w.endObject();
+    if (ws.framework != Framework::TensorFlow) {
+        w.key("framework");
+        w.value(std::string(frameworkModel(ws.framework).key()));
+    }
     w.key("trace");
     w.value(true);
     w.endObject();

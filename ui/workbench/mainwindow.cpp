@@ -444,6 +444,14 @@ void MainWindow::replaceOpEditor(const OpDef& def)
                 next.attrs = attrs;
                 m_doc->edit(next, tr("Edit the arguments"), key);
             });
+    connect(m_opEditor, &OpEditor::frameworkEdited, this, [this](Framework framework) {
+        Workspace next = m_doc->workspace();
+        next.framework = framework;
+        m_doc->edit(next,
+                    tr("Read the expression as %1")
+                        .arg(QString::fromUtf8(frameworkModel(framework).title())),
+                    {});
+    });
     if (SpecEditor* spec = specEditor()) {
         spec->setHistory(QSettings().value(QLatin1String(kHistoryKey)).toStringList());
         connect(spec, &QLineEdit::editingFinished, this, [this, spec] {

@@ -5,6 +5,10 @@
 #include "core/plan.h"
 
 #include <algorithm>
+#include <compare>
+#include <optional>
+#include <type_traits>
+#include <utility>
 
 namespace ss::frameworks {
 
@@ -254,7 +258,101 @@ FrameworkOutcome gatherOutcome(Framework framework, const Tensor& input, const G
     o.plan.steps = std::move(steps);
     o.plan.outputs.push_back(std::move(out));
     o.outputDims = std::move(outputDims);
+    // What a hover explains each element from: the arrays themselves, unless they are large
+    // (a mask of a big tensor), where the per-element sources still say where each came from.
+    std::int64_t values = 0;
+    for (const IndexArray& a : spec.arrays)
+        values += std::int64_t(a.values.size());
+    if (values <= kExplainedIndexValues) {
+        Attr::List arrays;
+        for (const IndexArray& a : spec.arrays)
+            arrays.push_back(Attr(Attr::Map{{"name", Attr(a.label)},
+                                            {"dim", Attr(std::int64_t(a.dim))},
+                                            {"shape", Attr::ints(a.shape)},
+                                            {"values", Attr::ints(a.values)}}));
+        o.plan.extras.emplace_back(kIndexArraysExtra,
+                                   Attr(Attr::Map{{"broadcast", Attr::ints(*block)},
+                                                  {"position", Attr(std::int64_t(blockAt))},
+                                                  {"rank", Attr(std::int64_t(inShape.size()))},
+                                                  {"arrays", Attr(std::move(arrays))}}));
+    }
     return o;
+}
+
+namespace {
+
+const Attr* mapMember(const Attr& map, const char* name)
+{
+    if (!map.isMap()) return nullptr;
+    for (const auto& [key, value] : map.toMap())
+        if (key == name) return &value;
+    return nullptr;
+}
+
+std::optional<std::vector<std::int64_t>> intsOf(const Attr* a)
+{
+    if (!a || !a->isList()) return std::nullopt;
+    std::vector<std::int64_t> v;
+    for (const Attr& e : a->toList()) {
+        if (!e.isInt()) return std::nullopt;
+        v.push_back(e.toInt());
+    }
+    return v;
+}
+
+} // namespace
+
+std::string explainIndexArrays(const Attr& extra, const Shape& outShape, std::int64_t flat)
+{
+    const auto block = intsOf(mapMember(extra, "broadcast"));
+    const Attr* position = mapMember(extra, "position");
+    const Attr* rankAttr = mapMember(extra, "rank");
+    const Attr* arrays = mapMember(extra, "arrays");
+    if (!block || !position || !position->isInt() || !rankAttr || !rankAttr->isInt() || !arrays ||
+        !arrays->isList())
+        return {};
+    const std::int64_t at = position->toInt();
+    const std::int64_t total = numElements(outShape);
+    if (flat < 0 || flat >= total || at < 0 ||
+        at + std::int64_t(block->size()) > std::int64_t(outShape.size()))
+        return {};
+    // The element's coordinates, and among them its place in the broadcast index dimensions.
+    std::vector<std::int64_t> coord(outShape.size(), 0);
+    for (std::size_t k = outShape.size(), rest = std::size_t(flat); k-- > 0;) {
+        coord[k] = std::int64_t(rest % std::size_t(outShape[k]));
+        rest /= std::size_t(outShape[k]);
+    }
+    const std::vector<std::int64_t> b(coord.begin() + at,
+                                      coord.begin() + at + std::int64_t(block->size()));
+    const std::int64_t rank = rankAttr->toInt();
+    std::string takes;
+    for (const Attr& entry : arrays->toList()) {
+        const Attr* name = mapMember(entry, "name");
+        const Attr* dim = mapMember(entry, "dim");
+        const auto shape = intsOf(mapMember(entry, "shape"));
+        const auto values = intsOf(mapMember(entry, "values"));
+        if (!name || !name->isString() || !dim || !dim->isInt() || !shape || !values ||
+            shape->size() > b.size())
+            return {};
+        if (dim->toInt() < 0) continue; // a 0-d bool: it adds an axis, it reads nothing
+        IndexArray a;
+        a.shape = *shape;
+        a.values = *values;
+        const std::int64_t offset = arrayOffset(a, b);
+        if (offset < 0 || offset >= std::int64_t(values->size())) return {};
+        std::vector<std::int64_t> own;
+        for (std::size_t k = 0; k < shape->size(); ++k)
+            own.push_back((*shape)[k] == 1 ? 0 : b[b.size() - shape->size() + k]);
+        const std::string entryText =
+            name->toString() + coordText(own) + " = " + num((*values)[std::size_t(offset)]);
+        takes += (takes.empty() ? "" : " and ") +
+                 (rank == 2 ? (dim->toInt() == 0 ? "row " : "column ") + entryText
+                            : entryText + " on axis " + num(dim->toInt()));
+    }
+    if (takes.empty()) return {};
+    const std::size_t count = arrays->toList().size();
+    return (count == 1 ? "the index array has shape " : "the index arrays broadcast to ") +
+           shapeTuple(*block) + "; element " + coordText(b) + " takes " + takes;
 }
 
 std::string unreadableItemReason(const std::vector<SubscriptItem>& items, const std::string& who)
@@ -607,6 +705,75 @@ bool hasArrayItems(const std::vector<SubscriptItem>& items)
     return std::any_of(items.begin(), items.end(), [](const SubscriptItem& it) {
         return it.kind == SubscriptItem::Kind::IndexArray || it.kind == SubscriptItem::Kind::Bool;
     });
+}
+
+bool hasComparisons(const IndexSpec& spec)
+{
+    if (!spec.subscript) return false;
+    return std::any_of(spec.subscript->items.begin(), spec.subscript->items.end(),
+                       [](const SubscriptItem& it) { return it.comparison.has_value(); });
+}
+
+namespace {
+
+template <class T> bool compareElement(const T& element, const SubscriptItem::Comparison& c)
+{
+    // Integers compare exactly with an integer (no trip through double past 2^53); everything
+    // else as doubles, so a NaN is unequal to every number and unordered, as in NumPy.
+    auto order = [&]() -> std::partial_ordering {
+        if constexpr (std::is_same_v<T, bool>) {
+            return c.isInteger ? std::int64_t(element) <=> c.intValue : double(element) <=> c.value;
+        } else if constexpr (std::is_integral_v<T>) {
+            if (c.isInteger) {
+                if (std::cmp_less(element, c.intValue)) return std::partial_ordering::less;
+                if (std::cmp_greater(element, c.intValue)) return std::partial_ordering::greater;
+                return std::partial_ordering::equivalent;
+            }
+            return static_cast<long double>(element) <=> static_cast<long double>(c.value);
+        } else {
+            return realValue(element) <=> c.value;
+        }
+    }();
+    if (c.op == ">") return order == std::partial_ordering::greater;
+    if (c.op == ">=")
+        return order == std::partial_ordering::greater ||
+               order == std::partial_ordering::equivalent;
+    if (c.op == "<") return order == std::partial_ordering::less;
+    if (c.op == "<=")
+        return order == std::partial_ordering::less || order == std::partial_ordering::equivalent;
+    if (c.op == "==") return order == std::partial_ordering::equivalent;
+    return order != std::partial_ordering::equivalent; // !=, true for NaN
+}
+
+} // namespace
+
+std::string resolveComparisons(IndexSpec& spec, const Tensor& input, const Limits& limits)
+{
+    if (!spec.subscript) return {};
+    for (SubscriptItem& it : spec.subscript->items) {
+        if (!it.comparison) continue;
+        const DType dtype = input.dtype();
+        if (dtype == DType::String || dtype == DType::Complex64 || dtype == DType::Complex128)
+            return it.text + " on a " + std::string(dtypeName(dtype)) +
+                   " tensor is not modelled: the mask "
+                   "compares numbers";
+        limits.charge(input.size() * std::int64_t(sizeof(std::int64_t)),
+                      "the mask " + it.text + " (" + std::to_string(input.size()) + " elements)");
+        it.arrayShape = input.shape();
+        it.arrayValues.assign(std::size_t(input.size()), 0);
+        const SubscriptItem::Comparison c = *it.comparison;
+        visitDType(dtype, [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            if constexpr (!std::is_same_v<T, std::string> && !kIsComplex<T>) {
+                const T* data = input.data<T>();
+                for (std::int64_t i = 0; i < input.size(); ++i)
+                    it.arrayValues[std::size_t(i)] = compareElement(data[i], c) ? 1 : 0;
+            }
+        });
+        it.arrayIsBool = true;
+        it.comparison.reset();
+    }
+    return {};
 }
 
 } // namespace ss::frameworks

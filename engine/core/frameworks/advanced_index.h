@@ -58,6 +58,19 @@ FrameworkOutcome gatherOutcome(Framework framework, const Tensor& input, const G
                                const std::string& placement, std::vector<Step> steps,
                                const Limits& limits);
 
+/// The plan extra gatherOutcome adds (when the index arrays hold at most kExplainedIndexValues
+/// values together): {"broadcast": shape, "position": the result dimension the broadcast
+/// dimensions start at, "rank": the input's rank, "arrays": [{"name", "dim", "shape", "values"},
+/// ...]}, each array's values as it reads them (counted from 0).
+inline constexpr const char* kIndexArraysExtra = "index_arrays";
+inline constexpr std::int64_t kExplainedIndexValues = 65536;
+
+/// Why element `flat` of an advanced result of shape `outShape` reads what it reads, from the
+/// plan's kIndexArraysExtra: "the index arrays broadcast to (2, 3); element [1, 2] takes row
+/// idx0[1, 2] = 4 and column idx1[1, 2] = 0". Empty if `extra` is not such an extra or the
+/// element lies outside `outShape`.
+std::string explainIndexArrays(const Attr& extra, const Shape& outShape, std::int64_t flat);
+
 /// NumPy 1.24's advanced indexing of `items` (every list an index array, a list of bools a mask
 /// read as nonzero(), a bool a 0-d mask, integers joining the arrays for the placement rule), in
 /// the order mapping.c checks it; for Framework::Jax, jax.numpy's reading of the same: no bounds
@@ -69,6 +82,14 @@ FrameworkOutcome planNumpyStyle(Framework fw, const std::vector<SubscriptItem>& 
 /// Why a model cannot read these items at all (a float, a string, a ragged list, a slice bound
 /// that is not an integer), or empty. Unlike advancedIndexingReason, index arrays and bools pass.
 std::string unreadableItemReason(const std::vector<SubscriptItem>& items, const std::string& who);
+
+/// Whether the subscript compares the tensor with a number anywhere (`x[x > 3]`).
+bool hasComparisons(const IndexSpec& spec);
+/// Fills in every `x > 3` item's mask (SubscriptItem::comparison) from the input's values, as
+/// NumPy, PyTorch and JAX evaluate the comparison before indexing: a boolean array of the
+/// input's shape, charged to `limits`. Clears `comparison` on the items it fills. Returns why it
+/// cannot (a string or complex input: not modelled), or empty.
+std::string resolveComparisons(IndexSpec& spec, const Tensor& input, const Limits& limits);
 
 /// Whether any item is an index array or a bool (the subscript is advanced indexing).
 bool hasArrayItems(const std::vector<SubscriptItem>& items);

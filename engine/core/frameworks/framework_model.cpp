@@ -92,6 +92,48 @@ std::string frameworkKeys()
     return keys;
 }
 
+bool readsSubscriptOps(Framework framework)
+{
+    return framework == Framework::TensorFlow || framework == Framework::NumPy ||
+           framework == Framework::PyTorch || framework == Framework::Jax;
+}
+
+std::string subscriptFrameworkKeys()
+{
+    std::string keys;
+    for (Framework f :
+         {Framework::TensorFlow, Framework::NumPy, Framework::PyTorch, Framework::Jax})
+        keys += (keys.empty() ? "" : ", ") + std::string(frameworkModel(f).key());
+    return keys;
+}
+
+std::string outcomeMessage(const FrameworkOutcome& outcome)
+{
+    const std::string title(frameworkModel(outcome.framework).title());
+    switch (outcome.kind) {
+    case FrameworkOutcome::Kind::Error:
+        return title + " raises " + outcome.errorType + ": " + outcome.message;
+    case FrameworkOutcome::Kind::NotModelled: return title + ": not modelled: " + outcome.message;
+    case FrameworkOutcome::Kind::Result: break;
+    }
+    return title + " returns a result";
+}
+
+OpPlan planInFramework(Framework framework, const std::string& op, const Attrs& attrs,
+                       const Tensor& input, const Limits& limits)
+{
+    FrameworkOutcome outcome =
+        frameworkModel(framework).plan(IndexSpec::fromAttrs(op, attrs), input, limits);
+    switch (outcome.kind) {
+    case FrameworkOutcome::Kind::Result: return std::move(outcome.plan);
+    case FrameworkOutcome::Kind::Error:
+        throw OpError(ErrorCode::InvalidArgument, outcomeMessage(outcome));
+    case FrameworkOutcome::Kind::NotModelled:
+        throw OpError(ErrorCode::Unimplemented, outcomeMessage(outcome));
+    }
+    throw OpError(ErrorCode::Internal, "unknown framework outcome");
+}
+
 namespace frameworks {
 
 namespace {

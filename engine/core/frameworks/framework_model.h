@@ -110,6 +110,25 @@ const FrameworkModel& frameworkModel(Framework framework);
 /// "numpy, tensorflow, torch, jax, onnx, paddle", for messages.
 std::string frameworkKeys();
 
+/// Whether a request (its `framework` member) and the workbench's framework selector can read
+/// a subscript op with `framework`: TensorFlow (the op itself), NumPy, PyTorch and JAX, the
+/// frameworks whose subscripts take index arrays and masks.
+bool readsSubscriptOps(Framework framework);
+/// "tensorflow, numpy, torch, jax": the keys readsSubscriptOps accepts, for messages.
+std::string subscriptFrameworkKeys();
+/// The message of an Error or NotModelled outcome as the workbench and the protocol show it:
+/// "NumPy 1.24 raises IndexError: index 5 is out of bounds ...", "PyTorch 1.13: not modelled:
+/// ...".
+std::string outcomeMessage(const FrameworkOutcome& outcome);
+/// The plan of a basic-indexing op (OpEquivalent::subscript: getitem's `expr`, strided_slice's
+/// raw arguments) on `input` as `framework` reads its spec: that framework's result, one output
+/// planned from slot 0, with its decode steps. Throws OpError: parse_error where the subscript
+/// does not parse (with its position), invalid_argument with outcomeMessage() where the
+/// framework raises, unimplemented where SliceScope does not model its reading, and what the
+/// model throws (an output over `limits`).
+OpPlan planInFramework(Framework framework, const std::string& op, const Attrs& attrs,
+                       const Tensor& input, const Limits& limits);
+
 namespace frameworks {
 
 // Helpers shared by the models.

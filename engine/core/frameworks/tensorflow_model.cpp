@@ -64,6 +64,16 @@ std::string gatherCode(const Subscript& sub, const std::optional<Shape>& shape)
         invalidArgument("TensorFlow refuses index arrays in a subscript, and " + why +
                         "; index with tf.gather or tf.gather_nd after tf.strided_slice");
     };
+    for (const SubscriptItem& it : items)
+        if (it.comparison) {
+            // The mask's values are the input's: one call takes it whole.
+            if (items.size() != 1) refuse(it.text + " beside other items has no single call");
+            return "import tensorflow as tf\n\n# TensorFlow's getitem here refuses " +
+                   subscriptText(items, false) +
+                   " (a mask); NumPy's reading with "
+                   "tf.boolean_mask:\ny = tf.boolean_mask(x, " +
+                   it.text + ")\n";
+        }
     int used = 0;
     for (const SubscriptItem& it : items) {
         if (it.kind == SubscriptItem::Kind::IndexArray)

@@ -113,6 +113,13 @@ FrameworkOutcome TorchModel::plan(const IndexSpec& spec, const Tensor& input,
 {
     const Framework fw = Framework::PyTorch;
     if (!spec.subscript) return notModelledOutcome(fw, spec.noSubscriptMessage(), {});
+    if (hasComparisons(spec)) {
+        // x > 3 is evaluated first, as Python does: the mask of the input's values.
+        IndexSpec masked = spec;
+        if (const std::string why = resolveComparisons(masked, input, limits); !why.empty())
+            return notModelledOutcome(fw, why, {});
+        return plan(masked, input, limits);
+    }
     const Subscript& sub = *spec.subscript;
     const auto& items = sub.items;
     std::vector<Step> steps;
