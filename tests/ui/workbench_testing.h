@@ -10,10 +10,12 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -47,8 +49,23 @@ inline void answerUnexpectedSaveDialogs()
 /// sees the user's files or another suite's. Each suite has its own (named after its
 /// executable): ctest runs suites in parallel, and one suite's clean start must not wipe the
 /// settings and autosaves of another that is running.
+/// The autosave fallbacks (the temporary folder and $XDG_RUNTIME_DIR) are shared by every program
+/// the user runs: each suite gets its own, so a session another run left there (a killed app, a
+/// crashed suite) is never offered for recovery inside a test.
+inline void usePrivateSessionFallbacks()
+{
+    static QTemporaryDir own; // in the real temporary folder, removed when the suite ends
+    if (qEnvironmentVariable("TMPDIR") == own.path()) return;
+    const QString runtime = own.filePath(QStringLiteral("runtime"));
+    QDir().mkpath(runtime);
+    QFile::setPermissions(runtime, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    qputenv("XDG_RUNTIME_DIR", runtime.toLocal8Bit());
+    qputenv("TMPDIR", own.path().toLocal8Bit());
+}
+
 inline void useCleanTestEnvironment()
 {
+    usePrivateSessionFallbacks();
     answerUnexpectedSaveDialogs();
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("SliceScopeTests"));
