@@ -29,6 +29,15 @@ FrameworkSelector* selector(MainWindow& w)
     return w.findChild<FrameworkSelector*>(QStringLiteral("frameworkSelector"));
 }
 
+// Shows the window on `ws` and waits for its first result on screen.
+[[nodiscard]] bool showOn(MainWindow& w, const Workspace& ws)
+{
+    w.forgetSession();
+    w.show();
+    w.setWorkspace(ws, QStringLiteral("start"));
+    return waitSettled(w);
+}
+
 // Types `expr` into the expression field as a person does (select all, then the keys).
 void typeExpression(MainWindow& w, const QString& expr)
 {
@@ -108,11 +117,7 @@ private slots:
         QFETCH(int, framework);
         const Framework chosen = Framework(framework);
         MainWindow w;
-        w.forgetSession();
-        w.show();
-        w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1:, ::-1]")),
-                       QStringLiteral("start"));
-        QVERIFY(waitSettled(w));
+        QVERIFY(showOn(w, getitemWorkspace({3, 4}, QStringLiteral("x[1:, ::-1]"))));
         chooseByKeyboard(w, chosen);
         QCOMPARE(w.workspace().framework, chosen);
         typeExpression(w, QStringLiteral("x[[0, 2], 1:]"));
@@ -152,11 +157,7 @@ private slots:
     void tensorFlowStillRefuses()
     {
         MainWindow w;
-        w.forgetSession();
-        w.show();
-        w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1:, ::-1]")),
-                       QStringLiteral("start"));
-        QVERIFY(waitSettled(w));
+        QVERIFY(showOn(w, getitemWorkspace({3, 4}, QStringLiteral("x[1:, ::-1]"))));
         typeExpression(w, QStringLiteral("x[[0, 2], 1:]"));
         QVERIFY(waitSettled(w));
         QCOMPARE(selector(w)->framework(), Framework::TensorFlow);
@@ -181,12 +182,9 @@ private slots:
     void hoverNamesEveryIndexArray()
     {
         MainWindow w;
-        w.forgetSession();
-        w.show();
         Workspace ws = getitemWorkspace({2, 3, 4}, QStringLiteral("x[[1, 0], :, [3, 2]]"));
         ws.framework = Framework::NumPy;
-        w.setWorkspace(ws, QStringLiteral("start"));
-        QVERIFY(waitSettled(w));
+        QVERIFY(showOn(w, ws));
         QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.message()));
         QCOMPARE(w.outputView(0)->model()->tensor().shape(), (Shape{2, 3}));
         // output[1, 2] is x[0, 2, 2] = 10.
@@ -218,10 +216,7 @@ private slots:
         QFETCH(Shape, shape);
         QFETCH(Shape, expected);
         MainWindow w;
-        w.forgetSession();
-        w.show();
-        w.setWorkspace(getitemWorkspace(shape, QStringLiteral("x[0]")), QStringLiteral("start"));
-        QVERIFY(waitSettled(w));
+        QVERIFY(showOn(w, getitemWorkspace(shape, QStringLiteral("x[0]"))));
         chooseByKeyboard(w, Framework::NumPy);
         typeExpression(w, expr);
         QVERIFY(waitSettled(w));
@@ -235,11 +230,7 @@ private slots:
     void frameworkErrorIsShown()
     {
         MainWindow w;
-        w.forgetSession();
-        w.show();
-        w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[[0, 2]]")),
-                       QStringLiteral("start"));
-        QVERIFY(waitSettled(w));
+        QVERIFY(showOn(w, getitemWorkspace({3, 4}, QStringLiteral("x[[0, 2]]"))));
         chooseByKeyboard(w, Framework::NumPy);
         QVERIFY(waitSettled(w));
         QVERIFY(w.lastEvaluation()->ok);
@@ -268,12 +259,8 @@ private slots:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         MainWindow w;
-        w.forgetSession();
-        w.show();
         // jax.numpy refuses a list alone (a TypeError): the list sits in a tuple.
-        w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[[2, 0], :]")),
-                       QStringLiteral("start"));
-        QVERIFY(waitSettled(w));
+        QVERIFY(showOn(w, getitemWorkspace({3, 4}, QStringLiteral("x[[2, 0], :]"))));
         // Picked from the list (as with the mouse): one step.
         selector(w)->setCurrentIndex(selector(w)->findData(int(Framework::Jax)));
         QVERIFY(waitSettled(w));
