@@ -266,6 +266,20 @@ def run_start_cases(binary):
                    ["SliceScope.conf", "FIFO", "SliceScope.conf.unreadable-1"],
                    lambda s: [(settings(s) + ".unreadable-1", stat.S_IFIFO)])
 
+    # A list that claims 2^32 - 2^24 entries: Qt 6.4 reserves them all before reading one.
+    damaged = b"[General]\nstarted=true\nhistory=@Variant(\\0\\0\\0\\t\\xfe\\xff\\xff\\xff)\n"
+
+    def damaged_settings(s):
+        with open(settings(s), "wb") as f:
+            f.write(damaged)
+
+    def damaged_kept(s):
+        with open(settings(s) + ".unreadable-1", "rb") as f:
+            check(f.read() == damaged, "the damaged settings file was not kept as it was")
+        return [(settings(s) + ".unreadable-1", stat.S_IFREG)]
+    run_start_case(binary, "a settings file with a binary list of 2^32 entries", damaged_settings,
+                   ["SliceScope.conf", "@Variant", "SliceScope.conf.unreadable-1"], damaged_kept)
+
 
 def main():
     if len(sys.argv) < 2:

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer: any bytes as the settings file (~/.config/SliceScope/SliceScope.conf), read as the
 // app reads it: the file rule first (checkSettingsFiles), then QSettings and every value as the
-// types the app asks for. Nothing may crash or hang; a file the rule refuses is moved aside.
+// types the app asks for. Nothing may crash or hang. A regular file within the size cap is refused
+// only for a binary @Variant value (which Qt 6.4 reads trusting the sizes inside), and is then
+// kept aside unchanged; QSettings never sees it.
 #include "fuzz_file.h"
 #include "protocol/read_file.h"
 #include "ui/model/filesaside.h"
@@ -38,7 +40,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         file.write(reinterpret_cast<const char*>(data), qint64(size));
     }
     const QStringList problems = ss::ui::checkSettingsFiles();
-    if (!problems.isEmpty()) std::abort(); // a regular file within the cap is never refused
+    const QByteArrayView text(data, size);
+    if (problems.isEmpty() == ss::ui::holdsQtBinaryValue(text)) std::abort();
+    if (!problems.isEmpty()) {
+        QFile aside(path + QStringLiteral(".unreadable-1"));
+        if (QFile::exists(path) || !aside.open(QIODevice::ReadOnly) || aside.readAll() != text)
+            std::abort(); // not kept aside as it was
+        aside.close();
+        aside.remove();
+    }
     QSettings settings;
     for (const QString& key : settings.allKeys()) {
         const QVariant value = settings.value(key);

@@ -13,8 +13,11 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <string>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace ss::ui {
 
@@ -47,6 +50,140 @@ QString moveAside(const QString& path, QString* why)
     return {};
 }
 
+namespace {
+
+int digitValue(char c, int base)
+{
+    int d = -1;
+    if (c >= '0' && c <= '9')
+        d = c - '0';
+    else if (c >= 'a' && c <= 'f')
+        d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+        d = c - 'A' + 10;
+    return d < base ? d : -1;
+}
+
+bool isIniSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/// The next line of an INI text as QSettings (Qt 6.4, QConfFileSettingsPrivate::readIniLine)
+/// splits it: leading white space skipped, ";" comments at a line's start skipped, a line break
+/// inside quotes or after a backslash kept in the line, an unquoted ";" ending it. `equals` is
+/// the offset of its first unquoted "=", or -1.
+bool nextIniLine(QByteArrayView data, qsizetype& pos, QByteArrayView& line, qsizetype& equals)
+{
+    bool inQuotes = false;
+    equals = -1;
+    qsizetype start = pos;
+    while (start < data.size() && isIniSpace(data[start]))
+        ++start;
+    qsizetype i = start;
+    while (i < data.size()) {
+        const char c = data[i++];
+        if (c == '=') {
+            if (!inQuotes && equals == -1) equals = i - 1;
+        } else if (c == '\n' || c == '\r') {
+            if (i == start + 1)
+                ++start;
+            else if (!inQuotes) {
+                --i;
+                break;
+            }
+        } else if (c == '\\') {
+            if (i < data.size()) {
+                const char escaped = data[i++];
+                if (i < data.size() &&
+                    ((escaped == '\n' && data[i] == '\r') || (escaped == '\r' && data[i] == '\n')))
+                    ++i;
+            }
+        } else if (c == '"') {
+            inQuotes = !inQuotes;
+        } else if (c == ';') {
+            if (i == start + 1) {
+                while (i < data.size() && data[i] != '\n' && data[i] != '\r')
+                    ++i;
+                while (i < data.size() && isIniSpace(data[i]))
+                    ++i;
+                start = i;
+            } else if (!inQuotes) {
+                --i;
+                break;
+            }
+        }
+    }
+    pos = i;
+    line = data.sliced(start, i - start);
+    if (equals >= 0) equals -= start;
+    return !line.isEmpty();
+}
+
+/// The elements of one INI value as QSettings (QSettingsPrivate::iniUnescapedStringList) reads
+/// them: escapes decoded (the named ones; \x with any number of hex digits and \ with octal ones,
+/// kept in 16 bits as Qt keeps them; any other escaped character, a line break included, gives
+/// nothing), quotes dropped, unquoted commas between elements, spaces skipped at an element's
+/// start and after a closing quote. Only ASCII is kept: whatever UTF-8 decodes to does not
+/// matter to the question asked of them, which starts with "@".
+std::vector<std::u16string> iniValueElements(QByteArrayView value)
+{
+    static constexpr std::string_view named = "abfnrtv\"?'\\";
+    static constexpr std::string_view meaning = "\a\b\f\n\r\t\v\"?'\\";
+    std::vector<std::u16string> elements(1);
+    bool inQuotes = false;
+    qsizetype i = 0;
+    const auto skipSpaces = [&] {
+        while (i < value.size() && (value[i] == ' ' || value[i] == '\t'))
+            ++i;
+    };
+    skipSpaces();
+    while (i < value.size()) {
+        const char c = value[i++];
+        std::u16string& element = elements.back();
+        if (c == '"') {
+            inQuotes = !inQuotes;
+            if (!inQuotes) skipSpaces();
+        } else if (c == ',' && !inQuotes) {
+            elements.emplace_back();
+            skipSpaces();
+        } else if (c != '\\') {
+            if (static_cast<unsigned char>(c) < 0x80) element += char16_t(c);
+        } else if (i < value.size()) {
+            const char e = value[i++];
+            const int base = e == 'x' ? 16 : 8;
+            if (const auto at = named.find(e); at != std::string_view::npos) {
+                element += char16_t(meaning[at]);
+            } else if ((e == 'x' && i < value.size() && digitValue(value[i], 16) >= 0) ||
+                       digitValue(e, 8) >= 0) {
+                char16_t code = e == 'x' ? 0 : char16_t(e - '0');
+                for (int d; i < value.size() && (d = digitValue(value[i], base)) >= 0; ++i)
+                    code = char16_t(code * base + d);
+                element += code;
+            } else if ((e == '\n' || e == '\r') && i < value.size() &&
+                       (value[i] == '\n' || value[i] == '\r') && value[i] != e) {
+                ++i; // an escaped line break of two characters
+            }
+        }
+    }
+    return elements;
+}
+
+} // namespace
+
+bool holdsQtBinaryValue(QByteArrayView settingsText)
+{
+    if (settingsText.startsWith("\xef\xbb\xbf")) settingsText = settingsText.sliced(3);
+    QByteArrayView line;
+    qsizetype equals = -1;
+    for (qsizetype pos = 0; nextIniLine(settingsText, pos, line, equals);) {
+        if (equals < 0 || line.startsWith('[')) continue; // a section's name, or no value
+        for (const std::u16string& element : iniValueElements(line.sliced(equals + 1)))
+            if (element.starts_with(u"@Variant(")) return true;
+    }
+    return false;
+}
+
 QStringList checkSettingsFiles()
 {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation);
@@ -62,8 +199,9 @@ QStringList checkSettingsFiles()
         if (::lstat(QFile::encodeName(path).constData(), &info) != 0) continue; // none: fine
         QString why;
         try {
-            readRegularFile(path, maxTextFileBytes());
-            continue;
+            if (!holdsQtBinaryValue(readRegularFile(path, maxTextFileBytes()))) continue;
+            why = QObject::tr("a value in Qt's binary form, @Variant(...), which SliceScope never "
+                              "writes and Qt reads without checking the sizes inside it");
         } catch (const OpError& e) {
             why = QString::fromUtf8(e.what());
         }

@@ -3,6 +3,7 @@
 // yet, so that the app can start afresh and the user still has what was there.
 #pragma once
 
+#include <QByteArrayView>
 #include <QString>
 #include <QStringList>
 
@@ -13,11 +14,19 @@ namespace ss::ui {
 /// the reason in `why`.
 QString moveAside(const QString& path, QString* why);
 
+/// Whether QSettings would read a value of this INI text through QDataStream (a value or list
+/// element that starts "@Variant("): Qt 6.4 then believes the counts inside (a list of 2^32
+/// entries reserves them at once) and aborts the app on a damaged file. SliceScope never writes
+/// such a value. Lines, escapes, quotes and commas are read by Qt's rules, so text QSettings
+/// writes ("@@Variant(...)", its spelling of text that starts so) is not taken for one.
+bool holdsQtBinaryValue(QByteArrayView settingsText);
+
 /// QSettings reads its files when it is made and would wait on a FIFO or read /dev/zero without
 /// end: before the first QSettings, the user's settings files (the application's and the
 /// organisation's, in QStandardPaths::GenericConfigLocation) are checked under the app's file rule
-/// (read_file.h: a regular file within maxTextFileBytes()); one that does not read is moved
-/// aside. Returns a message for the window per file moved (or that could not be).
+/// (read_file.h: a regular file within maxTextFileBytes()); one that does not read, or that
+/// holdsQtBinaryValue(), is moved aside. Returns a message for the window per file moved (or
+/// that could not be).
 QStringList checkSettingsFiles();
 
 } // namespace ss::ui
