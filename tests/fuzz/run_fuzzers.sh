@@ -13,6 +13,10 @@
 # The GUI's file readers (workspace, autosave, exercises, progress, settings) need the ui model
 # library, so the GUI is configured too; only the fuzz targets and what they link are built.
 #
+# SLICESCOPE_FUZZ_SEED and SLICESCOPE_FUZZ_RUNS fix libFuzzer's seed and the number of inputs
+# per target (SECONDS stays an upper bound): CI sets both, so that it tries the same inputs on
+# every run. By hand, leave them unset: a random seed searches somewhere new each time.
+#
 # Needs clang and libFuzzer (Debian 12: clang, libfuzzer-14-dev; packaging/dev.sh installs
 # them). New inputs found go to BUILD_DIR/found/<target>, never into the seed corpus; a crash
 # stops the script with the failing input saved as BUILD_DIR/crash-<target>-*, to be added to
@@ -42,11 +46,14 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # The GUI readers' scratch files stay in the build tree.
 export TMPDIR=$build/tmp
 mkdir -p "$TMPDIR"
+fixed=()
+[ -n "${SLICESCOPE_FUZZ_SEED:-}" ] && fixed+=(-seed="$SLICESCOPE_FUZZ_SEED")
+[ -n "${SLICESCOPE_FUZZ_RUNS:-}" ] && fixed+=(-runs="$SLICESCOPE_FUZZ_RUNS")
 for target in $targets; do
   found=$build/found/$target
   mkdir -p "$found"
   echo "fuzz_$target: ${seconds}s"
   "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=4096 -rss_limit_mb=2048 \
-    -timeout=20 -print_final_stats=1 -artifact_prefix="$build/crash-$target-" \
+    -timeout=20 -print_final_stats=1 "${fixed[@]}" -artifact_prefix="$build/crash-$target-" \
     "$found" "tests/fuzz/corpus/$target"
 done
