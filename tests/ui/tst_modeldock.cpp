@@ -5,6 +5,8 @@
 // file is an error in the dock, never a crash or a lost listing. A file is read on a worker: the
 // window works meanwhile, the read can be cancelled (button, Esc) or replaced by another file,
 // and closing the window while a file is read neither hangs nor crashes.
+#include "protocol/npy.h"
+#include "protocol/tensor_json.h"
 #include "ui/model/modelnodetable.h"
 #include "ui/workbench/commandline.h"
 #include "ui/workbench/mainwindow.h"
@@ -12,6 +14,7 @@
 #include "workbench_testing.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -48,6 +51,10 @@ private slots:
     void activatingANodeEvaluatesIt_data();
     void activatingANodeEvaluatesIt();
     void runTimeArgumentsDoNotOpen();
+    void runTimeValuesCanBeGiven();
+    void badValuesChangeNothing_data();
+    void badValuesChangeNothing();
+    void dataFromANpyFile();
     void badFileIsAnErrorInTheDock_data();
     void badFileIsAnErrorInTheDock();
     void commandLineOpensAModel();
@@ -307,6 +314,133 @@ void TestModelDock::runTimeArgumentsDoNotOpen()
     QVERIFY(!dock->openNode(dock->table()->rowOf(QStringLiteral("model/gather"))));
     QVERIFY2(dock->message().contains(QStringLiteral("run time")), qPrintable(dock->message()));
     QVERIFY(w.workspace() == before);
+}
+
+/// The elements of `t`, flat, as integers.
+static std::vector<std::int64_t> elements(const Tensor& t)
+{
+    std::vector<std::int64_t> out;
+    for (std::int64_t i = 0; i < t.size(); ++i)
+        out.push_back(std::int64_t(t.doubleAt(i)));
+    return out;
+}
+
+// Issue 19: a value the file leaves to run time is typed in the dock's value row (keyboard
+// only); the nodes that read it are checked again and open with it; an index out of range makes
+// the engine refuse, and the row says so.
+void TestModelDock::runTimeValuesCanBeGiven()
+{
+    MainWindow w;
+    w.show();
+    QVERIFY(waitSettled(w, 60000));
+    ModelDock* dock = w.modelDock();
+    QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
+    const ModelNodeTable* table = dock->table();
+    const int pick = table->rowOf(QStringLiteral("pick"));
+    QVERIFY(dock->selectNode(QStringLiteral("pick")));
+    // Gather reads x (its data) and idx (its indices): the file holds neither.
+    QCOMPARE(dock->valueNames(), (QStringList{"x", "idx"}));
+    auto* name = dock->findChild<QComboBox*>(QStringLiteral("modelValueName"));
+    auto* text = dock->findChild<QLineEdit*>(QStringLiteral("modelValueText"));
+    QVERIFY(name && text && text->isEnabled());
+    name->setFocus();
+    QTest::keyClick(name, Qt::Key_Down); // x -> idx
+    QCOMPARE(name->currentData().toString(), QStringLiteral("idx"));
+    text->setFocus();
+    QTest::keyClicks(text, QStringLiteral("[3, 0]"));
+    QTest::keyClick(text, Qt::Key_Return);
+    QVERIFY2(dock->message().contains(QStringLiteral("idx = [3, 0] (int64 (2,))")),
+             qPrintable(dock->message()));
+    QCOMPARE(cell(table, pick, ModelNodeTable::ComputedShape), QStringLiteral("(2, 6)"));
+    QVERIFY(!table->data(table->index(pick, 0), ModelNodeTable::DisagreesRole).toBool());
+    QVERIFY(name->currentText().contains(QStringLiteral("given")));
+
+    QVERIFY(dock->openNode(pick));
+    QVERIFY(waitSettled(w, 60000));
+    const auto eval = w.lastEvaluation();
+    QVERIFY2(eval->ok, qPrintable(eval->message));
+    QCOMPARE(elements(eval->outputs.front()),
+             (std::vector<std::int64_t>{18, 19, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5}));
+
+    // Given again, out of range: the engine refuses, the row is marked and says why.
+    QVERIFY(dock->giveValue(QStringLiteral("idx"), QStringLiteral("[9, 0]")));
+    QVERIFY(table->data(table->index(pick, 0), ModelNodeTable::DisagreesRole).toBool());
+    QVERIFY2(
+        cell(table, pick, ModelNodeTable::Check, Qt::ToolTipRole).contains(QStringLiteral("9")),
+        qPrintable(cell(table, pick, ModelNodeTable::Check, Qt::ToolTipRole)));
+}
+
+void TestModelDock::badValuesChangeNothing_data()
+{
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("says"); // part of the message
+    QTest::newRow("unfinished") << "idx"
+                                << "[3, "
+                                << "The value for idx does not read";
+    QTest::newRow("strings") << "idx"
+                             << "[\"a\", \"b\"]"
+                             << "The value for idx does not read";
+    QTest::newRow("shape the file contradicts") << "idx"
+                                                << "[1, 2, 3]"
+                                                << "has shape (3,), but the file stores (2,)";
+    QTest::newRow("data of the wrong shape") << "x"
+                                             << "[1, 2]"
+                                             << "but the file stores (4, 6)";
+}
+
+void TestModelDock::badValuesChangeNothing()
+{
+    QFETCH(QString, value);
+    QFETCH(QString, text);
+    QFETCH(QString, says);
+    MainWindow w;
+    ModelDock* dock = w.modelDock();
+    QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
+    const ModelNodeTable* table = dock->table();
+    const int pick = table->rowOf(QStringLiteral("pick"));
+    const QString before = cell(table, pick, ModelNodeTable::ComputedShape);
+    QVERIFY(before.startsWith(QStringLiteral("not computed")));
+    QVERIFY(!dock->giveValue(value, text));
+    QVERIFY2(dock->message().contains(says), qPrintable(dock->message()));
+    QCOMPARE(cell(table, pick, ModelNodeTable::ComputedShape), before);
+    QVERIFY(!table->file().nodes[std::size_t(pick)].inputs[1].constant);
+    QVERIFY(!dock->openNode(pick));
+}
+
+// The node's data from a .npy the user picks: the workbench then shows those values going in.
+// A .npy whose dtype the file contradicts is refused with both named.
+void TestModelDock::dataFromANpyFile()
+{
+    QTemporaryDir dir;
+    const Limits limits;
+    std::vector<std::int64_t> data(24);
+    for (std::size_t i = 0; i < data.size(); ++i)
+        data[i] = 100 + std::int64_t(i);
+    const QString npy = dir.filePath(QStringLiteral("x.npy"));
+    writeNpyFile(npy.toStdString(), Tensor::fromInts(DType::Int32, Shape{4, 6}, data));
+    const QString floats = dir.filePath(QStringLiteral("floats.npy"));
+    writeNpyFile(floats.toStdString(), parseTensorLiteral("[[1.5]]", DType::Float32, limits));
+
+    MainWindow w;
+    w.show();
+    QVERIFY(waitSettled(w, 60000));
+    ModelDock* dock = w.modelDock();
+    QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
+    QVERIFY(!dock->giveValueFromNpy(QStringLiteral("x"), floats));
+    QVERIFY2(dock->message().contains(QStringLiteral("float32, but the file stores INT32")),
+             qPrintable(dock->message()));
+    QVERIFY(dock->giveValueFromNpy(QStringLiteral("x"), npy));
+    QVERIFY2(dock->message().contains(QStringLiteral("x.npy")) &&
+                 dock->message().contains(QStringLiteral("2 node input")),
+             qPrintable(dock->message()));
+    QVERIFY(dock->openNode(dock->table()->rowOf(QStringLiteral("rows"))));
+    QVERIFY(waitSettled(w, 60000));
+    const auto eval = w.lastEvaluation();
+    QVERIFY2(eval->ok, qPrintable(eval->message));
+    QCOMPARE(elements(eval->inputs.front().front()), data);
+    QCOMPARE(elements(eval->outputs.front()),
+             std::vector<std::int64_t>(data.begin() + 6, data.begin() + 18));
 }
 
 void TestModelDock::badFileIsAnErrorInTheDock_data()

@@ -6,6 +6,8 @@
 
 #include <QStringList>
 
+#include <algorithm>
+
 namespace ss::ui {
 
 using ss::model::ModelFile;
@@ -68,6 +70,24 @@ int ModelNodeTable::disagreeing() const
     for (const NodeCheck& c : m_checks)
         n += c.disagrees ? 1 : 0;
     return n;
+}
+
+int ModelNodeTable::setInputValue(const std::string& valueName, const Tensor& value,
+                                  const Limits& limits)
+{
+    // On a copy: setInputValue may refuse the value at a later node after changing earlier ones.
+    ModelFile file = m_file;
+    const int taken = ss::model::setInputValue(file, valueName, value);
+    m_file = std::move(file);
+    for (std::size_t i = 0; i < m_file.nodes.size(); ++i) {
+        const auto& inputs = m_file.nodes[i].inputs;
+        if (std::none_of(inputs.begin(), inputs.end(),
+                         [&](const ss::model::ModelValue& in) { return in.name == valueName; }))
+            continue;
+        m_checks[i] = ss::model::checkNode(m_file.nodes[i], limits);
+        emit dataChanged(index(int(i), 0), index(int(i), ColumnCount - 1));
+    }
+    return taken;
 }
 
 int ModelNodeTable::rowCount(const QModelIndex& parent) const

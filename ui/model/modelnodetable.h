@@ -44,6 +44,11 @@ public:
     int rowOf(const QString& name) const;
     /// How many rows disagree.
     int disagreeing() const;
+    /// Gives every node input named `valueName` the value `value` (a value the file leaves to run
+    /// time, or a node's data, as `slicescope-cli model --input` does) and checks the nodes that
+    /// read it again. Returns how many node inputs took it. Throws OpError when the value
+    /// contradicts the dtype or shape the file stores; nothing changes then.
+    int setInputValue(const std::string& valueName, const Tensor& value, const Limits& limits);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

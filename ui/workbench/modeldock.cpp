@@ -2,6 +2,9 @@
 #include "ui/workbench/modeldock.h"
 
 #include "core/error.h"
+#include "core/shape.h"
+#include "protocol/npy.h"
+#include "protocol/tensor_json.h"
 #include "ui/model/jobtracker.h"
 #include "ui/model/lessons.h"
 #include "ui/model/modelnodetable.h"
@@ -10,6 +13,7 @@
 #include "ui/workbench/messagestrip.h"
 
 #include <QAbstractButton>
+#include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -155,6 +159,7 @@ ModelDock::ModelDock(MainWindow* window)
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_view, 1);
+    layout->addWidget(makeValueRow());
     setWidget(body);
 
     const auto activate = [this](const QModelIndex& index) {
@@ -163,6 +168,163 @@ ModelDock::ModelDock(MainWindow* window)
     connect(m_view, &QAbstractItemView::activated, this, activate);
     view->onEnter = activate;
     connect(window, &MainWindow::workspaceOpened, this, &ModelDock::showLessonModel);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            &ModelDock::updateValueRow);
+    connect(m_filter, &QAbstractItemModel::modelReset, this, &ModelDock::updateValueRow);
+    updateValueRow();
+}
+
+// Values the file leaves to run time: the user types one ("[1, 0]") or picks a .npy, for
+// every node that reads it (issue 19; the CLI's `model --input NAME=FILE.npy`).
+QWidget* ModelDock::makeValueRow()
+{
+    m_values = new QWidget;
+    m_values->setObjectName(QStringLiteral("modelValues"));
+    auto* row = new QHBoxLayout(m_values);
+    row->setContentsMargins(0, 0, 0, 0);
+    auto* label = new QLabel(tr("&Value of"));
+    row->addWidget(label);
+    m_valueName = new QComboBox;
+    m_valueName->setObjectName(QStringLiteral("modelValueName"));
+    m_valueName->setAccessibleName(tr("Which value of the node to give"));
+    label->setBuddy(m_valueName);
+    row->addWidget(m_valueName);
+    m_valueText = new QLineEdit;
+    m_valueText->setObjectName(QStringLiteral("modelValueText"));
+    m_valueText->setAccessibleName(tr("The value, as a list such as [1, 0]"));
+    m_valueText->setPlaceholderText(tr("[1, 0]"));
+    row->addWidget(m_valueText, 1);
+    m_giveValue = new QPushButton(tr("Set"));
+    m_giveValue->setObjectName(QStringLiteral("modelValueSet"));
+    m_giveValue->setAccessibleName(tr("Give the node this value"));
+    row->addWidget(m_giveValue);
+    m_valueFromNpy = new QPushButton(tr("From .npy…"));
+    m_valueFromNpy->setObjectName(QStringLiteral("modelValueFromNpy"));
+    m_valueFromNpy->setAccessibleName(tr("Give the node the array of a .npy file"));
+    row->addWidget(m_valueFromNpy);
+
+    const auto giveTyped = [this] {
+        giveValue(m_valueName->currentData().toString(), m_valueText->text());
+    };
+    connect(m_giveValue, &QPushButton::clicked, this, giveTyped);
+    connect(m_valueText, &QLineEdit::returnPressed, this, giveTyped);
+    connect(m_valueFromNpy, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Give %1 the array of a .npy file").arg(m_valueName->currentData().toString()),
+            QSettings().value(QLatin1String(kModelFolderKey)).toString(),
+            tr("NumPy arrays (*.npy);;All files (*)"));
+        if (!path.isEmpty()) giveValueFromNpy(m_valueName->currentData().toString(), path);
+    });
+    return m_values;
+}
+
+int ModelDock::currentRow() const
+{
+    const QModelIndex index = m_filter->mapToSource(m_view->currentIndex());
+    return index.isValid() ? index.row() : -1;
+}
+
+QStringList ModelDock::valueNames() const
+{
+    QStringList names;
+    const int row = currentRow();
+    if (row < 0) return names;
+    for (const ss::model::ModelValue& in : m_table->file().nodes[std::size_t(row)].inputs) {
+        const QString name = QString::fromStdString(in.name);
+        if (!name.isEmpty() && (!in.constant || m_given.contains(name)) && !names.contains(name))
+            names << name;
+    }
+    return names;
+}
+
+void ModelDock::updateValueRow()
+{
+    const QString chosen = m_valueName->currentData().toString();
+    m_valueName->clear();
+    const int row = currentRow();
+    for (const QString& name : valueNames()) {
+        for (const ss::model::ModelValue& in : m_table->file().nodes[std::size_t(row)].inputs) {
+            if (QString::fromStdString(in.name) != name) continue;
+            const QString type = QString::fromStdString(in.dtypeText.empty() ? "?" : in.dtypeText);
+            m_valueName->addItem(tr("%1 (%2 %3%4)")
+                                     .arg(name, type, QString::fromStdString(in.stored.text()),
+                                          m_given.contains(name) ? tr(", given") : QString()),
+                                 name);
+            break;
+        }
+    }
+    const bool any = m_valueName->count() > 0;
+    if (any) m_valueName->setCurrentIndex(std::max(0, m_valueName->findData(chosen)));
+    for (QWidget* w : {static_cast<QWidget*>(m_valueName), static_cast<QWidget*>(m_valueText),
+                       static_cast<QWidget*>(m_giveValue), static_cast<QWidget*>(m_valueFromNpy)})
+        w->setEnabled(any);
+    m_values->setToolTip(row < 0
+                             ? tr("Select a node to give the values the file leaves to run time")
+                         : any ? tr("Values of this node the file does not hold: give one to see "
+                                    "what the node computes with it")
+                               : tr("The file holds every value this node reads"));
+}
+
+bool ModelDock::giveValue(const QString& name, const QString& text)
+{
+    std::optional<DType> dtype;
+    for (const ss::model::ModelNode& node : m_table->file().nodes)
+        for (const ss::model::ModelValue& in : node.inputs)
+            if (QString::fromStdString(in.name) == name && in.dtype) dtype = in.dtype;
+    try {
+        return give(name,
+                    parseTensorLiteral(text.toStdString(), dtype, m_window->engine()->limits()),
+                    text.simplified());
+    } catch (const OpError& e) {
+        m_message->setMessage(tr("The value for %1 does not read: %2")
+                                  .arg(name, QString::fromUtf8(e.what()))
+                                  .toHtmlEscaped());
+        return false;
+    }
+}
+
+bool ModelDock::giveValueFromNpy(const QString& name, const QString& path)
+{
+    try {
+        return give(name, readNpyFile(path.toStdString(), m_window->engine()->limits()),
+                    QFileInfo(path).fileName());
+    } catch (const OpError& e) {
+        m_message->setMessage(tr("The value for %1 does not read: %2")
+                                  .arg(name, QString::fromUtf8(e.what()))
+                                  .toHtmlEscaped());
+        return false;
+    }
+}
+
+bool ModelDock::give(const QString& name, const Tensor& value, const QString& shown)
+{
+    int taken = 0;
+    try {
+        taken = m_table->setInputValue(name.toStdString(), value, m_window->engine()->limits());
+    } catch (const OpError& e) {
+        m_message->setMessage(
+            tr("%1 was not given: %2").arg(name, QString::fromUtf8(e.what())).toHtmlEscaped());
+        return false;
+    }
+    if (taken == 0) {
+        m_message->setMessage(tr("No node of %1 reads a value named %2")
+                                  .arg(QFileInfo(m_path).fileName(), name)
+                                  .toHtmlEscaped());
+        return false;
+    }
+    if (!m_given.contains(name)) m_given << name;
+    m_message->setMessage(
+        tr("%1 = %2 (%3 %4), given to %n node input(s); they are checked again with it, and "
+           "opening one evaluates it with it. Reopening the file forgets it.",
+           nullptr, taken)
+            .arg(name, shown,
+                 QString::fromUtf8(dtypeName(value.dtype()).data(),
+                                   qsizetype(dtypeName(value.dtype()).size())),
+                 QString::fromStdString(shapeTuple(value.shape())))
+            .toHtmlEscaped());
+    updateSummary();
+    updateValueRow();
+    return true;
 }
 
 // What a load hands to the GUI thread: the file and its nodes checked, both made on the worker.
@@ -263,6 +425,7 @@ void ModelDock::cancelLoading()
 void ModelDock::showLoaded(const QString& path, Loaded& loaded)
 {
     loaded.file.path = path.toStdString();
+    m_given.clear();
     m_table->setFile(std::move(loaded.file), std::move(loaded.checks));
     m_path = path;
     m_filterField->clear();

@@ -10,6 +10,7 @@
 // opening another file replaces the load, and closing the window cancels it.
 #pragma once
 
+#include "core/tensor.h"
 #include "model/model_graph.h"
 
 #include <QDockWidget>
@@ -18,6 +19,7 @@
 #include <memory>
 #include <string>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -68,6 +70,18 @@ public:
     /// Selects the node named `name` in the table (clearing the filter if it hides it).
     bool selectNode(const QString& name);
 
+    /// The values the current node reads that the file does not hold (arguments computed at run
+    /// time, the node's data) and those given here: what the dock's value row offers.
+    QStringList valueNames() const;
+    /// Gives the value `name` the tensor literal `text` ("[1, 0]", read as the dtype the file
+    /// stores for it) in every node that reads it, and checks those nodes again: the table then
+    /// shows what they compute, and opening one evaluates it with that value. Kept while this
+    /// file is listed. False, with the reason in the message strip, for a literal that does not
+    /// read or a value the file's dtype or shape contradicts; nothing changes then.
+    bool giveValue(const QString& name, const QString& text);
+    /// The same with the array of a .npy file (read under the app's file rule).
+    bool giveValueFromNpy(const QString& name, const QString& path);
+
     /// The file listed ("" before one is).
     QString modelPath() const { return m_path; }
     ModelNodeTable* table() const { return m_table; }
@@ -87,6 +101,10 @@ private:
     void updateSummary();
     void showLoaded(const QString& path, Loaded& loaded);
     void loadEnded(bool ok, const QString& error);
+    QWidget* makeValueRow();
+    void updateValueRow();
+    int currentRow() const;
+    bool give(const QString& name, const Tensor& value, const QString& shown);
 
     MainWindow* m_window;
     ModelNodeTable* m_table;
@@ -105,6 +123,12 @@ private:
     Opened m_opened; ///< the running load's caller
     QString m_path;
     QString m_warnings; ///< what the reader noticed about the listed file (message strip)
+    QWidget* m_values;  ///< value row: which value, its literal, Set, From .npy…
+    QComboBox* m_valueName;
+    QLineEdit* m_valueText;
+    QPushButton* m_giveValue;
+    QPushButton* m_valueFromNpy;
+    QStringList m_given;                             ///< the values given for the listed file
     std::unique_ptr<QTemporaryDir> m_resourceCopies; // removed with the dock
 };
 
