@@ -343,7 +343,9 @@ void TestModelDock::runTimeValuesCanBeGiven()
     auto* name = dock->findChild<QComboBox*>(QStringLiteral("modelValueName"));
     auto* text = dock->findChild<QLineEdit*>(QStringLiteral("modelValueText"));
     QVERIFY(name && text && text->isEnabled());
-    name->setFocus();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTest::keyClick(&w, Qt::Key_G, Qt::AltModifier); // the row's mnemonic: "&Give value"
+    QTRY_VERIFY(name->hasFocus());
     QTest::keyClick(name, Qt::Key_Down); // x -> idx
     QCOMPARE(name->currentData().toString(), QStringLiteral("idx"));
     text->setFocus();

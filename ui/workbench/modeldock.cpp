@@ -182,7 +182,7 @@ QWidget* ModelDock::makeValueRow()
     m_values->setObjectName(QStringLiteral("modelValues"));
     auto* row = new QHBoxLayout(m_values);
     row->setContentsMargins(0, 0, 0, 0);
-    auto* label = new QLabel(tr("&Value of"));
+    auto* label = new QLabel(tr("&Give value"));
     row->addWidget(label);
     m_valueName = new QComboBox;
     m_valueName->setObjectName(QStringLiteral("modelValueName"));
