@@ -7,6 +7,7 @@
 // editor has the same selector.
 #include "ui/editors/argtable.h"
 #include "ui/editors/frameworkselector.h"
+#include "ui/editors/opeditors.h"
 #include "ui/editors/speceditor.h"
 #include "ui/model/explain.h"
 #include "ui/model/workspacefile.h"
@@ -16,6 +17,7 @@
 
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -480,6 +482,21 @@ private slots:
         QVERIFY(w.lastEvaluation()->ok);
         QCOMPARE(values(w.outputView(0)->model()->tensor()),
                  (std::vector<std::int64_t>{3, 2, 1, 0}));
+        // TFLite's offset: false changes nothing; true is TensorFlow's alone, and the window
+        // says so (not an error of another op's).
+        QLineEdit* offset = w.opEditor()->attrField("offset");
+        QVERIFY(offset);
+        offset->setText(QStringLiteral("false"));
+        QVERIFY(waitSettled(w));
+        QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.message()));
+        QCOMPARE(values(w.outputView(0)->model()->tensor()),
+                 (std::vector<std::int64_t>{3, 2, 1, 0}));
+        offset->setText(QStringLiteral("true"));
+        QVERIFY(waitSettled(w));
+        QVERIFY(!w.lastEvaluation()->ok);
+        QVERIFY2(w.message().contains(QStringLiteral("with offset true")) &&
+                     w.message().contains(QStringLiteral("read by TensorFlow alone")),
+                 qPrintable(w.message()));
         // to_expr has no tensor to read: no selector.
         w.setWorkspace(switchOp(w.workspace(), *findOp("to_expr")), QStringLiteral("to_expr"));
         QVERIFY(waitSettled(w));

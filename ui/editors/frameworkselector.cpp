@@ -22,7 +22,8 @@ FrameworkSelector::FrameworkSelector(Reads reads, QWidget* parent) : QComboBox(p
                       "under the table): TensorFlow runs strided_slice itself; NumPy, PyTorch "
                       "and JAX read that subscript each their own way (PyTorch refuses a "
                       "negative step, JAX clamps an index out of range). Arguments that no "
-                      "subscript says are TensorFlow's alone."));
+                      "subscript says, and TFLite's offset set to true, are TensorFlow's "
+                      "alone."));
     }
     // TensorFlow first: it is the default and the op's own reading.
     for (Framework f :
