@@ -247,7 +247,8 @@ ArgTable::ArgTable(const QString& name, const QString& accessibleName,
     // table would grey it out.
     m_reason->setObjectName(name + QStringLiteral("Reason"));
     m_reason->setWordWrap(true);
-    m_reason->setAlignment(Qt::AlignCenter);
+    // From the top left: in a short table the start of the reason stays in view.
+    m_reason->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_reason->hide();
     m_view->viewport()->installEventFilter(this);
@@ -358,7 +359,7 @@ void ArgTable::placeReason()
 {
     const QWidget* cells = m_view->viewport();
     m_reason->setGeometry(
-        QRect(cells->mapTo(this, QPoint(0, 0)), cells->size()).adjusted(6, 0, -6, 0));
+        QRect(cells->mapTo(this, QPoint(0, 0)), cells->size()).adjusted(6, 4, -6, 0));
 }
 
 } // namespace ss::ui
