@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Requests and responses as engine/protocol/README.md says: every error code, wrong types for every field, id
-// echo, emit modes, sources of the slicing ops, the decode object, extras, timing, and the
-// request writer the GUI uses.
+// Requests and responses as engine/protocol/README.md says: every error code, wrong types for every
+// field, id echo, emit modes, sources of the slicing ops, the decode object, extras, timing, and
+// the request writer the GUI uses.
 #include "protocol/tensor_json.h"
 #include "protocol_test.h"
 
@@ -662,6 +662,21 @@ void TestRequest::frameworkReadings_data()
         "");
     row("numpy: strided_slice's arguments", "strided_slice", "[5]",
         R"({"begin":[4],"end":[-6],"strides":[-1]})", "numpy", "", "[5] [4,3,2,1,0]");
+    // TFLite's offset: false is the plain arguments, true no framework's subscript reads.
+    row("numpy: strided_slice, offset false", "strided_slice", "[5]",
+        R"({"begin":[1],"end":[3],"strides":[1],"offset":false})", "numpy", "", "[2] [1,2]");
+    row("torch: strided_slice, offset 0", "strided_slice", "[5]",
+        R"({"begin":[1],"end":[3],"strides":[1],"offset":0})", "torch", "", "[2] [1,2]");
+    row("numpy: strided_slice, offset true", "strided_slice", "[5]",
+        R"({"begin":[1],"end":[3],"strides":[1],"offset":true})", "numpy", "bad_request",
+        "op 'strided_slice' with offset true (TFLite: each end counts from its entry's begin) is "
+        "read by TensorFlow alone: no NumPy, PyTorch or JAX subscript reads its arguments that "
+        "way");
+    row("jax: strided_slice, offset 2", "strided_slice", "[5]",
+        R"({"begin":[1],"end":[3],"strides":[1],"offset":2})", "jax", "bad_request",
+        "attribute 'offset' must be true or false");
+    row("tensorflow: strided_slice, offset true", "strided_slice", "[5]",
+        R"({"begin":[1],"end":[3],"strides":[1],"offset":true})", "tensorflow", "", "[3] [1,2,3]");
     row("torch: negative step", "getitem", "[5]", R"({"expr":"x[::-1]"})", "torch",
         "invalid_argument", "PyTorch 1.13 raises ValueError: step must be greater than zero");
     // A comparison of the tensor with a number is a mask of its values.

@@ -8,6 +8,7 @@
 
 #include <QFile>
 #include <QImage>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -28,10 +29,37 @@ bool isOk(const Json& answer)
     return ok && ok->isBool() && ok->toBool();
 }
 
+// The string at `path`, or "<missing>" (a failed comparison, not a crash).
+std::string stringAt(const Json& answer, std::initializer_list<std::string_view> path)
+{
+    const Json* value = at(answer, path);
+    return value && value->isString() ? value->toString() : std::string("<missing>");
+}
+
 std::string errorCode(const Json& answer)
 {
     const Json* code = at(answer, {"error", "code"});
     return code && code->isString() ? code->toString() : std::string();
+}
+
+// The commands the table of ui/README.md's "### The automation channel" lists, in its order
+// ("`undo`, `redo`" gives both).
+QStringList readmeCommands()
+{
+    QFile file(qEnvironmentVariable("SLICESCOPE_SOURCE_DIR") + QStringLiteral("/ui/README.md"));
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    const QString text = QString::fromUtf8(file.readAll());
+    const qsizetype start = text.indexOf(QLatin1String("\n### The automation channel\n"));
+    if (start < 0) return {};
+    const qsizetype end = text.indexOf(QLatin1String("\n### "), start + 1);
+    QStringList commands;
+    static const QRegularExpression name(QStringLiteral("`([a-z_]+)`"));
+    for (const QString& line : text.mid(start, end - start).split(u'\n')) {
+        if (!line.startsWith(QLatin1String("| `"))) continue;
+        for (const QRegularExpressionMatch& m : name.globalMatch(line.section(u'|', 1, 1)))
+            if (m.captured(1) != QLatin1String("cmd")) commands << m.captured(1); // the header
+    }
+    return commands;
 }
 
 } // namespace
@@ -52,6 +80,10 @@ private slots:
     void badWaitKeepsTheChannelGoing();
     void hostilePathsAndShapesAreRefused();
     void quitFinishes();
+    void frameworkIsChosenAndReported();
+    void badFrameworksAreRefused_data();
+    void badFrameworksAreRefused();
+    void commandListsAgree();
     void idsAreEchoedAsSent_data();
     void idsAreEchoedAsSent();
 };
@@ -375,6 +407,125 @@ void TestAutomation::idsAreEchoedAsSent()
         QVERIFY2(client.lastLine().startsWith(R"({"id":)" + id + ","),
                  client.lastLine().constData());
     }
+}
+
+// The "read as" selector, chosen from outside: one undo step, evaluated like a choice with the
+// keyboard, reported by `state`; ops TensorFlow alone reads refuse it.
+void TestAutomation::frameworkIsChosenAndReported()
+{
+    MainWindow w;
+    w.setWorkspace(ss::testing::getitemWorkspace({3, 4}, QStringLiteral("x[[0, 2], 1:]")),
+                   QStringLiteral("test"));
+    w.show();
+    QVERIFY(ss::testing::waitSettled(w));
+    Automation channel(w);
+    ss::testing::AutomationClient client(channel);
+    Json a = client.ask(R"({"cmd": "state", "max_elements": 0})");
+    QCOMPARE(stringAt(a, {"framework"}), std::string("tensorflow"));
+    QVERIFY(isOk(a));
+    QCOMPARE(stringAt(a, {"error", "code"}), std::string("invalid_argument"));
+    QVERIFY(at(a, {"undo", "count"}));
+    const std::int64_t steps = at(a, {"undo", "count"})->toInt64();
+    a = client.ask(R"({"id": 1, "cmd": "set_framework", "framework": "numpy"})");
+    QVERIFY2(isOk(a), client.lastLine().constData());
+    QVERIFY(isOk(client.ask(R"({"cmd": "wait"})")));
+    a = client.ask(R"({"cmd": "state"})");
+    QCOMPARE(stringAt(a, {"framework"}), std::string("numpy"));
+    QVERIFY2(at(a, {"error"}) && at(a, {"error"})->isNull(), client.lastLine().constData());
+    QCOMPARE(ints(at(a, {"outputs", "0", "tensor", "data"})),
+             (std::vector<std::int64_t>{1, 2, 3, 9, 10, 11}));
+    QCOMPARE(at(a, {"undo", "count"})->toInt64(), steps + 1);
+    QCOMPARE(w.workspace().framework, Framework::NumPy);
+    // Choosing the reading already chosen changes nothing.
+    QVERIFY(isOk(client.ask(R"({"cmd": "set_framework", "framework": "numpy"})")));
+    QCOMPARE(w.undoStack()->count(), int(steps + 1));
+    a = client.ask(R"({"cmd": "undo"})");
+    QVERIFY(isOk(a));
+    QVERIFY(isOk(client.ask(R"({"cmd": "wait"})")));
+    a = client.ask(R"({"cmd": "state", "max_elements": 0})");
+    QCOMPARE(stringAt(a, {"framework"}), std::string("tensorflow"));
+    QVERIFY(at(a, {"error"}) && !at(a, {"error"})->isNull());
+    // strided_slice has the selector too; the op switch reset the reading to TensorFlow.
+    QVERIFY(isOk(client.ask(R"({"cmd": "set_expr", "expr": "x[:, ::-1]"})")));
+    QVERIFY(isOk(client.ask(R"({"cmd": "set_op", "op": "strided_slice"})")));
+    QVERIFY(isOk(client.ask(R"({"cmd": "wait"})")));
+    a = client.ask(R"({"cmd": "set_framework", "framework": "torch"})");
+    QVERIFY2(isOk(a), client.lastLine().constData());
+    QVERIFY(isOk(client.ask(R"({"cmd": "wait"})")));
+    a = client.ask(R"({"cmd": "state"})");
+    QCOMPARE(stringAt(a, {"op"}), std::string("strided_slice"));
+    QCOMPARE(stringAt(a, {"framework"}), std::string("torch"));
+    QVERIFY2(stringAt(a, {"error", "message"}).find("step must be greater than zero") !=
+                 std::string::npos,
+             client.lastLine().constData());
+    QVERIFY(isOk(client.ask(R"({"cmd": "set_framework", "framework": "jax"})")));
+    QVERIFY(isOk(client.ask(R"({"cmd": "wait"})")));
+    a = client.ask(R"({"cmd": "state"})");
+    QCOMPARE(stringAt(a, {"framework"}), std::string("jax"));
+    QCOMPARE(ints(at(a, {"outputs", "0", "tensor", "data"})),
+             (std::vector<std::int64_t>{3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8}));
+    // An op TensorFlow alone reads: refused, nothing changed.
+    QVERIFY(isOk(client.ask(R"({"cmd": "set_op", "op": "transpose"})")));
+    const int count = w.undoStack()->count();
+    a = client.ask(R"({"cmd": "set_framework", "framework": "numpy"})");
+    QCOMPARE(errorCode(a), std::string("invalid_argument"));
+    QCOMPARE(w.undoStack()->count(), count);
+    a = client.ask(R"({"cmd": "state", "max_elements": 0})");
+    QCOMPARE(stringAt(a, {"framework"}), std::string("tensorflow"));
+}
+
+void TestAutomation::badFrameworksAreRefused_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::newRow("ONNX") << QByteArray(R"({"cmd": "set_framework", "framework": "onnx"})");
+    QTest::newRow("Paddle") << QByteArray(R"({"cmd": "set_framework", "framework": "paddle"})");
+    QTest::newRow("an alias") << QByteArray(R"({"cmd": "set_framework", "framework": "np"})");
+    QTest::newRow("capitals") << QByteArray(R"({"cmd": "set_framework", "framework": "NumPy"})");
+    QTest::newRow("empty") << QByteArray(R"({"cmd": "set_framework", "framework": ""})");
+    QTest::newRow("a number") << QByteArray(R"({"cmd": "set_framework", "framework": 1})");
+    QTest::newRow("missing") << QByteArray(R"({"cmd": "set_framework"})");
+}
+void TestAutomation::badFrameworksAreRefused()
+{
+    QFETCH(QByteArray, line);
+    MainWindow w;
+    w.setWorkspace(ss::testing::getitemWorkspace({3, 4}, QStringLiteral("x[1]")),
+                   QStringLiteral("test"));
+    w.show();
+    QVERIFY(ss::testing::waitSettled(w));
+    Automation channel(w);
+    ss::testing::AutomationClient client(channel);
+    const int count = w.undoStack()->count();
+    const Json a = client.ask(line);
+    QCOMPARE(errorCode(a), std::string("bad_request"));
+    // Refused by set_framework itself, saying what it takes.
+    const std::string message = stringAt(a, {"error", "message"});
+    QVERIFY2(message.find("\"framework\"") != std::string::npos &&
+                 message.find("unknown command") == std::string::npos,
+             message.c_str());
+    QCOMPARE(w.undoStack()->count(), count);
+    QCOMPARE(w.workspace().framework, Framework::TensorFlow);
+    // The channel carries on.
+    QVERIFY(isOk(client.ask(R"({"cmd": "state", "max_elements": 0})")));
+}
+
+// ui/README.md's table and the channel's own list (its answer to an unknown command) name the
+// same commands, in the same order.
+void TestAutomation::commandListsAgree()
+{
+    const QStringList documented = readmeCommands();
+    QVERIFY2(documented.size() > 10, qPrintable(documented.join(u' ')));
+    MainWindow w;
+    w.show();
+    Automation channel(w);
+    ss::testing::AutomationClient client(channel);
+    const Json a = client.ask(R"({"cmd": "fly"})");
+    const QString message = QString::fromStdString(stringAt(a, {"error", "message"}));
+    const qsizetype list = message.indexOf(QLatin1String("the commands are "));
+    QVERIFY2(list >= 0, qPrintable(message));
+    const QStringList listed =
+        message.mid(list + 17).split(QStringLiteral(", "), Qt::SkipEmptyParts);
+    QCOMPARE(listed, documented);
 }
 
 QTEST_MAIN(TestAutomation)

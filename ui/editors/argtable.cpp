@@ -206,7 +206,8 @@ ArgTable::ArgTable(const QString& name, const QString& accessibleName,
                    std::vector<ArgTableModel::Column> columns, QWidget* parent)
     : QWidget(parent), m_model(new ArgTableModel(std::move(columns), this)),
       m_view(new QTableView(this)), m_add(new QPushButton(tr("Add entry"), this)),
-      m_remove(new QPushButton(tr("Remove entry"), this)), m_note(new QLabel(this))
+      m_remove(new QPushButton(tr("Remove entry"), this)), m_note(new QLabel(this)),
+      m_reason(new QLabel(this))
 {
     setObjectName(name);
     m_view->setObjectName(name + QStringLiteral("Table"));
@@ -242,6 +243,15 @@ ArgTable::ArgTable(const QString& name, const QString& accessibleName,
     notePolicy.setRetainSizeWhenHidden(true);
     m_note->setSizePolicy(notePolicy);
     m_note->hide();
+    // The reason sits over the cells but is the table's sibling, not its child: the disabled
+    // table would grey it out.
+    m_reason->setObjectName(name + QStringLiteral("Reason"));
+    m_reason->setWordWrap(true);
+    // From the top left: in a short table the start of the reason stays in view.
+    m_reason->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_reason->hide();
+    m_view->viewport()->installEventFilter(this);
 
     connect(m_add, &QPushButton::clicked, this, [this] {
         const QModelIndex current = m_view->currentIndex();
@@ -252,7 +262,7 @@ ArgTable::ArgTable(const QString& name, const QString& accessibleName,
         m_model->removeEntry(current.isValid() ? current.row() : m_model->rowCount() - 1);
     });
     auto rowsChanged = [this] {
-        m_remove->setEnabled(m_model->rowCount() > 0);
+        m_remove->setEnabled(m_model->rowCount() > 0 && m_view->isEnabled());
         fitRows();
     };
     connect(m_model, &QAbstractItemModel::modelReset, this, rowsChanged);
@@ -286,6 +296,10 @@ bool ArgTable::eventFilter(QObject* watched, QEvent* event)
             return true;
         }
     }
+    if (watched == m_view->viewport() &&
+        (event->type() == QEvent::Resize || event->type() == QEvent::Move ||
+         event->type() == QEvent::Show))
+        placeReason();
     return QWidget::eventFilter(watched, event);
 }
 
@@ -310,6 +324,42 @@ void ArgTable::setNote(const QString& text, bool problem)
 QString ArgTable::note() const
 {
     return m_note->text();
+}
+
+void ArgTable::setUnavailable(const QString& reason)
+{
+    const bool unavailable = !reason.isEmpty();
+    if (unavailable) {
+        m_model->setRows({});
+        m_model->setRowLabels({});
+        m_model->setLitRows({});
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            m_model->setExtraBits(c, 0);
+        setNote(QString());
+    }
+    m_view->setEnabled(!unavailable);
+    m_add->setEnabled(!unavailable);
+    m_remove->setEnabled(!unavailable && m_model->rowCount() > 0);
+    m_view->setAccessibleDescription(reason);
+    m_reason->setText(reason);
+    m_reason->setToolTip(reason);
+    m_reason->setVisible(unavailable);
+    if (unavailable) {
+        placeReason();
+        m_reason->raise();
+    }
+}
+
+QString ArgTable::unavailableReason() const
+{
+    return m_reason->text();
+}
+
+void ArgTable::placeReason()
+{
+    const QWidget* cells = m_view->viewport();
+    m_reason->setGeometry(
+        QRect(cells->mapTo(this, QPoint(0, 0)), cells->size()).adjusted(6, 4, -6, 0));
 }
 
 } // namespace ss::ui

@@ -83,6 +83,13 @@ public:
     /// does); `problem` shows it as a warning.
     void setNote(const QString& text, bool problem = false);
     QString note() const;
+    /// For a spec these arguments cannot say (an index array, a mask): the table is emptied and
+    /// disabled, with `reason` shown inside it and as its accessible description, so no row of
+    /// an earlier spec passes for this one. An empty reason gives the table back (the caller
+    /// fills it).
+    void setUnavailable(const QString& reason);
+    /// Why the table is empty and disabled; empty while it is in use.
+    QString unavailableReason() const;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -90,12 +97,15 @@ protected:
 private:
     /// Grows or shrinks the table with its entries.
     void fitRows();
+    /// Keeps the reason over the table's cells.
+    void placeReason();
 
     ArgTableModel* m_model;
     QTableView* m_view;
     QPushButton* m_add;
     QPushButton* m_remove;
     QLabel* m_note;
+    QLabel* m_reason; ///< over the cells while the table is unavailable
 };
 
 } // namespace ss::ui

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The framework selector beside the expression: whose reading of the subscript the engine runs.
-// TensorFlow (the default) keeps getitem's own semantics and errors; NumPy, PyTorch and JAX
-// take index arrays and boolean masks the way those libraries do. The choice is part of the
-// workspace (Workspace::framework), so it is one undo step and is saved with the file.
+// The framework selector beside getitem's expression and above strided_slice's raw table: whose
+// reading of the subscript the engine runs. TensorFlow (the default) keeps the op's own semantics
+// and errors; NumPy, PyTorch and JAX read the subscript the way those libraries do (getitem's
+// with index arrays and boolean masks too; strided_slice's is the basic subscript its arguments
+// spell). The choice is part of the workspace (Workspace::framework), so it is one undo step and
+// is saved with the file.
 #pragma once
 
 #include "core/frameworks/framework_model.h"
@@ -15,7 +17,11 @@ class FrameworkSelector : public QComboBox
 {
     Q_OBJECT
 public:
-    explicit FrameworkSelector(QWidget* parent = nullptr);
+    /// What the selector reads: getitem's expression, or the subscript strided_slice's raw
+    /// arguments spell.
+    enum class Reads { Expression, RawArguments };
+
+    explicit FrameworkSelector(Reads reads, QWidget* parent = nullptr);
 
     /// Shows `framework` without reporting it as the user's choice (a workspace, undo, a lesson).
     void setFramework(Framework framework);

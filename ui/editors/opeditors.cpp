@@ -144,7 +144,7 @@ public:
         // Beside the expression, for the ops whose spec the framework models read with a tensor
         // (getitem; encode has none to index).
         if (FrameworkComparer::compares(def.name) && !def.inputs.empty()) {
-            m_framework = new FrameworkSelector(this);
+            m_framework = new FrameworkSelector(FrameworkSelector::Reads::Expression, this);
             auto* readAs = new QLabel(tr("&read as"), this);
             readAs->setBuddy(m_framework);
             row->addWidget(readAs);
@@ -190,34 +190,61 @@ public:
     }
 
 private:
+    // Why no strided_slice arguments say `sub` as `framework` reads it: an index array or a
+    // mask, or (for NumPy, PyTorch and JAX) a list, which they do not read as TensorFlow's tuple.
+    // Empty for a basic subscript.
+    QString advancedReason(const Subscript& sub, Framework framework) const
+    {
+        const QString title = QString::fromUtf8(frameworkModel(framework).title());
+        const bool tensorflow = framework == Framework::TensorFlow;
+        if (!tensorflow && sub.form == Subscript::Form::List && sub.wholeList)
+            return tr("%1 reads the list %2 by its own rules (NumPy: as an index array), not as "
+                      "the tuple that strided_slice arguments spell: no table says it")
+                .arg(title, QString::fromStdString(sub.wholeList->text));
+        for (const SubscriptItem& it : sub.items) {
+            const bool array = it.kind == SubscriptItem::Kind::IndexArray;
+            // TensorFlow refuses a bool in a subscript with its own error; it is no index array.
+            if (!array && (it.kind != SubscriptItem::Kind::Bool || tensorflow)) continue;
+            const QString what = !array || it.arrayIsBool || it.comparison ? tr("a boolean mask")
+                                                                           : tr("an index array");
+            const QString text = QString::fromStdString(it.text);
+            return tensorflow ? tr("TensorFlow refuses %1, %2 (NumPy, PyTorch and JAX read it): "
+                                   "no strided_slice arguments say it")
+                                    .arg(text, what)
+                              : tr("%1 reads %2 as %3: no strided_slice arguments say it")
+                                    .arg(title, text, what);
+        }
+        return {};
+    }
+
     // Parsing and encoding a subscript is instant, so the table follows every keystroke; the
-    // evaluation (which needs the tensor) runs on a worker.
+    // evaluation (which needs the tensor) runs on a worker. The table says only what is true of
+    // the expression on show: its strided_slice arguments, or (for a subscript they cannot say)
+    // nothing, with the reason in it; only while the expression is half-typed does it keep the
+    // last one that could be read, and says so.
     void showEncoding(const QString& text)
     {
         const std::string expr = text.toStdString();
         const Framework framework = m_framework ? m_framework->framework() : Framework::TensorFlow;
-        if (framework != Framework::TensorFlow) {
-            // Another framework's subscript is only the expression's error where it does not
-            // parse; what TensorFlow refuses (an index array, a mask) is that framework's to read.
-            try {
-                parseSubscript(expr);
-                encodeExpression(expr);
-            } catch (const OpError& e) {
-                if (e.code() == ErrorCode::ParseError) {
-                    m_spec->setError(e.position(), QString::fromUtf8(e.what()));
-                    m_table->setNote(tr("The table shows the last expression that could be read."));
-                } else {
-                    m_spec->setError(std::nullopt, {});
-                    m_table->setNote(
-                        tr("%1 reads this subscript; TensorFlow's strided_slice arguments cannot "
-                           "say it (%2), so the table shows the last expression they could.")
-                            .arg(m_framework->currentText(), QString::fromUtf8(e.what())));
-                }
-                return;
-            }
+        std::optional<Subscript> sub;
+        try {
+            sub = parseSubscript(expr);
+        } catch (const OpError& e) {
+            m_spec->setError(e.position(), QString::fromUtf8(e.what()));
+            if (m_table->unavailableReason().isEmpty())
+                m_table->setNote(tr("The table shows the last expression that could be read."));
+            return;
+        }
+        const QString reason = advancedReason(*sub, framework);
+        if (!reason.isEmpty() && framework != Framework::TensorFlow) {
+            // That framework's to read: its result or its error comes with the evaluation.
+            m_spec->setError(std::nullopt, {});
+            m_table->setUnavailable(reason);
+            return;
         }
         try {
-            const Encoding enc = encodeExpression(expr);
+            const Encoding enc = encodeSubscript(*sub);
+            m_table->setUnavailable(QString());
             showSparse(m_table->model(), enc.sparse);
             QStringList labels;
             for (std::size_t i = 0; i < enc.entries.size(); ++i)
@@ -227,20 +254,21 @@ private:
             m_table->setNote(QString());
             m_spec->setError(std::nullopt, {});
         } catch (const OpError& e) {
-            std::optional<int> position = e.position();
-            if (!position) {
-                // A value TensorFlow refuses (a float, a string): point at it.
-                try {
-                    for (const SubscriptItem& item : parseSubscript(expr).items)
-                        if (!item.invalidMessage.empty()) {
-                            position = item.invalidBegin;
-                            break;
-                        }
-                } catch (const OpError&) {
-                }
+            const QString message = QString::fromUtf8(e.what());
+            if (framework == Framework::TensorFlow) {
+                // TensorFlow's own refusal is the expression's error: point at the value it
+                // refuses (a float, a string, an index array).
+                std::optional<int> position = e.position();
+                for (const SubscriptItem& item : sub->items)
+                    if (!position && !item.invalidMessage.empty()) position = item.invalidBegin;
+                m_spec->setError(position, message);
+            } else {
+                m_spec->setError(std::nullopt, {});
             }
-            m_spec->setError(position, QString::fromUtf8(e.what()));
-            m_table->setNote(tr("The table shows the last expression that could be read."));
+            m_table->setUnavailable(
+                !reason.isEmpty()
+                    ? reason
+                    : tr("No strided_slice arguments say this subscript: %1").arg(message));
         }
     }
 
@@ -296,6 +324,7 @@ private:
 
 public:
     SpecEditor* specEditor() const override { return m_spec; }
+    FrameworkSelector* frameworkSelector() const override { return m_framework; }
 
 private:
     SpecEditor* m_spec;
@@ -325,6 +354,21 @@ public:
                     [this](const QString& name) { emitAttrs(QStringLiteral("attr:") + name); });
             connect(m_fields, &AttrFields::unreadableChanged, this, &OpEditor::unreadableChanged);
         }
+        // strided_slice's arguments spell a subscript that NumPy, PyTorch and JAX read too
+        // (to_expr, and ops without a tensor, have nothing to read).
+        if (FrameworkComparer::compares(def.name) && !def.inputs.empty()) {
+            m_framework = new FrameworkSelector(FrameworkSelector::Reads::RawArguments, this);
+            auto* row = new QHBoxLayout;
+            row->setContentsMargins(0, 0, 0, 0);
+            auto* readAs = new QLabel(tr("&read as"), this);
+            readAs->setBuddy(m_framework);
+            row->addWidget(readAs);
+            row->addWidget(m_framework);
+            row->addStretch(1);
+            layout->addLayout(row);
+            connect(m_framework, &FrameworkSelector::frameworkEdited, this,
+                    &OpEditor::frameworkEdited);
+        }
         layout->addWidget(m_table, 1);
         // A table edit is committed whole: one undo step each, never merged.
         connect(m_table->model(), &ArgTableModel::edited, this, [this] { emitAttrs({}); });
@@ -332,6 +376,7 @@ public:
 
     void setWorkspace(const Workspace& ws) override
     {
+        if (m_framework) m_framework->setFramework(ws.framework);
         if (m_fields) m_fields->setAttrs(ws.attrs);
         const auto sparse = sparseFromAttrs(ws.attrs);
         if (!sparse) {
@@ -358,6 +403,7 @@ public:
     {
         return m_fields ? m_fields->field(name) : nullptr;
     }
+    FrameworkSelector* frameworkSelector() const override { return m_framework; }
 
 private:
     void showSubscript(const SparseSpec& sparse)
@@ -379,6 +425,7 @@ private:
 
     ArgTable* m_table;
     AttrFields* m_fields = nullptr;
+    FrameworkSelector* m_framework = nullptr; ///< strided_slice only
 };
 
 // A table whose columns are integer-list attributes of the same length, one row per entry.

@@ -21,6 +21,7 @@ class QLineEdit;
 namespace ss::ui {
 
 class ArgTable;
+class FrameworkSelector;
 class SpecEditor;
 struct Evaluation;
 
@@ -43,12 +44,15 @@ public:
     virtual SpecEditor* specEditor() const { return nullptr; }
     /// The text field of attribute `name`, or null when it has none (the raw tables' own).
     virtual QLineEdit* attrField(const std::string&) const { return nullptr; }
+    /// The framework selector (getitem, strided_slice), or null when TensorFlow alone reads the
+    /// op.
+    virtual FrameworkSelector* frameworkSelector() const { return nullptr; }
 
 signals:
     /// The user changed the attributes. Edits with the same non-empty merge key in a row form
     /// one undo step (typing an expression).
     void attrsEdited(const ss::Attrs& attrs, const QString& mergeKey);
-    /// The user chose whose reading of the subscript the engine runs (getitem's selector).
+    /// The user chose whose reading of the subscript the engine runs (the framework selector).
     void frameworkEdited(ss::Framework framework);
     /// unreadableAttrs() changed.
     void unreadableChanged();

@@ -7,6 +7,7 @@
 #include "protocol/request.h"
 #include "protocol/shape_text.h"
 #include "protocol/tensor_json.h"
+#include "ui/editors/frameworkselector.h"
 #include "ui/editors/inputpanel.h"
 #include "ui/editors/opeditors.h"
 #include "ui/editors/speceditor.h"
@@ -382,6 +383,22 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
             invalidArgument("op " + w.document()->workspace().op +
                             " has no expression (set_op getitem first)");
         spec->setText(QString::fromStdString(stringMember(command, "expr")));
+    } else if (cmd == "set_framework") {
+        // Exactly the keys `state` reports; the protocol's aliases (np, pytorch) are not taken.
+        const std::string key = stringMember(command, "framework");
+        const auto& models = frameworkModels();
+        const auto model = std::find_if(models.begin(), models.end(), [&](const auto* m) {
+            return readsSubscriptOps(m->id()) && m->key() == key;
+        });
+        if (model == models.end())
+            badRequest("\"framework\" is one of " + subscriptFrameworkKeys() + ", not \"" + key +
+                       "\"");
+        // As a person picks it: the selector's own handler makes the undo step.
+        FrameworkSelector* selector = w.opEditor()->frameworkSelector();
+        if (!selector)
+            invalidArgument("op " + w.document()->workspace().op +
+                            " is read by TensorFlow alone (set_op getitem or strided_slice first)");
+        selector->setCurrentIndex(selector->findData(int((*model)->id())));
     } else if (cmd == "set_shape") {
         const int slot = slotOf(command, w);
         const Json& value = member(command, "shape");
@@ -576,9 +593,9 @@ void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
     } else {
         badRequest("unknown command \"" + cmd +
                    "\"; the commands are open_lesson, open_file, save, set_op, set_expr, "
-                   "set_shape, set_dtype, set_fill, set_literal, set_attr, set_cell, step, wait, "
-                   "state, undo, redo, screenshot, export_image, export_animation, presentation, "
-                   "quit");
+                   "set_framework, set_shape, set_dtype, set_fill, set_literal, set_attr, "
+                   "set_cell, step, wait, state, undo, redo, screenshot, export_image, "
+                   "export_animation, presentation, quit");
     }
     ok();
     out.endObject();
@@ -605,6 +622,8 @@ void Automation::writeState(const Json& command, JsonWriter& out)
         out.key("expr");
         out.value(spec->text().toStdString());
     }
+    out.key("framework");
+    out.value(frameworkModel(ws.framework).key());
     out.key("settled");
     out.value(w.isSettled());
     out.key("stale");

@@ -30,8 +30,23 @@ IndexSpec IndexSpec::fromAttrs(const std::string& op, const Attrs& attrs)
             badRequest("op '" + op + "' needs attribute 'expr', a string");
         return fromExpression(expr->second.toString());
     }
+    // strided_slice's TFLite offset: false is the plain arguments; true makes each end count
+    // from its entry's begin once the input is known, which no framework's subscript does. (The
+    // op's own attribute, which to_expr below would refuse by the wrong op's name.)
+    Attrs plain = attrs;
+    if (const auto offset = plain.find("offset"); offset != plain.end()) {
+        const Attr& a = offset->second;
+        if (!a.isBool() && !(a.isInt() && (a.toInt() == 0 || a.toInt() == 1)))
+            badRequest("attribute 'offset' must be true or false");
+        if (a.isBool() ? a.toBool() : a.toInt() == 1)
+            badRequest("op '" + op +
+                       "' with offset true (TFLite: each end counts from its entry's begin) "
+                       "is read by TensorFlow alone: no NumPy, PyTorch or JAX subscript reads "
+                       "its arguments that way");
+        plain.erase(offset);
+    }
     // to_expr takes strided_slice's attributes and no input, so its call reads them alone.
-    const OpCall call(*findOp("to_expr"), {}, attrs, Limits::machineDefault());
+    const OpCall call(*findOp("to_expr"), {}, plain, Limits::machineDefault());
     return fromStridedSlice(ops::sparseSpecFromCall(call));
 }
 
