@@ -3,6 +3,7 @@
 
 #include "ui/views/tensorview.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/windowmessages.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QGridLayout>
@@ -154,7 +155,7 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     const QString problems = this->problems();
     m_problems->setText(problems);
     m_problems->setVisible(!problems.isEmpty());
-    if (!problems.isEmpty()) m_window->showNotice(problems);
+    if (!problems.isEmpty()) m_window->messages()->showNotice(problems);
 }
 
 QString ExercisePanel::problems() const
