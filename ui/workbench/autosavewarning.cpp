@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/workbench/autosavewarning.h"
 
+#include "ui/views/palette.h"
 #include "ui/workbench/sessionguard.h"
+
+#include <QGuiApplication>
 
 namespace ss::ui {
 
@@ -11,9 +14,13 @@ AutosaveWarning::AutosaveWarning(SessionGuard* session, QWidget* parent)
     setObjectName(QStringLiteral("autosaveWarning"));
     setWordWrap(true);
     setTextFormat(Qt::PlainText);
-    setStyleSheet(QStringLiteral("#autosaveWarning { background-color: #fde2e1; "
-                                 "color: #5c0f0b; border: 1px solid #e08a85; "
-                                 "border-radius: 4px; padding: 4px; }"));
+    followTheme(this, [this] {
+        setStyleSheet(QStringLiteral("#autosaveWarning { background-color: %1; color: %2; "
+                                     "border: 1px solid %3; border-radius: 4px; padding: 4px; }")
+                          .arg(styleColor(ColorRole::ErrorTint),
+                               QGuiApplication::palette().color(QPalette::Text).name(),
+                               styleColor(ColorRole::ErrorBorder)));
+    });
     showProblem(m_session->problem());
     connect(m_session, &SessionGuard::protectionChanged, this, &AutosaveWarning::showProblem);
 }
