@@ -534,7 +534,7 @@ private slots:
         QCOMPARE(selector(w)->framework(), Framework::NumPy);
         QVERIFY(w.lastEvaluation()->ok);
         QCOMPARE(w.lastEvaluation()->framework, title(Framework::NumPy));
-        w.setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
+        w.files()->setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
         // The file opens as JAX's reading.
         QVERIFY2(w.openFile(path, &error), qPrintable(error));
         QVERIFY(waitSettled(w));

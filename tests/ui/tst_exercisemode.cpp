@@ -6,6 +6,7 @@
 #include "ui/views/palette.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/commandline.h"
+#include "ui/workbench/docksetup.h"
 #include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/mainwindow.h"
 #include "workbench_testing.h"
@@ -78,7 +79,7 @@ void TestExerciseMode::wrongThenRightAnswer()
     QVERIFY(dock && !dock->isVisible());
     w.findChild<QAction*>(QStringLiteral("actionExercises"))->trigger();
     QVERIFY(dock->isVisible());
-    ExercisePanel* panel = w.exercisePanel();
+    ExercisePanel* panel = w.docks()->exercises();
     // The first unsolved exercise opens: row 2 of a 4x5 matrix, as a vector.
     QCOMPARE(panel->currentExercise(), QStringLiteral("row-two"));
     QVERIFY(waitSettled(w));
@@ -133,7 +134,7 @@ void TestExerciseMode::progressSurvivesARestart()
     MainWindow w;
     w.resize(1500, 950);
     w.show();
-    ExercisePanel* panel = w.exercisePanel();
+    ExercisePanel* panel = w.docks()->exercises();
     QVERIFY(panel->progress().isSolved(QStringLiteral("row-two")));
     auto* tree = panel->findChild<QTreeWidget*>(QStringLiteral("exerciseProgress"));
     QVERIFY(tree->topLevelItemCount() >= 7);
@@ -154,7 +155,7 @@ void TestExerciseMode::nextAndStartOver()
 {
     MainWindow w;
     w.show();
-    ExercisePanel* panel = w.exercisePanel();
+    ExercisePanel* panel = w.docks()->exercises();
     QVERIFY(panel->openExercise(QStringLiteral("slice-block")));
     QVERIFY(!panel->openExercise(QStringLiteral("no-such-exercise")));
     QCOMPARE(w.workspace().op, std::string("slice"));
@@ -188,7 +189,7 @@ void TestExerciseMode::commandLineOpensAnExercise()
     options.exercise = QStringLiteral("paddle-reverse-columns");
     QString error;
     QVERIFY2(applyStartOptions(w, options, &error), qPrintable(error));
-    QCOMPARE(w.exercisePanel()->currentExercise(), QStringLiteral("paddle-reverse-columns"));
+    QCOMPARE(w.docks()->exercises()->currentExercise(), QStringLiteral("paddle-reverse-columns"));
     QCOMPARE(w.workspace().op, std::string("paddle_strided_slice"));
     QVERIFY(w.findChild<QAction*>(QStringLiteral("actionExercises"))->isChecked());
     // The dock itself is shown, not only its menu item checked.
@@ -209,7 +210,7 @@ void TestExerciseMode::closingAfterARestartBringsTheLessonsBack()
     {
         MainWindow w;
         w.forgetSession();
-        w.setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
+        w.files()->setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("lessonDock"))->isVisible());
@@ -242,7 +243,7 @@ void TestExerciseMode::openingALessonLeavesTheExercise()
     // no longer shows the exercise, and Check has nothing to compare the lesson with.
     MainWindow w;
     w.show();
-    ExercisePanel* panel = w.exercisePanel();
+    ExercisePanel* panel = w.docks()->exercises();
     auto* check = panel->findChild<QPushButton*>(QStringLiteral("exerciseCheck"));
     QVERIFY(panel->openExercise(QStringLiteral("row-two")));
     QVERIFY(waitSettled(w));
@@ -287,7 +288,7 @@ void TestExerciseMode::unreadableProgressIsShownInTheWindow()
     const QString aside = path + QStringLiteral(".unreadable-1");
     QVERIFY2(w.message().contains(QStringLiteral("does not read")) && w.message().contains(aside),
              qPrintable(w.message()));
-    auto* label = w.exercisePanel()->findChild<QLabel*>(QStringLiteral("exerciseProblems"));
+    auto* label = w.docks()->exercises()->findChild<QLabel*>(QStringLiteral("exerciseProblems"));
     QVERIFY(label);
     QVERIFY2(label->text().contains(aside), qPrintable(label->text()));
     QVERIFY(QFileInfo::exists(aside));

@@ -121,7 +121,7 @@ void TestFileChanges::saveAsksWhenAnotherWindowSaved()
     QVERIFY2(a.openFile(path, &error), qPrintable(error));
     QVERIFY2(b.openFile(path, &error), qPrintable(error));
     b.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1]")), QStringLiteral("t"));
-    QVERIFY(b.save());
+    QVERIFY(b.files()->save());
     QCOMPARE(exprOnDisk(path), QStringLiteral("x[1]"));
 
     QStringList asked;
@@ -136,7 +136,7 @@ void TestFileChanges::saveAsksWhenAnotherWindowSaved()
             dialog->selectFile(otherPath);
             static_cast<QDialog*>(dialog)->accept();
         });
-    QCOMPARE(a.save(), saved);
+    QCOMPARE(a.files()->save(), saved);
     QCOMPARE(asked.size(), 1);
     QVERIFY2(asked.front().contains(QStringLiteral("shared.slicescope.json")) &&
                  asked.front().contains(QStringLiteral("changed on disk")),
@@ -152,7 +152,7 @@ void TestFileChanges::saveAsksWhenAnotherWindowSaved()
         QVERIFY2(a.message().contains(QStringLiteral("changed on disk")), qPrintable(a.message()));
     // Every Save asks again while the file differs from what A last read or wrote.
     if (choice == MainWindow::DiskChoice::Cancel) {
-        QVERIFY(!a.save());
+        QVERIFY(!a.files()->save());
         QCOMPARE(asked.size(), 2);
         QCOMPARE(exprOnDisk(path), QStringLiteral("x[1]"));
     }
@@ -196,18 +196,18 @@ void TestFileChanges::focusNoticesAChangeOnce()
         return MainWindow::DiskChoice::Cancel;
     });
     writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[1]")));
-    w.checkFileOnDisk();
+    w.files()->checkFileOnDisk();
     QCOMPARE(asked, 2);
     QCOMPARE(exprOf(w.workspace()), QStringLiteral("x[2]"));
-    w.checkFileOnDisk();
+    w.files()->checkFileOnDisk();
     QCOMPARE(asked, 2);
     // A file gone is said, not asked about.
     QVERIFY(QFile::remove(path));
-    w.checkFileOnDisk();
+    w.files()->checkFileOnDisk();
     QCOMPARE(asked, 2);
     QVERIFY2(w.message().contains(QStringLiteral("deleted or moved")), qPrintable(w.message()));
     // Save writes it again.
-    QVERIFY(w.save());
+    QVERIFY(w.files()->save());
     QCOMPARE(exprOnDisk(path), QStringLiteral("x[2]"));
 }
 
@@ -227,11 +227,11 @@ void TestFileChanges::saveWithoutChangesWritesNothing()
     QString error;
     QVERIFY2(w.openFile(path, &error), qPrintable(error));
     QVERIFY(w.undoStack()->isClean());
-    QVERIFY(w.save());
+    QVERIFY(w.files()->save());
     QCOMPARE(QFileInfo(path).lastModified(), old);
     // With a change it writes.
     w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1]")), QStringLiteral("t"));
-    QVERIFY(w.save());
+    QVERIFY(w.files()->save());
     QVERIFY(QFileInfo(path).lastModified() > old);
     QCOMPARE(exprOnDisk(path), QStringLiteral("x[1]"));
 }
@@ -251,7 +251,7 @@ void TestFileChanges::automationGetsAnErrorNotADialog()
     client.ask(R"({"id": 2, "cmd": "set_expr", "expr": "x[1]"})");
     writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[2]")));
     // No dialog: the focus check only leaves a message.
-    w.checkFileOnDisk();
+    w.files()->checkFileOnDisk();
     QVERIFY2(w.message().contains(QStringLiteral("changed on disk")), qPrintable(w.message()));
     answer = client.ask(R"({"id": 3, "cmd": "save", "path": )" + quoted + "}");
     QVERIFY2(!answer.find("ok")->toBool(), client.lastLine().constData());
@@ -275,7 +275,7 @@ void TestFileChanges::saveDialogRemembersItsFolder()
     QVERIFY2(w.saveFile(folder + QStringLiteral("/first.slicescope.json"), &error),
              qPrintable(error));
     QVERIFY(w.openLesson(QStringLiteral("walkthrough"))); // untitled again
-    w.setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
+    w.files()->setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
     QString suggested;
     QString shownFolder;
     QTimer::singleShot(0, &w, [&] {
@@ -285,7 +285,7 @@ void TestFileChanges::saveDialogRemembersItsFolder()
         shownFolder = dialog->directory().absolutePath();
         dialog->reject();
     });
-    QVERIFY(!w.saveAs());
+    QVERIFY(!w.files()->saveAs());
     QCOMPARE(shownFolder, QFileInfo(folder).absoluteFilePath());
     QCOMPARE(suggested,
              QFileInfo(folder).absoluteFilePath() + QStringLiteral("/walkthrough.slicescope.json"));

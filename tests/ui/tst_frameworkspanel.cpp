@@ -5,6 +5,7 @@
 #include "core/frameworks/framework_comparison.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/decodestepper.h"
+#include "ui/workbench/docksetup.h"
 #include "ui/workbench/frameworkspanel.h"
 #include "workbench_testing.h"
 
@@ -24,7 +25,7 @@ namespace {
 {
     w.setWorkspace(getitemWorkspace(shape, expr), QStringLiteral("spec"));
     if (!waitSettled(w)) return false;
-    FrameworksPanel* panel = w.frameworksPanel();
+    FrameworksPanel* panel = w.docks()->frameworks();
     return QTest::qWaitFor(
         [&] {
             return panel->isSettled() && panel->report() &&
@@ -36,7 +37,7 @@ namespace {
 // Chooses `framework` in the panel and waits until the window shows what it chose.
 [[nodiscard]] bool chooseAndWait(MainWindow& w, Framework framework)
 {
-    FrameworksPanel* panel = w.frameworksPanel();
+    FrameworksPanel* panel = w.docks()->frameworks();
     panel->list()->setCurrentItem(panel->list()->topLevelItem(int(framework)));
     const QString title = QString::fromUtf8(frameworkModel(framework).title());
     return QTest::qWaitFor(
@@ -94,7 +95,7 @@ private slots:
         w.forgetSession();
         w.show();
         QVERIFY(showSpec(w, {5}, expr));
-        FrameworksPanel* panel = w.frameworksPanel();
+        FrameworksPanel* panel = w.docks()->frameworks();
         QCOMPARE(panel->list()->topLevelItemCount(), 6);
         QVERIFY2(panel->noteText().startsWith(expr), qPrintable(panel->noteText()));
         for (const FrameworkModel* model : frameworkModels()) {
@@ -116,7 +117,7 @@ private slots:
         w.forgetSession();
         w.show();
         QVERIFY(showSpec(w, {5}, QStringLiteral("x[4:-6:-1]")));
-        FrameworksPanel* panel = w.frameworksPanel();
+        FrameworksPanel* panel = w.docks()->frameworks();
         // The engine's one-line reason, as the compare op gives it.
         const FrameworkComparison c =
             compareFrameworks(IndexSpec::fromExpression("x[4:-6:-1]"),
@@ -144,7 +145,8 @@ private slots:
         QCOMPARE(w.outputViewCount(), 0);
         QVERIFY(!w.isStale());
         // Its decode steps say where it refuses.
-        const auto& steps = w.frameworksPanel()
+        const auto& steps = w.docks()
+                                ->frameworks()
                                 ->report()
                                 ->comparison.outcomes[std::size_t(Framework::PyTorch)]
                                 .plan.steps;
@@ -183,7 +185,8 @@ private slots:
                  (std::vector<std::int64_t>{4, 3, 2, 1, 0}));
         // Its decode steps are Paddle's.
         QCOMPARE(w.stepper()->stepCount(),
-                 int(w.frameworksPanel()
+                 int(w.docks()
+                         ->frameworks()
                          ->report()
                          ->comparison.outcomes[std::size_t(Framework::Paddle)]
                          .plan.steps.size()));
@@ -202,13 +205,13 @@ private slots:
         w.forgetSession();
         w.show();
         QVERIFY(showSpec(w, {5}, QStringLiteral("x[1:]")));
-        QVERIFY(w.frameworksPanel()->list()->isEnabled());
+        QVERIFY(w.docks()->frameworks()->list()->isEnabled());
         Workspace ws = exampleWorkspace(*findOp("tile"));
         w.setWorkspace(ws, QStringLiteral("tile"));
         QVERIFY(waitSettled(w));
-        QVERIFY(QTest::qWaitFor([&] { return !w.frameworksPanel()->list()->isEnabled(); }));
-        QVERIFY(w.frameworksPanel()->outcomeText(Framework::NumPy).isEmpty());
-        QVERIFY(w.frameworksPanel()->noteText().contains(u"tile"));
+        QVERIFY(QTest::qWaitFor([&] { return !w.docks()->frameworks()->list()->isEnabled(); }));
+        QVERIFY(w.docks()->frameworks()->outcomeText(Framework::NumPy).isEmpty());
+        QVERIFY(w.docks()->frameworks()->noteText().contains(u"tile"));
     }
 
     // Hidden at first (the default layout is unchanged); View > Frameworks shows it.
@@ -226,18 +229,18 @@ private slots:
         QVERIFY(action);
         action->trigger();
         QVERIFY(dock->isVisible());
-        QVERIFY(w.frameworksPanel()->isVisible());
+        QVERIFY(w.docks()->frameworks()->isVisible());
         QVERIFY(showSpec(w, {5}, QStringLiteral("x[4:-1:-1]")));
         QVERIFY(chooseAndWait(w, Framework::Paddle));
         QVERIFY(waitSettled(w));
         // Shown, it has room for its three columns.
-        QVERIFY2(w.frameworksPanel()->width() >= 400,
-                 qPrintable(QString::number(w.frameworksPanel()->width())));
+        QVERIFY2(w.docks()->frameworks()->width() >= 400,
+                 qPrintable(QString::number(w.docks()->frameworks()->width())));
         // Hiding it (here by its close button) returns to TensorFlow's own result.
         dock->close();
         QVERIFY(!dock->isVisible());
         QVERIFY(QTest::qWaitFor([&] { return w.shownEvaluation() == w.lastEvaluation(); }));
-        QCOMPARE(w.frameworksPanel()->chosen(), Framework::TensorFlow);
+        QCOMPARE(w.docks()->frameworks()->chosen(), Framework::TensorFlow);
         QCOMPARE(w.outputView(0)->model()->tensor().size(), std::int64_t(0));
     }
 

@@ -6,6 +6,7 @@
 #include "ui/views/palette.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/commandline.h"
+#include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/modeldock.h"
 #include "workbench_testing.h"
@@ -152,7 +153,7 @@ void TestLessons::lessonShowsTheTrueResult()
     if (!lesson->model.isEmpty()) {
         // A converter lesson lists its model in the Model dock with its node selected, and the
         // workbench shows exactly that node's request (what activating the row would open).
-        ModelDock* dock = w.modelDock();
+        ModelDock* dock = w.docks()->model();
         QVERIFY2(dock->isVisible(), qPrintable(dock->message()));
         QCOMPARE(dock->modelPath(), QStringLiteral(":/models/") + lesson->model);
         const int row = dock->table()->rowOf(lesson->node);

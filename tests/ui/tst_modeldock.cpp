@@ -9,6 +9,8 @@
 #include "protocol/tensor_json.h"
 #include "ui/model/modelnodetable.h"
 #include "ui/workbench/commandline.h"
+#include "ui/workbench/docksetup.h"
+#include "ui/workbench/evaluationcontroller.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/modeldock.h"
 #include "workbench_testing.h"
@@ -196,7 +198,7 @@ void TestModelDock::listsAndMarks()
     QFETCH(QString, runTime);
     QFETCH(QString, arguments);
     MainWindow w;
-    ModelDock* dock = w.modelDock();
+    ModelDock* dock = w.docks()->model();
     QVERIFY(!dock->isVisibleTo(&w));
     QString error;
     QVERIFY2(openAndWait(dock, file, &error), qPrintable(error));
@@ -248,7 +250,7 @@ void TestModelDock::filterMatchesNameAndOp()
     QFETCH(QString, filter);
     QFETCH(QStringList, shown);
     MainWindow w;
-    ModelDock* dock = w.modelDock();
+    ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, file));
     QTest::keyClicks(dock->filterField(), filter);
     QSortFilterProxyModel* filtered = dock->filtered();
@@ -287,7 +289,7 @@ void TestModelDock::activatingANodeEvaluatesIt()
     MainWindow w;
     w.show();
     QVERIFY(waitSettled(w, 60000));
-    ModelDock* dock = w.modelDock();
+    ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, file));
     // Enter on the selected row, as a keyboard user opens it.
     QVERIFY(dock->selectNode(node));
@@ -308,7 +310,7 @@ void TestModelDock::activatingANodeEvaluatesIt()
 void TestModelDock::runTimeArgumentsDoNotOpen()
 {
     MainWindow w;
-    ModelDock* dock = w.modelDock();
+    ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, modelFile("mixed.tflite")));
     const Workspace before = w.workspace();
     QVERIFY(!dock->openNode(dock->table()->rowOf(QStringLiteral("model/gather"))));
@@ -467,7 +469,7 @@ void TestModelDock::badFileIsAnErrorInTheDock()
         f.write(bytes);
     }
     MainWindow w;
-    ModelDock* dock = w.modelDock();
+    ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
     QString error;
     QVERIFY(!openAndWait(dock, path, &error));
@@ -486,9 +488,9 @@ void TestModelDock::commandLineOpensAModel()
     options.file = modelFile("mixed.tflite");
     QString error;
     QVERIFY2(applyStartOptions(w, options, &error), qPrintable(error));
-    QVERIFY(w.modelDock()->isVisibleTo(&w));
+    QVERIFY(w.docks()->model()->isVisibleTo(&w));
     QVERIFY(waitSettled(w, 60000)); // the file is read on a worker
-    QCOMPARE(w.modelDock()->modelPath(), options.file);
+    QCOMPARE(w.docks()->model()->modelPath(), options.file);
     // The node the file contradicts is opened first.
     QCOMPARE(w.workspace().op, std::string("strided_slice"));
     QVERIFY(w.undoStack()->isClean());
@@ -500,8 +502,8 @@ void TestModelDock::commandLineOpensAModel()
     QVERIFY2(applyStartOptions(onnx, options, &error), qPrintable(error));
     QVERIFY(waitSettled(onnx, 60000));
     QCOMPARE(onnx.workspace().op, std::string("strided_slice")); // bad_unsqueeze
-    QVERIFY2(onnx.modelDock()->message().contains(QStringLiteral("shape inference")),
-             qPrintable(onnx.modelDock()->message()));
+    QVERIFY2(onnx.docks()->model()->message().contains(QStringLiteral("shape inference")),
+             qPrintable(onnx.docks()->model()->message()));
 
     MainWindow bad;
     options.file = modelFile("mixed.onnx") + QStringLiteral(".absent.tflite");
@@ -510,8 +512,8 @@ void TestModelDock::commandLineOpensAModel()
     QVERIFY(waitSettled(bad, 60000));
     QVERIFY2(bad.message().contains(QStringLiteral("Model not opened")), qPrintable(bad.message()));
     QVERIFY2(bad.message().contains(QStringLiteral("no such file")), qPrintable(bad.message()));
-    QVERIFY2(bad.modelDock()->message().startsWith(QStringLiteral("Model not opened")),
-             qPrintable(bad.modelDock()->message()));
+    QVERIFY2(bad.docks()->model()->message().startsWith(QStringLiteral("Model not opened")),
+             qPrintable(bad.docks()->model()->message()));
 }
 
 void TestModelDock::menuActionExists()
@@ -527,7 +529,7 @@ void TestModelDock::windowWorksWhileAModelLoads()
     MainWindow w;
     w.show();
     QVERIFY(waitSettled(w, 60000));
-    ModelDock* dock = w.modelDock();
+    ModelDock* dock = w.docks()->model();
     HeldReader held;
     held.held = QStringLiteral("mixed.onnx");
     dock->setReader(held.reader());
@@ -550,7 +552,7 @@ void TestModelDock::windowWorksWhileAModelLoads()
     QSignalSpy shown(&w, &MainWindow::evaluationShown);
     w.setWorkspace(ss::testing::getitemWorkspace({4, 5}, QStringLiteral("x[1:, ::2]")),
                    QStringLiteral("edit while loading"));
-    w.evaluateNow();
+    w.evaluation()->evaluateNow();
     QVERIFY(shown.wait(60000));
     QVERIFY(w.lastEvaluation()->ok);
     QCOMPARE(w.lastEvaluation()->outputs.front().shape(), (Shape{3, 3}));
@@ -581,7 +583,7 @@ void TestModelDock::cancelStopsTheLoad()
     MainWindow w;
     w.show();
     QVERIFY(QTest::qWaitForWindowActive(&w));
-    ModelDock* dock = w.modelDock();
+    ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, modelFile("mixed.tflite")));
     HeldReader held;
     held.held = QStringLiteral("mixed.onnx");
@@ -615,7 +617,7 @@ void TestModelDock::cancelStopsTheLoad()
 void TestModelDock::secondModelReplacesTheFirst()
 {
     MainWindow w;
-    ModelDock* dock = w.modelDock();
+    ModelDock* dock = w.docks()->model();
     HeldReader held;
     held.held = QStringLiteral("mixed.onnx");
     dock->setReader(held.reader());
@@ -642,8 +644,8 @@ void TestModelDock::closingWhileLoadingStopsTheRead()
     {
         auto w = std::make_unique<MainWindow>();
         w->show();
-        w->modelDock()->setReader(held.reader());
-        w->modelDock()->openModel(modelFile("mixed.onnx"));
+        w->docks()->model()->setReader(held.reader());
+        w->docks()->model()->openModel(modelFile("mixed.onnx"));
         QVERIFY(QTest::qWaitFor([&] { return held.state->started.load(); }, 60000));
         QVERIFY(w->close());
     } // the window is gone while its file is read
@@ -651,7 +653,7 @@ void TestModelDock::closingWhileLoadingStopsTheRead()
     QVERIFY(held.state->returned);
     // A new window reads files as before (the pool was not left blocked).
     MainWindow again;
-    QVERIFY(openAndWait(again.modelDock(), modelFile("mixed.tflite")));
+    QVERIFY(openAndWait(again.docks()->model(), modelFile("mixed.tflite")));
 }
 
 QTEST_MAIN(TestModelDock)

@@ -5,6 +5,7 @@
 #include "ui/editors/speceditor.h"
 #include "ui/workbench/commandline.h"
 #include "ui/workbench/decodestepper.h"
+#include "ui/workbench/docksetup.h"
 #include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/presentationmode.h"
@@ -234,7 +235,7 @@ void TestPresentation::closingRemembersTheLayoutOutsideIt()
     {
         MainWindow w;
         w.forgetSession();
-        w.setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
+        w.files()->setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.presentation()->setOn(true);
@@ -347,7 +348,7 @@ void TestPresentation::openExerciseStaysShown()
     QVERIFY(waitSettled(w));
     QVERIFY(w.presentation()->isOn());
     QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("exerciseDock"))->isVisible());
-    QVERIFY(w.exercisePanel()->targetView()->isVisible());
+    QVERIFY(w.docks()->exercises()->targetView()->isVisible());
     for (const char* name : {"lessonDock", "decodeDock"})
         QVERIFY2(!w.findChild<QDockWidget*>(QLatin1String(name))->isVisible(), name);
     QDir().mkpath(screenshotDir());

@@ -7,8 +7,10 @@
 #include "ui/model/lessons.h"
 #include "ui/model/workspacefile.h"
 #include "ui/workbench/commandline.h"
+#include "ui/workbench/lessonnavigator.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/sessionguard.h"
+#include "ui/workbench/workspacedocument.h"
 #include "workbench_testing.h"
 
 #include <QAction>
@@ -45,7 +47,7 @@ struct Prompt
     int asked = 0;
     void attach(MainWindow& w)
     {
-        w.setSavePrompt([this](const QString&) {
+        w.files()->setSavePrompt([this](const QString&) {
             ++asked;
             return choice;
         });
@@ -186,12 +188,12 @@ void TestSession::newOpenAndLessonsAsk()
     Prompt prompt;
     prompt.attach(w);
     // Nothing unsaved: no question.
-    QVERIFY(w.newWorkspace());
+    QVERIFY(w.files()->newWorkspace());
     QCOMPARE(prompt.asked, 0);
     w.setWorkspace(editedWorkspace(), QStringLiteral("edit"));
     prompt.choice = Choice::Cancel;
-    QVERIFY(!w.newWorkspace());
-    QVERIFY(!w.switchLesson(QStringLiteral("walkthrough")));
+    QVERIFY(!w.files()->newWorkspace());
+    QVERIFY(!w.lessonNavigator()->switchTo(QStringLiteral("walkthrough")));
     QCOMPARE(prompt.asked, 2);
     QCOMPARE(w.workspace(), editedWorkspace());
     // Open Recent asks too.
@@ -209,11 +211,11 @@ void TestSession::newOpenAndLessonsAsk()
     QCOMPARE(prompt.asked, 3);
     QCOMPARE(w.workspace(), editedWorkspace());
     prompt.choice = Choice::Discard;
-    QVERIFY(w.switchLesson(QStringLiteral("walkthrough")));
+    QVERIFY(w.lessonNavigator()->switchTo(QStringLiteral("walkthrough")));
     QCOMPARE(w.currentLesson(), QStringLiteral("walkthrough"));
     QVERIFY(!w.isWindowModified());
     w.setWorkspace(editedWorkspace(), QStringLiteral("edit"));
-    QVERIFY(w.newWorkspace());
+    QVERIFY(w.files()->newWorkspace());
     QCOMPARE(w.workspace(), Workspace{});
     QVERIFY(w.windowTitle().startsWith(QStringLiteral("Untitled")));
     QVERIFY(!w.isWindowModified());
@@ -232,7 +234,7 @@ void TestSession::saveWritesTheFileOrAsks()
     w.setWorkspace(editedWorkspace(), QStringLiteral("edit"));
     // "Save" in the question writes the window's file, then goes on.
     prompt.choice = Choice::Save;
-    QVERIFY(w.newWorkspace());
+    QVERIFY(w.files()->newWorkspace());
     QCOMPARE(readWorkspaceFile(path, Workspace{}, Limits{}).attrs, editedWorkspace().attrs);
     // Ctrl+S saves to the file without a dialog.
     QVERIFY(w.openFile(path, &error));
@@ -291,7 +293,7 @@ void TestSession::recoveryWhenTheProcessIdRepeats()
     // In a PID namespace (Flatpak) every launch has the same process id. A session killed
     // there left its autosave and a lock file naming that id, which is ours too: still lost
     // work (nobody holds the lock), still offered, never skipped nor overwritten.
-    const QString dir = MainWindow::sessionDirectory();
+    const QString dir = SessionGuard::directory();
     QDir().mkpath(dir);
     const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     const QString dead = dir + QStringLiteral("/session-%1.json").arg(id);
@@ -396,9 +398,8 @@ void TestSession::killedInPidNamespacesAndRecovered()
     QVERIFY(second.waitForFinished(10000));
 
     // The killed session's work is offered, and recovered.
-    const QString here =
-        MainWindow::sessionDirectory() + u'/' + QFileInfo(firstAutosave).fileName();
-    QDir().mkpath(MainWindow::sessionDirectory());
+    const QString here = SessionGuard::directory() + u'/' + QFileInfo(firstAutosave).fileName();
+    QDir().mkpath(SessionGuard::directory());
     QVERIFY(QFile::copy(firstAutosave, here));
     MainWindow w;
     w.show();
@@ -420,9 +421,9 @@ void TestSession::recentFilesArePruned()
     const QString b = dir.filePath(QStringLiteral("b.slicescope.json"));
     QVERIFY(w.saveFile(a, &error));
     QVERIFY(w.saveFile(b, &error));
-    QCOMPARE(w.recentFiles(), (QStringList{b, a}));
+    QCOMPARE(WorkspaceDocument::recentFiles(), (QStringList{b, a}));
     QFile::remove(b);
-    QCOMPARE(w.recentFiles(), QStringList{a});
+    QCOMPARE(WorkspaceDocument::recentFiles(), QStringList{a});
     auto* menu = w.findChild<QMenu*>(QStringLiteral("recentMenu"));
     emit menu->aboutToShow();
     QCOMPARE(menu->actions().size(), 1);
@@ -467,7 +468,7 @@ void TestSession::exportWritesEveryOutput()
     QStringList written;
     QString error;
     // A bare name gets the suffix.
-    QVERIFY2(w.exportOutputs(dir.filePath(QStringLiteral("sliced")), &written, &error),
+    QVERIFY2(w.document()->exportOutputs(dir.filePath(QStringLiteral("sliced")), &written, &error),
              qPrintable(error));
     QCOMPARE(written, QStringList{dir.filePath(QStringLiteral("sliced.npy"))});
     QVERIFY(readNpyFile(written.front().toStdString(), Limits{})
@@ -479,7 +480,7 @@ void TestSession::exportWritesEveryOutput()
     QVERIFY(w.openLesson(unique));
     QVERIFY(waitSettled(w));
     QVERIFY(w.lastEvaluation()->ok);
-    QVERIFY(w.exportOutputs(dir.filePath(QStringLiteral("u.npy")), &written, &error));
+    QVERIFY(w.document()->exportOutputs(dir.filePath(QStringLiteral("u.npy")), &written, &error));
     QCOMPARE(written, (QStringList{dir.filePath(QStringLiteral("u-y.npy")),
                                    dir.filePath(QStringLiteral("u-idx.npy")),
                                    dir.filePath(QStringLiteral("u-count.npy"))}));
@@ -490,7 +491,7 @@ void TestSession::exportWritesEveryOutput()
     QVERIFY(!split.isEmpty());
     QVERIFY(w.openLesson(split));
     QVERIFY(waitSettled(w));
-    QVERIFY(w.exportOutputs(dir.filePath(QStringLiteral("s")), &written, &error));
+    QVERIFY(w.document()->exportOutputs(dir.filePath(QStringLiteral("s")), &written, &error));
     QCOMPARE(written.size(), int(w.lastEvaluation()->outputs.size()));
     QCOMPARE(written.front(), dir.filePath(QStringLiteral("s-output0.npy")));
     for (const QString& file : written)
@@ -511,7 +512,7 @@ void TestSession::exportRefusesAStaleResult()
     QStringList written;
     QString error;
     const QString path = dir.filePath(QStringLiteral("stale.npy"));
-    QVERIFY(!w.exportOutputs(path, &written, &error));
+    QVERIFY(!w.document()->exportOutputs(path, &written, &error));
     QVERIFY2(error.contains(QStringLiteral("error")), qPrintable(error));
     QVERIFY(!QFile::exists(path));
     // The menu action says so in the window, before any file dialog.
@@ -576,7 +577,7 @@ void TestSession::settingsReadBackAfterARestart()
         QCOMPARE(w.currentLesson(), QString()); // not the first start any more
         QCOMPARE(w.filePath(), saved);          // the last workspace, reopened
         QCOMPARE(w.workspace(), editedWorkspace());
-        QCOMPARE(w.recentFiles(), QStringList{saved});
+        QCOMPARE(WorkspaceDocument::recentFiles(), QStringList{saved});
         QVERIFY(w.findChild<QAction*>(QStringLiteral("actionReopenLast"))->isChecked());
         QVERIFY(w.findChild<QAction*>(QStringLiteral("actionDarkTheme"))->isChecked());
         QVERIFY(!w.findChild<QAction*>(QStringLiteral("actionFitColours"))->isChecked());

@@ -9,6 +9,7 @@
 #include "ui/views/plaintext.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/decodestepper.h"
+#include "ui/workbench/evaluationcontroller.h"
 #include "ui/workbench/mainwindow.h"
 #include "workbench_testing.h"
 
@@ -144,7 +145,7 @@ void TestStaleResults::cancelGreysWhatTheStatusCallsStale()
     big.inputs[0][0].shape = {6000, 6000};
     big.inputs[0][0].fill = FillKind::Random;
     w.setWorkspace(big, QStringLiteral("t"));
-    w.evaluateNow();
+    w.evaluation()->evaluateNow();
     auto* cancel = w.findChild<QPushButton*>(QStringLiteral("cancelEvaluation"));
     QTRY_VERIFY_WITH_TIMEOUT(cancel->isVisible(), 5000);
     QTest::mouseClick(cancel, Qt::LeftButton);

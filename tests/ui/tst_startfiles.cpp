@@ -174,7 +174,7 @@ void TestStartFiles::droppedFilesOpen()
 
     // A workspace replaces the window's, after "Save changes?".
     int asked = 0;
-    w.setSavePrompt([&](const QString&) {
+    w.files()->setSavePrompt([&](const QString&) {
         ++asked;
         return MainWindow::SaveChoice::Discard;
     });

@@ -13,6 +13,7 @@
 #include "ui/model/lessons.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/decodestepper.h"
+#include "ui/workbench/evaluationcontroller.h"
 #include "ui/workbench/mainwindow.h"
 #include "workbench_testing.h"
 
@@ -1036,7 +1037,7 @@ void TestWorkbench::cancelKeepsTheLastResult()
     big.attrs = {{"paddings", Attr::List{Attr::List{1, 1}, Attr::List{1, 1}}}};
     big.inputs[0][0].fill = FillKind::Random;
     w.setWorkspace(big, QStringLiteral("test"));
-    w.evaluateNow();
+    w.evaluation()->evaluateNow();
     QVERIFY(w.engine()->isBusy());
     // Slow enough to notice: progress and a cancel button appear in the status bar.
     auto* cancel = w.findChild<QPushButton*>(QStringLiteral("cancelEvaluation"));

@@ -5,6 +5,7 @@
 #include "core/op.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/sessionguard.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -73,7 +74,7 @@ inline void useCleanTestEnvironment()
         QStringLiteral("SliceScopeTests-") +
         QFileInfo(QCoreApplication::applicationFilePath()).completeBaseName());
     QSettings().clear();
-    QDir(ss::ui::MainWindow::sessionDirectory()).removeRecursively();
+    QDir(ss::ui::SessionGuard::directory()).removeRecursively();
 }
 
 /// Waits, processing events, until the newest evaluation and the views' background work are on

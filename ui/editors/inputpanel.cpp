@@ -2,6 +2,7 @@
 #include "ui/editors/inputpanel.h"
 
 #include "ui/editors/workbenchupdate.h"
+#include "ui/views/palette.h"
 #include "ui/views/tensorview.h"
 
 #include <QComboBox>
@@ -20,8 +21,6 @@ namespace ss::ui {
 namespace {
 
 constexpr int kMinimumViewHeight = 110;
-
-const char* const kInvalidStyle = "QLineEdit { border: 2px solid #d0342c; }";
 
 template <class W> W* named(W* widget, const QString& name, const QString& accessible)
 {
@@ -84,12 +83,16 @@ InputControls::InputControls(const QString& prefix, const QString& label, QWidge
     // Every change but the workbench's own (setSource, showMade) is an edit, however it came.
     onFieldEdited(m_shape, this, [this](const QString& text) {
         const auto shape = parseShapeText(text);
-        m_shape->setStyleSheet(shape ? QString() : QString::fromLatin1(kInvalidStyle));
+        m_shape->setStyleSheet(shape ? QString() : unreadableFieldStyle());
         if (!shape || *shape == m_source.shape) return;
         m_source.shape = *shape;
         if (m_source.fill == FillKind::Data)
             m_source.fill = FillKind::Arange; // new dimensions have no cells yet: count them
         emitEdit(QStringLiteral("shape"));
+    });
+    // An outline on show takes the new theme's red.
+    followTheme(m_shape, [this] {
+        if (!m_shape->styleSheet().isEmpty()) m_shape->setStyleSheet(unreadableFieldStyle());
     });
     connect(m_dtype, &QComboBox::currentIndexChanged, this, [this] {
         if (WorkbenchUpdate::isActive(m_dtype)) return;

@@ -2,6 +2,7 @@
 #include "ui/editors/speceditor.h"
 
 #include "ui/editors/workbenchupdate.h"
+#include "ui/views/palette.h"
 
 #include <QAbstractButton>
 #include <QCoreApplication>
@@ -27,11 +28,10 @@ struct TokenColours
 
 TokenColours coloursFor(const QPalette& palette)
 {
-    if (palette.color(QPalette::Base).lightness() < 128)
-        return {QColor(0x9a9a9a), QColor(0x6cb6ff), QColor(0xffb454), QColor(0x7ee787),
-                QColor(0xd2a8ff), QColor(0x5c4a00), QColor(0xff6b6b)};
-    return {QColor(0x6a6a6a), QColor(0x0b5cad), QColor(0xb35900), QColor(0x1b7a3d),
-            QColor(0x7b2cbf), QColor(0xffe08a), QColor(0xd00000)};
+    const auto c = [&](ColorRole role) { return roleColor(role, palette); };
+    return {c(ColorRole::SyntaxName), c(ColorRole::SyntaxNumber),   c(ColorRole::SyntaxColon),
+            c(ColorRole::SyntaxNone), c(ColorRole::SyntaxEllipsis), c(ColorRole::SyntaxLit),
+            c(ColorRole::SyntaxError)};
 }
 
 QTextLayout::FormatRange range(int start, int length, const QTextCharFormat& format)

@@ -185,10 +185,11 @@ MapLayer valueLayer(const Grid& g, const std::vector<double>& cells, const QCPRa
 {
     QCPColorGradient grey;
     grey.clearColorStops();
-    grey.setColorStopAt(0.0, dark ? QColor(0x30, 0x32, 0x36) : QColor(0xf4, 0xf4, 0xf4));
-    grey.setColorStopAt(1.0, dark ? QColor(0xb8, 0xba, 0xbe) : QColor(0x55, 0x57, 0x5b));
+    const QPalette theme = themePalette(dark ? Theme::Dark : Theme::Light);
+    grey.setColorStopAt(0.0, roleColor(ColorRole::HeatLow, theme));
+    grey.setColorStopAt(1.0, roleColor(ColorRole::HeatHigh, theme));
     grey.setNanHandling(QCPColorGradient::nhNanColor);
-    grey.setNanColor(QColor(0xd6, 0x27, 0x28));
+    grey.setNanColor(roleColor(ColorRole::HeatNaN, theme));
     return colourLayer(g, cells, nullptr, grey, range, pool, ctx);
 }
 
@@ -643,9 +644,9 @@ void HeatMap::drawMarks(QCPPainter* painter)
     painter->setBrush(Qt::NoBrush);
     for (std::size_t i = 0; i < std::min(outlined.size(), kMaxOutlines); ++i) {
         if (const auto r = markRect(outlined[i])) {
-            painter->setPen(QPen(QColor(0x10, 0x10, 0x10), 3));
+            painter->setPen(QPen(roleColor(ColorRole::CellHalo), 3));
             painter->drawRect(r->adjusted(1, 1, -1, -1));
-            painter->setPen(QPen(Qt::white, 1));
+            painter->setPen(QPen(roleColor(ColorRole::CellOutline), 1));
             painter->drawRect(r->adjusted(3, 3, -3, -3));
         }
     }

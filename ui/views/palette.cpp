@@ -2,7 +2,9 @@
 #include "ui/views/palette.h"
 
 #include <QApplication>
+#include <QEvent>
 #include <QPainter>
+#include <QPointer>
 #include <QProxyStyle>
 #include <QStyle>
 #include <QStyleFactory>
@@ -11,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace ss::ui {
 
@@ -85,6 +89,52 @@ public:
     }
 };
 
+QColor mix(const QColor& a, const QColor& b, double t)
+{
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
+                            float(a.greenF() + (b.greenF() - a.greenF()) * t),
+                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
+}
+
+/// Calls the functions of the widgets that follow the theme whenever the application's palette
+/// changes. The application object is told of every change; a widget is told only when its own
+/// palette resolves differently, which a style sheet's widget may not.
+class ThemeWatcher : public QObject
+{
+public:
+    static ThemeWatcher& instance()
+    {
+        static QPointer<ThemeWatcher> watcher;
+        if (!watcher) {
+            watcher = new ThemeWatcher(qApp);
+            qApp->installEventFilter(watcher);
+        }
+        return *watcher;
+    }
+
+    void add(QWidget* widget, std::function<void()> apply)
+    {
+        m_followers.emplace_back(widget, std::move(apply));
+    }
+
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == qApp && event->type() == QEvent::ApplicationPaletteChange) {
+            std::erase_if(m_followers, [](const auto& f) { return f.first.isNull(); });
+            // A copy: a function may make widgets that follow the theme too.
+            const auto followers = m_followers;
+            for (const auto& [widget, apply] : followers)
+                if (widget) apply();
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    explicit ThemeWatcher(QObject* parent) : QObject(parent) {}
+
+    std::vector<std::pair<QPointer<QWidget>, std::function<void()>>> m_followers;
+};
+
 } // namespace
 
 QPalette themePalette(Theme theme)
@@ -151,6 +201,71 @@ QColor focusText(const QPalette& palette)
 QColor mismatchTint(const QPalette& palette)
 {
     return isDark(palette) ? QColor(0x5c, 0x1f, 0x24) : QColor(0xf8, 0xd0, 0xd3);
+}
+
+QColor roleColor(ColorRole role, const QPalette& palette)
+{
+    const bool dark = isDark(palette);
+    // The one error red: deep on the light theme's near-white, light on the dark one's grey,
+    // each over 5:1 with Window and Base. Tints and edges are mixed from it and Base.
+    const QColor error = dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb3, 0x26, 0x1e);
+    const QColor base = palette.color(QPalette::Base);
+    switch (role) {
+    case ColorRole::Error: return error;
+    case ColorRole::ErrorTint: return mix(base, error, dark ? 0.30 : 0.14);
+    case ColorRole::ErrorBorder: return mix(base, error, 0.8);
+    case ColorRole::Warning: return dark ? QColor(0xff, 0xb4, 0x54) : QColor(0x9a, 0x4d, 0x00);
+    case ColorRole::Success: return dark ? QColor(0x7e, 0xe7, 0x87) : QColor(0x17, 0x6b, 0x17);
+    case ColorRole::NoticeTint: return dark ? QColor(0x4a, 0x3f, 0x1c) : QColor(0xff, 0xf4, 0xd6);
+    case ColorRole::NoticeBorder: return dark ? QColor(0x8a, 0x74, 0x30) : QColor(0xe0, 0xc0, 0x68);
+    case ColorRole::Mark: return dark ? QColor(0x6b, 0x4e, 0x0a) : QColor(0xff, 0xd1, 0x66);
+    case ColorRole::MarkText: return dark ? QColor(0xff, 0xe0, 0x8a) : QColor(Qt::black);
+    case ColorRole::LitRow: return QColor(255, 190, 0, dark ? 70 : 90);
+    // Drawn over the read-order ramp, not over the theme: the same in both.
+    case ColorRole::CellHalo: return QColor(0x10, 0x10, 0x10);
+    case ColorRole::CellOutline: return QColor(Qt::white);
+    case ColorRole::CellMark: return QColor(0xb3, 0x26, 0x1e);
+    case ColorRole::HeatLow: return dark ? QColor(0x30, 0x32, 0x36) : QColor(0xf4, 0xf4, 0xf4);
+    case ColorRole::HeatHigh: return dark ? QColor(0xb8, 0xba, 0xbe) : QColor(0x55, 0x57, 0x5b);
+    case ColorRole::HeatNaN: return QColor(0xd6, 0x27, 0x28);
+    case ColorRole::PictureMatte: return QColor(Qt::white);
+    case ColorRole::SyntaxName: return dark ? QColor(0x9a, 0x9a, 0x9a) : QColor(0x6a, 0x6a, 0x6a);
+    case ColorRole::SyntaxNumber: return dark ? QColor(0x6c, 0xb6, 0xff) : QColor(0x0b, 0x5c, 0xad);
+    case ColorRole::SyntaxColon: return dark ? QColor(0xff, 0xb4, 0x54) : QColor(0xb3, 0x59, 0x00);
+    case ColorRole::SyntaxNone: return dark ? QColor(0x7e, 0xe7, 0x87) : QColor(0x1b, 0x7a, 0x3d);
+    case ColorRole::SyntaxEllipsis:
+        return dark ? QColor(0xd2, 0xa8, 0xff) : QColor(0x7b, 0x2c, 0xbf);
+    case ColorRole::SyntaxLit: return dark ? QColor(0x5c, 0x4a, 0x00) : QColor(0xff, 0xe0, 0x8a);
+    case ColorRole::SyntaxError: return error;
+    }
+    return error;
+}
+
+QColor roleColor(ColorRole role)
+{
+    return roleColor(role, QGuiApplication::palette());
+}
+
+QString styleColor(ColorRole role)
+{
+    const QColor c = roleColor(role);
+    if (c.alpha() == 255) return c.name(QColor::HexRgb);
+    return QStringLiteral("rgba(%1, %2, %3, %4)")
+        .arg(c.red())
+        .arg(c.green())
+        .arg(c.blue())
+        .arg(c.alpha());
+}
+
+void followTheme(QWidget* widget, std::function<void()> apply)
+{
+    apply();
+    ThemeWatcher::instance().add(widget, std::move(apply));
+}
+
+QString unreadableFieldStyle()
+{
+    return QStringLiteral("QLineEdit { border: 2px solid %1; }").arg(styleColor(ColorRole::Error));
 }
 
 } // namespace ss::ui

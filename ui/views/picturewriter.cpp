@@ -2,6 +2,7 @@
 #include "ui/views/picturewriter.h"
 
 #include "protocol/atomic_file.h"
+#include "ui/views/palette.h"
 
 #include <QBuffer>
 #include <QCoreApplication>
@@ -50,7 +51,7 @@ QImage PictureWriter::render(const Picture& picture, double scale)
     const QSize pixels(int(std::ceil(picture.size.width() * scale)),
                        int(std::ceil(picture.size.height() * scale)));
     QImage image(pixels, QImage::Format_RGB32);
-    image.fill(Qt::white);
+    image.fill(roleColor(ColorRole::PictureMatte));
     // The image's resolution is the screen's, so point-sized fonts keep their pixel size.
     const int dotsPerMeter = int(std::lround(picture.dpi / 0.0254));
     image.setDotsPerMeterX(dotsPerMeter);

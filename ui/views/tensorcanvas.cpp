@@ -76,9 +76,9 @@ QFont labelFont(const QFont& base)
 void drawOutline(QPainter& p, const QRect& cell)
 {
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(QColor(0x10, 0x10, 0x10), 3));
+    p.setPen(QPen(roleColor(ColorRole::CellHalo), 3));
     p.drawRect(cell.adjusted(1, 1, -2, -2));
-    p.setPen(QPen(Qt::white, 1));
+    p.setPen(QPen(roleColor(ColorRole::CellOutline), 1));
     p.drawRect(cell.adjusted(3, 3, -4, -4));
 }
 
@@ -86,7 +86,7 @@ void drawOutline(QPainter& p, const QRect& cell)
 /// apart from the hover's outline and from every ramp colour.
 void drawMark(QPainter& p, const QRect& cell)
 {
-    const QColor red(0xd0, 0x10, 0x10);
+    const QColor red = roleColor(ColorRole::CellMark);
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(red, 2, Qt::DashLine));
     p.drawRect(cell.adjusted(1, 1, -2, -2));

@@ -4,6 +4,8 @@
 #include "core/error.h"
 #include "protocol/tensor_json.h"
 
+#include <QLocale>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -223,6 +225,15 @@ Tensor withElement(const Tensor& tensor, std::int64_t flat, const QString& text,
         std::memcpy(static_cast<char*>(edited.raw()) + flat * dtypeSize(tensor.dtype()),
                     scalar.raw(), std::size_t(dtypeSize(tensor.dtype())));
     return edited;
+}
+
+void keepGroupSeparators()
+{
+    QLocale locale;
+    if (locale.numberOptions() & QLocale::OmitGroupSeparator) {
+        locale.setNumberOptions(locale.numberOptions() & ~QLocale::OmitGroupSeparator);
+        QLocale::setDefault(locale);
+    }
 }
 
 } // namespace ss::ui

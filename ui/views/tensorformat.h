@@ -38,6 +38,10 @@ private:
     int m_decimals = 4;
 };
 
+/// Makes counts read "1,670,000 elements" in every locale: the C locale (an account without
+/// LANG) leaves group separators out unless told to keep them.
+void keepGroupSeparators();
+
 /// Reads what a person typed into a cell as one element of `dtype` (a rank-0 tensor): a number,
 /// true/false, a string as typed; nan, inf and -inf for floats; for complex a+bj, a-bj, bj, a
 /// (Python's spelling, parentheses allowed) or [a, b]. Throws OpError with a message that names

@@ -13,11 +13,13 @@
 #include "ui/views/picturewriter.h"
 #include "ui/views/readorderanimation.h"
 #include "ui/workbench/automation.h"
+#include "ui/workbench/docksetup.h"
 #include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/imageexporter.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/modeldock.h"
 #include "ui/workbench/presentationmode.h"
+#include "ui/workbench/windowmessages.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QAction>
@@ -25,6 +27,7 @@
 #include <QCommandLineParser>
 #include <QDateTime>
 #include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
@@ -207,12 +210,12 @@ bool isModelFile(const QString& path)
 /// opened in the workbench. A file that does not read is the window's start error.
 void openModelFile(MainWindow& window, const QString& path)
 {
-    ModelDock* dock = window.modelDock();
+    ModelDock* dock = window.docks()->model();
     // The dock belongs to the window: the window outlives the callback.
     dock->openModel(path, [&window, dock, path](bool ok, const QString& why) {
         if (!ok) {
-            window.showStartError(QObject::tr("SliceScope could not start as asked: %1").arg(why),
-                                  path);
+            window.messages()->showStartError(
+                QObject::tr("SliceScope could not start as asked: %1").arg(why), path);
             return;
         }
         const ModelNodeTable* table = dock->table();
@@ -243,7 +246,7 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
     settings.setValue(QLatin1String(kStartedKey), true);
 
     if (!options.exercise.isEmpty()) {
-        if (!window.exercisePanel()->openExercise(options.exercise)) {
+        if (!window.docks()->exercises()->openExercise(options.exercise)) {
             QStringList names;
             for (const ExerciseSet& set : exerciseSets())
                 for (const Exercise& exercise : set.exercises)
@@ -253,7 +256,7 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
             return false;
         }
         // Triggered, not just checked: a dock's view action shows the dock on trigger only.
-        QAction* showExercises = window.exercisesAction();
+        QAction* showExercises = window.docks()->exerciseDock()->toggleViewAction();
         if (!showExercises->isChecked()) showExercises->trigger();
     } else if (!options.lesson.isEmpty()) {
         if (!window.openLesson(options.lesson)) {
@@ -346,8 +349,8 @@ bool prepareWindow(MainWindow& window, const StartOptions& options, QString* err
         // Started from a file manager (`slicescope %f`) there is no terminal to read: the
         // window says what went wrong, until the user has done something else, and does not
         // let the default workspace pass for the file's data.
-        window.showStartError(QObject::tr("SliceScope could not start as asked: %1").arg(*error),
-                              failedFile);
+        window.messages()->showStartError(
+            QObject::tr("SliceScope could not start as asked: %1").arg(*error), failedFile);
     }
     window.presentation()->setOn(options.presentation);
     return true;
@@ -627,7 +630,7 @@ int runGui(QApplication& app)
         return 2;
     }
     for (const QString& problem : settingsProblems)
-        window.showNotice(problem);
+        window.messages()->showNotice(problem);
     if (!error.isEmpty()) printTo(stderr, QStringLiteral("slicescope: %1\n").arg(error));
     if (!options.exportImage.isEmpty() || !options.exportAnimation.isEmpty()) {
         ImageExporter exporter(window);

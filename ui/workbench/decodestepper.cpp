@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/workbench/decodestepper.h"
 
+#include "ui/views/palette.h"
 #include "ui/views/plaintext.h"
 
 #include <QAction>
@@ -38,12 +39,12 @@ QToolButton* stepButton(const QString& name, const QString& text, const QString&
     return b;
 }
 
-// Amber behind black text: readable on the light and the dark palette.
+// The theme's mark behind its text (rich text does not follow a theme switch: the shapes are
+// written again with every step).
 QString litEntry(const QString& text)
 {
-    return QStringLiteral(
-               "<span style=\"background-color:#ffd166; color:#000000;\">&nbsp;%1&nbsp;</span>")
-        .arg(text);
+    return QStringLiteral("<span style=\"background-color:%1; color:%2;\">&nbsp;%3&nbsp;</span>")
+        .arg(styleColor(ColorRole::Mark), styleColor(ColorRole::MarkText), text);
 }
 
 QString shapeHtml(const Shape& shape, const std::vector<int>& lit)
@@ -83,7 +84,10 @@ DecodeStepper::DecodeStepper(QWidget* parent)
     m_shapes->setTextFormat(Qt::RichText);
     m_shapes->setWordWrap(true);
     m_stale->setObjectName(QStringLiteral("stepsStale"));
-    m_stale->setStyleSheet(QStringLiteral("color: #b35900; font-style: italic;"));
+    followTheme(m_stale, [this] {
+        m_stale->setStyleSheet(
+            QStringLiteral("color: %1; font-style: italic;").arg(styleColor(ColorRole::Warning)));
+    });
     // Its line stays reserved while hidden, so the steps below never jump when an edit fails.
     QSizePolicy keep = m_stale->sizePolicy();
     keep.setRetainSizeWhenHidden(true);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/workbench/exercisepanel.h"
 
+#include "ui/views/palette.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/windowmessages.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QGridLayout>
@@ -154,7 +156,7 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     const QString problems = this->problems();
     m_problems->setText(problems);
     m_problems->setVisible(!problems.isEmpty());
-    if (!problems.isEmpty()) m_window->showNotice(problems);
+    if (!problems.isEmpty()) m_window->messages()->showNotice(problems);
 }
 
 QString ExercisePanel::problems() const
@@ -275,7 +277,8 @@ void ExercisePanel::showResult()
     }
     if (m_result->correct) {
         m_resultText->setText(tr("<b>Right.</b> Same shape, same cells, same order."));
-        m_resultText->setStyleSheet(QStringLiteral("QLabel { color: #1b7a1b; }"));
+        m_resultText->setStyleSheet(
+            QStringLiteral("QLabel { color: %1; }").arg(styleColor(ColorRole::Success)));
         return;
     }
     QString text = tr("<b>Not yet.</b> %1").arg(m_result->hint.toHtmlEscaped());
@@ -288,7 +291,8 @@ void ExercisePanel::showResult()
                     .arg(m_result->missingInputs.size())
                     .arg(m_result->extraInputs.size());
     m_resultText->setText(text);
-    m_resultText->setStyleSheet(QStringLiteral("QLabel { color: #b01010; }"));
+    m_resultText->setStyleSheet(
+        QStringLiteral("QLabel { color: %1; }").arg(styleColor(ColorRole::Error)));
 }
 
 void ExercisePanel::applyMarks()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/workbench/exportdialog.h"
 
+#include "ui/views/palette.h"
 #include "ui/views/picturewriter.h"
 #include "ui/views/readorderanimation.h"
 #include "ui/workbench/imageexporter.h"
@@ -85,7 +86,9 @@ ExportDialog::ExportDialog(MainWindow& window, Kind kind)
     m_error->setObjectName(QStringLiteral("exportError"));
     m_error->setWordWrap(true);
     m_error->setTextFormat(Qt::PlainText);
-    m_error->setStyleSheet(QStringLiteral("color: #b3261e"));
+    followTheme(m_error, [this] {
+        m_error->setStyleSheet(QStringLiteral("color: %1").arg(styleColor(ColorRole::Error)));
+    });
     m_error->hide();
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &ExportDialog::accept);

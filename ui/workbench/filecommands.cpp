@@ -4,10 +4,12 @@
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/workspacedocument.h"
 
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QTimer>
 #include <QUndoStack>
 
 namespace ss::ui {
@@ -41,6 +43,17 @@ FileCommands::FileCommands(MainWindow& window, WorkspaceDocument* document)
         default: return SaveChoice::Cancel;
         }
     };
+    m_window.installEventFilter(this);
+}
+
+bool FileCommands::eventFilter(QObject* watched, QEvent* event)
+{
+    // Focus coming back: another program may have changed the file. Checked after the
+    // activation has been handled: a dialog opened inside it would nest in it.
+    if (watched == &m_window && event->type() == QEvent::ActivationChange &&
+        m_window.isActiveWindow())
+        QTimer::singleShot(0, this, &FileCommands::checkFileOnDisk);
+    return false;
 }
 
 void FileCommands::checkFileOnDisk()

@@ -28,7 +28,10 @@ public:
 
     /// The commands on `window`'s `document`; the questions are dialogs over `window` until
     /// replaced.
+    /// Whenever `window` becomes active, checks whether its file changed on disk.
     FileCommands(MainWindow& window, WorkspaceDocument* document);
+
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
     void setSavePrompt(SavePrompt prompt) { m_savePrompt = std::move(prompt); }
     void setDiskPrompt(DiskPrompt prompt) { m_diskPrompt = std::move(prompt); }

@@ -5,11 +5,13 @@
 #include "ui/model/engineclient.h"
 #include "ui/model/workspacefile.h"
 #include "ui/views/tensorview.h"
+#include "ui/workbench/filecommands.h"
 #include "ui/workbench/inputcelledit.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QDropEvent>
+#include <QEvent>
 #include <QFileInfo>
 #include <QMimeData>
 #include <QRegularExpression>
@@ -21,6 +23,19 @@ namespace ss::ui {
 FileDrop::FileDrop(MainWindow& window, WorkspaceDocument* document, EngineClient* engine)
     : QObject(&window), m_window(window), m_document(document), m_engine(engine)
 {
+    m_window.setAcceptDrops(true);
+    m_window.installEventFilter(this);
+}
+
+bool FileDrop::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched != &m_window) return false;
+    switch (event->type()) {
+    case QEvent::DragEnter:
+    case QEvent::DragMove: dragOver(static_cast<QDropEvent*>(event)); return true;
+    case QEvent::Drop: drop(static_cast<QDropEvent*>(event)); return true;
+    default: return false;
+    }
 }
 
 std::optional<std::pair<QString, int>> FileDrop::target(const QMimeData* mime,
@@ -90,7 +105,7 @@ void FileDrop::open(const QString& path, int slot)
         return;
     }
     // A workspace replaces the window's (after "Save changes?"); a .npy is an edit.
-    if (!npy && !m_window.maybeSave()) return;
+    if (!npy && !m_window.files()->maybeSave()) return;
     if (!m_window.openFile(path, &error)) m_window.showError(error);
 }
 

@@ -11,6 +11,7 @@
 #include <utility>
 
 class QDropEvent;
+class QEvent;
 class QMimeData;
 class QPoint;
 
@@ -24,8 +25,11 @@ class FileDrop : public QObject
 {
     Q_OBJECT
 public:
-    /// Drops on `window` open into `document`, read within `engine`'s limits.
+    /// Drops on `window` open into `document`, read within `engine`'s limits: the window
+    /// accepts drops, and this object takes its drag and drop events.
     FileDrop(MainWindow& window, WorkspaceDocument* document, EngineClient* engine);
+
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
     /// A drag entering or moving over the window: accepted when it carries one file to open.
     void dragOver(QDropEvent* event) const;

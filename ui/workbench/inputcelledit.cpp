@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/workbench/inputcelledit.h"
 
+#include "core/error.h"
 #include "ui/views/tensorformat.h"
+#include "ui/workbench/workspacedocument.h"
+
+#include <QCoreApplication>
 
 namespace ss::ui {
 
@@ -27,6 +31,21 @@ std::optional<Workspace> InputCellEdit::edited(const Workspace& workspace, int s
     Workspace next = workspace;
     next.inputs[at->first][at->second] = dataSource(withElement(shown, flat, text, limits));
     return next;
+}
+
+QString InputCellEdit::apply(WorkspaceDocument& document, int slot, const Tensor& shown,
+                             std::int64_t flat, const QString& text, const Limits& limits)
+{
+    try {
+        if (const auto next = edited(document.workspace(), slot, shown, flat, text, limits))
+            document.edit(*next, QCoreApplication::translate("ss::ui::MainWindow", "Edit %1")
+                                     .arg(coordText(flat, shown.shape())));
+        return {};
+    } catch (const OpError& e) {
+        return QCoreApplication::translate("ss::ui::MainWindow", "%1 is not a %2 value: %3")
+            .arg(text.toHtmlEscaped(), dtypeText(shown.dtype()),
+                 QString::fromUtf8(e.what()).toHtmlEscaped());
+    }
 }
 
 } // namespace ss::ui

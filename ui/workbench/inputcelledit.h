@@ -13,6 +13,8 @@
 
 namespace ss::ui {
 
+class WorkspaceDocument;
+
 class InputCellEdit
 {
 public:
@@ -25,6 +27,11 @@ public:
     static std::optional<Workspace> edited(const Workspace& workspace, int slot,
                                            const Tensor& shown, std::int64_t flat,
                                            const QString& text, const Limits& limits);
+    /// Puts `text` typed into element `flat` of slot `slot` (on show as `shown`) into
+    /// `document` as one undo step. A value the dtype cannot hold changes nothing: the returned
+    /// HTML says why (empty when the edit was made or there was nothing to edit).
+    static QString apply(WorkspaceDocument& document, int slot, const Tensor& shown,
+                         std::int64_t flat, const QString& text, const Limits& limits);
 };
 
 } // namespace ss::ui

@@ -8,6 +8,8 @@
 #include "ui/workbench/copyasmenu.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/exportdialog.h"
+#include "ui/workbench/filecommands.h"
+#include "ui/workbench/lessonnavigator.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/modeldock.h"
 #include "ui/workbench/presentationmode.h"
@@ -85,10 +87,10 @@ void MainActions::buildFileActions()
 {
     MainWindow& w = m_window;
     m_new = action(QStringLiteral("actionNew"), tr("&New"), QKeySequence::New);
-    connect(m_new, &QAction::triggered, &w, &MainWindow::newWorkspace);
+    connect(m_new, &QAction::triggered, w.files(), &FileCommands::newWorkspace);
     m_open = action(QStringLiteral("actionOpen"), tr("&Open…"), QKeySequence::Open);
     connect(m_open, &QAction::triggered, &w, [&w] {
-        if (!w.maybeSave()) return;
+        if (!w.files()->maybeSave()) return;
         const QString path = QFileDialog::getOpenFileName(
             &w, tr("Open a workspace or a NumPy file"), WorkspaceDocument::lastFolder(),
             tr("Workspaces and NumPy files (*.json *.npy);;All files (*)"));
@@ -102,13 +104,13 @@ void MainActions::buildFileActions()
             &MainActions::fillRecentMenu);
     fillRecentMenu();
     m_save = action(QStringLiteral("actionSave"), tr("&Save"), QKeySequence::Save);
-    connect(m_save, &QAction::triggered, &w, &MainWindow::save);
+    connect(m_save, &QAction::triggered, w.files(), &FileCommands::save);
     m_saveAs = action(QStringLiteral("actionSaveAs"), tr("Save &As…"));
     m_saveAs->setShortcuts(documentedKeys(Qt::CTRL | Qt::SHIFT | Qt::Key_S, QKeySequence::SaveAs));
-    connect(m_saveAs, &QAction::triggered, &w, &MainWindow::saveAs);
+    connect(m_saveAs, &QAction::triggered, w.files(), &FileCommands::saveAs);
     m_reopen = action(QStringLiteral("actionReopenLast"), tr("Reopen the Last Workspace at Start"));
     m_reopen->setCheckable(true);
-    m_reopen->setChecked(MainWindow::reopensLastWorkspace());
+    m_reopen->setChecked(WorkspaceDocument::reopensLastWorkspace());
     connect(m_reopen, &QAction::toggled, this,
             [](bool on) { WorkspaceDocument::setReopensLastWorkspace(on); });
     m_exportNpy = action(QStringLiteral("actionExportOutput"), tr("&Export Output as .npy…"));
@@ -116,7 +118,7 @@ void MainActions::buildFileActions()
         QString error;
         QStringList written;
         // Checked before asking for a name: a stale result is refused, not written.
-        if (!w.exportOutputs(QString(), nullptr, &error)) {
+        if (!w.document()->exportOutputs(QString(), nullptr, &error)) {
             w.showError(error);
             return;
         }
@@ -127,7 +129,8 @@ void MainActions::buildFileActions()
                                        QStringLiteral(".npy");
         const QString path = QFileDialog::getSaveFileName(&w, tr("Export the outputs"), base,
                                                           tr("NumPy files (*.npy)"));
-        if (!path.isEmpty() && !w.exportOutputs(path, &written, &error)) w.showError(error);
+        if (!path.isEmpty() && !w.document()->exportOutputs(path, &written, &error))
+            w.showError(error);
     });
     m_exportImage = action(QStringLiteral("actionExportImage"), tr("Export &Image…"));
     m_exportImage->setToolTip(tr("Save a view or the whole window as PNG, SVG or PDF"));
@@ -208,7 +211,8 @@ void MainActions::buildPresentationActions()
     });
     m_nextLesson = action(QStringLiteral("actionNextLesson"), tr("&Next Lesson"),
                           QKeySequence(Qt::CTRL | Qt::Key_Period));
-    connect(m_nextLesson, &QAction::triggered, &m_window, &MainWindow::openNextLesson);
+    connect(m_nextLesson, &QAction::triggered, m_window.lessonNavigator(),
+            &LessonNavigator::openNext);
 }
 
 void MainActions::buildHelpActions()
@@ -331,7 +335,7 @@ void MainActions::fillRecentMenu()
         a->setObjectName(QStringLiteral("recentFile%1").arg(k));
         a->setToolTip(path);
         connect(a, &QAction::triggered, &m_window, [this, path] {
-            if (!m_window.maybeSave()) return;
+            if (!m_window.files()->maybeSave()) return;
             QString error;
             if (!m_window.openFile(path, &error)) m_window.showError(error);
         });

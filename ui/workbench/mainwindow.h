@@ -10,43 +10,39 @@
 #include "ui/workbench/filecommands.h"
 
 #include <QMainWindow>
-#include <QTimer>
 
 #include <functional>
-#include <map>
 #include <memory>
-#include <optional>
 #include <vector>
 
 class QAction;
 class QComboBox;
-class QLabel;
-class QMimeData;
-class QSplitter;
 class QUndoStack;
 
 namespace ss::ui {
 
 class DecodeStepper;
 class DockSetup;
+class EditorArea;
 class EvaluationController;
 class FileDrop;
 class ExercisePanel;
 class FrameworksPanel;
 class InputPanel;
-class LessonBanner;
+class LessonNavigator;
 class MainActions;
-class MessageStrip;
 class ModelDock;
 class OpEditor;
+class OpEditorHost;
 class OutputPanel;
 class PresentationMode;
-class RecoveryStrip;
 class ResultPresenter;
 class SessionGuard;
 class SpecEditor;
 class StatusPanel;
 class TensorView;
+class WindowMessages;
+class WorkbenchSplitter;
 class WorkspaceDocument;
 
 class MainWindow : public QMainWindow
@@ -65,7 +61,7 @@ public:
     /// Opens a built-in lesson by name; false if there is none (or this build lacks its op).
     /// Opening a lesson or a file is not an undo step: the history starts afresh (clean).
     bool openLesson(const QString& name);
-    QString currentLesson() const { return m_lessonName; }
+    QString currentLesson() const;
     /// Opens a workspace (.json) or a NumPy file (.npy, as the first input). On failure the
     /// workspace is unchanged and `error` says why.
     bool openFile(const QString& path, QString* error);
@@ -80,60 +76,28 @@ public:
     /// The answer to "Save changes?", and the question's stand-in.
     using SaveChoice = FileCommands::SaveChoice;
     using SavePrompt = FileCommands::SavePrompt;
-    /// Replaces the "Save changes?" dialog: tests answer without a modal dialog's event loop.
-    void setSavePrompt(SavePrompt prompt) { m_files->setSavePrompt(std::move(prompt)); }
     /// The answer when the window's file changed on disk since this window opened or saved it.
     using DiskChoice = FileCommands::DiskChoice;
     using DiskPrompt = FileCommands::DiskPrompt;
     /// Replaces the "changed on disk" dialog (tests; the automation channel, which must never
     /// meet a modal dialog, answers Cancel and gets Save's error instead).
-    void setDiskPrompt(DiskPrompt prompt) { m_files->setDiskPrompt(std::move(prompt)); }
-    /// Looks whether the window's file changed on disk (done whenever the window gains focus):
-    /// if so, asks once per change whether to reload it, overwrite it or save as another file;
-    /// a file gone from disk is said in the message strip.
-    void checkFileOnDisk();
+    void setDiskPrompt(DiskPrompt prompt);
+    /// File > New, Save, Save As, "Save changes?" and the check for a file changed on disk
+    /// (done whenever the window gains focus).
+    FileCommands* files() const { return m_files; }
+    /// The open lesson, switching lessons (after "Save changes?") and Next lesson.
+    LessonNavigator* lessonNavigator() const { return m_lessons; }
+    /// The message strip (errors, start errors, notices) and the title.
+    WindowMessages* messages() const { return m_messages; }
+    /// The docks: stepper(), frameworks(), exercises(), model(), gallery() and the dock widgets
+    /// (`exerciseDock()->toggleViewAction()` is Lessons > Exercises).
+    DockSetup* docks() const { return m_docks; }
 
-    /// Before work would be replaced (quit, New, Open, another lesson): asks "Save changes?" if
-    /// there are unsaved changes, and saves if told to. True when the caller may go on.
-    bool maybeSave();
-    /// File > New: a fresh untitled workspace (after maybeSave). False if cancelled.
-    bool newWorkspace();
-    /// File > Save: to filePath(), or as Save As when untitled. False if cancelled or failed.
-    bool save();
-    /// File > Save As: asks for a file name. False if cancelled or failed.
-    bool saveAs();
-    /// Lessons chosen by the user (gallery, Next lesson): maybeSave, then openLesson.
-    bool switchLesson(const QString& name);
-    /// Next lesson (the banner's button, Lessons > Next Lesson): the next available lesson after
-    /// the open one, or the first when none is open.
-    void openNextLesson();
-
-    /// Writes every output of the current result as .npy: `path` for one output (".npy" added
-    /// to a bare name), `base-NAME.npy` per output name for several. Refuses a result that is
-    /// stale (an error, or an evaluation still running). `written` lists the files. An empty
-    /// `path` only checks that there is a current result to export.
-    bool exportOutputs(const QString& path, QStringList* written, QString* error);
-
-    /// Workspace files opened or saved, newest first, missing files left out.
-    QStringList recentFiles() const;
     /// Restores the window geometry and the docks as the last session left them.
     void restoreWindowState();
-    /// Whether the start reopens the last workspace file (the setting "files/reopenLast").
-    static bool reopensLastWorkspace();
     /// Shows an error in the window's message strip (failed file operations).
     void showError(const QString& text);
-    /// What the command line asked for could not be done (a file that does not open, an unknown
-    /// lesson): the message strip says so until the first edit or the next file or lesson
-    /// opened (results do not clear it), and for a file (`file` not empty) the title names it
-    /// as not opened, so that the default workspace on show is not taken for the file's data.
-    void showStartError(const QString& text, const QString& file = {});
-    /// A notice that stays for the session: shown in the message strip whenever no error is
-    /// (a result clears errors, not notices). For files found unreadable at start (the exercise
-    /// progress, an exercise set, the settings), which were set aside or left out.
-    void showNotice(const QString& text);
 
-    /// Evaluates at once instead of after the debounce (benchmarks, the command line).
-    void evaluateNow();
     /// True when no edit waits for evaluation and none is running.
     bool isSettled() const;
     /// The newest evaluation (it may have failed) and the one the output views show.
@@ -141,21 +105,17 @@ public:
     std::shared_ptr<const Evaluation> shownEvaluation() const;
 
     EngineClient* engine() const { return m_engine; }
+    /// The debounce and the newest, last good and shown evaluations (`evaluateNow()` skips the
+    /// debounce).
+    EvaluationController* evaluation() const { return m_evaluation; }
     QUndoStack* undoStack() const;
     DecodeStepper* stepper() const;
-    FrameworksPanel* frameworksPanel() const;
-    /// The exercise dock (Lessons > Exercises): hidden until asked for.
-    ExercisePanel* exercisePanel() const;
-    /// Lessons > Exercises, the exercise dock's view action (trigger it to show the dock).
-    QAction* exercisesAction() const;
-    /// The Model dock (File > Open Model…): hidden until a model file is opened.
-    ModelDock* modelDock() const;
-    OpEditor* opEditor() const { return m_opEditor; }
+    OpEditor* opEditor() const;
     /// The toolbar's op picker: choosing an op there switches to its example, one undo step.
     QComboBox* opPicker() const;
     /// The top of the window: lesson banner, strips and the op's editor (presentation mode puts
     /// its banner above them).
-    QWidget* editorArea() const { return m_editorArea; }
+    QWidget* editorArea() const;
     /// The status bar's shapes line ("input int32 (5, 6) · 30 elements → ...").
     QString statusShapes() const;
     /// getitem's expression line, or null when the op has none.
@@ -182,9 +142,6 @@ public:
     /// layout as it was.
     PresentationMode* presentation() const { return m_presentation; }
 
-    /// Where autosaves go (a per-user data directory; tests point it elsewhere).
-    static QString sessionDirectory();
-
 signals:
     /// An evaluation's result (good or failed) is on screen.
     void evaluationShown();
@@ -199,65 +156,36 @@ protected:
     /// Tab and Shift+Tab follow TabOrder: where widgets are, not when they were made.
     bool focusNextPrevChild(bool next) override;
     void showEvent(QShowEvent* event) override;
-    /// Focus coming back: the window's file may have been changed by another program.
-    void changeEvent(QEvent* event) override;
-    /// .npy and workspace files dropped on the window open; a .npy dropped on an input
-    /// replaces that input.
-    void dragEnterEvent(QDragEnterEvent* event) override;
-    void dragMoveEvent(QDragMoveEvent* event) override;
-    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildLayout();
-    /// What the window does when the docks' panels speak: steps lit, a framework's reading
-    /// shown, a lesson chosen.
-    void connectDocks();
     /// Shows the document's workspace after it replaced `previous` (an edit, undo, a load).
     void showWorkspace(const Workspace& previous);
     void replaceOpEditor(const OpDef& def);
-    void scheduleEvaluation();
+    /// The op editor's fields that do not read (`html`, `names`) hold the result as stale.
+    void setUnreadable(const QString& html, const QStringList& names);
     void showEvaluation(const std::shared_ptr<const Evaluation>& eval);
-    /// The message strip for the newest state: an unreadable attribute, else the newest
-    /// evaluation's error, else a start error that still holds.
-    void showCurrentMessage();
-    void updateBanner();
-    void fitEditorArea();
-    void onElementEdited(int slot, qint64 flat, const QString& text);
-    void showMessage(const QString& text);
     void checkSettled();
-    void updateTitle();
 
-    QString m_lessonName;
     EngineClient* m_engine;
     EvaluationController* m_evaluation;
     WorkspaceDocument* m_doc;
+    SessionGuard* m_session;
 
-    LessonBanner* m_banner = nullptr;
-    MessageStrip* m_message = nullptr;
-    QStringList m_notices; ///< HTML, shown when no error is (showNotice)
-    RecoveryStrip* m_recovery = nullptr;
-    QLabel* m_unprotected = nullptr; ///< "your work is not being protected", while it is not
-    QWidget* m_editorArea = nullptr;
-    QWidget* m_editorHost = nullptr;
-    QSplitter* m_mainSplitter = nullptr;
-    OpEditor* m_opEditor = nullptr;
+    EditorArea* m_top = nullptr;
+    OpEditorHost* m_editorHost = nullptr;
+    WorkbenchSplitter* m_splitter = nullptr;
     InputPanel* m_inputs = nullptr;
     OutputPanel* m_outputs = nullptr;
     StatusPanel* m_status = nullptr;
     DockSetup* m_docks = nullptr;
     MainActions* m_actions = nullptr;
-
     ResultPresenter* m_result = nullptr;
-    bool m_fitEditors = true; ///< the editors' height follows their content (until dragged)
-
-    SessionGuard* m_session = nullptr;
     PresentationMode* m_presentation = nullptr;
     FileCommands* m_files = nullptr;
     FileDrop* m_drop = nullptr;
-    QString m_startError;  ///< a start error that holds until the first edit
-    QString m_notOpened;   ///< the start file that did not open, for the title
-    QString m_unreadable;  ///< the op editor's attribute fields that do not read, why
-    QString m_evalMessage; ///< the shown evaluation's error for the message strip
+    WindowMessages* m_messages = nullptr;
+    LessonNavigator* m_lessons = nullptr;
 };
 
 } // namespace ss::ui

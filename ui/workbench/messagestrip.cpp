@@ -20,16 +20,6 @@ namespace {
 constexpr int kPadding = 6;
 constexpr int kBorder = 1;
 
-// The error red every theme tints with.
-const QColor kErrorRed(0xd0, 0x34, 0x2c);
-
-QColor mix(const QColor& a, const QColor& b, double t)
-{
-    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * t),
-                            float(a.greenF() + (b.greenF() - a.greenF()) * t),
-                            float(a.blueF() + (b.blueF() - a.blueF()) * t));
-}
-
 } // namespace
 
 MessageStrip::MessageStrip(int lines, QWidget* parent) : QLabel(parent), m_lines(lines)
@@ -98,8 +88,7 @@ void MessageStrip::setExpanded(bool expanded)
 
 QColor MessageStrip::background() const
 {
-    const QPalette theme = QApplication::palette(this);
-    return mix(theme.color(QPalette::Base), kErrorRed, isDark(theme) ? 0.30 : 0.14);
+    return roleColor(ColorRole::ErrorTint, QApplication::palette(this));
 }
 
 QColor MessageStrip::foreground() const
@@ -109,7 +98,7 @@ QColor MessageStrip::foreground() const
 
 QColor MessageStrip::border() const
 {
-    return mix(QApplication::palette(this).color(QPalette::Base), kErrorRed, 0.55);
+    return roleColor(ColorRole::ErrorBorder, QApplication::palette(this));
 }
 
 void MessageStrip::refit()

@@ -4,9 +4,11 @@
 #include "core/error.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/workspacefile.h"
+#include "ui/views/palette.h"
 #include "ui/workbench/sessionguard.h"
 #include "ui/workbench/workspacedocument.h"
 
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -18,9 +20,14 @@ RecoveryStrip::RecoveryStrip(WorkspaceDocument* document, EngineClient* engine, 
     : QWidget(parent), m_document(document), m_engine(engine)
 {
     setObjectName(QStringLiteral("recoveryStrip"));
-    setStyleSheet(QStringLiteral("#recoveryStrip { background-color: #fff4d6; border: "
-                                 "1px solid #e0c068; border-radius: 4px; }"
-                                 "#recoveryStrip QLabel { color: #4a3800; }"));
+    followTheme(this, [this] {
+        setStyleSheet(QStringLiteral("#recoveryStrip { background-color: %1; border: 1px solid "
+                                     "%2; border-radius: 4px; } #recoveryStrip QLabel { color: "
+                                     "%3; }")
+                          .arg(styleColor(ColorRole::NoticeTint),
+                               styleColor(ColorRole::NoticeBorder),
+                               QGuiApplication::palette().color(QPalette::Text).name()));
+    });
     m_text = new QLabel;
     m_text->setObjectName(QStringLiteral("recoveryText"));
     m_text->setWordWrap(true);

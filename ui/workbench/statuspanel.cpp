@@ -3,6 +3,7 @@
 
 #include "ui/model/engineclient.h"
 #include "ui/model/explain.h"
+#include "ui/views/palette.h"
 #include "ui/views/tensorformat.h"
 #include "ui/workbench/evaluationcontroller.h"
 
@@ -52,6 +53,7 @@ StatusPanel::StatusPanel(QStatusBar* bar, EngineClient* engine,
     m_shapes->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_time->setObjectName(QStringLiteral("statusTime"));
     m_state->setObjectName(QStringLiteral("statusState"));
+    followTheme(m_state, [this] { colourState(); });
     m_progress->setObjectName(QStringLiteral("evaluationProgress"));
     m_progress->setAccessibleName(tr("Evaluation progress"));
     m_progress->setRange(0, 1000);
@@ -131,8 +133,16 @@ void StatusPanel::update()
             ? tr("stale: %1 does not parse").arg(m_unreadable.join(QStringLiteral(", ")))
         : stale ? tr("stale: showing the last good result")
                 : QString());
-    m_state->setStyleSheet(!busy && stale ? QStringLiteral("color: #b35900; font-weight: bold;")
-                                          : QString());
+    m_stateColoured = !busy && stale;
+    colourState();
+}
+
+void StatusPanel::colourState()
+{
+    m_state->setStyleSheet(
+        m_stateColoured
+            ? QStringLiteral("color: %1; font-weight: bold;").arg(styleColor(ColorRole::Warning))
+            : QString());
 }
 
 } // namespace ss::ui

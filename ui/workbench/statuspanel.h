@@ -34,6 +34,8 @@ public:
 
 private:
     void busyChanged(bool busy);
+    /// The state in the theme's warning colour while it says "stale".
+    void colourState();
 
     EngineClient* m_engine;
     const EvaluationController* m_evaluation;
@@ -44,6 +46,7 @@ private:
     QPushButton* m_cancel;
     QTimer m_progressDelay; ///< progress shows only for evaluations that take a while
     QStringList m_unreadable;
+    bool m_stateColoured = false; ///< the state says "stale"
 };
 
 } // namespace ss::ui
