@@ -335,7 +335,7 @@ void TestModelDock::runTimeValuesCanBeGiven()
     MainWindow w;
     w.show();
     QVERIFY(waitSettled(w, 60000));
-    ModelDock* dock = w.modelDock();
+    ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
     const ModelNodeTable* table = dock->table();
     const int pick = table->rowOf(QStringLiteral("pick"));
@@ -399,7 +399,7 @@ void TestModelDock::badValuesChangeNothing()
     QFETCH(QString, text);
     QFETCH(QString, says);
     MainWindow w;
-    ModelDock* dock = w.modelDock();
+    ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
     const ModelNodeTable* table = dock->table();
     const int pick = table->rowOf(QStringLiteral("pick"));
@@ -429,7 +429,7 @@ void TestModelDock::dataFromANpyFile()
     MainWindow w;
     w.show();
     QVERIFY(waitSettled(w, 60000));
-    ModelDock* dock = w.modelDock();
+    ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
     QVERIFY(!dock->giveValueFromNpy(QStringLiteral("x"), floats));
     QVERIFY2(dock->message().contains(QStringLiteral("float32, but the file stores INT32")),

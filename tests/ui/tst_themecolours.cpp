@@ -32,17 +32,6 @@ using namespace ss::testing;
 
 namespace {
 
-/// Literals in files that other work owns at the moment, to be routed through ColorRole
-/// there (unreadableFieldStyle(), styleColor(ColorRole::Error), roleColor(ColorRole::LitRow)).
-/// Each entry must still be found as written: once it is gone, it goes from here too.
-const std::map<QString, QStringList> kPending = {
-    {QStringLiteral("ui/editors/opeditors.cpp"),
-     {QStringLiteral(R"(QStringLiteral("QLineEdit { border: 2px solid #d0342c; }"))")}},
-    {QStringLiteral("ui/editors/argtable.cpp"),
-     {QStringLiteral("const QColor kLitRow(255, 190, 0, 90);"),
-      QStringLiteral(R"(QStringLiteral("color: #c0392b;"))")}},
-};
-
 /// What names a colour in C++ or in a style sheet or rich text inside it.
 const QRegularExpression& colourLiteral()
 {
@@ -133,7 +122,6 @@ private slots:
 
     void noColourLiteralsOutsidePalette_data();
     void noColourLiteralsOutsidePalette();
-    void pendingLiteralsAreStillThere();
     void rolesReadInBothThemes_data();
     void rolesReadInBothThemes();
     void everyEditorReads_data();
@@ -166,33 +154,16 @@ void TestThemeColours::noColourLiteralsOutsidePalette()
     QFETCH(QString, file);
     QFile source(sourceDir() + u'/' + file);
     QVERIFY(source.open(QIODevice::ReadOnly | QIODevice::Text));
-    const QStringList pending = kPending.count(file) ? kPending.at(file) : QStringList();
     int number = 0;
     for (const QString& line : QString::fromUtf8(source.readAll()).split(u'\n')) {
         ++number;
         const auto match = colourLiteral().match(line);
         if (!match.hasMatch()) continue;
-        if (std::any_of(pending.begin(), pending.end(),
-                        [&](const QString& p) { return line.contains(p); }))
-            continue;
         QFAIL(qPrintable(QStringLiteral("%1:%2 names a colour (\"%3\"): use a ColorRole of "
                                         "ui/views/palette.h")
                              .arg(file)
                              .arg(number)
                              .arg(match.captured(0))));
-    }
-}
-
-void TestThemeColours::pendingLiteralsAreStillThere()
-{
-    for (const auto& [file, literals] : kPending) {
-        QFile source(sourceDir() + u'/' + file);
-        QVERIFY(source.open(QIODevice::ReadOnly | QIODevice::Text));
-        const QString text = QString::fromUtf8(source.readAll());
-        for (const QString& literal : literals)
-            QVERIFY2(text.contains(literal),
-                     qPrintable(QStringLiteral("%1 no longer has %2: remove it from kPending")
-                                    .arg(file, literal)));
     }
 }
 

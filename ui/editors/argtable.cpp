@@ -2,6 +2,7 @@
 #include "ui/editors/argtable.h"
 
 #include "core/decode.h"
+#include "ui/views/palette.h"
 
 #include <QAbstractButton>
 #include <QCoreApplication>
@@ -19,8 +20,6 @@ namespace ss::ui {
 
 namespace {
 
-// Translucent amber: lights a row on the light and the dark palette alike.
-const QColor kLitRow(255, 190, 0, 90);
 // The table never needs more room than this many entries, however many it holds (the window
 // gives it the room its entries ask for when the op or lesson opens).
 constexpr int kMinVisibleRows = 3;
@@ -145,7 +144,8 @@ QVariant ArgTableModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole: return column.toolTip;
     case Qt::TextAlignmentRole: return int(Qt::AlignCenter);
     case Qt::BackgroundRole:
-        if (std::find(m_lit.begin(), m_lit.end(), index.row()) != m_lit.end()) return kLitRow;
+        if (std::find(m_lit.begin(), m_lit.end(), index.row()) != m_lit.end())
+            return roleColor(ColorRole::LitRow);
         return {};
     default: return {};
     }
@@ -318,7 +318,8 @@ void ArgTable::setNote(const QString& text, bool problem)
     m_note->setText(text);
     m_note->setToolTip(text);
     m_note->setVisible(!text.isEmpty());
-    m_note->setStyleSheet(problem ? QStringLiteral("color: #c0392b;") : QString());
+    m_note->setStyleSheet(problem ? QStringLiteral("color: %1;").arg(styleColor(ColorRole::Error))
+                                  : QString());
 }
 
 QString ArgTable::note() const

@@ -10,6 +10,7 @@
 #include "ui/model/attrtext.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/frameworkcomparer.h"
+#include "ui/views/palette.h"
 
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -667,7 +668,7 @@ AttrFields::AttrFields(const OpDef& def, std::vector<AttrDef> attrs, QWidget* pa
             QString error;
             const std::optional<Attr> value = parseAttrText(text, &error);
             if (!value) {
-                field->setStyleSheet(QStringLiteral("QLineEdit { border: 2px solid #d0342c; }"));
+                field->setStyleSheet(unreadableFieldStyle());
                 field->setToolTip(error);
                 setUnreadable(a.name, error);
                 return;

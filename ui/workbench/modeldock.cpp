@@ -187,6 +187,7 @@ QWidget* ModelDock::makeValueRow()
     m_valueName = new QComboBox;
     m_valueName->setObjectName(QStringLiteral("modelValueName"));
     m_valueName->setAccessibleName(tr("Which value of the node to give"));
+    m_valueName->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     label->setBuddy(m_valueName);
     row->addWidget(m_valueName);
     m_valueText = new QLineEdit;
