@@ -10,6 +10,7 @@
 #include "core/frameworks/onnx_model.h"
 
 #include "core/error.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <limits>
@@ -22,11 +23,6 @@ namespace {
 
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
 
 std::string bound(std::int64_t v)
 {
@@ -104,14 +100,6 @@ OnnxGraph buildGraph(const IndexSpec& spec, int rank)
     for (std::size_t k = 0; k < g.layout.size(); ++k)
         if (g.layout[k] < 0) g.unsqueeze.push_back(std::int64_t(k));
     return g;
-}
-
-std::string intList(const std::vector<std::int64_t>& v)
-{
-    std::string t = "[";
-    for (std::size_t k = 0; k < v.size(); ++k)
-        t += (k ? ", " : "") + num(v[k]);
-    return t + "]";
 }
 
 } // namespace
@@ -235,7 +223,7 @@ FrameworkOutcome OnnxModel::plan(const IndexSpec& spec, const Tensor& input,
     if (!g.unsqueeze.empty())
         steps.push_back({"Unsqueeze",
                          "Unsqueeze inserts axes of size 1 at output positions " +
-                             intList(g.unsqueeze) + " (the None items).",
+                             listText(g.unsqueeze) + " (the None items).",
                          {}});
     return resultOutcome(fw, input, std::move(picks), g.layout, std::move(steps), limits);
 }
@@ -272,10 +260,10 @@ std::string OnnxModel::code(const IndexSpec& spec, const std::optional<Shape>& s
         const std::string n = num(std::int64_t(g.axes.size()));
         out += "# Slice: an omitted bound is INT64_MAX or INT64_MIN, as the spec recommends.\n";
         out += "nodes.append(helper.make_node(\"Slice\", [\"x\", constant(\"starts\", " +
-               intList(g.starts) + ", [" + n + "]), constant(\"ends\", " + intList(g.ends) + ", [" +
-               n + "]),\n                                       constant(\"axes\", " +
-               intList(g.axes) + ", [" + n + "]), constant(\"steps\", " + intList(g.steps) + ", [" +
-               n + "])], [\"sliced\"]))\n";
+               listText(g.starts) + ", [" + n + "]), constant(\"ends\", " + listText(g.ends) +
+               ", [" + n + "]),\n                                       constant(\"axes\", " +
+               listText(g.axes) + ", [" + n + "]), constant(\"steps\", " + listText(g.steps) +
+               ", [" + n + "])], [\"sliced\"]))\n";
         last = "sliced";
     }
     for (const GatherNode& gn : g.gathers) {
@@ -289,7 +277,7 @@ std::string OnnxModel::code(const IndexSpec& spec, const std::optional<Shape>& s
     }
     if (!g.unsqueeze.empty()) {
         out += "nodes.append(helper.make_node(\"Unsqueeze\", [\"" + last +
-               "\", constant(\"new_axes\", " + intList(g.unsqueeze) + ", [" +
+               "\", constant(\"new_axes\", " + listText(g.unsqueeze) + ", [" +
                num(std::int64_t(g.unsqueeze.size())) + "])], [\"unsqueezed\"]))\n";
         last = "unsqueezed";
     }

@@ -268,12 +268,12 @@ OpPlan onnxSlice(const OpCall& call)
     for (std::size_t i = 0; i < axes.size(); ++i) {
         std::int64_t axis = axes[i];
         if (axis < 0 && opset < 11)
-            invalidArgument("Input axes has invalid data: axis " + num(axis) +
-                            " is negative, which Slice accepts from opset 11 (this is opset " +
-                            num(opset) + ")");
+            invalidArgument(strCat(
+                "Input axes has invalid data: axis ", axis,
+                " is negative, which Slice accepts from opset 11 (this is opset ", opset, ")"));
         if (axis < -r || axis >= r)
-            invalidArgument("Input axes has invalid data: axis " + num(axis) + " is outside [" +
-                            num(-r) + ", " + num(r - 1) + "] for an input of rank " + num(r));
+            invalidArgument(strCat("Input axes has invalid data: axis ", axis, " is outside ",
+                                   listText({-r, r - 1}), " for an input of rank ", r));
         if (axis < 0) axis += r;
         if (seen[std::size_t(axis)]) invalidArgument("'axes' has duplicates");
         seen[std::size_t(axis)] = true;
