@@ -2,7 +2,7 @@
 // tf.slice (begin + size), PaddlePaddle's strided_slice (axes, starts, ends, strides) and ONNX's
 // Slice (starts, ends, axes, steps).
 #include "core/error.h"
-#include "core/frameworks/onnx_model.h"
+#include "core/onnx_slice_axis.h"
 #include "core/op.h"
 #include "core/ops/common.h"
 #include "core/ops/ops.h"
@@ -279,8 +279,7 @@ OpPlan onnxSlice(const OpCall& call)
         seen[std::size_t(axis)] = true;
         if (steps[i] == 0) invalidArgument("'step' cannot be 0 for Slice");
         const std::int64_t d = input.shape()[std::size_t(axis)];
-        const frameworks::OnnxSliceAxis a =
-            frameworks::onnxSliceAxis(d, starts[i], ends[i], steps[i]);
+        const OnnxSliceAxis a = onnxSliceAxis(d, starts[i], ends[i], steps[i]);
         std::string title = "Axis " + num(axis);
         std::string detail = "Size " + num(d) + ", " + a.detail;
         if (axes[i] < 0)
