@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// slicescope-cli: the engine without the GUI. The commands live in the protocol library
-// (protocol/cli.h) so that tests run them in process; this file only looks at the terminal.
-#include "protocol/cli.h"
+// slicescope-cli: the engine without the GUI. The options and commands live next to this file in
+// the slicescope_cli library (app/cli.h) so that tests run them in process; this file only looks
+// at the terminal.
+#include "app/cli.h"
 
 #include <csignal>
 #include <cstdlib>

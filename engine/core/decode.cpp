@@ -2,6 +2,7 @@
 #include "core/decode.h"
 
 #include "core/error.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <bitset>
@@ -38,11 +39,6 @@ namespace {
 bool bit(std::int64_t mask, int i)
 {
     return i < 63 && ((mask >> i) & 1) != 0;
-}
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
 }
 
 // Marker values in StridedSliceDecode::finalDims beyond input dimensions.
@@ -267,7 +263,7 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
         out.isSimpleSlice = out.isSimpleSlice && s == 1;
         const std::int64_t lo = s > 0 ? 0 : -1;
         const std::int64_t hi = s > 0 ? d : d - 1;
-        const std::string range = "[" + num(lo) + ", " + num(hi) + "]";
+        const std::string range = listText({lo, hi});
         if (shrink) {
             if (beginMasked)
                 dim.notes.push_back("quirk: the begin_mask bit is ignored for an index; the raw "
@@ -275,8 +271,8 @@ void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, Strid
                                     num(b) + " is used");
             const std::int64_t wrapped = b < 0 ? d + b : b;
             if (b < 0)
-                dim.notes.push_back("index " + num(b) + " is negative: counts from the end, " +
-                                    num(d) + " + (" + num(b) + ") = " + num(wrapped));
+                dim.notes.push_back(strCat("index ", b, " is negative: counts from the end, ", d,
+                                           " + (", b, ") = ", wrapped));
             // The protocol files an index outside its dimension under out_of_range.
             if (wrapped < 0 || wrapped >= d)
                 fail(ErrorCode::OutOfRange,

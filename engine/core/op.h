@@ -175,7 +175,7 @@ IntTensor toIntTensor(const Attr& value, const std::string& what);
 /// The nesting shape of a list attribute, read along its first elements ([] for a scalar).
 Shape attrShape(const Attr& value);
 
-/// Every op, in the order `slicescope-cli ops` lists them.
+/// Every op, in the order `slicescope-cli ops` lists them (and see core/op_registry.h).
 const std::vector<OpDef>& allOps();
 /// The op with this name or alias, or null.
 const OpDef* findOp(std::string_view name);

@@ -2,6 +2,7 @@
 #include "core/shape.h"
 
 #include "core/checked.h"
+#include "core/strings.h"
 
 #include <limits>
 
@@ -58,12 +59,7 @@ std::vector<std::int64_t> rowMajorStrides(const Shape& shape)
 
 std::string listString(const std::vector<std::int64_t>& values)
 {
-    std::string out = "[";
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        if (i) out += ',';
-        out += std::to_string(values[i]);
-    }
-    return out + "]";
+    return "[" + joinText(values, num, ",") + "]";
 }
 
 std::string shapeString(const Shape& shape)
@@ -73,13 +69,7 @@ std::string shapeString(const Shape& shape)
 
 std::string shapeTuple(const Shape& shape)
 {
-    std::string out = "(";
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-        if (i) out += ", ";
-        out += std::to_string(shape[i]);
-    }
-    if (shape.size() == 1) out += ',';
-    return out + ")";
+    return "(" + joinInts(shape) + (shape.size() == 1 ? ",)" : ")");
 }
 
 std::vector<std::int64_t> unravelIndex(std::int64_t flat, const Shape& shape)

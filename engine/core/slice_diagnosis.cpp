@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/executor.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,14 +16,6 @@
 namespace ss {
 
 namespace {
-
-std::string joinInts(const std::vector<std::int64_t>& v)
-{
-    std::string t;
-    for (std::size_t k = 0; k < v.size(); ++k)
-        t += (k ? ", " : "") + std::to_string(v[k]);
-    return t;
-}
 
 std::int64_t sign(std::int64_t v)
 {
@@ -77,7 +70,7 @@ ChainPlan planChain(const std::vector<ChainStep>& steps, const Shape& inputShape
 
 std::string positionText(std::int64_t flat, const Shape& shape)
 {
-    return "[" + joinInts(unravelIndex(flat, shape)) + "]";
+    return listText(unravelIndex(flat, shape));
 }
 
 std::string sourceText(std::int64_t source, const Shape& shape)

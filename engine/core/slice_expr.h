@@ -78,14 +78,6 @@ Encoding encodeSubscript(const Subscript& subscript);
 /// parseSubscript followed by encodeSubscript.
 Encoding encodeExpression(std::string_view expression);
 
-/// Python's repr() of a float, as TensorFlow's Python-side messages print values: the shortest
-/// digits that read back, positional when the decimal exponent is in [-4, 16), scientific (with
-/// a two-digit exponent) otherwise.
-std::string pythonFloatRepr(double v);
-/// Python's repr() of a str: single quotes unless the text holds a single quote and no double
-/// quote; backslash escapes for the quote, backslash and control characters.
-std::string pythonStringRepr(const std::string& text);
-
 /// The shortest Python subscript that means the same as `sparse` for every input shape,
 /// written as `x[...]`. Throws OpError(invalid_argument) where no subscript can say it.
 std::string toExpr(const SparseSpec& sparse, std::vector<std::string>* notes = nullptr);

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/slice_expr.h"
+#include "core/strings.h"
 #include "model/model_graph.h"
 
 #include <optional>
@@ -14,15 +15,6 @@
 #include <vector>
 
 namespace ss::model {
-
-/// "[1, 2, 3]".
-inline std::string listText(const std::vector<std::int64_t>& v)
-{
-    std::string t = "[";
-    for (std::size_t k = 0; k < v.size(); ++k)
-        t += (k ? ", " : "") + std::to_string(v[k]);
-    return t + "]";
-}
 
 /// Element `i` of a constant as Python prints it: integers in full (uint64 beyond int64 too),
 /// float32 and float64 as Python's repr, float16 and bfloat16 in their own shortest form,

@@ -7,6 +7,7 @@
 
 #include "core/checked.h"
 #include "core/error.h"
+#include "core/strings.h"
 #include "model/node_translation.h"
 
 #include <algorithm>
@@ -35,11 +36,6 @@ namespace ss::model {
 namespace {
 
 namespace ox = ONNX_NAMESPACE;
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
 
 // Thrown inside a translation: the node gets no request, and this reason.
 struct NoRequest

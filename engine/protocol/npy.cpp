@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/mapped_file.h"
+#include "core/strings.h"
 #include "protocol/atomic_file.h"
 #include "protocol/json.h"
 #include "protocol/read_file.h"
@@ -32,11 +33,6 @@ constexpr std::int64_t kMaxHeaderLength = 1 << 20;
 constexpr std::int64_t kMinMappedBytes = std::int64_t(1) << 20;
 
 std::atomic<bool> g_mapping{false};
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
 
 // How the file stores one element.
 struct Descr
@@ -796,10 +792,7 @@ void writeNpy(const Tensor& t, const Sink& sink)
     } else {
         descr = npyDescr(t.dtype());
     }
-    std::string shape = "(";
-    for (int k = 0; k < t.rank(); ++k)
-        shape += (k ? ", " : "") + num(t.shape()[std::size_t(k)]);
-    shape += t.rank() == 1 ? ",)" : ")";
+    const std::string shape = shapeTuple(t.shape());
     std::string header =
         "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
     // Pad with spaces and end with a newline so that the data starts on a 64-byte boundary.

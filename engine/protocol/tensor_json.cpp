@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/executor.h"
+#include "core/strings.h"
 #include "protocol/npy.h"
 
 #include <atomic>
@@ -14,11 +15,6 @@
 namespace ss {
 
 namespace {
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
 
 // A JSON value as it appears in a message, cut short if long.
 std::string snippet(const Json& v)

@@ -2,6 +2,7 @@
 #include "protocol/text_format.h"
 
 #include "core/slice_expr.h"
+#include "core/strings.h"
 #include "core/tensor.h"
 
 #include <algorithm>

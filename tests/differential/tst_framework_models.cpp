@@ -30,6 +30,26 @@ class TestFrameworkModels : public QObject
     Q_OBJECT
 
 private slots:
+    // The compare op is the frameworks library's: linking the library (this suite links it and
+    // the core, nothing else) registers it after the core's ops, where `slicescope-cli ops`
+    // lists it, and its example runs like any op's.
+    void compareOpJoinsTheRegistry()
+    {
+        const OpDef* compare = findOp("compare");
+        QVERIFY(compare);
+        QCOMPARE(&allOps().back(), compare);
+        std::vector<std::vector<Tensor>> inputs;
+        for (const auto& list : compare->example.inputs) {
+            inputs.emplace_back();
+            for (const ExampleTensor& t : list)
+                inputs.back().push_back(makeExampleTensor(t, Limits::machineDefault()));
+        }
+        const OpPlan plan = compare->plan(
+            OpCall(*compare, std::move(inputs), compare->example.attrs, Limits::machineDefault()));
+        // x[4:-6:-1]: TensorFlow's result (NumPy, JAX and ONNX read the same) and PaddlePaddle's.
+        QCOMPARE(plan.outputs.size(), std::size_t(2));
+    }
+
     void rules_data()
     {
         QTest::addColumn<QString>("framework");

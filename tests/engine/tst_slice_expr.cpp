@@ -104,27 +104,6 @@ class TestSliceExpr : public QObject
     Q_OBJECT
 
 private slots:
-    // Python's repr() of a float, NaN and the infinities included (a NaN from a model file's
-    // constant once threw out of here).
-    void pythonFloatRepr_data()
-    {
-        QTest::addColumn<double>("value");
-        QTest::addColumn<QString>("repr");
-        QTest::newRow("nan") << std::numeric_limits<double>::quiet_NaN() << "nan";
-        QTest::newRow("-nan") << -std::numeric_limits<double>::quiet_NaN() << "nan";
-        QTest::newRow("inf") << std::numeric_limits<double>::infinity() << "inf";
-        QTest::newRow("-inf") << -std::numeric_limits<double>::infinity() << "-inf";
-        QTest::newRow("0.1") << 0.1 << "0.1";
-        QTest::newRow("1e16") << 1e16 << "1e+16";
-        QTest::newRow("-2.5e-05") << -2.5e-05 << "-2.5e-05";
-    }
-    void pythonFloatRepr()
-    {
-        QFETCH(double, value);
-        QFETCH(QString, repr);
-        QCOMPARE(QString::fromStdString(ss::pythonFloatRepr(value)), repr);
-    }
-
     // pad's constant_values NaN (PADV2 in a TFLite file) plans and fills with NaN.
     void padWithNaN()
     {

@@ -3,10 +3,10 @@
 // classes (one node each, the stored shapes chosen per row), bad and hostile files, and the
 // command's table, --json and --check. ONNX's own test models are swept by
 // onnx_testdata_sweep.py.
+#include "app/cli.h"
 #include "core/error.h"
 #include "core/op.h"
 #include "model/model_graph.h"
-#include "protocol/cli.h"
 #include "protocol/json.h"
 
 #include <QFile>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // slicescope-cli: every command in process (runCli), usage errors, and the real executable's
 // `run` loop through QProcess (one flushed response per line, bad lines never stop it).
+#include "app/cli.h"
 #include "core/op.h"
 #include "core/tensorflow_version.h"
-#include "protocol/cli.h"
 #include "protocol/npy.h"
 #include "protocol/text_format.h"
 #include "protocol_test.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // slicescope-cli equivalent and diagnose, and the protocol's "equivalent" request: text, JSON,
 // exit statuses and errors, in process (runCli).
-#include "protocol/cli.h"
+#include "app/cli.h"
 #include "protocol/npy.h"
 #include "protocol_test.h"
 

@@ -2,7 +2,7 @@
 // One spec, six frameworks through the protocol and the CLI: the compare op's response (each
 // framework's outcome, the distinct results, which differ and why), `slicescope-cli compare` and
 // `slicescope-cli code`, and their usage errors.
-#include "protocol/cli.h"
+#include "app/cli.h"
 #include "protocol/request.h"
 #include "protocol_test.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The one reader of typed shapes (protocol/shape_text.h), which `slicescope-cli --shape`, the
 // GUI's --shape and its shape field share: "5 6" is (5, 6) everywhere.
+#include "app/cli.h"
 #include "core/error.h"
-#include "protocol/cli.h"
 #include "protocol/shape_text.h"
 #include "protocol_test.h"
 

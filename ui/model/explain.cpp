@@ -3,6 +3,7 @@
 
 #include "core/frameworks/advanced_index.h"
 #include "core/plan.h"
+#include "core/strings.h"
 #include "ui/model/attrtext.h"
 
 #include <QRegularExpression>
@@ -89,10 +90,7 @@ std::int64_t intAttr(const Evaluation& eval, const char* name, std::int64_t fall
 
 QString coordsText(const std::vector<std::int64_t>& coords)
 {
-    QStringList parts;
-    for (std::int64_t c : coords)
-        parts << QString::number(c);
-    return u'[' + parts.join(QStringLiteral(", ")) + u']';
+    return QString::fromStdString(listText(coords));
 }
 
 // Why a gathered element comes from where it does: the entry of indices that chose it ("because

@@ -4,6 +4,7 @@
 #include "core/decode.h"
 #include "core/error.h"
 #include "core/slice_expr.h"
+#include "core/strings.h"
 #include "protocol/shape_text.h"
 #include "protocol/tensor_json.h"
 #include "ui/model/attrtext.h"
@@ -239,10 +240,7 @@ std::optional<Shape> parseShapeText(const QString& text)
 
 QString coordText(std::int64_t flat, const Shape& shape)
 {
-    QStringList parts;
-    for (std::int64_t c : unravelIndex(flat, shape))
-        parts << QString::number(c);
-    return u'[' + parts.join(QStringLiteral(", ")) + u']';
+    return QString::fromStdString(listText(unravelIndex(flat, shape)));
 }
 
 } // namespace ss::ui

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/plan.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <compare>
@@ -13,19 +14,6 @@
 namespace ss::frameworks {
 
 namespace {
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
-
-std::string coordText(const std::vector<std::int64_t>& c)
-{
-    std::string t = "[";
-    for (std::size_t k = 0; k < c.size(); ++k)
-        t += (k ? ", " : "") + num(c[k]);
-    return t + "]";
-}
 
 // The element of `a` that broadcast coordinate `coord` (of a shape of rank `rank`) reads.
 std::int64_t arrayOffset(const IndexArray& a, const std::vector<std::int64_t>& coord)
@@ -73,14 +61,6 @@ std::string numpyShapeText(const Shape& shape)
     for (std::size_t k = 0; k < shape.size(); ++k)
         t += (k ? "," : "") + num(shape[k]);
     return t + (shape.size() == 1 ? ",)" : ")");
-}
-
-std::string torchShapeText(const Shape& shape)
-{
-    std::string t = "[";
-    for (std::size_t k = 0; k < shape.size(); ++k)
-        t += (k ? ", " : "") + num(shape[k]);
-    return t + "]";
 }
 
 std::vector<std::vector<std::int64_t>> nonzeroIndices(const Shape& shape,
@@ -231,10 +211,10 @@ FrameworkOutcome gatherOutcome(Framework framework, const Tensor& input, const G
                 own.push_back(a.shape[k] == 1 ? 0 : last[last.size() - a.shape.size() + k]);
             example += (example.empty() ? "" : " and ") + std::string("element ") +
                        num(a.values[std::size_t(arrayOffset(a, last))]) + " of axis " + num(a.dim) +
-                       " (" + a.label + coordText(own) + ")";
+                       " (" + a.label + listText(own) + ")";
         }
         if (!example.empty())
-            example = " Index position " + coordText(last) + " takes " + example + ".";
+            example = " Index position " + listText(last) + " takes " + example + ".";
     }
     Step read{"Read the elements",
               "Each element of the result takes its index dimensions' position from every "
@@ -344,7 +324,7 @@ std::string explainIndexArrays(const Attr& extra, const Shape& outShape, std::in
         for (std::size_t k = 0; k < shape->size(); ++k)
             own.push_back((*shape)[k] == 1 ? 0 : b[b.size() - shape->size() + k]);
         const std::string entryText =
-            name->toString() + coordText(own) + " = " + num((*values)[std::size_t(offset)]);
+            name->toString() + listText(own) + " = " + num((*values)[std::size_t(offset)]);
         takes += (takes.empty() ? "" : " and ") +
                  (rank == 2 ? (dim->toInt() == 0 ? "row " : "column ") + entryText
                             : entryText + " on axis " + num(dim->toInt()));
@@ -352,7 +332,7 @@ std::string explainIndexArrays(const Attr& extra, const Shape& outShape, std::in
     if (takes.empty()) return {};
     const std::size_t count = arrays->toList().size();
     return (count == 1 ? "the index array has shape " : "the index arrays broadcast to ") +
-           shapeTuple(*block) + "; element " + coordText(b) + " takes " + takes;
+           shapeTuple(*block) + "; element " + listText(b) + " takes " + takes;
 }
 
 std::string unreadableItemReason(const std::vector<SubscriptItem>& items, const std::string& who)

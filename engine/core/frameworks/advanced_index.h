@@ -44,8 +44,6 @@ std::optional<Shape> broadcastShapes(const std::vector<Shape>& shapes);
 
 /// NumPy's spelling of a shape in its messages: "(2,3)", "(2,)", "()".
 std::string numpyShapeText(const Shape& shape);
-/// PyTorch's spelling of sizes: "[2, 3]".
-std::string torchShapeText(const Shape& shape);
 
 /// The positions of a bool mask's true elements, one array per mask dimension (nonzero()).
 std::vector<std::vector<std::int64_t>> nonzeroIndices(const Shape& shape,

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/frameworks/op_equivalents.h"
 #include "core/slice_expr.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -110,10 +111,7 @@ DTypeSpelling spell(Framework framework, DType dtype)
 
 std::string shapeArgs(const Shape& shape, bool paddle)
 {
-    std::string t;
-    for (std::size_t k = 0; k < shape.size(); ++k)
-        t += (k ? ", " : "") + std::to_string(shape[k]);
-    return paddle ? "[" + t + "]" : t;
+    return paddle ? listText(shape) : joinInts(shape);
 }
 
 // Element i as a Python literal; `signedUInt64` writes a uint64 as the int64 of the same bits

@@ -2,17 +2,13 @@
 #include "core/frameworks/framework_comparison.h"
 
 #include "core/plan.h"
+#include "core/strings.h"
 
 #include <variant>
 
 namespace ss {
 
 namespace {
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
 
 // A piece reduced to what decides the elements it reads, in order: size-1 dimensions dropped
 // and dimensions that walk on from each other merged, so equal forms read equal elements.

@@ -9,6 +9,7 @@
 #include "core/frameworks/tensorflow_model.h"
 #include "core/frameworks/torch_model.h"
 #include "core/ops/common.h"
+#include "core/strings.h"
 
 #include <algorithm>
 
@@ -150,15 +151,6 @@ OpPlan planInFramework(Framework framework, const std::string& op, const Attrs& 
 }
 
 namespace frameworks {
-
-namespace {
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
-
-} // namespace
 
 PythonSlice pythonSliceIndices(std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
                                std::int64_t step, std::int64_t size)

@@ -23,25 +23,13 @@
 
 #include "core/error.h"
 #include "core/frameworks/advanced_index.h"
+#include "core/strings.h"
 
 namespace ss {
 
 using namespace frameworks;
 
 namespace {
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
-
-std::string pyTuple(const std::vector<std::int64_t>& v)
-{
-    std::string t = "(";
-    for (std::size_t k = 0; k < v.size(); ++k)
-        t += (k ? ", " : "") + num(v[k]);
-    return t + (v.size() == 1 ? ",)" : ")");
-}
 
 // What Python's type() prints for each item, for "Multiple ellipses (...) not supported".
 std::string typeName(const SubscriptItem& it)
@@ -198,10 +186,10 @@ FrameworkOutcome JaxModel::plan(const IndexSpec& spec, const Tensor& input,
                          ? "lax.slice takes no negative stride (TypeError: slice strides must "
                            "have every element be nonnegative), so the lax form slices forward "
                            "over the same elements, lax.slice(x, " +
-                               pyTuple(starts) + ", " + pyTuple(limitsV) + ", " + pyTuple(strides) +
-                               "), and reverses with lax.rev."
-                         : "The same elements with lax: lax.slice(x, " + pyTuple(starts) + ", " +
-                               pyTuple(limitsV) + ", " + pyTuple(strides) +
+                               shapeTuple(starts) + ", " + shapeTuple(limitsV) + ", " +
+                               shapeTuple(strides) + "), and reverses with lax.rev."
+                         : "The same elements with lax: lax.slice(x, " + shapeTuple(starts) + ", " +
+                               shapeTuple(limitsV) + ", " + shapeTuple(strides) +
                                "), then lax.squeeze for the integers and lax.expand_dims for "
                                "None.",
                      {}});
@@ -244,11 +232,11 @@ std::string JaxModel::code(const IndexSpec& spec, const std::optional<Shape>& sh
             }
             for (std::size_t k = 0; k < o.outputDims.size(); ++k)
                 if (o.outputDims[k] < 0) expand.push_back(std::int64_t(k));
-            std::string lax = "lax.slice(x, " + pyTuple(starts) + ", " + pyTuple(limitsV) + ", " +
-                              pyTuple(strides) + ")";
-            if (!rev.empty()) lax = "lax.rev(" + lax + ", " + pyTuple(rev) + ")";
-            if (!squeeze.empty()) lax = "lax.squeeze(" + lax + ", " + pyTuple(squeeze) + ")";
-            if (!expand.empty()) lax = "lax.expand_dims(" + lax + ", " + pyTuple(expand) + ")";
+            std::string lax = "lax.slice(x, " + shapeTuple(starts) + ", " + shapeTuple(limitsV) +
+                              ", " + shapeTuple(strides) + ")";
+            if (!rev.empty()) lax = "lax.rev(" + lax + ", " + shapeTuple(rev) + ")";
+            if (!squeeze.empty()) lax = "lax.squeeze(" + lax + ", " + shapeTuple(squeeze) + ")";
+            if (!expand.empty()) lax = "lax.expand_dims(" + lax + ", " + shapeTuple(expand) + ")";
             out += "# With lax, for an input of shape " + shapeTuple(s) +
                    " (strides must be positive, so reversed dimensions use lax.rev):\n";
             out += "y_lax = " + lax + "\n";

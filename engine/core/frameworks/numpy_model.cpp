@@ -8,21 +8,13 @@
 
 #include "core/error.h"
 #include "core/frameworks/advanced_index.h"
+#include "core/strings.h"
 
 #include <algorithm>
 
 namespace ss {
 
 using namespace frameworks;
-
-namespace {
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
-
-} // namespace
 
 Framework NumpyModel::id() const
 {

@@ -10,6 +10,8 @@
 #include "core/frameworks/onnx_model.h"
 
 #include "core/error.h"
+#include "core/onnx_slice_axis.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <limits>
@@ -22,18 +24,6 @@ namespace {
 
 constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
-
-std::string bound(std::int64_t v)
-{
-    if (v == kMax) return "INT64_MAX";
-    if (v == kMin) return "INT64_MIN";
-    return num(v);
-}
 
 struct GatherNode
 {
@@ -106,76 +96,7 @@ OnnxGraph buildGraph(const IndexSpec& spec, int rank)
     return g;
 }
 
-std::string intList(const std::vector<std::int64_t>& v)
-{
-    std::string t = "[";
-    for (std::size_t k = 0; k < v.size(); ++k)
-        t += (k ? ", " : "") + num(v[k]);
-    return t + "]";
-}
-
 } // namespace
-
-namespace frameworks {
-
-std::string onnxBound(std::int64_t v)
-{
-    return bound(v);
-}
-
-OnnxSliceAxis onnxSliceAxis(std::int64_t d, std::int64_t s, std::int64_t e, std::int64_t step)
-{
-    OnnxSliceAxis a;
-    std::string detail = "start " + bound(s) + ", end " + bound(e) + ", step " + num(step) + ".";
-    const std::int64_t givenEnd = e;
-    if (s < 0) {
-        s += d;
-        detail += " A negative start has the size added: " + num(s) + ".";
-    }
-    if (e < 0) {
-        e += d;
-        detail += " A negative end has the size added: " + bound(e) + ".";
-    }
-    if (step > 0) {
-        const std::int64_t cs = std::clamp<std::int64_t>(s, 0, d);
-        const std::int64_t ce = std::clamp<std::int64_t>(e, 0, d);
-        if (cs != s || ce != e)
-            detail += " For a positive step both are clamped into [0, " + num(d) + "]: start " +
-                      num(cs) + ", end " + num(ce) + ".";
-        a.first = cs;
-        if (ce > cs) a.count = (ce - cs - 1) / step + 1;
-    } else if (d == 0) {
-        detail += " The axis is empty, so nothing is read.";
-    } else {
-        const std::int64_t cs = std::clamp<std::int64_t>(s, 0, d - 1);
-        const std::int64_t ce = std::clamp<std::int64_t>(e, -1, d - 1);
-        if (cs != s || ce != e)
-            detail += " For a negative step the start is clamped into [0, " + num(d - 1) +
-                      "] and the end into [-1, " + num(d - 1) + "]: start " + num(cs) + ", end " +
-                      num(ce) + ".";
-        if (s < 0)
-            detail += " Unlike NumPy, which clamps a start before the first element to -1 "
-                      "and reads nothing, the spec clamps it up to 0, so element 0 is read "
-                      "(onnx.reference, from onnx 1.13, slices with NumPy and disagrees "
-                      "with the spec here).";
-        if (givenEnd == kMax || givenEnd == std::numeric_limits<std::int32_t>::max())
-            detail += " This end is " + bound(givenEnd) +
-                      ", the bound the spec recommends for slicing forward to the end: with a "
-                      "negative step the spec clamps it to " +
-                      num(d - 1) +
-                      ", so nothing past the start is read, while ONNX Runtime "
-                      "reads it as \"through index 0\" (onnxruntime #11107).";
-        a.first = cs;
-        if (cs > ce) {
-            const std::uint64_t mag = 0 - std::uint64_t(step);
-            a.count = std::int64_t((std::uint64_t(cs - ce) - 1) / mag + 1);
-        }
-    }
-    a.detail = detail + " " + num(a.count) + (a.count == 1 ? " element." : " elements.");
-    return a;
-}
-
-} // namespace frameworks
 
 Framework OnnxModel::id() const
 {
@@ -235,7 +156,7 @@ FrameworkOutcome OnnxModel::plan(const IndexSpec& spec, const Tensor& input,
     if (!g.unsqueeze.empty())
         steps.push_back({"Unsqueeze",
                          "Unsqueeze inserts axes of size 1 at output positions " +
-                             intList(g.unsqueeze) + " (the None items).",
+                             listText(g.unsqueeze) + " (the None items).",
                          {}});
     return resultOutcome(fw, input, std::move(picks), g.layout, std::move(steps), limits);
 }
@@ -272,10 +193,10 @@ std::string OnnxModel::code(const IndexSpec& spec, const std::optional<Shape>& s
         const std::string n = num(std::int64_t(g.axes.size()));
         out += "# Slice: an omitted bound is INT64_MAX or INT64_MIN, as the spec recommends.\n";
         out += "nodes.append(helper.make_node(\"Slice\", [\"x\", constant(\"starts\", " +
-               intList(g.starts) + ", [" + n + "]), constant(\"ends\", " + intList(g.ends) + ", [" +
-               n + "]),\n                                       constant(\"axes\", " +
-               intList(g.axes) + ", [" + n + "]), constant(\"steps\", " + intList(g.steps) + ", [" +
-               n + "])], [\"sliced\"]))\n";
+               listText(g.starts) + ", [" + n + "]), constant(\"ends\", " + listText(g.ends) +
+               ", [" + n + "]),\n                                       constant(\"axes\", " +
+               listText(g.axes) + ", [" + n + "]), constant(\"steps\", " + listText(g.steps) +
+               ", [" + n + "])], [\"sliced\"]))\n";
         last = "sliced";
     }
     for (const GatherNode& gn : g.gathers) {
@@ -289,7 +210,7 @@ std::string OnnxModel::code(const IndexSpec& spec, const std::optional<Shape>& s
     }
     if (!g.unsqueeze.empty()) {
         out += "nodes.append(helper.make_node(\"Unsqueeze\", [\"" + last +
-               "\", constant(\"new_axes\", " + intList(g.unsqueeze) + ", [" +
+               "\", constant(\"new_axes\", " + listText(g.unsqueeze) + ", [" +
                num(std::int64_t(g.unsqueeze.size())) + "])], [\"unsqueezed\"]))\n";
         last = "unsqueezed";
     }

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/ops/common.h"
 #include "core/slice_expr.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <cctype>
@@ -212,14 +213,6 @@ std::vector<std::int64_t> paddingPairs(const Attr& a, const std::string& op)
     return t.values;
 }
 
-std::string intsLiteral(const std::vector<std::int64_t>& v)
-{
-    std::string t = "[";
-    for (std::size_t k = 0; k < v.size(); ++k)
-        t += (k ? ", " : "") + std::to_string(v[k]);
-    return t + "]";
-}
-
 std::string upper(std::string s)
 {
     for (char& c : s)
@@ -295,7 +288,7 @@ std::string render(const std::string& tmpl, const OpDef& op, const Attrs& attrs)
                 for (std::size_t d = 0; d < r; ++d)
                     v.push_back(pairs[2 * d + 1]);
             }
-            out += intsLiteral(v);
+            out += listText(v);
         } else {
             out += pyLiteral(*value);
         }

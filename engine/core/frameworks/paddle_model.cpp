@@ -9,6 +9,7 @@
 #include "core/frameworks/paddle_model.h"
 
 #include "core/error.h"
+#include "core/strings.h"
 
 namespace ss {
 
@@ -24,19 +25,6 @@ std::int64_t held(std::int64_t v)
 {
     constexpr std::int64_t lim = std::int64_t(1) << 62;
     return v < -lim ? -lim : (v > lim ? lim : v);
-}
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
-
-std::string intList(const std::vector<std::int64_t>& v)
-{
-    std::string t = "[";
-    for (std::size_t k = 0; k < v.size(); ++k)
-        t += (k ? ", " : "") + num(v[k]);
-    return t + "]";
 }
 
 struct PaddleCall
@@ -156,8 +144,8 @@ FrameworkOutcome PaddleModel::plan(const IndexSpec& spec, const Tensor& input,
             return errorOutcome(fw, "ValueError", e.what(), steps);
         }
         steps.push_back({"paddle.strided_slice",
-                         "axes " + intList(c.axes) + ", starts " + intList(c.starts) + ", ends " +
-                             intList(c.ends) + ", strides " + intList(c.strides) + ".",
+                         "axes " + listText(c.axes) + ", starts " + listText(c.starts) + ", ends " +
+                             listText(c.ends) + ", strides " + listText(c.strides) + ".",
                          {}});
         for (Step& s : plan.steps)
             if (s.title != "Output shape") steps.push_back(std::move(s));
@@ -179,11 +167,11 @@ FrameworkOutcome PaddleModel::plan(const IndexSpec& spec, const Tensor& input,
     if (!c.squeeze.empty())
         steps.push_back(
             {"paddle.squeeze",
-             "axis=" + intList(c.squeeze) + ": the integers' axes (each of size 1) are removed.",
+             "axis=" + listText(c.squeeze) + ": the integers' axes (each of size 1) are removed.",
              {}});
     if (!c.unsqueeze.empty())
         steps.push_back({"paddle.unsqueeze",
-                         "axis=" + intList(c.unsqueeze) +
+                         "axis=" + listText(c.unsqueeze) +
                              ": axes of size 1 for None, at these output "
                              "positions.",
                          {}});
@@ -213,17 +201,17 @@ std::string PaddleModel::code(const IndexSpec& spec, const std::optional<Shape>&
     std::string out = "import paddle\n\n";
     std::string y = "x";
     if (!c.axes.empty()) {
-        out += "y = paddle.strided_slice(x, axes=" + intList(c.axes) +
-               ", starts=" + intList(c.starts) + ", ends=" + intList(c.ends) +
-               ", strides=" + intList(c.strides) + ")\n";
+        out += "y = paddle.strided_slice(x, axes=" + listText(c.axes) +
+               ", starts=" + listText(c.starts) + ", ends=" + listText(c.ends) +
+               ", strides=" + listText(c.strides) + ")\n";
         y = "y";
     }
     if (!c.squeeze.empty()) {
-        out += "y = paddle.squeeze(" + y + ", axis=" + intList(c.squeeze) + ")\n";
+        out += "y = paddle.squeeze(" + y + ", axis=" + listText(c.squeeze) + ")\n";
         y = "y";
     }
     if (!c.unsqueeze.empty()) {
-        out += "y = paddle.unsqueeze(" + y + ", axis=" + intList(c.unsqueeze) + ")\n";
+        out += "y = paddle.unsqueeze(" + y + ", axis=" + listText(c.unsqueeze) + ")\n";
         y = "y";
     }
     if (y == "x") out += "y = x\n";

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/frameworks/advanced_index.h"
+#include "core/strings.h"
 
 namespace ss {
 
@@ -30,15 +31,15 @@ std::string maskCode(std::int32_t mask)
     return std::to_string(mask);
 }
 
-std::string listText(const std::vector<std::int64_t>& values, const Shape& shape,
-                     std::size_t depth = 0, std::size_t* at = nullptr)
+std::string nestedListText(const std::vector<std::int64_t>& values, const Shape& shape,
+                           std::size_t depth = 0, std::size_t* at = nullptr)
 {
     std::size_t first = 0;
     if (!at) at = &first;
     if (depth == shape.size()) return std::to_string(values[(*at)++]);
     std::string t = "[";
     for (std::int64_t k = 0; k < shape[depth]; ++k)
-        t += (k ? ", " : "") + listText(values, shape, depth + 1, at);
+        t += (k ? ", " : "") + nestedListText(values, shape, depth + 1, at);
     return t + "]";
 }
 
@@ -126,8 +127,9 @@ std::string gatherCode(const Subscript& sub, const std::optional<Shape>& shape)
             return intro + "tf.boolean_mask:\ny = tf.boolean_mask(x, " +
                    boolListText(it.arrayValues, it.arrayShape) + ", axis=" + std::to_string(axis) +
                    ")\n";
-        return intro + "tf.gather:\ny = tf.gather(x, " + listText(values(it, axis), it.arrayShape) +
-               ", axis=" + std::to_string(axis) + ")\n";
+        return intro + "tf.gather:\ny = tf.gather(x, " +
+               nestedListText(values(it, axis), it.arrayShape) + ", axis=" + std::to_string(axis) +
+               ")\n";
     }
     std::vector<Shape> shapes;
     for (std::size_t k = 0; k < arrays.size(); ++k) {
@@ -141,11 +143,9 @@ std::string gatherCode(const Subscript& sub, const std::optional<Shape>& shape)
     std::string stacked;
     for (std::size_t k = 0; k < arrays.size(); ++k) {
         const SubscriptItem& it = items[arrays[k]];
-        std::string dims;
-        for (std::size_t d = 0; d < block->size(); ++d)
-            dims += (d ? ", " : "") + std::to_string((*block)[d]);
         stacked += std::string(k ? ",\n                          " : "") + "tf.broadcast_to(" +
-                   listText(values(it, int(k)), it.arrayShape) + ", [" + dims + "])";
+                   nestedListText(values(it, int(k)), it.arrayShape) + ", " + listText(*block) +
+                   ")";
     }
     return intro + "tf.gather_nd (the index arrays broadcast to " + shapeTuple(*block) +
            ", then stacked into index tuples):\ny = tf.gather_nd(x, tf.stack([" + stacked +
@@ -215,14 +215,8 @@ std::string TensorflowModel::code(const IndexSpec& spec, const std::optional<Sha
         }
         out += "y = " + text + "\n# is the same as:\n";
     }
-    auto list = [](const std::vector<std::int64_t>& v) {
-        std::string t = "[";
-        for (std::size_t k = 0; k < v.size(); ++k)
-            t += (k ? ", " : "") + std::to_string(v[k]);
-        return t + "]";
-    };
-    out += "tf.strided_slice(x, begin=" + list(s.begin) + ", end=" + list(s.end) +
-           ", strides=" + list(s.strides) +
+    out += "tf.strided_slice(x, begin=" + listText(s.begin) + ", end=" + listText(s.end) +
+           ", strides=" + listText(s.strides) +
            ",\n                 begin_mask=" + maskCode(s.beginMask) +
            ", end_mask=" + maskCode(s.endMask) + ", ellipsis_mask=" + maskCode(s.ellipsisMask) +
            ",\n                 new_axis_mask=" + maskCode(s.newAxisMask) +

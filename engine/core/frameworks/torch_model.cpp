@@ -32,6 +32,7 @@
 
 #include "core/error.h"
 #include "core/frameworks/advanced_index.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <limits>
@@ -42,11 +43,6 @@ namespace ss {
 using namespace frameworks;
 
 namespace {
-
-std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
 
 constexpr std::int64_t kSymbolicBelow = -(std::int64_t(1) << 62);
 const char* const kSymbolicMessage =
@@ -460,10 +456,10 @@ FrameworkOutcome indexOutcome(const Tensor& input, const Limits& limits,
                                         steps);
                 if (it.arrayShape[std::size_t(j)] != sizes[std::size_t(src)])
                     return errorOutcome(fw, "IndexError",
-                                        "The shape of the mask " + torchShapeText(it.arrayShape) +
+                                        "The shape of the mask " + listText(it.arrayShape) +
                                             " at index " + num(j) +
                                             " does not match the shape of the indexed tensor " +
-                                            torchShapeText(sizes) + " at index " + num(src),
+                                            listText(sizes) + " at index " + num(src),
                                         steps);
             }
             const auto nz = nonzeroIndices(it.arrayShape, it.arrayValues);
@@ -481,7 +477,7 @@ FrameworkOutcome indexOutcome(const Tensor& input, const Limits& limits,
     std::string shapesText;
     for (const Expanded& e : defined) {
         shapes.push_back(e.array.shape);
-        shapesText += (shapesText.empty() ? "" : ", ") + torchShapeText(e.array.shape);
+        shapesText += (shapesText.empty() ? "" : ", ") + listText(e.array.shape);
     }
     const std::optional<Shape> block = broadcastShapes(shapes);
     if (!block)

@@ -7,6 +7,7 @@
 #include "core/checked.h"
 #include "core/executor.h"
 #include "core/op.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -16,11 +17,6 @@
 #include <vector>
 
 namespace ss::ops {
-
-inline std::string num(std::int64_t v)
-{
-    return std::to_string(v);
-}
 
 /// The dimensions first, ..., end - 1 (a step's inputDims or outputDims).
 inline std::vector<int> dimRange(int first, int end)

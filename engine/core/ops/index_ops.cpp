@@ -49,14 +49,6 @@ std::string position(const Shape& shape, std::int64_t flat)
     return shape.empty() ? std::string() : listString(unravelIndex(flat, shape));
 }
 
-std::string joinValues(const std::vector<std::int64_t>& values)
-{
-    std::string text;
-    for (std::size_t k = 0; k < values.size(); ++k)
-        text += (k ? ", " : "") + num(values[k]);
-    return text;
-}
-
 void requireDType(const Tensor& t, const std::string& what, std::initializer_list<DType> allowed)
 {
     if (std::find(allowed.begin(), allowed.end(), t.dtype()) != allowed.end()) return;
@@ -413,8 +405,8 @@ OpPlan gatherNd(const OpCall& call)
                                                           ? unravelIndex(t / perBatch, batchShape)
                                                           : std::vector<std::int64_t>{};
                     tuple.insert(tuple.end(), idx + t * tupleLength, idx + (t + 1) * tupleLength);
-                    outOfRange("indices" + position(tupleShape, t) + " = [" + joinValues(tuple) +
-                               "] does not index into param shape " + shapeString(ps));
+                    outOfRange("indices" + position(tupleShape, t) + " = " + listText(tuple) +
+                               " does not index into param shape " + shapeString(ps));
                 }
             }
         }
@@ -717,9 +709,7 @@ OpPlan dynamicPartition(const OpCall& call)
                           {},
                           dimRange(0, pr),
                           {}});
-    std::string sizes;
-    for (std::int64_t k = 0; k < n; ++k)
-        sizes += (k ? ", " : "") + num(counts[std::size_t(k)]);
+    const std::string sizes = joinInts(counts);
     plan.steps.push_back({"Output shapes",
                           "Output k has shape [count of k in partitions] + " +
                               shapeTuple(sliceShape) + "; the counts for k = 0.." + num(n - 1) +

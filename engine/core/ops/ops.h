@@ -2,7 +2,8 @@
 #pragma once
 
 // Each file under ops/ defines a group of ops; registry.cpp lists the groups in the order
-// `slicescope-cli ops` shows them.
+// `slicescope-cli ops` shows them. The frameworks library's compare op comes after them
+// (core/op_registry.h).
 
 #include "core/op.h"
 
@@ -21,7 +22,5 @@ std::vector<OpDef> spaceOps();
 // gather, gather_nd, unique_with_counts, dynamic_partition, dynamic_stitch, boolean_mask,
 // one_hot, sequence_mask
 std::vector<OpDef> indexOps();
-// compare: one spec in every framework (core/frameworks/)
-std::vector<OpDef> compareOps();
 
 } // namespace ss

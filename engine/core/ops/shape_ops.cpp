@@ -6,6 +6,7 @@
 #include "core/ops/common.h"
 #include "core/ops/ops.h"
 #include "core/slice_expr.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <cctype>

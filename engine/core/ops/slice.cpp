@@ -2,7 +2,7 @@
 // tf.slice (begin + size), PaddlePaddle's strided_slice (axes, starts, ends, strides) and ONNX's
 // Slice (starts, ends, axes, steps).
 #include "core/error.h"
-#include "core/frameworks/onnx_model.h"
+#include "core/onnx_slice_axis.h"
 #include "core/op.h"
 #include "core/ops/common.h"
 #include "core/ops/ops.h"
@@ -268,19 +268,18 @@ OpPlan onnxSlice(const OpCall& call)
     for (std::size_t i = 0; i < axes.size(); ++i) {
         std::int64_t axis = axes[i];
         if (axis < 0 && opset < 11)
-            invalidArgument("Input axes has invalid data: axis " + num(axis) +
-                            " is negative, which Slice accepts from opset 11 (this is opset " +
-                            num(opset) + ")");
+            invalidArgument(strCat(
+                "Input axes has invalid data: axis ", axis,
+                " is negative, which Slice accepts from opset 11 (this is opset ", opset, ")"));
         if (axis < -r || axis >= r)
-            invalidArgument("Input axes has invalid data: axis " + num(axis) + " is outside [" +
-                            num(-r) + ", " + num(r - 1) + "] for an input of rank " + num(r));
+            invalidArgument(strCat("Input axes has invalid data: axis ", axis, " is outside ",
+                                   listText({-r, r - 1}), " for an input of rank ", r));
         if (axis < 0) axis += r;
         if (seen[std::size_t(axis)]) invalidArgument("'axes' has duplicates");
         seen[std::size_t(axis)] = true;
         if (steps[i] == 0) invalidArgument("'step' cannot be 0 for Slice");
         const std::int64_t d = input.shape()[std::size_t(axis)];
-        const frameworks::OnnxSliceAxis a =
-            frameworks::onnxSliceAxis(d, starts[i], ends[i], steps[i]);
+        const OnnxSliceAxis a = onnxSliceAxis(d, starts[i], ends[i], steps[i]);
         std::string title = "Axis " + num(axis);
         std::string detail = "Size " + num(d) + ", " + a.detail;
         if (axes[i] < 0)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// compare: one spec, every framework's outcome (core/frameworks/), and which differ from
-// TensorFlow's and why. Frameworks that read the same elements share one output, so a spec that
-// all six read alike is executed once.
+// compare: one spec, every framework's outcome, and which differ from TensorFlow's and why.
+// Frameworks that read the same elements share one output, so a spec that all six read alike is
+// executed once. The op belongs to the frameworks library, which sits above the core: the core's
+// registry cannot name it, so it registers itself (core/op_registry.h) when a program links this
+// library (its CMake target asks the linker for slicescope_frameworks_ops).
 #include "core/error.h"
 #include "core/frameworks/framework_comparison.h"
 #include "core/op.h"
+#include "core/op_registry.h"
 #include "core/ops/common.h"
-#include "core/ops/ops.h"
 
 namespace ss {
 
@@ -90,8 +92,6 @@ OpPlan compare(const OpCall& call)
     return plan;
 }
 
-} // namespace
-
 std::vector<OpDef> compareOps()
 {
     return {{"compare",
@@ -117,4 +117,9 @@ std::vector<OpDef> compareOps()
              OpFamily::Slicing}};
 }
 
+} // namespace
+
 } // namespace ss
+
+// Referenced by name from CMake (a linker --undefined), so that a static link keeps this file.
+extern "C" const bool slicescope_frameworks_ops = ss::registerOps(ss::compareOps);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "protocol/cli.h"
+#include "app/cli.h"
 
 #include "core/decode.h"
 #include "core/error.h"
