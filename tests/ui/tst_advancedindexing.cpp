@@ -474,7 +474,7 @@ private slots:
         QCOMPARE(selector(w)->framework(), Framework::TensorFlow);
         QVERIFY(w.lastEvaluation()->ok);
         QVERIFY(w.lastEvaluation()->framework.isEmpty());
-        w.setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
+        w.files()->setSavePrompt([](const QString&) { return MainWindow::SaveChoice::Discard; });
         QVERIFY2(w.openFile(path, &error), qPrintable(error));
         QVERIFY(waitSettled(w));
         QCOMPARE(w.workspace().framework, Framework::NumPy);
