@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The settings file rule against Qt's own reader (fuzz_settings found it: a damaged settings file
-// aborted the app inside QSettings). Every spelling of a value that QSettings reads as a binary
+// The settings file rule against Qt's own reader (fuzz_settings found why: a damaged binary value
+// makes QSettings ask for tens of gigabytes, which aborts under AddressSanitizer). Every spelling
+// of a value that QSettings reads as a binary
 // @Variant is found, whatever escapes, quotes, spaces or list commas spell it; every value the
 // app itself writes, text that merely looks like one included, is not; and the start-up check
 // keeps such a file aside, unchanged, with a message that names it.

@@ -15,10 +15,11 @@ namespace ss::ui {
 QString moveAside(const QString& path, QString* why);
 
 /// Whether QSettings would read a value of this INI text through QDataStream (a value or list
-/// element that starts "@Variant("): Qt 6.4 then believes the counts inside (a list of 2^32
-/// entries reserves them at once) and aborts the app on a damaged file. SliceScope never writes
-/// such a value. Lines, escapes, quotes and commas are read by Qt's rules, so text QSettings
-/// writes ("@@Variant(...)", its spelling of text that starts so) is not taken for one.
+/// element that starts "@Variant("): Qt 6.4 then believes the sizes inside and asks for that
+/// much memory at once (34 GB for a 200-byte damaged file, which aborts under AddressSanitizer).
+/// SliceScope never writes such a value. Lines, escapes, quotes and commas are read by Qt's rules,
+/// so text QSettings writes ("@@Variant(...)", its spelling of text that starts so) is not taken
+/// for one.
 bool holdsQtBinaryValue(QByteArrayView settingsText);
 
 /// QSettings reads its files when it is made and would wait on a FIFO or read /dev/zero without
