@@ -265,8 +265,15 @@ std::int64_t maxElementChars(DType dtype)
     case DType::Int16: return 7;
     case DType::Int32: return 12;
     case DType::Int64: return 21;
+    case DType::UInt16: return 6;
+    case DType::UInt32: return 11;
+    case DType::UInt64: return 21;
+    case DType::Float16:  // the shortest decimal of a 16-bit float, no longer than a float32's
+    case DType::BFloat16: // "-1.1754944e-38,"
     case DType::Float32: return 16;
     case DType::Float64: return 25;
+    case DType::Complex64: return 2 * 16 + 2; // "[re,im],"
+    case DType::Complex128: return 2 * 25 + 2;
     case DType::String: break;
     }
     return 0; // strings: their own length (longestStrings)

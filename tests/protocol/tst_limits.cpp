@@ -52,6 +52,13 @@ std::string fillRequest(const std::string& op, const std::string& input, const s
            R"(, "emit": "summary")" + extra + "}";
 }
 
+/// A reverse of `n` zeros of `dtype` that answers with every element (emit data).
+std::string reverseRequest(const std::string& dtype, std::int64_t n)
+{
+    return R"({"op": "reverse", "inputs": {"tensor": {"dtype": ")" + dtype + R"(", "shape": [)" +
+           std::to_string(n) + R"(], "fill": "zeros"}}, "attrs": {"axis": [0]}})";
+}
+
 // An input stream of `zeros` NUL bytes (no newline), then `tail`, made as it is read; it records
 // how much had been read when the output first saw a newline.
 class GeneratedInput : public std::streambuf
@@ -217,6 +224,32 @@ private slots:
         const Json text = respond(kReverseFloat64, limits);
         QVERIFY2(errorMessage(text).starts_with("the response text needs "),
                  errorMessage(text).c_str());
+    }
+
+    // Every dtype's elements count in the response text: under a limit that holds the tensors
+    // and one byte per element, a reverse of 2,000,000 elements is refused for its text (each
+    // element writes at least "0,"). The seven dtypes added later counted 0 characters and
+    // passed, whatever their text came to.
+    void everyDtypesResponseTextIsBudgeted_data()
+    {
+        QTest::addColumn<QString>("dtype");
+        for (const char* name :
+             {"bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+              "float16", "bfloat16", "float32", "float64", "complex64", "complex128"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void everyDtypesResponseTextIsBudgeted()
+    {
+        QFETCH(QString, dtype);
+        const std::int64_t n = 2000000;
+        const std::int64_t size = dtypeSize(*dtypeFromName(dtype.toStdString()));
+        const Json answer =
+            respond(reverseRequest(dtype.toStdString(), n), bytesLimit(2 * n * size + n));
+        QCOMPARE(errorCode(answer), "resource_exhausted");
+        QVERIFY2(errorMessage(answer).starts_with("the response text needs ") ||
+                     errorMessage(answer).starts_with("the response would take up to "),
+                 errorMessage(answer).c_str());
     }
 
     // A string's characters count: one 1 MB string tiled 1,000 times is 1 GB, refused before a
