@@ -225,16 +225,28 @@ int ModelDock::currentRow() const
     return index.isValid() ? index.row() : -1;
 }
 
+// The current node's inputs that the file does not hold, or that were given here: one per name.
+std::vector<const ss::model::ModelValue*> ModelDock::offeredValues() const
+{
+    std::vector<const ss::model::ModelValue*> offered;
+    const int row = currentRow();
+    if (row < 0) return offered;
+    QStringList seen;
+    for (const ss::model::ModelValue& in : m_table->file().nodes[std::size_t(row)].inputs) {
+        const QString name = QString::fromStdString(in.name);
+        if (name.isEmpty() || seen.contains(name) || (in.constant && !m_given.contains(name)))
+            continue;
+        seen << name;
+        offered.push_back(&in);
+    }
+    return offered;
+}
+
 QStringList ModelDock::valueNames() const
 {
     QStringList names;
-    const int row = currentRow();
-    if (row < 0) return names;
-    for (const ss::model::ModelValue& in : m_table->file().nodes[std::size_t(row)].inputs) {
-        const QString name = QString::fromStdString(in.name);
-        if (!name.isEmpty() && (!in.constant || m_given.contains(name)) && !names.contains(name))
-            names << name;
-    }
+    for (const ss::model::ModelValue* in : offeredValues())
+        names << QString::fromStdString(in->name);
     return names;
 }
 
@@ -242,24 +254,20 @@ void ModelDock::updateValueRow()
 {
     const QString chosen = m_valueName->currentData().toString();
     m_valueName->clear();
-    const int row = currentRow();
-    for (const QString& name : valueNames()) {
-        for (const ss::model::ModelValue& in : m_table->file().nodes[std::size_t(row)].inputs) {
-            if (QString::fromStdString(in.name) != name) continue;
-            const QString type = QString::fromStdString(in.dtypeText.empty() ? "?" : in.dtypeText);
-            m_valueName->addItem(tr("%1 (%2 %3%4)")
-                                     .arg(name, type, QString::fromStdString(in.stored.text()),
-                                          m_given.contains(name) ? tr(", given") : QString()),
-                                 name);
-            break;
-        }
+    for (const ss::model::ModelValue* in : offeredValues()) {
+        const QString name = QString::fromStdString(in->name);
+        const QString type = QString::fromStdString(in->dtypeText.empty() ? "?" : in->dtypeText);
+        m_valueName->addItem(tr("%1 (%2 %3%4)")
+                                 .arg(name, type, QString::fromStdString(in->stored.text()),
+                                      m_given.contains(name) ? tr(", given") : QString()),
+                             name);
     }
     const bool any = m_valueName->count() > 0;
     if (any) m_valueName->setCurrentIndex(std::max(0, m_valueName->findData(chosen)));
     for (QWidget* w : {static_cast<QWidget*>(m_valueName), static_cast<QWidget*>(m_valueText),
                        static_cast<QWidget*>(m_giveValue), static_cast<QWidget*>(m_valueFromNpy)})
         w->setEnabled(any);
-    m_values->setToolTip(row < 0
+    m_values->setToolTip(currentRow() < 0
                              ? tr("Select a node to give the values the file leaves to run time")
                          : any ? tr("Values of this node the file does not hold: give one to see "
                                     "what the node computes with it")

@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -103,6 +104,7 @@ private:
     void loadEnded(bool ok, const QString& error);
     QWidget* makeValueRow();
     void updateValueRow();
+    std::vector<const ss::model::ModelValue*> offeredValues() const;
     int currentRow() const;
     bool give(const QString& name, const Tensor& value, const QString& shown);
 
