@@ -24,9 +24,15 @@
 //   30          edits per size bench_gui --only 1000000     one size (and no first-frame runs)
 //   bench_gui --no-idle          skip the idle edits (each waits 65 s)
 //   bench_gui --first-frame      (internal) print this process's start-to-first-frame time
+//   bench_gui --model FILE       a model file opened in the Model dock, until its rows show:
+//                                whole, and its stages (read, check, the window's part)
 #include "stall_meter.h"
+#include "model/model_graph.h"
+#include "ui/model/modelnodetable.h"
 #include "ui/views/palette.h"
+#include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/modeldock.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -248,6 +254,61 @@ int firstFrame()
     return 0;
 }
 
+/// Median and worst of `runs` timings of `f` in ms.
+template <typename F> std::pair<double, double> timed(int runs, F&& f)
+{
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+        QElapsedTimer clock;
+        clock.start();
+        f();
+        ms.push_back(double(clock.nsecsElapsed()) / 1e6);
+    }
+    return {median(ms), *std::max_element(ms.begin(), ms.end())};
+}
+
+/// `path` opened in the Model dock of one window `runs` times, each until the dock has its rows
+/// and the window painted them; then the stages alone, in this process: reading the file (the
+/// reader and ONNX's checker, which runs in a child process) and checking every node. What is
+/// left of the whole is the window's part: delivering the rows, the table and its paint.
+int benchModel(const QString& path, int runs)
+{
+    MainWindow window;
+    window.forgetSession();
+    window.show();
+    FrameCounter frames;
+    qApp->installEventFilter(&frames);
+    waitFor([&] { return window.isSettled(); }, 30000);
+    ModelDock* dock = window.docks()->model();
+    int rows = 0;
+    const auto [wholeMs, wholeWorst] = timed(runs, [&] {
+        QElapsedTimer clock;
+        clock.start();
+        frames.edit = &clock;
+        frames.lastPaintNs = -1;
+        dock->openModel(path);
+        waitFor([&] { return !dock->isLoading(); }, 600000);
+        idle(30); // the frame that shows the rows
+        frames.edit = nullptr;
+        rows = dock->table()->rowCount();
+    });
+    const std::string file = path.toStdString();
+    ss::model::ModelFile model;
+    const auto [readMs, readWorst] = timed(runs, [&] { model = ss::model::readModelFile(file); });
+    const Limits limits = window.engine()->limits();
+    const auto [checkMs, checkWorst] =
+        timed(runs, [&] { (void)ModelNodeTable::checkAll(model, limits); });
+    std::printf("model %s: %d rows\n", qPrintable(path), rows);
+    std::printf("%-34s %9s %9s\n", "stage (ms, one process)", "median", "worst");
+    std::printf("%-34s %9.1f %9.1f\n", "open until the rows are painted", wholeMs, wholeWorst);
+    std::printf("%-34s %9.1f %9.1f\n", "  read (reader + ONNX checker)", readMs, readWorst);
+    std::printf("%-34s %9.1f %9.1f\n", "  check every node", checkMs, checkWorst);
+    std::printf("%-34s %9.1f %9s\n", "  the window's part (the rest)",
+                wholeMs - readMs - checkMs, "-");
+    std::printf("(the whole includes up to 30 ms of waiting for the last frame)\n");
+    return rows > 0 ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -258,18 +319,25 @@ int main(int argc, char** argv)
     long long only = 0;
     long long max = 10'000'000;
     bool idleEdits = true;
+    QString model;
+    bool runsGiven = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--no-idle") == 0) idleEdits = false;
         if (i + 1 >= argc) continue;
-        if (std::strcmp(argv[i], "--runs") == 0) runs = std::max(1, std::atoi(argv[i + 1]));
+        if (std::strcmp(argv[i], "--runs") == 0) {
+            runs = std::max(1, std::atoi(argv[i + 1]));
+            runsGiven = true;
+        }
         if (std::strcmp(argv[i], "--only") == 0) only = std::atoll(argv[i + 1]);
         if (std::strcmp(argv[i], "--max") == 0) max = std::atoll(argv[i + 1]);
+        if (std::strcmp(argv[i], "--model") == 0) model = QString::fromLocal8Bit(argv[i + 1]);
     }
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("SliceScopeBench"));
     QApplication::setApplicationName(QStringLiteral("SliceScopeBench"));
     applyTheme(app, Theme::Light);
+    if (!model.isEmpty()) return benchModel(model, runsGiven ? runs : 5);
     std::printf("%10s %6s %8s %12s %9s %9s %9s %9s %6s %8s %6s %8s %8s\n", "elements", "edits",
                 "first", "latency med", "worst", "worker", "stall", "busy", "B/el", "idle", "x med",
                 "faults", "idle flt");
