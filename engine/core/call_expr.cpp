@@ -83,6 +83,7 @@ public:
             if (c == ',' && depth == 0 && end > at) break;
             ++end;
         }
+        if (end == at && at < m_s.size()) ++end; // a closing bracket stands for itself
         std::string part(m_s.substr(at, end - at));
         while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back())))
             part.pop_back();
@@ -740,6 +741,7 @@ CallTranslation chained(CallReader& reader, const std::string& name)
     CallTranslation t;
     t.op = "getitem";
     t.tensor = name;
+    t.function = name + std::string(text.substr(first, last - first));
     if (subscripts.size() == 1) { // one subscript: getitem reads it as written
         t.attrs.emplace("expr", Attr(name + std::string(text.substr(first, last - first))));
         return t;
