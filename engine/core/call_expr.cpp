@@ -2,7 +2,7 @@
 #include "core/call_expr.h"
 
 #include "core/error.h"
-#include "core/slice_expr.h"
+#include "core/python_literal.h"
 
 #include <algorithm>
 #include <cctype>

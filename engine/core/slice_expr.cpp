@@ -3,6 +3,7 @@
 
 #include "core/checked.h"
 #include "core/error.h"
+#include "core/python_literal.h"
 #include "core/strings.h"
 
 #include <algorithm>

@@ -62,34 +62,6 @@ struct Subscript
 /// of the problem.
 Subscript parseSubscript(std::string_view expression);
 
-/// A Python literal as the subscript parser reads it: the values of a pasted call's arguments
-/// (call_expr.h) are read by the same code as the values inside a subscript.
-struct PythonLiteral
-{
-    /// Other: something else the subscript parser accepts (a comparison such as `x > 3`).
-    enum class Kind { Integer, Float, String, None, Ellipsis, Bool, List, Tuple, Other };
-    Kind kind = Kind::Other;
-    std::int64_t value = 0; ///< Integer
-    bool fits = true;       ///< Integer: within int64
-    double floatValue = 0;  ///< Float
-    bool boolValue = false; ///< Bool
-    std::string repr;       ///< Python's repr
-    std::string content;    ///< String: the characters it stands for
-    int begin = 0;          ///< character range in the text
-    int end = 0;
-    std::vector<PythonLiteral> elements; ///< List, Tuple
-};
-
-/// Reads one literal (integer, float, string, None, True/False, ..., or a list or tuple of
-/// them) of `text` at byte offset `pos` (spaces before it skipped) and moves `pos` past it.
-/// Throws OpError(parse_error) with the character position (in all of `text`) of the problem.
-PythonLiteral readPythonLiteral(std::string_view text, std::size_t& pos);
-/// Reads the subscript of `text` that starts at byte offset `pos` (just after its '[') up to
-/// and including its ']', and moves `pos` past it. `name` is the tensor subscripted (a
-/// comparison with it is a boolean mask). Throws as parseSubscript does, positions counted in
-/// all of `text`.
-Subscript readSubscriptAt(std::string_view text, std::size_t& pos, std::string name = "x");
-
 /// What tf.Tensor.__getitem__ passes to the op (its _slice_helper), with one SpecEntry per item
 /// and notes on readings that differ from NumPy.
 struct Encoding
