@@ -11,6 +11,7 @@
 #include "core/slice_expr.h"
 #include "core/tensorflow_version.h"
 #include "model/model_graph.h"
+#include "model/pasted_code.h"
 #include "protocol/npy.h"
 #include "protocol/read_file.h"
 #include "protocol/request.h"
@@ -440,6 +441,38 @@ void requireSubscriptRequest(const std::string& expr, DType dtype, const Shape& 
                                       (sources ? " and its sources (8 bytes an element)" : ""));
 }
 
+// A pasted call (tf.strided_slice(x, ...), np.take(x, ...), node text) read for eval: its op
+// and arguments, with the inputs it gives after the tensor sliced, in the op's input order.
+void usePastedCall(Request& request, const CallTranslation& call)
+{
+    request.op = findOp(call.op);
+    if (!request.op)
+        throw OpError(ErrorCode::Internal, "the call reads as an unknown op " + call.op);
+    request.attrs = call.attrs;
+    for (std::size_t k = 1; k < request.op->inputs.size(); ++k) {
+        const std::string& name = request.op->inputs[k].name;
+        const auto it = std::find_if(call.givenInputs.begin(), call.givenInputs.end(),
+                                     [&](const auto& given) { return given.first == name; });
+        if (it == call.givenInputs.end())
+            throw OpError(ErrorCode::InvalidArgument,
+                          call.function + " does not give " + call.op + "'s input " + name);
+        request.inputs.push_back({it->second});
+    }
+}
+
+// The attributes as a request writes them: `begin: [0, 1]`, one per line.
+std::string attrsText(const Attrs& attrs)
+{
+    std::string out;
+    for (const auto& [name, attr] : attrs) {
+        std::string text;
+        JsonWriter writer(text);
+        writeAttr(writer, attr);
+        out += (out.empty() ? "" : ", ") + name + "=" + text;
+    }
+    return out;
+}
+
 int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& givenLimits)
 {
     const std::string& expr = o.positional[0];
@@ -450,6 +483,11 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
     request.attrs.emplace("expr", Attr(expr));
     request.trace = true;
     request.sources = !o.json;
+    // A pasted call is read with the input's shape (narrow and np.take's negative indices need
+    // it): --shape's at once, a .npy file's once it is read.
+    const bool pasted = model::looksLikePastedCode(expr);
+    std::optional<CallTranslation> call;
+    if (pasted && o.inputs.empty()) call = model::translatePastedCode(expr, *o.shape);
     const auto start = std::chrono::steady_clock::now();
     RequestResult result;
     runJob(executor, [&](JobContext& context) {
@@ -457,10 +495,12 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
         if (!o.inputs.empty()) {
             // The array of a .npy file (its header is checked against the limits first).
             request.inputs = {{readNpyFile(o.inputs[0].second, limits)}};
+            if (pasted) call = model::translatePastedCode(expr, request.inputs[0][0].shape());
         } else {
-            requireSubscriptRequest(expr, o.dtype, *o.shape, request.sources, limits);
+            if (!pasted) requireSubscriptRequest(expr, o.dtype, *o.shape, request.sources, limits);
             request.inputs = {{makeFilled(o.dtype, *o.shape, o.fill, o.seed, limits)}};
         }
+        if (call) usePastedCall(request, *call);
         result = runRequest(request, limits, executor, &context);
     });
     if (!o.save.empty()) {
@@ -479,7 +519,7 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
     const Tensor& output = result.outputs[0];
     std::vector<bool> read(std::size_t(input.size()), false);
     for (const std::int64_t s : result.sources[0])
-        if (s != kNoSource) read[std::size_t(sourceIndex(s))] = true;
+        if (s != kNoSource && sourceSlot(s) == 0) read[std::size_t(sourceIndex(s))] = true;
     const auto readCount = std::count(read.begin(), read.end(), true);
 
     PrintOptions printOptions;
@@ -494,6 +534,15 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
                          (o.fill == Fill::Random ? " (seed " + std::to_string(o.seed) + ")" : "")));
     p.out() << formatTensor(input, printOptions) << "\n\n";
     printOptions.highlight = nullptr;
+    if (call) {
+        p.heading(call->function + " reads as the op " + call->op);
+        p.paragraph(attrsText(call->attrs), "   ");
+        for (const auto& [name, tensor] : call->givenInputs)
+            p.paragraph(name + " = " + formatTensor(tensor), "   ");
+        for (const std::string& note : call->notes)
+            p.paragraph("Note: " + note, "   ");
+        p.out() << "\n";
+    }
     p.heading(expr + ": " + std::string(dtypeName(output.dtype())) + " " +
               compactShape(output.shape()));
     p.out() << formatTensor(output, printOptions) << "\n\n";
@@ -513,6 +562,8 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
         p.paragraph("Read in this order: " + order + (sources.size() > 8 ? ", ..." : "."), "", 2);
     p.out() << "\n";
 
+    // Only a slice spec (getitem, strided_slice) has a decode to show.
+    if (!result.plan.decode) return 0;
     const StridedSliceDecode& d = *result.plan.decode;
     p.heading("Decode (TensorFlow's canonical begin, end and stride per input dimension)");
     if (!d.dims.empty()) printCanonical(p, d, false);

@@ -3,6 +3,7 @@
 
 #include "core/checked.h"
 #include "core/error.h"
+#include "core/python_literal.h"
 #include "core/strings.h"
 
 #include <algorithm>
@@ -33,7 +34,8 @@ struct Atom
     bool compareInteger = false;
     bool fits = true; ///< integer within int64
     bool boolValue = false;
-    std::string repr; ///< Python's repr, for TensorFlow's TypeError text
+    std::string repr;    ///< Python's repr, for TensorFlow's TypeError text
+    std::string content; ///< String: the characters it stands for
     std::size_t begin = 0;
     std::size_t end = 0;
     std::vector<Atom> elements; ///< of a List or Tuple
@@ -89,7 +91,7 @@ std::string decimalDigits(const std::string& digits, int base)
 class Parser
 {
 public:
-    explicit Parser(std::string_view text) : m_s(text)
+    explicit Parser(std::string_view text, std::size_t start = 0) : m_s(text), m_pos(start)
     {
         // Positions are reported in characters; counting them once keeps every lookup O(1), so a
         // subscript of 100,000 entries parses in linear time.
@@ -127,7 +129,50 @@ public:
         return s;
     }
 
+    // The call reader's entry points (readPythonLiteral, readSubscriptAt).
+    PythonLiteral literal()
+    {
+        skipSpace();
+        const Atom a = atom('\0');
+        return toLiteral(a);
+    }
+    Subscript bracketed(std::string name)
+    {
+        m_name = std::move(name);
+        Subscript s = body(']');
+        expect(']', "expected ']' to close the subscript");
+        return s;
+    }
+    std::size_t position() const { return m_pos; }
+
 private:
+    PythonLiteral toLiteral(const Atom& a) const
+    {
+        PythonLiteral l;
+        switch (a.kind) {
+        case Atom::Kind::Integer: l.kind = PythonLiteral::Kind::Integer; break;
+        case Atom::Kind::Float: l.kind = PythonLiteral::Kind::Float; break;
+        case Atom::Kind::String: l.kind = PythonLiteral::Kind::String; break;
+        case Atom::Kind::None: l.kind = PythonLiteral::Kind::None; break;
+        case Atom::Kind::Ellipsis: l.kind = PythonLiteral::Kind::Ellipsis; break;
+        case Atom::Kind::Bool: l.kind = PythonLiteral::Kind::Bool; break;
+        case Atom::Kind::List: l.kind = PythonLiteral::Kind::List; break;
+        case Atom::Kind::Tuple: l.kind = PythonLiteral::Kind::Tuple; break;
+        case Atom::Kind::Comparison: l.kind = PythonLiteral::Kind::Other; break;
+        }
+        l.value = a.value;
+        l.fits = a.fits;
+        l.floatValue = a.floatValue;
+        l.boolValue = a.boolValue;
+        l.repr = a.repr;
+        l.content = a.content;
+        l.begin = charPos(a.begin);
+        l.end = charPos(a.end);
+        for (const Atom& e : a.elements)
+            l.elements.push_back(toLiteral(e));
+        return l;
+    }
+
     [[noreturn]] void fail(std::size_t bytePos, const std::string& message) const
     {
         // Positions count characters, not bytes: skip UTF-8 continuation bytes.
@@ -617,6 +662,7 @@ private:
         ++m_pos;
         a.kind = Atom::Kind::String;
         a.repr = pythonStringRepr(content);
+        a.content = std::move(content);
     }
 
     static constexpr int kMaxNesting = 200;
@@ -633,6 +679,22 @@ private:
 Subscript parseSubscript(std::string_view expression)
 {
     return Parser(expression).parse();
+}
+
+PythonLiteral readPythonLiteral(std::string_view text, std::size_t& pos)
+{
+    Parser parser(text, pos);
+    PythonLiteral literal = parser.literal();
+    pos = parser.position();
+    return literal;
+}
+
+Subscript readSubscriptAt(std::string_view text, std::size_t& pos, std::string name)
+{
+    Parser parser(text, pos);
+    Subscript s = parser.bracketed(std::move(name));
+    pos = parser.position();
+    return s;
 }
 
 Encoding encodeSubscript(const Subscript& subscript)

@@ -362,12 +362,17 @@ public:
     void AddError(int line, google::protobuf::io::ColumnNumber column,
                   const std::string& message) override
     {
-        if (text.empty())
+        if (text.empty()) {
             text = "line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1) +
                    ": " + message;
+            firstLine = line;
+            firstColumn = column;
+        }
     }
     void AddWarning(int, google::protobuf::io::ColumnNumber, const std::string&) override {}
     std::string text;
+    int firstLine = 0; ///< 0-based, of the first error
+    int firstColumn = 0;
 };
 
 template <class Message> bool parseBinary(Message& m, const std::string& bytes)
@@ -442,6 +447,18 @@ ModelFile readGraphDef(const std::string& path, const std::string& bytes, const 
     if (version.empty()) version = "producer " + std::to_string(graph.versions().producer());
     ModelFile file = fromGraph(graph, path, limits, version);
     return file;
+}
+
+// The byte offset of protobuf's (line, column), both 0-based (a tab advances the column to the
+// next multiple of 8, as protobuf's tokenizer counts).
+std::size_t offsetOf(const std::string& text, int line, int column)
+{
+    std::size_t at = 0;
+    for (int l = 0; l < line && at < text.size(); ++at)
+        if (text[at] == '\n') ++l;
+    for (int c = 0; c < column && at < text.size() && text[at] != '\n'; ++at)
+        c = text[at] == '\t' ? (c / 8 + 1) * 8 : c + 1;
+    return at;
 }
 
 void showMask(ModelNode& node, const char* name, int entries)
@@ -623,6 +640,44 @@ void translateGraphDefNode(ModelNode& node)
         tr.fail("internal: " + op + " has no translation");
     }
     tr.finish(std::move(req));
+}
+
+ModelFile readGraphDefText(const std::string& text, const ReadLimits& limits)
+{
+    const QuietProtobuf quiet;
+    pb::GraphDef graph;
+    google::protobuf::TextFormat::Parser parser;
+    FirstError errors;
+    parser.RecordErrorsTo(&errors);
+    parser.SetRecursionLimit(64);
+    if (!parser.ParseFromString(text, &graph)) {
+        // A NodeDef's own fields, as printed inside `node { ... }`, are one node.
+        pb::NodeDef node;
+        google::protobuf::TextFormat::Parser nodeParser;
+        FirstError nodeErrors;
+        nodeParser.RecordErrorsTo(&nodeErrors);
+        nodeParser.SetRecursionLimit(64);
+        const bool bare = text.find("node") == std::string::npos ||
+                          text.find_first_not_of(" \t\r\n") != text.find("node");
+        if (!bare || !nodeParser.ParseFromString(text, &node)) {
+            const FirstError& first = bare ? nodeErrors : errors;
+            const std::size_t at = offsetOf(text, first.firstLine, first.firstColumn);
+            int position = 0;
+            for (std::size_t i = 0; i < at; ++i)
+                position += (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
+            std::size_t end = at;
+            while (end < text.size() && text[end] != '\n' && end - at < 30)
+                ++end;
+            throw OpError(ErrorCode::ParseError,
+                          "the node text does not read: " + first.text + " (at position " +
+                              std::to_string(position) + ": '" + text.substr(at, end - at) + "')",
+                          position);
+        }
+        *graph.add_node() = node;
+    }
+    if (graph.node_size() == 0)
+        throw OpError(ErrorCode::ParseError, "the node text holds no node", 0);
+    return fromGraph(graph, "the pasted text", limits, "");
 }
 
 ModelReader graphDefReader()

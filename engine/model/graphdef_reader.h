@@ -15,6 +15,12 @@ namespace ss::model {
 /// `shape`, a Const's value); constants from Const nodes.
 ModelReader graphDefReader();
 
+/// Reads TensorFlow node text as a .pbtxt prints it: `node { ... }` blocks (a GraphDef), or one
+/// node's fields (`name: "s" op: "StridedSlice" input: "x" ...`). Const nodes in the text give
+/// their values to the inputs they feed. Throws OpError(parse_error) with the position of the
+/// first problem and the text there.
+ModelFile readGraphDefText(const std::string& text, const ReadLimits& limits = {});
+
 /// Translates one node (op, rawAttrs, inputs' constants) into display attributes and a request
 /// or a reason; the reader's `translate`.
 void translateGraphDefNode(ModelNode& node);

@@ -74,6 +74,8 @@ private slots:
     void evalJsonIsTheResponseObject();
     void evalSavesTheResult();
     void evalErrors();
+    void evalReadsAPastedCall_data();
+    void evalReadsAPastedCall();
     void evalIsSizedBeforeItsInputIsMade();
     void opsListsEveryOp();
     void opsExamplesAreAnsweredByRun();
@@ -311,6 +313,61 @@ void TestCli::evalErrors()
     const CliRun big = cli({"--max-elements", "10", "eval", "--shape", "5,5", "x[0]"});
     QCOMPARE(big.exit, 1);
     QVERIFY2(contains(big.err, "slicescope-cli: resource_exhausted: "), big.err.c_str());
+}
+
+void TestCli::evalReadsAPastedCall_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("exit");
+    QTest::addColumn<QStringList>("parts"); // in stdout, or in stderr when it fails
+    QTest::newRow("strided_slice")
+        << QStringList{"eval", "--shape", "3,4",
+                       "tf.strided_slice(x, [0, 1], [0, -1], [1, 2], begin_mask=1, end_mask=1)"}
+        << 0
+        << QStringList{"tf.strided_slice reads as the op strided_slice",
+                       "begin=[0,1], begin_mask=1, end=[0,-1], end_mask=1, strides=[1,2]",
+                       "int32 (3,1)\n[[1]\n [5]\n [9]]", "processing shape (3,1)"};
+    QTest::newRow("gather") << QStringList{"eval", "--shape", "3,4",
+                                           "tf.gather(params, [3, 1], axis=1)"}
+                            << 0
+                            << QStringList{"reads as the op gather", "indices = [3 1]",
+                                           "[[ 3  1]\n [ 7  5]\n [11  9]]",
+                                           "6 of 12 input elements are read."};
+    QTest::newRow("narrow, negative start")
+        << QStringList{"eval", "--shape", "3,4", "x.narrow(1, -2, 2)"} << 0
+        << QStringList{"reads as the op slice", "begin=[0,2], size=[-1,2]",
+                       "Note: start -2 counts from the end: 2"};
+    QTest::newRow("chained") << QStringList{"eval", "--shape", "3,4", "x[0][1:]"} << 0
+                             << QStringList{"x[0][1:] reads as the op getitem",
+                                            "x[0][1:]: int32 (3,)\n[1 2 3]"};
+    QTest::newRow("node text")
+        << QStringList{"eval", "--shape", "5",
+                       "node { name: \"b\" op: \"Const\" attr { key: \"value\" value { tensor "
+                       "{ dtype: DT_INT32 tensor_shape { dim { size: 1 } } int_val: 3 } } } }\n"
+                       "node { name: \"s\" op: \"Slice\" input: \"x\" input: \"b\" input: "
+                       "\"b\" attr { key: \"T\" value { type: DT_INT32 } } }"}
+        << 1 << QStringList{"invalid_argument", "Expected size[0] in [0, 2], but got 3"};
+    QTest::newRow("refused call") << QStringList{"eval", "--shape", "3,4", "np.take(x, [1, 2])"}
+                                  << 1
+                                  << QStringList{
+                                         "slicescope-cli: parse_error: np.take without axis=",
+                                         "(at position 17: ')')",
+                                         "\n  np.take(x, [1, 2])\n                   ^\n"};
+}
+
+void TestCli::evalReadsAPastedCall()
+{
+    QFETCH(QStringList, args);
+    QFETCH(int, exit);
+    QFETCH(QStringList, parts);
+    std::vector<std::string> argv;
+    for (const QString& a : args)
+        argv.push_back(a.toStdString());
+    const CliRun run = cli(argv);
+    QCOMPARE(run.exit, exit);
+    const std::string& text = exit == 0 ? run.out : run.err;
+    for (const QString& part : parts)
+        QVERIFY2(contains(text, part.toStdString()), text.c_str());
 }
 
 void TestCli::opsListsEveryOp()

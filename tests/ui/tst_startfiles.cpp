@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Files coming into the window: a start file that does not open says so in the window and
 // does not let the default workspace pass for its data; .npy and workspace files dropped on
-// the window open, a .npy dropped on an input replaces that input.
+// the window open, a .npy dropped on an input replaces that input, a model file opens in the
+// Model dock.
 #include "core/error.h"
 #include "core/op.h"
 #include "protocol/npy.h"
+#include "ui/model/modelnodetable.h"
 #include "ui/model/workspacefile.h"
 #include "ui/views/plaintext.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/commandline.h"
+#include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/modeldock.h"
 #include "workbench_testing.h"
 
 #include <QApplication>
@@ -79,6 +83,7 @@ private slots:
     void aBadStartFileIsShownInTheWindow();
     void droppedFilesOpen();
     void aNpyDroppedOnAnInputReplacesIt();
+    void aModelDroppedOpensInTheModelDock();
 };
 
 void TestStartFiles::aBadStartFileIsShownInTheWindow_data()
@@ -215,6 +220,45 @@ void TestStartFiles::aNpyDroppedOnAnInputReplacesIt()
     QVERIFY(w.inputView(1)->model()->tensor().identical(tensor));
     QVERIFY2(w.undoStack()->undoText().contains(QStringLiteral("values.npy")),
              qPrintable(w.undoStack()->undoText()));
+}
+
+void TestStartFiles::aModelDroppedOpensInTheModelDock()
+{
+    QTemporaryDir dir;
+    const QString pbtxt = dir.filePath(QStringLiteral("graph.pbtxt"));
+    QVERIFY(writeBytes(pbtxt, "node { name: \"b\" op: \"Const\" attr { key: \"value\" value { "
+                              "tensor { dtype: DT_INT32 tensor_shape { dim { size: 1 } } int_val: "
+                              "1 } } } }\nnode { name: \"cut\" op: \"Slice\" input: \"x\" "
+                              "input: \"b\" input: \"b\" attr { key: \"T\" value { type: "
+                              "DT_FLOAT } } }\n"));
+    const QString bad = dir.filePath(QStringLiteral("bad.tflite"));
+    QVERIFY(writeBytes(bad, "not a flatbuffer"));
+
+    MainWindow w;
+    w.forgetSession();
+    w.show();
+    QVERIFY(waitSettled(w));
+    ModelDock* dock = w.docks()->model();
+    const Workspace before = w.workspace();
+    const int steps = w.undoStack()->count();
+    // As File > Open Model... does: listed in the Model dock; the workspace is untouched.
+    const QString onnx = QFINDTESTDATA("models/mixed.onnx");
+    QVERIFY(dropFile(w.outputView(0), onnx));
+    QTRY_COMPARE(dock->modelPath(), onnx);
+    QTRY_VERIFY(!dock->isLoading());
+    QVERIFY(dock->isVisible());
+    QVERIFY(!dock->table()->file().nodes.empty());
+    QVERIFY(dropFile(w.outputView(0), pbtxt));
+    QTRY_COMPARE(dock->modelPath(), pbtxt);
+    QTRY_VERIFY(!dock->isLoading());
+    QCOMPARE(dock->table()->file().nodes.size(), std::size_t(1));
+    QCOMPARE(dock->table()->file().nodes[0].name, std::string("cut"));
+    QCOMPARE(w.workspace(), before);
+    QCOMPARE(w.undoStack()->count(), steps);
+    // One that does not read says why in the window, and the listing stays.
+    QVERIFY(dropFile(w.outputView(0), bad));
+    QTRY_VERIFY2(w.message().contains(QStringLiteral("bad.tflite")), qPrintable(w.message()));
+    QCOMPARE(dock->modelPath(), pbtxt);
 }
 
 QTEST_MAIN(TestStartFiles)

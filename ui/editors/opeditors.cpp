@@ -163,6 +163,14 @@ public:
             emit attrsEdited({{"expr", Attr(text.toStdString())}}, QStringLiteral("expr"));
         });
         connect(m_table->model(), &ArgTableModel::edited, this, &ExprEditor::tableEdited);
+        // A pasted call that does not read holds the result as stale, with why.
+        connect(m_spec, &SpecEditor::callErrorChanged, this, &OpEditor::unreadableChanged);
+    }
+
+    std::vector<std::pair<QString, QString>> unreadableAttrs() const override
+    {
+        if (m_spec->callError().isEmpty()) return {};
+        return {{QStringLiteral("expr"), m_spec->callError()}};
     }
 
     void setWorkspace(const Workspace& ws) override

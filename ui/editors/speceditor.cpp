@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/editors/speceditor.h"
 
+#include "model/pasted_code.h"
 #include "ui/editors/workbenchupdate.h"
 #include "ui/views/palette.h"
 
@@ -125,7 +126,8 @@ SpecEditor::SpecEditor(QWidget* parent) : QLineEdit(parent)
 {
     setObjectName(QStringLiteral("specEditor"));
     setAccessibleName(tr("Slice expression"));
-    setAccessibleDescription(tr("A Python subscript such as x[1, 2:4, None, ..., ::-1]"));
+    setAccessibleDescription(tr("A Python subscript such as x[1, 2:4, None, ..., ::-1], or a "
+                                "slicing call pasted from code such as tf.gather(x, [2, 0])"));
     setPlaceholderText(tr("x[1, 2:4, None, ..., ::-1]"));
     setClearButtonEnabled(true);
     for (QAbstractButton* clear : findChildren<QAbstractButton*>()) {
@@ -141,12 +143,29 @@ SpecEditor::SpecEditor(QWidget* parent) : QLineEdit(parent)
     // setText, an assistive technology, the automation channel).
     onFieldEdited(this, this, [this](const QString& text) {
         if (!m_recalling) m_historyIndex = -1;
+        // A call pasted from code switches the op (the reader queues that: this field goes with
+        // the old op's editor); one that does not read keeps the expression, marked, with why.
+        if (m_callReader && model::looksLikePastedCode(text.toStdString())) {
+            const CallResult result = m_callReader(text);
+            if (!result.ok) setError(result.position, result.message);
+            setCallError(result.ok ? QString() : result.message);
+            return;
+        }
+        setCallError(QString());
         emit expressionEdited(text);
     });
 }
 
+void SpecEditor::setCallError(const QString& error)
+{
+    if (error == m_callError) return;
+    m_callError = error;
+    emit callErrorChanged();
+}
+
 void SpecEditor::setExpression(const QString& text)
 {
+    setCallError(QString());
     showFieldText(this, text);
 }
 

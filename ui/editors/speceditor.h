@@ -6,6 +6,7 @@
 #include <QLineEdit>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -32,6 +33,21 @@ public:
     void setLitRanges(std::vector<Range> ranges);
     const std::vector<Range>& litRanges() const { return m_lit; }
 
+    /// What reading a pasted call gave: the op switched (ok), or why not and where.
+    struct CallResult
+    {
+        bool ok = false;
+        std::optional<int> position;
+        QString message;
+    };
+    /// Reads a call typed or pasted into the field (tf.strided_slice(x, ...), node text, x[1][2]):
+    /// the window sets it. Without one, every text is a subscript.
+    using CallReader = std::function<CallResult(const QString& text)>;
+    void setCallReader(CallReader reader) { m_callReader = std::move(reader); }
+    /// Why the call in the field does not read, empty while the field holds none (or one that
+    /// read).
+    QString callError() const { return m_callError; }
+
     /// Remembers an expression that evaluated well (newest last, no duplicates, at most 50).
     void addToHistory(const QString& expression);
     QStringList history() const { return m_history; }
@@ -41,6 +57,8 @@ signals:
     /// The text changed other than through setExpression (typing, pasting, history recall,
     /// setText, accessibility, automation): each such change is reported once.
     void expressionEdited(const QString& text);
+    /// callError() changed.
+    void callErrorChanged();
 
 protected:
     bool event(QEvent* event) override;
@@ -50,14 +68,17 @@ protected:
 private:
     void refreshFormats();
     void recall(int step);
+    void setCallError(const QString& error);
 
     std::optional<int> m_errorPosition;
     QString m_errorMessage;
     std::vector<Range> m_lit;
     QStringList m_history;
-    int m_historyIndex = -1; ///< -1: editing a new line, not browsing the history
-    QString m_draft;         ///< the unfinished line saved while browsing the history
+    int m_historyIndex = -1;  ///< -1: editing a new line, not browsing the history
+    QString m_draft;          ///< the unfinished line saved while browsing the history
     bool m_recalling = false; ///< the text being changed is a history recall
+    CallReader m_callReader;
+    QString m_callError;
 };
 
 } // namespace ss::ui

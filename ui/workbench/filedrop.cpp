@@ -5,9 +5,11 @@
 #include "ui/model/engineclient.h"
 #include "ui/model/workspacefile.h"
 #include "ui/views/tensorview.h"
+#include "ui/workbench/docksetup.h"
 #include "ui/workbench/filecommands.h"
 #include "ui/workbench/inputcelledit.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/modeldock.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QDropEvent>
@@ -46,7 +48,8 @@ std::optional<std::pair<QString, int>> FileDrop::target(const QMimeData* mime,
     if (!url.isLocalFile()) return std::nullopt;
     const QString path = url.toLocalFile();
     const bool npy = path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive);
-    if (!npy && !path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) return std::nullopt;
+    if (!npy && !path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) && !isModelFile(path))
+        return std::nullopt;
     int slot = -1;
     if (npy) {
         // Over an input's block: that input. Anywhere else: the first, as File > Open does.
@@ -81,8 +84,24 @@ void FileDrop::drop(QDropEvent* event)
                        [this, path = found->first, slot = found->second] { open(path, slot); });
 }
 
+bool FileDrop::isModelFile(const QString& path)
+{
+    for (const char* extension : {".onnx", ".tflite", ".pb", ".pbtxt"})
+        if (path.endsWith(QLatin1String(extension), Qt::CaseInsensitive)) return true;
+    return false;
+}
+
 void FileDrop::open(const QString& path, int slot)
 {
+    if (isModelFile(path)) {
+        // As File > Open Model… does: read on a worker into the Model dock; a file that does
+        // not read is said in the window too, not only in the dock.
+        MainWindow* window = &m_window;
+        m_window.docks()->model()->openModel(path, [window](bool ok, const QString& error) {
+            if (!ok) window->showError(error);
+        });
+        return;
+    }
     QString error;
     const bool npy = path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive);
     if (npy && slot >= 0) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Files dropped on the workbench: a workspace (.json) or a NumPy file (.npy) dropped anywhere
 // opens as File > Open does; a .npy dropped on an input's block replaces that input, one undo
-// step.
+// step; a model file (.onnx, .tflite, .pb, .pbtxt) opens in the Model dock as File > Open
+// Model… does.
 #pragma once
 
 #include <QObject>
@@ -35,6 +36,8 @@ public:
     void dragOver(QDropEvent* event) const;
     /// Opens the dropped file once the drop has ended.
     void drop(QDropEvent* event);
+    /// Whether a drop of `path` opens in the Model dock (by its extension).
+    static bool isModelFile(const QString& path);
 
 private:
     /// The file a drop would open, with the input slot it goes to (-1: the window).

@@ -5,6 +5,8 @@
 #include "ui/editors/oppicker.h"
 #include "ui/model/workspacefile.h"
 #include "ui/views/palette.h"
+#include "ui/workbench/callpaster.h"
+#include "ui/workbench/commandpalette.h"
 #include "ui/workbench/copyasmenu.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/exportdialog.h"
@@ -81,6 +83,12 @@ QAction* MainActions::action(const QString& name, const QString& text, const QKe
     a->setObjectName(name);
     if (!key.isEmpty()) a->setShortcut(key);
     return a;
+}
+
+void MainActions::openCommandPalette()
+{
+    if (!m_palette) m_palette = new CommandPalette(m_window);
+    m_palette->open();
 }
 
 void MainActions::buildFileActions()
@@ -167,6 +175,23 @@ void MainActions::buildEditAndViewActions()
     m_redo = undoStack->createRedoAction(&m_window, tr("&Redo"));
     m_redo->setObjectName(QStringLiteral("actionRedo"));
     m_redo->setShortcuts(documentedKeys(Qt::CTRL | Qt::SHIFT | Qt::Key_Z, QKeySequence::Redo));
+    m_pasteCall = action(QStringLiteral("actionPasteCall"), tr("Paste &Call"),
+                         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
+    m_pasteCall->setToolTip(tr("Read the clipboard's slicing call (tf.strided_slice(x, ...), "
+                               "tf.gather, np.take, torch.narrow, node text, ...) as the op and "
+                               "its arguments"));
+    connect(m_pasteCall, &QAction::triggered, this, [this] {
+        if (auto* paster = m_window.findChild<CallPaster*>()) paster->pasteClipboard();
+    });
+    // Every action, op, lesson and exercise, filtered as you type (KDE's KCommandBar, VS Code's
+    // Ctrl+Shift+P, which is kept as a second key).
+    m_commandPalette = action(QStringLiteral("actionCommandPalette"), tr("Command &Palette…"),
+                              QKeySequence(Qt::CTRL | Qt::Key_K));
+    connect(m_commandPalette, &QAction::triggered, this, &MainActions::openCommandPalette);
+    auto* paletteKey = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), &m_window);
+    paletteKey->setObjectName(QStringLiteral("commandPaletteKey"));
+    paletteKey->setWhatsThis(tr("command palette"));
+    connect(paletteKey, &QShortcut::activated, this, &MainActions::openCommandPalette);
 
     m_fitColours = action(QStringLiteral("actionFitColours"), tr("&Fit Colours to the Screen"));
     m_fitColours->setCheckable(true);
@@ -251,6 +276,8 @@ void MainActions::buildMenus()
     QMenu* edit = bar->addMenu(tr("&Edit"));
     edit->addActions({m_undo, m_redo});
     edit->addSeparator();
+    edit->addAction(m_pasteCall);
+    edit->addAction(m_commandPalette);
     auto* copyAs = new CopyAsMenu([this] { return m_window.workspace(); }, m_copyRequest, edit);
     connect(copyAs, &CopyAsMenu::failed, &m_window, &MainWindow::showError);
     edit->addMenu(copyAs);

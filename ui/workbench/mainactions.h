@@ -14,6 +14,7 @@ class QMenu;
 
 namespace ss::ui {
 
+class CommandPalette;
 class DockSetup;
 class MainWindow;
 
@@ -30,6 +31,10 @@ public:
     QAction* fitColoursAction() const { return m_fitColours; }
     /// View > Dark Theme.
     QAction* darkThemeAction() const { return m_darkTheme; }
+    /// Edit > Command Palette (Ctrl+K, Ctrl+Shift+P): opens it with the filter focused.
+    void openCommandPalette();
+    /// The palette, null until first opened.
+    CommandPalette* commandPalette() const { return m_palette; }
 
 signals:
     /// A command failed; `html` says why, for the window's message strip.
@@ -65,6 +70,9 @@ private:
     QAction* m_quit = nullptr;
     QAction* m_undo = nullptr;
     QAction* m_redo = nullptr;
+    QAction* m_pasteCall = nullptr;
+    QAction* m_commandPalette = nullptr;
+    CommandPalette* m_palette = nullptr; ///< made when first opened
     QAction* m_fitColours = nullptr;
     QAction* m_darkTheme = nullptr;
     QAction* m_showLessons = nullptr;

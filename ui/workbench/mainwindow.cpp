@@ -8,6 +8,7 @@
 #include "ui/views/tensorformat.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/autosavewarning.h"
+#include "ui/workbench/callpaster.h"
 #include "ui/workbench/decodestepper.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/editorarea.h"
@@ -97,6 +98,7 @@ MainWindow::MainWindow(QWidget* parent)
                                     m_messages, this);
     m_presentation = new PresentationMode(*this);
     m_presentation->keepDock(m_docks->exerciseDock());
+    new CallPaster(*this); // the window's child: the expression field and Edit > Paste Call
     m_actions = new MainActions(*this, *m_docks);
     connect(m_actions, &MainActions::failed, m_messages, &WindowMessages::show);
     m_result->setFitAction(m_actions->fitColoursAction());
@@ -285,6 +287,10 @@ void MainWindow::showWorkspace(const Workspace& previous)
 void MainWindow::replaceOpEditor(const OpDef& def)
 {
     m_result->setOpEditor(m_editorHost->replace(def));
+    // The expression field reads a call pasted from code into the op it computes.
+    if (SpecEditor* spec = m_editorHost->specEditor())
+        if (auto* paster = findChild<CallPaster*>())
+            spec->setCallReader([paster](const QString& text) { return paster->read(text); });
     setUnreadable({}, {});
     m_messages->resetUnreadable();
     QComboBox* picker = m_actions->opPicker();
