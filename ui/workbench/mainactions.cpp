@@ -180,9 +180,8 @@ void MainActions::buildEditAndViewActions()
     m_pasteCall->setToolTip(tr("Read the clipboard's slicing call (tf.strided_slice(x, ...), "
                                "tf.gather, np.take, torch.narrow, node text, ...) as the op and "
                                "its arguments"));
-    connect(m_pasteCall, &QAction::triggered, this, [this] {
-        if (auto* paster = m_window.findChild<CallPaster*>()) paster->pasteClipboard();
-    });
+    connect(m_pasteCall, &QAction::triggered, this,
+            [this] { m_window.callPaster()->pasteClipboard(); });
     // Every action, op, lesson and exercise, filtered as you type (KDE's KCommandBar, VS Code's
     // Ctrl+Shift+P, which is kept as a second key).
     m_commandPalette = action(QStringLiteral("actionCommandPalette"), tr("Command &Palette…"),

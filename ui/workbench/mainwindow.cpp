@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/workbench/mainwindow.h"
 
-#include "core/error.h"
 #include "ui/editors/inputpanel.h"
 #include "ui/editors/opeditors.h"
 #include "ui/model/workerpool.h"
-#include "ui/views/tensorformat.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/autosavewarning.h"
 #include "ui/workbench/callpaster.h"
@@ -35,7 +33,6 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDockWidget>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
@@ -98,7 +95,8 @@ MainWindow::MainWindow(QWidget* parent)
                                     m_messages, this);
     m_presentation = new PresentationMode(*this);
     m_presentation->keepDock(m_docks->exerciseDock());
-    new CallPaster(*this); // the window's child: the expression field and Edit > Paste Call
+    m_paster = new CallPaster(*this); // the expression field and Edit > Paste Call read calls
+    m_editorHost->setCallReader([this](const QString& text) { return m_paster->read(text); });
     m_actions = new MainActions(*this, *m_docks);
     connect(m_actions, &MainActions::failed, m_messages, &WindowMessages::show);
     m_result->setFitAction(m_actions->fitColoursAction());
@@ -287,10 +285,6 @@ void MainWindow::showWorkspace(const Workspace& previous)
 void MainWindow::replaceOpEditor(const OpDef& def)
 {
     m_result->setOpEditor(m_editorHost->replace(def));
-    // The expression field reads a call pasted from code into the op it computes.
-    if (SpecEditor* spec = m_editorHost->specEditor())
-        if (auto* paster = findChild<CallPaster*>())
-            spec->setCallReader([paster](const QString& text) { return paster->read(text); });
     setUnreadable({}, {});
     m_messages->resetUnreadable();
     QComboBox* picker = m_actions->opPicker();

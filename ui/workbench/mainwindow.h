@@ -30,6 +30,7 @@ class ExercisePanel;
 class FrameworksPanel;
 class InputPanel;
 class LessonNavigator;
+class CallPaster;
 class MainActions;
 class ModelDock;
 class OpEditor;
@@ -105,6 +106,8 @@ public:
     std::shared_ptr<const Evaluation> shownEvaluation() const;
 
     EngineClient* engine() const { return m_engine; }
+    /// Reads a slicing call pasted from code into the op it computes (Edit > Paste Call).
+    CallPaster* callPaster() const { return m_paster; }
     /// The debounce and the newest, last good and shown evaluations (`evaluateNow()` skips the
     /// debounce).
     EvaluationController* evaluation() const { return m_evaluation; }
@@ -180,6 +183,7 @@ private:
     StatusPanel* m_status = nullptr;
     DockSetup* m_docks = nullptr;
     MainActions* m_actions = nullptr;
+    CallPaster* m_paster = nullptr;
     ResultPresenter* m_result = nullptr;
     PresentationMode* m_presentation = nullptr;
     FileCommands* m_files = nullptr;

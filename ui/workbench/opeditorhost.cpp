@@ -55,6 +55,7 @@ OpEditor* OpEditorHost::replace(const OpDef& def)
                          {});
     });
     if (SpecEditor* spec = specEditor()) {
+        if (m_callReader) spec->setCallReader(m_callReader);
         spec->setHistory(QSettings().value(QLatin1String(kHistoryKey)).toStringList());
         connect(spec, &QLineEdit::editingFinished, this, [this, spec] {
             if (m_resultIsGood()) {
@@ -64,6 +65,12 @@ OpEditor* OpEditorHost::replace(const OpDef& def)
         });
     }
     return m_editor;
+}
+
+void OpEditorHost::setCallReader(SpecEditor::CallReader reader)
+{
+    m_callReader = std::move(reader);
+    if (SpecEditor* spec = specEditor()) spec->setCallReader(m_callReader);
 }
 
 void OpEditorHost::checkUnreadable()

@@ -5,6 +5,8 @@
 // do not read.
 #pragma once
 
+#include "ui/editors/speceditor.h"
+
 #include <QStringList>
 #include <QWidget>
 
@@ -35,6 +37,8 @@ public:
     SpecEditor* specEditor() const;
     /// Replaces the editor by one for `def`; its fields start readable.
     OpEditor* replace(const OpDef& def);
+    /// What every expression field made from now on reads a pasted call with.
+    void setCallReader(SpecEditor::CallReader reader);
     /// Keeps the expression history in the settings (the window closes).
     void saveHistory() const;
 
@@ -49,6 +53,7 @@ private:
     WorkspaceDocument* m_document;
     std::function<bool()> m_resultIsGood;
     OpEditor* m_editor = nullptr;
+    SpecEditor::CallReader m_callReader;
     QString m_unreadable; ///< the last unreadableChanged's html
 };
 
