@@ -38,14 +38,16 @@ ChainPlan planChain(const std::vector<ChainStep>& steps, const Shape& inputShape
         const ChainStep& step = steps[k];
         const std::string where = "step " + std::to_string(k + 1) + ": ";
         if (!step.op) throw OpError(ErrorCode::BadRequest, where + "no op");
-        if (step.op->inputs.size() != 1 || step.op->inputs[0].isList)
+        if (step.op->inputs.size() != 1 + step.constants.size() || step.op->inputs[0].isList)
             throw OpError(ErrorCode::BadRequest,
                           where + step.op->name +
                               " takes more than one input tensor; a chain's steps take one");
         try {
             // The plans of these ops depend on shapes and attributes only, so zeros stand for
             // every input of this shape.
-            OpCall call(*step.op, {{Tensor::zeros(dtype, shape, limits)}}, step.attrs, limits);
+            std::vector<std::vector<Tensor>> inputs{{Tensor::zeros(dtype, shape, limits)}};
+            inputs.insert(inputs.end(), step.constants.begin(), step.constants.end());
+            OpCall call(*step.op, std::move(inputs), step.attrs, limits);
             call.setExecutor(&executor);
             const OpPlan plan = step.op->plan(call);
             if (plan.outputs.size() != 1)
@@ -55,7 +57,7 @@ ChainPlan planChain(const std::vector<ChainStep>& steps, const Shape& inputShape
             const SourceList s = planSources(plan, 0, executor);
             std::vector<std::int64_t> next(s.size());
             for (std::size_t i = 0; i < s.size(); ++i)
-                next[i] = (s[i] == kNoSource || sourceSlot(s[i]) == kConstantSlot)
+                next[i] = (s[i] == kNoSource || sourceSlot(s[i]) != 0)
                               ? kNoSource
                               : chain.sources[std::size_t(sourceIndex(s[i]))];
             chain.sources = std::move(next);

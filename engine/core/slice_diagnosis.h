@@ -19,11 +19,13 @@ namespace ss {
 
 class Executor;
 
-/// One step of a chain: an op of one input, applied to the previous step's output.
+/// One step of a chain: an op applied to the previous step's output (its first input), with
+/// constant tensors for its other inputs, if it has any (a model's Gather node: its indices).
 struct ChainStep
 {
     const OpDef* op = nullptr;
     Attrs attrs;
+    std::vector<std::vector<Tensor>> constants; ///< per input after the first
 };
 
 /// What a chain reads: for every output element (row-major), the flat index of the input
@@ -36,9 +38,10 @@ struct ChainPlan
 };
 
 /// Plans every step on a tensor of the shape the previous step gives (the plans of these ops do
-/// not depend on the values) and composes their sources. Throws OpError: bad_request for an op
-/// that takes more than one input or gives no single output ("step 2: ..."), and whatever the
-/// op refuses, prefixed with the step number.
+/// not depend on the values of the chained input) and composes their sources; elements of a
+/// step's constants count as constants. Throws OpError: bad_request for an op whose inputs
+/// after the first are not all given as constants, or that gives no single output ("step 2:
+/// ..."), and whatever the op refuses, prefixed with the step number.
 ChainPlan planChain(const std::vector<ChainStep>& steps, const Shape& inputShape, DType dtype,
                     const Limits& limits, Executor& executor);
 

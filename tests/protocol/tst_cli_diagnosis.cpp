@@ -74,6 +74,7 @@ private slots:
     void diagnoseText();
     void diagnoseJsonAndShapes();
     void diagnoseErrors();
+    void diagnoseProtocolRequest();
 };
 
 void TestCliDiagnosis::equivalentText()
@@ -249,6 +250,46 @@ void TestCliDiagnosis::diagnoseErrors()
     const CliRun badRequest = cli({"diagnose", "{\"op\": \"getitem\"}", "--actual", "a.npy"});
     QCOMPARE(badRequest.exit, 1);
     QVERIFY2(badRequest.err.find("bad_request") != std::string::npos, badRequest.err.c_str());
+}
+
+// The protocol's diagnose request: the diagnosis object, every differing position and the
+// input element each actual value was read from; errors name the member that is wrong.
+void TestCliDiagnosis::diagnoseProtocolRequest()
+{
+    const std::string actual = "{\"dtype\": \"int32\", \"shape\": [4], \"data\": [1, 3, 5, 99]}";
+    const std::string line =
+        "{\"id\": 3, \"op\": \"diagnose\", \"request\": " + request10("x[1:8:2]") +
+        ", \"actual\": " + actual + "}\n" +
+        "{\"id\": 4, \"op\": \"diagnose\", \"request\": " + request10("x[1:5]") +
+        ", \"actual\": {\"dtype\": \"int32\", \"shape\": [2], \"data\": [1, 2, 3]}}\n" +
+        "{\"id\": 5, \"op\": \"diagnose\", \"request\": " + request10("x[1:5]") + "}\n" +
+        "{\"id\": 6, \"op\": \"diagnose\", \"request\": " + request10("x[1:") +
+        ", \"actual\": " + actual + "}\n";
+    const CliRun run = cli({"run"}, oneLine(line));
+    QCOMPARE(run.exit, 0);
+    std::istringstream lines(run.out);
+    std::string first, second, third, fourth;
+    std::getline(lines, first);
+    std::getline(lines, second);
+    std::getline(lines, third);
+    std::getline(lines, fourth);
+    QCOMPARE(first,
+             std::string(
+                 "{\"id\":3,\"ok\":true,\"diagnosis\":{\"class\":\"no_simple_spec\",\"sentence\":"
+                 "\"no simple spec reads what the actual output holds; it holds, in order: x[1], "
+                 "x[3], x[5], not in x\",\"shape_note\":\"\",\"expected_shape\":[4],"
+                 "\"actual_shape\":[4],\"matching\":3,\"differing\":1,\"differences\":["
+                 "{\"position\":[3],\"expected\":\"7\",\"actual\":\"99\",\"expected_source\":[7],"
+                 "\"actual_source\":null}],\"sources_recovered\":true,\"expected_spec\":"
+                 "\"x[1:8:2]\",\"actual_spec\":null},\"differing_positions\":[3],"
+                 "\"actual_sources\":[1,3,5,null]}"));
+    QVERIFY2(second.find("{\"id\":4,\"ok\":false,\"error\":{\"code\":\"bad_request\","
+                         "\"message\":\"actual: ") == 0,
+             second.c_str());
+    QCOMPARE(third, std::string("{\"id\":5,\"ok\":false,\"error\":{\"code\":\"bad_request\","
+                                "\"message\":\"a diagnose request needs \\\"actual\\\", the "
+                                "output to explain\"}}"));
+    QVERIFY2(fourth.find("\"message\":\"request: ") != std::string::npos, fourth.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliDiagnosis)
