@@ -14,6 +14,7 @@ class QMenu;
 
 namespace ss::ui {
 
+class CompareMode;
 class DockSetup;
 class MainWindow;
 
@@ -30,6 +31,8 @@ public:
     QAction* fitColoursAction() const { return m_fitColours; }
     /// View > Dark Theme.
     QAction* darkThemeAction() const { return m_darkTheme; }
+    /// File > Compare With Actual Output…'s bar above the outputs.
+    CompareMode* compareMode() const { return m_compareMode; }
 
 signals:
     /// A command failed; `html` says why, for the window's message strip.
@@ -59,6 +62,8 @@ private:
     QAction* m_saveAs = nullptr;
     QAction* m_reopen = nullptr;
     QAction* m_exportNpy = nullptr;
+    QAction* m_compare = nullptr;
+    CompareMode* m_compareMode = nullptr;
     QAction* m_exportImage = nullptr;
     QAction* m_exportAnimation = nullptr;
     QAction* m_copyRequest = nullptr;
