@@ -330,7 +330,7 @@ std::optional<GatherFit> fitGather(const Shape& inputShape, const Shape& outputS
         if (outputShape[j] > 1) {
             // The one input axis this output axis moves along, and the index at each step.
             int moved = -1;
-            std::vector<std::int64_t> at(std::size_t(outputShape[j]));
+            std::vector<std::int64_t> at(static_cast<std::size_t>(outputShape[j]));
             std::vector<std::vector<std::int64_t>> coords(at.size());
             for (std::size_t k = 0; k < at.size(); ++k) {
                 coords[k] = unravelIndex(sources[k * std::size_t(outStrides[j])], inputShape);

@@ -89,6 +89,13 @@ private slots:
         QVERIFY2(note.contains(QStringLiteral("expected 4 (from x[4]), actual 2 (read from x[2])")),
                  qPrintable(note));
         QCOMPARE(compare->elementNote(0, 0), QStringLiteral("Matches the actual output."));
+        // The count of differing cells is in the theme's error colour, in both themes.
+        auto* counts = compare->findChild<QLabel*>(QStringLiteral("compareCounts"));
+        QVERIFY(counts->text().contains(styleColor(ColorRole::Error)));
+        applyTheme(*qApp, Theme::Dark);
+        QVERIFY2(counts->text().contains(styleColor(ColorRole::Error)), qPrintable(counts->text()));
+        applyTheme(*qApp, Theme::Light);
+        QVERIFY(counts->text().contains(styleColor(ColorRole::Error)));
 
         // An edit of the spec: the same actual values, diagnosed again (now they are right).
         w.setWorkspace(getitemWorkspace({8}, QStringLiteral("x[:4]")), QStringLiteral("spec"));

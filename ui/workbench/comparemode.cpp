@@ -76,6 +76,10 @@ CompareMode::CompareMode(MainWindow* window, QWidget* parent)
     hide();
 
     connect(m_stop, &QPushButton::clicked, this, &CompareMode::stop);
+    // The "differ" count is in the theme's error colour, like the marks: again on a switch.
+    followTheme(this, [this] {
+        if (m_diagnosis) showDiagnosis(m_diagnosis);
+    });
     connect(m_window, &MainWindow::evaluationShown, this, [this] {
         followLesson();
         rediagnose();
@@ -281,14 +285,13 @@ void CompareMode::showDiagnosis(std::shared_ptr<const Diagnosis> diagnosis)
     m_pending = false;
     m_diagnosis = std::move(diagnosis);
     const Diagnosis& d = *m_diagnosis;
-    const QColor mark = roleColor(ColorRole::CellMark, palette());
     // With different shapes no element lines up: the shape note stands in for the counts.
     m_counts->setVisible(d.shapeNote.empty());
     if (d.shapeNote.empty())
         m_counts->setText((d.matching == 1 ? tr("1 element matches, ")
                                            : tr("%1 elements match, ").arg(d.matching)) +
                           tr("<span style=\"color:%1\">%2 differ%3</span>")
-                              .arg(mark.name())
+                              .arg(styleColor(ColorRole::Error))
                               .arg(d.differing)
                               .arg(d.differing > 0 ? tr(" (marked)") : QString()));
     else
