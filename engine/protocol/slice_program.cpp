@@ -268,6 +268,11 @@ DiagnoseAnswer answerDiagnose(const Json& json, const Limits& limits, Executor& 
     } catch (const OpError& e) {
         throw OpError(e.code(), std::string("actual: ") + e.what(), e.position());
     }
+    // The diagnosis keeps a source per actual element and a position per differing one, and
+    // the response writes both lists: up to 20 digits and a comma each, charged before.
+    constexpr std::int64_t kListBytesPerElement = 8 + 21;
+    limits.charge(2 * actual.size() * kListBytesPerElement,
+                  "the diagnosis's lists of " + std::to_string(actual.size()) + " elements");
     DiagnoseAnswer answer;
     answer.diagnosis = diagnoseRequest(request, result, actual);
     answer.inputShape = result.inputs[0].shape();

@@ -75,6 +75,7 @@ private slots:
     void diagnoseJsonAndShapes();
     void diagnoseErrors();
     void diagnoseProtocolRequest();
+    void diagnoseResponseIsBudgeted();
 };
 
 void TestCliDiagnosis::equivalentText()
@@ -290,6 +291,32 @@ void TestCliDiagnosis::diagnoseProtocolRequest()
                                 "\"message\":\"a diagnose request needs \\\"actual\\\", the "
                                 "output to explain\"}}"));
     QVERIFY2(fourth.find("\"message\":\"request: ") != std::string::npos, fourth.c_str());
+}
+
+// The diagnose response's per-element lists count against the request's memory limit: a
+// large actual output is refused with resource_exhausted, not written out past the limit.
+void TestCliDiagnosis::diagnoseResponseIsBudgeted()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("zeros.npy").toStdString();
+    const std::int64_t n = 200000;
+    writeNpyFile(path, Tensor::zeros(DType::Int32, {n}, Limits::machineDefault()));
+    const std::string line =
+        "{\"id\": 1, \"op\": \"diagnose\", \"request\": {\"op\": \"getitem\", \"inputs\": "
+        "{\"input\": {\"dtype\": \"int32\", \"shape\": [200000], \"fill\": \"arange\"}}, "
+        "\"attrs\": {\"expr\": \"x[:]\"}}, \"actual\": {\"dtype\": \"int32\", \"shape\": "
+        "[200000], \"npy\": \"" +
+        path + "\"}}\n";
+    const CliRun small = cli({"--max-bytes", "12000000", "run"}, line);
+    QVERIFY2(small.out.find("\"code\":\"resource_exhausted\"") != std::string::npos,
+             small.out.substr(0, 300).c_str());
+    QVERIFY2(small.out.find("the diagnosis's lists of 200000 elements") != std::string::npos,
+             small.out.substr(0, 300).c_str());
+    // With room, the same request is answered.
+    const CliRun roomy = cli({"--max-bytes", "400000000", "run"}, line);
+    QVERIFY2(roomy.out.find("{\"id\":1,\"ok\":true,\"diagnosis\":{\"class\":") == 0,
+             roomy.out.substr(0, 300).c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliDiagnosis)
