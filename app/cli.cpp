@@ -63,6 +63,9 @@ struct Options
     /// model: values for inputs computed at run time (name, .npy file), in the order given.
     std::vector<std::pair<std::string, std::string>> inputs;
     std::string actual; ///< diagnose: the actual output (.npy)
+    std::string model;  ///< equivalent: B is a run of this model file's nodes
+    std::string nodes;  ///< equivalent: which ones, "3-5" (as `model FILE` lists them, from 1)
+    std::int64_t firstNode = 0, lastNode = 0; ///< --nodes read
 };
 
 std::optional<std::int64_t> parseInteger(std::string_view text)
@@ -183,6 +186,11 @@ Options parseArgs(const std::vector<std::string>& args)
         } else if (name == "--actual") {
             o.actual = value();
             if (o.actual.empty()) throw UsageError("--actual needs a .npy file name");
+        } else if (name == "--model") {
+            o.model = value();
+            if (o.model.empty()) throw UsageError("--model needs a model file name");
+        } else if (name == "--nodes") {
+            o.nodes = value();
         } else if (name == "--save") {
             o.save = value();
             if (o.save.empty()) throw UsageError("--save needs a file name");
@@ -1015,6 +1023,63 @@ Json jsonArgument(const std::string& arg, const std::string& what, const Limits&
     }
 }
 
+// A slice program argument: a subscript ("x[..., None]", a getitem step), inline JSON or a file.
+std::vector<ChainStep> programArgument(const std::string& arg, const std::string& what,
+                                       const Limits& limits)
+{
+    const std::size_t first = arg.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && arg.compare(first, 2, "x[") == 0)
+        return {{findOp("getitem"), {{"expr", Attr(arg.substr(first))}}, {}}};
+    return chainFromJson(jsonArgument(arg, what, limits), what);
+}
+
+// Nodes FIRST to LAST (from 1, in the order `model FILE` lists the slicing nodes) of a model
+// file as a chain: each must read the output of the one before, and every input but its first
+// must be a constant of the file.
+std::vector<ChainStep> modelChain(const std::string& path, std::int64_t firstNode,
+                                  std::int64_t lastNode, std::string& names)
+{
+    const std::string range = std::to_string(firstNode) + "-" + std::to_string(lastNode);
+    const model::ModelFile file = model::readModelFile(path);
+    if (lastNode > std::int64_t(file.nodes.size()))
+        throw OpError(ErrorCode::BadRequest, path + " has " + std::to_string(file.nodes.size()) +
+                                                 " node(s) of the slicing family; --nodes " +
+                                                 range + " asks for more");
+    std::vector<ChainStep> steps;
+    for (std::int64_t k = firstNode; k <= lastNode; ++k) {
+        const model::ModelNode& node = file.nodes[std::size_t(k - 1)];
+        const std::string where =
+            "node " + std::to_string(k) + " (" + node.name + ", " + node.op + ")";
+        if (!node.request)
+            throw OpError(ErrorCode::BadRequest, where + " is not modelled: " + node.reason);
+        if (k > firstNode) {
+            const model::ModelNode& before = file.nodes[std::size_t(k - 2)];
+            if (node.inputs.empty() || before.outputs.empty() ||
+                node.inputs[0].name != before.outputs[0].name)
+                throw OpError(ErrorCode::BadRequest,
+                              where + " does not read the output of node " + std::to_string(k - 1) +
+                                  " (" + before.name + "): the nodes are not a chain");
+        }
+        ChainStep step{findOp(node.request->op), node.request->attrs, {}};
+        for (std::size_t i = 1; i < node.request->inputs.size(); ++i) {
+            std::vector<Tensor> tensors;
+            for (const model::RequestTensor& t : node.request->inputs[i].second) {
+                if (!t.value)
+                    throw OpError(ErrorCode::BadRequest,
+                                  where + ": its input " + t.from +
+                                      " is computed at run time; a chain's other inputs must be "
+                                      "constants of the file");
+                tensors.push_back(*t.value);
+            }
+            step.constants.push_back(std::move(tensors));
+        }
+        steps.push_back(std::move(step));
+        names += (names.empty() ? "" : ", ") + node.op;
+    }
+    names = "nodes " + range + " of " + path + " (" + names + ")";
+    return steps;
+}
+
 std::string chainText(const std::vector<ChainStep>& steps)
 {
     std::string t;
@@ -1026,8 +1091,10 @@ std::string chainText(const std::vector<ChainStep>& steps)
 int equivalentCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
 {
     EquivalenceQuery q;
-    q.a = chainFromJson(jsonArgument(o.positional[0], "A", limits), "A");
-    q.b = chainFromJson(jsonArgument(o.positional[1], "B", limits), "B");
+    q.a = programArgument(o.positional[0], "A", limits);
+    std::string modelNodes;
+    q.b = o.model.empty() ? programArgument(o.positional[1], "B", limits)
+                          : modelChain(o.model, o.firstNode, o.lastNode, modelNodes);
     q.shape = *o.shape;
     q.dtype = o.dtype;
     const auto executor = startExecutor(o, err);
@@ -1041,7 +1108,8 @@ int equivalentCommand(const Options& o, Printer& p, std::ostream& err, const Lim
         return answer.result.same ? 0 : 1;
     }
     p.out() << "A: " << chainText(q.a) << " -> " << shapeTuple(answer.a.outputShape) << "\n";
-    p.out() << "B: " << chainText(q.b) << " -> " << shapeTuple(answer.b.outputShape) << "\n";
+    p.out() << "B: " << (modelNodes.empty() ? chainText(q.b) : modelNodes) << " -> "
+            << shapeTuple(answer.b.outputShape) << "\n";
     p.paragraph(std::string(answer.result.same ? "equivalent" : "not equivalent") +
                     " for x of shape " + shapeTuple(q.shape) + ": " + answer.result.explanation,
                 "", 2);
@@ -1062,24 +1130,11 @@ int diagnoseCommand(const Options& o, Printer& p, std::ostream& err, const Limit
         result = runRequest(request, limits, *executor, &context);
         actual = readNpyFile(o.actual, limits);
     });
-    if (result.outputs.empty())
-        throw OpError(ErrorCode::BadRequest,
-                      "op '" + request.op->name + "' gives no output tensor to compare with");
-    // x is the op's first input; elements from other inputs or constants have no source in x.
-    std::vector<std::int64_t> sources(result.sources[0].size());
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-        const std::int64_t s = result.sources[0][i];
-        sources[i] = (s == kNoSource || sourceSlot(s) != 0) ? kNoSource : sourceIndex(s);
-    }
-    DiagnoseContext ctx;
-    if (request.op->notation == Notation::Subscript)
-        if (const auto it = request.attrs.find("expr");
-            it != request.attrs.end() && it->second.isString())
-            ctx.expectedText = it->second.toString();
-    ctx.expectedEndIsMax = readsEndAtMax(result.plan, request.attrs);
+    const Diagnosis d = diagnoseRequest(request, result, actual);
+    const DiagnoseContext ctx = diagnoseContextFor(
+        *request.op, request.attrs, result.plan.decode ? &*result.plan.decode : nullptr);
     const Tensor& input = result.inputs[0];
     const Tensor& expected = result.outputs[0];
-    const Diagnosis d = diagnoseOutput(input, expected, sources, actual, ctx);
     const int status = d.kind == DiagnosisClass::Equivalent ? 0 : 1;
     if (o.json) {
         std::string text;
@@ -1110,7 +1165,7 @@ int diagnoseCommand(const Options& o, Printer& p, std::ostream& err, const Limit
         p.out() << line << "\n";
     }
     if (d.expectedFit) p.out() << "expected reads: " << selectionText(*d.expectedFit) << "\n";
-    if (d.actualFit) p.out() << "actual reads:   " << selectionText(*d.actualFit) << "\n";
+    if (!d.actualSpec().empty()) p.out() << "actual reads:   " << d.actualSpec() << "\n";
     p.paragraph("diagnosis (" + std::string(diagnosisClassName(d.kind)) + "): " + d.sentence, "",
                 2);
     return status;
@@ -1148,10 +1203,13 @@ Commands:
                            per node, for 'run'] [--check: only the nodes that disagree; exit
                            1 if any] [--input NAME=FILE.npy: a value for an input computed at
                            run time]
-  equivalent A B --shape S whether two slice programs (requests, steps or lists of steps,
-                           inline JSON or files) read the same elements of x in the same
-                           order for every x of shape S; exit 0 if so, 1 if not, with the
-                           first place they part  [--dtype T] [--json]
+  equivalent A B --shape S whether two slice programs (subscripts 'x[...]', requests,
+                           steps or lists of steps, inline JSON or files) read the same
+                           elements of x in the same order for every x of shape S; exit 0 if
+                           so, 1 if not, with the first place they part  [--dtype T] [--json]
+  equivalent A --model FILE --nodes FIRST-LAST --shape S
+                           the same, B being a run of a model file's slicing nodes (counted
+                           from 1 as 'model FILE' lists them), each reading the one before
   diagnose REQUEST --actual FILE.npy
                            compare an actual output with what REQUEST gives: the
                            differences, where each value comes from, the spec the actual
@@ -1167,6 +1225,7 @@ Options:
   --json             eval, compare, equivalent, diagnose: print a protocol object
                      instead; model: one request line per node
   --actual FILE.npy  diagnose: the actual output
+  --model FILE       equivalent: B is nodes of this model file (--nodes FIRST-LAST)
   --framework F      code: numpy, tensorflow, torch, jax, onnx, paddle or request
   --save FILE.npy    eval: also write the result to FILE.npy (atomically)
   --threads N        engine worker threads (default 0: one per CPU)
@@ -1226,9 +1285,27 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
         else if (o.command == "model") {
             checkCommand(o, {"--json", "--check", "--input"}, 1, 1, "a model file");
             if (o.json && o.check) throw UsageError("--json and --check do not go together");
-        } else if (o.command == "equivalent")
-            checkCommand(o, {"--shape", "--dtype", "--json"}, 2, 2, "two slice programs A and B");
-        else if (o.command == "diagnose") {
+        } else if (o.command == "equivalent") {
+            if (o.given.count("--model") || o.given.count("--nodes")) {
+                checkCommand(o, {"--shape", "--dtype", "--json", "--model", "--nodes"}, 1, 1,
+                             "one slice program A (B is the model's nodes)");
+                if (o.model.empty() || o.nodes.empty())
+                    throw UsageError("--model FILE and --nodes FIRST-LAST go together");
+                const std::size_t dash = o.nodes.find('-');
+                const auto first = parseInteger(o.nodes.substr(0, dash));
+                const auto last =
+                    dash == std::string::npos ? first : parseInteger(o.nodes.substr(dash + 1));
+                if (!first || !last || *first < 1 || *last < *first)
+                    throw UsageError("--nodes takes FIRST-LAST or N, counted from 1 as 'model "
+                                     "FILE' lists the nodes, not '" +
+                                     o.nodes + "'");
+                o.firstNode = *first;
+                o.lastNode = *last;
+            } else {
+                checkCommand(o, {"--shape", "--dtype", "--json"}, 2, 2,
+                             "two slice programs A and B");
+            }
+        } else if (o.command == "diagnose") {
             checkCommand(o, {"--actual", "--json"}, 1, 1, "a request");
             if (o.actual.empty())
                 throw UsageError("'diagnose' needs --actual FILE.npy, the output to explain");

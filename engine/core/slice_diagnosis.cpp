@@ -38,14 +38,16 @@ ChainPlan planChain(const std::vector<ChainStep>& steps, const Shape& inputShape
         const ChainStep& step = steps[k];
         const std::string where = "step " + std::to_string(k + 1) + ": ";
         if (!step.op) throw OpError(ErrorCode::BadRequest, where + "no op");
-        if (step.op->inputs.size() != 1 || step.op->inputs[0].isList)
+        if (step.op->inputs.size() != 1 + step.constants.size() || step.op->inputs[0].isList)
             throw OpError(ErrorCode::BadRequest,
                           where + step.op->name +
                               " takes more than one input tensor; a chain's steps take one");
         try {
             // The plans of these ops depend on shapes and attributes only, so zeros stand for
             // every input of this shape.
-            OpCall call(*step.op, {{Tensor::zeros(dtype, shape, limits)}}, step.attrs, limits);
+            std::vector<std::vector<Tensor>> inputs{{Tensor::zeros(dtype, shape, limits)}};
+            inputs.insert(inputs.end(), step.constants.begin(), step.constants.end());
+            OpCall call(*step.op, std::move(inputs), step.attrs, limits);
             call.setExecutor(&executor);
             const OpPlan plan = step.op->plan(call);
             if (plan.outputs.size() != 1)
@@ -55,7 +57,7 @@ ChainPlan planChain(const std::vector<ChainStep>& steps, const Shape& inputShape
             const SourceList s = planSources(plan, 0, executor);
             std::vector<std::int64_t> next(s.size());
             for (std::size_t i = 0; i < s.size(); ++i)
-                next[i] = (s[i] == kNoSource || sourceSlot(s[i]) == kConstantSlot)
+                next[i] = (s[i] == kNoSource || sourceSlot(s[i]) != 0)
                               ? kNoSource
                               : chain.sources[std::size_t(sourceIndex(s[i]))];
             chain.sources = std::move(next);
@@ -249,6 +251,7 @@ std::string selectionText(const Selection& sel)
     for (std::size_t k = 0; k < items.size(); ++k)
         t += (k ? ", " : "") + items[k];
     t += items.empty() ? "...]" : "]";
+    if (transposed && items.empty()) t = "x"; // "x.transpose(1, 0)"
     if (transposed) {
         std::vector<std::int64_t> perm;
         for (const int d : sel.runAxes())
@@ -262,6 +265,158 @@ std::string selectionText(const Selection& sel)
                  joinInts(newPositions);
     }
     return t;
+}
+
+std::string selectionWords(const Selection& sel)
+{
+    std::vector<std::string> parts;
+    bool partial = false;
+    std::vector<std::int64_t> reversed;
+    for (std::size_t d = 0; d < sel.fixed.size(); ++d)
+        partial = partial || sel.fixed[d] >= 0;
+    bool newAxes = false;
+    for (const SelectionAxis& a : sel.axes) {
+        if (a.inputAxis < 0) {
+            newAxes = true;
+            continue;
+        }
+        const std::int64_t size = sel.inputShape[std::size_t(a.inputAxis)];
+        if (a.stride == -1 && a.begin == size - 1 && a.count == size)
+            reversed.push_back(a.inputAxis);
+        else if (!(a.stride == 1 && a.begin == 0 && a.count == size))
+            partial = true;
+    }
+    if (partial)
+        parts.push_back("a strided slice");
+    else if (!reversed.empty())
+        parts.push_back("a reverse of axis" + std::string(reversed.size() > 1 ? "es " : " ") +
+                        joinInts(reversed));
+    if (sel.transposed()) {
+        const std::vector<int> r = sel.runAxes();
+        std::vector<int> order(r.begin(), r.end());
+        std::sort(order.begin(), order.end());
+        std::vector<std::int64_t> perm;
+        for (const int d : r)
+            perm.push_back(std::find(order.begin(), order.end(), d) - order.begin());
+        parts.push_back("a transpose (" + joinInts(perm) + ")");
+    }
+    if (newAxes && !partial) parts.push_back("new axes");
+    if (parts.empty()) return "a copy of x";
+    std::string t;
+    for (std::size_t k = 0; k < parts.size(); ++k)
+        t += (k ? ", then " : "") + parts[k];
+    return t;
+}
+
+std::optional<GatherFit> fitGather(const Shape& inputShape, const Shape& outputShape,
+                                   const std::vector<std::int64_t>& sources)
+{
+    if (sources.empty() || std::int64_t(sources.size()) != numElements(outputShape))
+        return std::nullopt;
+    for (const std::int64_t s : sources)
+        if (s == kNoSource) return std::nullopt;
+    if (fitSelection(inputShape, outputShape, sources)) return std::nullopt;
+    GatherFit fit;
+    Selection& sel = fit.base;
+    sel.inputShape = inputShape;
+    const std::vector<std::int64_t> base = unravelIndex(sources[0], inputShape);
+    sel.fixed = base;
+    const std::vector<std::int64_t> outStrides = rowMajorStrides(outputShape);
+    std::vector<bool> used(inputShape.size(), false);
+    // Per output axis: the input index at each of its positions (taken axes only).
+    std::vector<std::vector<std::int64_t>> lists(outputShape.size());
+    for (std::size_t j = 0; j < outputShape.size(); ++j) {
+        SelectionAxis axis;
+        if (outputShape[j] > 1) {
+            // The one input axis this output axis moves along, and the index at each step.
+            int moved = -1;
+            std::vector<std::int64_t> at(static_cast<std::size_t>(outputShape[j]));
+            std::vector<std::vector<std::int64_t>> coords(at.size());
+            for (std::size_t k = 0; k < at.size(); ++k) {
+                coords[k] = unravelIndex(sources[k * std::size_t(outStrides[j])], inputShape);
+                for (std::size_t d = 0; d < inputShape.size(); ++d)
+                    if (coords[k][d] != base[d]) {
+                        if (moved >= 0 && moved != int(d)) return std::nullopt;
+                        moved = int(d);
+                    }
+            }
+            if (moved < 0 || used[std::size_t(moved)]) return std::nullopt;
+            used[std::size_t(moved)] = true;
+            for (std::size_t k = 0; k < at.size(); ++k)
+                at[k] = coords[k][std::size_t(moved)];
+            const std::int64_t step = at[1] - at[0];
+            bool strided = step != 0;
+            for (std::size_t k = 2; strided && k < at.size(); ++k)
+                strided = at[k] - at[k - 1] == step;
+            axis.inputAxis = moved;
+            if (strided) {
+                axis.begin = at[0];
+                axis.stride = step;
+                axis.count = outputShape[j];
+            } else {
+                axis.begin = 0;
+                axis.stride = 1;
+                axis.count = inputShape[std::size_t(moved)];
+                lists[j] = at;
+                fit.takes.push_back({int(j), at});
+            }
+            sel.fixed[std::size_t(moved)] = -1;
+        }
+        sel.axes.push_back(axis);
+    }
+    if (fit.takes.empty()) return std::nullopt;
+    // Check every element against the per-axis form.
+    const std::vector<std::int64_t> inStrides = rowMajorStrides(inputShape);
+    std::int64_t fixedOffset = 0;
+    for (std::size_t d = 0; d < inputShape.size(); ++d)
+        if (sel.fixed[d] >= 0) fixedOffset += sel.fixed[d] * inStrides[d];
+    std::vector<std::int64_t> coord(outputShape.size(), 0);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        std::int64_t expect = fixedOffset;
+        for (std::size_t j = 0; j < coord.size(); ++j) {
+            const SelectionAxis& a = sel.axes[j];
+            if (a.inputAxis < 0) continue;
+            const std::int64_t index =
+                lists[j].empty() ? a.begin + a.stride * coord[j] : lists[j][std::size_t(coord[j])];
+            expect += index * inStrides[std::size_t(a.inputAxis)];
+        }
+        if (expect != sources[i]) return std::nullopt;
+        for (std::size_t j = coord.size(); j-- > 0;) {
+            if (++coord[j] < outputShape[j]) break;
+            coord[j] = 0;
+        }
+    }
+    return fit;
+}
+
+std::string gatherText(const GatherFit& gather)
+{
+    std::string t = selectionText(gather.base);
+    if (t == "x[...]") t = "x"; // "x.take([2, 0, 1], axis=0)"
+    for (const AxisTake& take : gather.takes)
+        t +=
+            ".take([" + joinInts(take.indices) + "], axis=" + std::to_string(take.outputAxis) + ")";
+    return t;
+}
+
+std::string gatherWords(const GatherFit& gather)
+{
+    std::string t;
+    const std::string base = selectionWords(gather.base);
+    if (base != "a copy of x") t = base + ", then ";
+    for (std::size_t k = 0; k < gather.takes.size(); ++k) {
+        const AxisTake& take = gather.takes[k];
+        t += (k ? ", then " : "") + std::string("a gather of indices [") + joinInts(take.indices) +
+             "] along axis " + std::to_string(take.outputAxis);
+    }
+    return t;
+}
+
+std::string Diagnosis::actualSpec() const
+{
+    if (actualFit) return selectionText(*actualFit);
+    if (actualGather) return gatherText(*actualGather);
+    return "";
 }
 
 std::string_view diagnosisClassName(DiagnosisClass c)
@@ -297,7 +452,9 @@ std::vector<std::size_t> unitAxes(const Shape& s, Shape& rest)
     return u;
 }
 
-std::string elementText(const Tensor& t, std::int64_t i)
+} // namespace
+
+std::string elementValueText(const Tensor& t, std::int64_t i)
 {
     if (t.dtype() == DType::String) return "\"" + t.data<std::string>()[i] + "\"";
     if (isFloat(t.dtype())) {
@@ -315,6 +472,8 @@ std::string elementText(const Tensor& t, std::int64_t i)
     if (t.dtype() == DType::UInt64) return std::to_string(t.data<std::uint64_t>()[i]);
     return std::to_string(t.intAt(i));
 }
+
+namespace {
 
 bool sameValue(const Tensor& a, std::int64_t i, const Tensor& b, std::int64_t j)
 {
@@ -400,7 +559,7 @@ void classify(Diagnosis& d, Selection e, Selection a, const DiagnoseContext& ctx
     const bool rank1 = e.inputShape.size() == 1;
     auto onAxis = [&](int axis) { return rank1 ? "" : " on axis " + std::to_string(axis); };
     d.kind = DiagnosisClass::OtherSpec;
-    d.sentence = both;
+    d.sentence = "the runtime read " + read + ", " + selectionWords(a) + "; you asked for " + asked;
     std::vector<SelectionAxis> er, ar;
     for (const SelectionAxis& x : e.axes)
         if (x.inputAxis >= 0) er.push_back(x);
@@ -516,9 +675,14 @@ std::string shapeDifference(const Shape& expected, const Shape& actual)
 
 bool readsEndAtMax(const OpPlan& plan, const Attrs& attrs)
 {
+    return readsEndAtMax(plan.decode ? &*plan.decode : nullptr, attrs);
+}
+
+bool readsEndAtMax(const StridedSliceDecode* decode, const Attrs& attrs)
+{
     constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
-    if (plan.decode) {
-        const SparseSpec& s = plan.decode->sparse;
+    if (decode) {
+        const SparseSpec& s = decode->sparse;
         for (std::size_t k = 0; k < s.end.size(); ++k)
             if (s.end[k] >= kIntMax && !(s.endMask & (std::int64_t(1) << k))) return true;
     }
@@ -526,6 +690,17 @@ bool readsEndAtMax(const OpPlan& plan, const Attrs& attrs)
         for (const Attr& v : it->second.toList())
             if (v.isInt() && v.toInt() >= kIntMax) return true;
     return false;
+}
+
+DiagnoseContext diagnoseContextFor(const OpDef& op, const Attrs& attrs,
+                                   const StridedSliceDecode* decode)
+{
+    DiagnoseContext ctx;
+    if (op.notation == Notation::Subscript)
+        if (const auto it = attrs.find("expr"); it != attrs.end() && it->second.isString())
+            ctx.expectedText = it->second.toString();
+    ctx.expectedEndIsMax = readsEndAtMax(decode, attrs);
+    return ctx;
 }
 
 Diagnosis diagnoseOutput(const Tensor& input, const Tensor& expected,
@@ -542,6 +717,7 @@ Diagnosis diagnoseOutput(const Tensor& input, const Tensor& expected,
             ++d.matching;
         else
             ++d.differing;
+        if (!match && sameShape) d.differingPositions.push_back(i);
     }
     if (!sameShape) d.matching = 0, d.differing = actual.size();
     auto sources = recoverSources(input, actual);
@@ -551,8 +727,8 @@ Diagnosis diagnoseOutput(const Tensor& input, const Tensor& expected,
         if (!sameValue(expected, i, actual, i)) {
             ElementDifference diff;
             diff.position = i;
-            diff.expected = elementText(expected, i);
-            diff.actual = elementText(actual, i);
+            diff.expected = elementValueText(expected, i);
+            diff.actual = elementValueText(actual, i);
             diff.expectedSource = expectedSources[std::size_t(i)];
             if (sources) diff.actualSource = (*sources)[std::size_t(i)];
             d.differences.push_back(diff);
@@ -606,6 +782,17 @@ Diagnosis diagnoseOutput(const Tensor& input, const Tensor& expected,
         d.sentence = "the actual output holds no elements";
         return d;
     }
+    if (!d.actualFit) d.actualGather = fitGather(input.shape(), actual.shape(), *sources);
+    const std::string asked = !ctx.expectedText.empty() ? ctx.expectedText
+                              : d.expectedFit           ? selectionText(*d.expectedFit)
+                                                        : std::string();
+    if (d.actualGather) {
+        d.kind = DiagnosisClass::OtherSpec;
+        d.sentence = "the runtime read " + gatherText(*d.actualGather) + ", " +
+                     gatherWords(*d.actualGather) +
+                     (asked.empty() ? "" : "; you asked for " + asked);
+        return d;
+    }
     if (!d.actualFit) {
         d.kind = DiagnosisClass::NoSimpleSpec;
         std::string found;
@@ -621,7 +808,9 @@ Diagnosis diagnoseOutput(const Tensor& input, const Tensor& expected,
     }
     if (!d.expectedFit) {
         d.kind = DiagnosisClass::OtherSpec;
-        d.sentence = "the runtime read " + selectionText(*d.actualFit);
+        d.sentence = "the runtime read " + selectionText(*d.actualFit) + ", " +
+                     selectionWords(*d.actualFit) +
+                     (asked.empty() ? "" : "; you asked for " + asked);
         return d;
     }
     classify(d, *d.expectedFit, *d.actualFit, ctx);

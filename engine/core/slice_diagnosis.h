@@ -19,11 +19,13 @@ namespace ss {
 
 class Executor;
 
-/// One step of a chain: an op of one input, applied to the previous step's output.
+/// One step of a chain: an op applied to the previous step's output (its first input), with
+/// constant tensors for its other inputs, if it has any (a model's Gather node: its indices).
 struct ChainStep
 {
     const OpDef* op = nullptr;
     Attrs attrs;
+    std::vector<std::vector<Tensor>> constants; ///< per input after the first
 };
 
 /// What a chain reads: for every output element (row-major), the flat index of the input
@@ -36,9 +38,10 @@ struct ChainPlan
 };
 
 /// Plans every step on a tensor of the shape the previous step gives (the plans of these ops do
-/// not depend on the values) and composes their sources. Throws OpError: bad_request for an op
-/// that takes more than one input or gives no single output ("step 2: ..."), and whatever the
-/// op refuses, prefixed with the step number.
+/// not depend on the values of the chained input) and composes their sources; elements of a
+/// step's constants count as constants. Throws OpError: bad_request for an op whose inputs
+/// after the first are not all given as constants, or that gives no single output ("step 2:
+/// ..."), and whatever the op refuses, prefixed with the step number.
 ChainPlan planChain(const std::vector<ChainStep>& steps, const Shape& inputShape, DType dtype,
                     const Limits& limits, Executor& executor);
 
@@ -93,6 +96,37 @@ std::optional<Selection> fitSelection(const Shape& inputShape, const Shape& outp
 
 /// The selection as Python: "x[8::-1]", "x[1:4, None, ::2]", "x[:, 1:3].transpose(1, 0)".
 std::string selectionText(const Selection& selection);
+/// What the selection does, in words: "a strided slice, then a transpose (1, 0)", "a reverse of
+/// axis 0", "a transpose (1, 0)", "new axes", "a copy of x".
+std::string selectionWords(const Selection& selection);
+
+/// One output axis that takes a list of indices of its input axis (a gather along it).
+struct AxisTake
+{
+    int outputAxis = 0;
+    std::vector<std::int64_t> indices;
+};
+
+/// A selection some of whose output axes take an index list instead of a strided run: a gather
+/// per axis (TensorFlow's gather, NumPy's take), after a strided slice and transpose. The base
+/// runs over the whole input axis of each taken output axis.
+struct GatherFit
+{
+    Selection base;
+    std::vector<AxisTake> takes; ///< in output axis order, never empty
+};
+
+/// The gather whose sources are exactly `sources`, or nullopt if none is or fitSelection fits
+/// (a strided run is the simpler spec). Every output axis runs over one input axis, each input
+/// axis is run over by at most one output axis.
+std::optional<GatherFit> fitGather(const Shape& inputShape, const Shape& outputShape,
+                                   const std::vector<std::int64_t>& sources);
+
+/// The gather as Python: "x.take([2, 0, 1], axis=0)", "x[1, :, ::2].take([3, 0], axis=0)".
+std::string gatherText(const GatherFit& gather);
+/// In words: "a gather of indices [2, 0, 1] along axis 0", after the base's words if it does
+/// more than run over whole axes.
+std::string gatherWords(const GatherFit& gather);
 
 /// The bug classes a diagnosis names (the public reports of converters and runtimes).
 enum class DiagnosisClass {
@@ -129,9 +163,16 @@ struct DiagnoseContext
     int maxDifferences = 5;
 };
 
+/// The context of an op's expected output: the `expr` of a subscript op as written, and whether
+/// an end of its strided slice decode (or its `ends`) was INT_MAX or more.
+DiagnoseContext diagnoseContextFor(const OpDef& op, const Attrs& attrs,
+                                   const StridedSliceDecode* decode);
+
 /// Whether a planned strided slice (or an ONNX Slice's `ends`) gives an end of INT_MAX or more:
 /// "to the end" in TensorFlow and ONNX, and what some converters read as the last index.
 bool readsEndAtMax(const OpPlan& plan, const Attrs& attrs);
+/// The same from the plan's decode (null when the op has none).
+bool readsEndAtMax(const StridedSliceDecode* decode, const Attrs& attrs);
 
 struct Diagnosis
 {
@@ -141,10 +182,16 @@ struct Diagnosis
     std::int64_t matching = 0;
     std::int64_t differing = 0; ///< with equal shapes; else every element counts as differing
     std::vector<ElementDifference> differences;
+    /// Every differing element's flat output index, in order (equal shapes only).
+    std::vector<std::int64_t> differingPositions;
     bool sourcesRecovered = false;           ///< the input's values are all distinct
     std::vector<std::int64_t> actualSources; ///< per actual element (kNoSource: not in the input)
     std::optional<Selection> expectedFit;
     std::optional<Selection> actualFit;
+    /// When no strided selection reads the actual elements: the gather that does, if any.
+    std::optional<GatherFit> actualGather;
+    /// The actual spec (selectionText or gatherText), "" when none fits.
+    std::string actualSpec() const;
 };
 
 /// The element-by-element comparison, the shape explanation, the recovered sources and the
@@ -153,6 +200,9 @@ struct Diagnosis
 Diagnosis diagnoseOutput(const Tensor& input, const Tensor& expected,
                          const std::vector<std::int64_t>& expectedSources, const Tensor& actual,
                          const DiagnoseContext& context);
+
+/// Element `i` of `t` as the diagnosis writes values: "7", "2.5", "\"ab\"", "True", "(1+2j)".
+std::string elementValueText(const Tensor& t, std::int64_t i);
 
 /// Why two shapes differ, in words ("the actual output has an extra axis of size 1 at position
 /// 2"); "" if they are equal.

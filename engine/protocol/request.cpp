@@ -769,6 +769,13 @@ std::string RequestHandler::handleLine(std::string_view line)
             writeEquivalenceResponse(writer, id ? *id : Json(), answer);
             return;
         }
+        if (isDiagnoseRequest(json)) {
+            // The request's expected output against an actual one (slice_program.h).
+            const DiagnoseAnswer answer = answerDiagnose(json, limits, m_executor, &context);
+            JsonWriter writer(response);
+            writeDiagnoseResponse(writer, id ? *id : Json(), answer);
+            return;
+        }
         const Request request = requestFromJson(json, limits);
         const RequestResult result = runRequest(request, limits, m_executor, &context);
         std::string text;

@@ -208,10 +208,104 @@ void writeDiagnosis(JsonWriter& w, const Diagnosis& d, const Shape& inputShape,
     else
         w.null();
     w.key("actual_spec");
-    if (d.actualFit)
-        w.value(selectionText(*d.actualFit));
+    if (const std::string spec = d.actualSpec(); !spec.empty())
+        w.value(spec);
     else
         w.null();
+    w.endObject();
+}
+
+bool isDiagnoseRequest(const Json& json)
+{
+    const Json* op = json.isObject() ? json.find("op") : nullptr;
+    return op && op->isString() && op->toString() == "diagnose";
+}
+
+Diagnosis diagnoseRequest(const Request& request, const RequestResult& result, const Tensor& actual)
+{
+    if (result.outputs.empty() || result.sources.empty() || result.inputs.empty())
+        throw OpError(ErrorCode::BadRequest,
+                      "op '" + request.op->name + "' gives no output tensor to compare with");
+    // x is the op's first input; elements from other inputs or constants have no source in x.
+    std::vector<std::int64_t> sources(result.sources[0].size());
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        const std::int64_t s = result.sources[0][i];
+        sources[i] = (s == kNoSource || sourceSlot(s) != 0) ? kNoSource : sourceIndex(s);
+    }
+    const DiagnoseContext ctx = diagnoseContextFor(
+        *request.op, request.attrs, result.plan.decode ? &*result.plan.decode : nullptr);
+    return diagnoseOutput(result.inputs[0], result.outputs[0], sources, actual, ctx);
+}
+
+DiagnoseAnswer answerDiagnose(const Json& json, const Limits& limits, Executor& executor,
+                              JobContext* context)
+{
+    const Json *requestJson = nullptr, *actualJson = nullptr;
+    for (const auto& [name, value] : json.toObject()) {
+        if (name == "request")
+            requestJson = &value;
+        else if (name == "actual")
+            actualJson = &value;
+        else if (name != "op" && name != "id")
+            badRequest("unknown field \"" + name +
+                       "\" of a diagnose request (it has id, op, request, actual)");
+    }
+    if (!requestJson) badRequest("a diagnose request needs \"request\", the expected op");
+    if (!actualJson) badRequest("a diagnose request needs \"actual\", the output to explain");
+    Request request;
+    RequestResult result;
+    try {
+        request = requestFromJson(*requestJson, limits);
+        request.sources = true;
+        request.emitMode = Emit::None;
+        result = runRequest(request, limits, executor, context);
+    } catch (const OpError& e) {
+        throw OpError(e.code(), std::string("request: ") + e.what(), e.position());
+    }
+    Tensor actual;
+    try {
+        actual = tensorFromJson(*actualJson, limits);
+    } catch (const OpError& e) {
+        throw OpError(e.code(), std::string("actual: ") + e.what(), e.position());
+    }
+    // The diagnosis keeps a source per actual element and a position per differing one, and
+    // the response writes both lists: up to 20 digits and a comma each, charged before.
+    constexpr std::int64_t kListBytesPerElement = 8 + 21;
+    limits.charge(2 * actual.size() * kListBytesPerElement,
+                  "the diagnosis's lists of " + std::to_string(actual.size()) + " elements");
+    DiagnoseAnswer answer;
+    answer.diagnosis = diagnoseRequest(request, result, actual);
+    answer.inputShape = result.inputs[0].shape();
+    answer.expectedShape = result.outputs[0].shape();
+    answer.actualShape = actual.shape();
+    return answer;
+}
+
+void writeDiagnoseResponse(JsonWriter& w, const Json& id, const DiagnoseAnswer& answer)
+{
+    const Diagnosis& d = answer.diagnosis;
+    w.beginObject();
+    w.key("id");
+    w.value(id);
+    w.key("ok");
+    w.value(true);
+    w.key("diagnosis");
+    writeDiagnosis(w, d, answer.inputShape, answer.expectedShape, answer.actualShape);
+    w.key("differing_positions");
+    w.beginArray();
+    for (const std::int64_t p : d.differingPositions)
+        w.value(p);
+    w.endArray();
+    if (d.sourcesRecovered) {
+        w.key("actual_sources");
+        w.beginArray();
+        for (const std::int64_t s : d.actualSources)
+            if (s == kNoSource)
+                w.null();
+            else
+                w.value(s);
+        w.endArray();
+    }
     w.endObject();
 }
 

@@ -12,6 +12,9 @@
 
 namespace ss {
 
+struct Request;
+struct RequestResult;
+
 /// A slice program: a request object (its op and attrs; its inputs are replaced by the input
 /// the caller gives), one step `{"op", "attrs"}`, or a list of steps applied in turn. Throws
 /// bad_request naming `what` ("a") and the step for anything else.
@@ -47,5 +50,27 @@ void writeEquivalenceResponse(JsonWriter& writer, const Json& id, const Equivale
 /// "expected_spec", "actual_spec" (null when no simple spec fits).
 void writeDiagnosis(JsonWriter& writer, const Diagnosis& diagnosis, const Shape& inputShape,
                     const Shape& expectedShape, const Shape& actualShape);
+
+/// A protocol `diagnose` request: {"id", "op": "diagnose", "request", "actual"}: `request` is an
+/// ordinary request whose first output is the expected one, `actual` a tensor object.
+bool isDiagnoseRequest(const Json& json);
+/// Runs the request (with sources), reads `actual` and diagnoses it; any other member is refused.
+/// Errors in the request or the actual tensor are prefixed "request: " or "actual: ".
+struct DiagnoseAnswer
+{
+    Shape inputShape, expectedShape, actualShape;
+    Diagnosis diagnosis;
+};
+DiagnoseAnswer answerDiagnose(const Json& json, const Limits& limits, Executor& executor,
+                              JobContext* context);
+/// The diagnosis of `result`'s first output (the expected one) against `actual`: the sources in
+/// the request's first input x (other inputs' elements and constants have none), the context of
+/// the request's op (diagnoseContextFor). Throws bad_request for an op without a tensor output.
+Diagnosis diagnoseRequest(const Request& request, const RequestResult& result,
+                          const Tensor& actual);
+/// {"id", "ok": true, "diagnosis": the diagnosis object, with "differing_positions" (the flat
+/// output index of every differing element) and, when the sources were recovered,
+/// "actual_sources" (per actual element, its flat index in x or null)}.
+void writeDiagnoseResponse(JsonWriter& writer, const Json& id, const DiagnoseAnswer& answer);
 
 } // namespace ss

@@ -409,20 +409,86 @@ private slots:
         QCOMPARE(text.differing, std::int64_t(2));
     }
 
-    // Values that are no element of x (a gather of the wrong tensor, a fill) fit no spec.
-    void noSimpleSpec()
+    // When no strided selection reads the actual elements: the gather, transpose, reverse or
+    // chain that does, in code and in words; when nothing fits, the sources found. x is an
+    // arange, so each actual value is the flat index it was read from.
+    void fittedSpecs_data()
     {
-        const Tensor input = iota({6});
-        const OpRun expected = runOp("getitem", {{input}}, {{"expr", Attr("x[1:4]")}});
-        const Tensor actual = i32({3}, {4, 1, 5});
+        QTest::addColumn<QList<qint64>>("inputShape");
+        QTest::addColumn<QString>("expectedExpr");
+        QTest::addColumn<QList<qint64>>("actualShape");
+        QTest::addColumn<QList<qint64>>("actualValues");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("sentence");
+        QTest::newRow("gather")
+            << QList<qint64>{6} << "x[1:4]" << QList<qint64>{3} << QList<qint64>{4, 1, 5}
+            << "other_spec"
+            << "the runtime read x.take([4, 1, 5], axis=0), a gather of indices [4, 1, 5] along "
+               "axis 0; you asked for x[1:4]";
+        QTest::newRow("gather with repeats")
+            << QList<qint64>{4} << "x[:3]" << QList<qint64>{3} << QList<qint64>{2, 2, 0}
+            << "other_spec"
+            << "the runtime read x.take([2, 2, 0], axis=0), a gather of indices [2, 2, 0] along "
+               "axis 0; you asked for x[:3]";
+        QTest::newRow("strided slice then gather")
+            << QList<qint64>{3, 4} << "x[:, 1:3]" << QList<qint64>{3, 2}
+            << QList<qint64>{9, 11, 1, 3, 5, 7} << "other_spec"
+            << "the runtime read x[:, 1::2].take([2, 0, 1], axis=0), a strided slice, then a "
+               "gather of indices [2, 0, 1] along axis 0; you asked for x[:, 1:3]";
+        QTest::newRow("transpose then gather")
+            << QList<qint64>{2, 3} << "x[:, :2]" << QList<qint64>{3, 2}
+            << QList<qint64>{2, 5, 0, 3, 1, 4} << "other_spec"
+            << "the runtime read x.transpose(1, 0).take([2, 0, 1], axis=0), a transpose (1, 0), "
+               "then a gather of indices [2, 0, 1] along axis 0; you asked for x[:, :2]";
+        QTest::newRow("strided slice then transpose")
+            << QList<qint64>{3, 4} << "x[1]" << QList<qint64>{2, 3}
+            << QList<qint64>{0, 4, 8, 2, 6, 10} << "other_spec"
+            << "the runtime read x[:, ::2].transpose(1, 0), a strided slice, then a transpose "
+               "(1, 0); you asked for x[1]";
+        QTest::newRow("transpose")
+            << QList<qint64>{2, 3} << "x[0]" << QList<qint64>{3, 2}
+            << QList<qint64>{0, 3, 1, 4, 2, 5} << "other_spec"
+            << "the runtime read x.transpose(1, 0), a transpose (1, 0); you asked for x[0]";
+        QTest::newRow("reverse")
+            << QList<qint64>{2, 3} << "x[1]" << QList<qint64>{2, 3}
+            << QList<qint64>{2, 1, 0, 5, 4, 3} << "other_spec"
+            << "the runtime read x[:, ::-1], a reverse of axis 1; you asked for x[1]";
+        QTest::newRow("not in x")
+            << QList<qint64>{6} << "x[1:4]" << QList<qint64>{3} << QList<qint64>{4, 1, 99}
+            << "no_simple_spec"
+            << "no simple spec reads what the actual output holds; it holds, in order: x[4], "
+               "x[1], not in x";
+        QTest::newRow("diagonal")
+            << QList<qint64>{2, 2} << "x[:]" << QList<qint64>{2, 2} << QList<qint64>{0, 3, 1, 2}
+            << "no_simple_spec"
+            << "no simple spec reads what the actual output holds; it holds, in order: x[0, 0], "
+               "x[1, 1], x[0, 1], x[1, 0]";
+    }
+    void fittedSpecs()
+    {
+        QFETCH(QList<qint64>, inputShape);
+        QFETCH(QString, expectedExpr);
+        QFETCH(QList<qint64>, actualShape);
+        QFETCH(QList<qint64>, actualValues);
+        QFETCH(QString, kind);
+        QFETCH(QString, sentence);
+        const Tensor input = iota(Shape(inputShape.begin(), inputShape.end()));
+        const Attrs attrs{{"expr", Attr(expectedExpr.toStdString())}};
+        const OpRun expected = runOp("getitem", {{input}}, attrs);
         std::vector<std::int64_t> sources;
         for (const std::int64_t s : expected.sources[0])
             sources.push_back(sourceIndex(s));
-        const Diagnosis d = diagnoseOutput(input, expected.outputs[0], sources, actual, {});
-        QCOMPARE(d.kind, DiagnosisClass::NoSimpleSpec);
-        QCOMPARE(d.sentence, std::string("no simple spec reads what the actual output holds; it "
-                                         "holds, in order: x[4], x[1], x[5]"));
-        QVERIFY(!d.actualFit);
+        DiagnoseContext ctx;
+        ctx.expectedText = expectedExpr.toStdString();
+        const Tensor actual =
+            i32(Shape(actualShape.begin(), actualShape.end()),
+                std::vector<std::int64_t>(actualValues.begin(), actualValues.end()));
+        const Diagnosis d = diagnoseOutput(input, expected.outputs[0], sources, actual, ctx);
+        QCOMPARE(QString::fromStdString(d.sentence), sentence);
+        QCOMPARE(QString::fromStdString(std::string(diagnosisClassName(d.kind))), kind);
+        QCOMPARE(d.actualSpec().empty(), kind == "no_simple_spec");
+        // The fitted spec reads exactly the actual elements: it is the same in both forms.
+        if (d.actualGather) QVERIFY(!d.actualFit);
     }
 };
 

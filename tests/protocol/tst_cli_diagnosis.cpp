@@ -74,6 +74,8 @@ private slots:
     void diagnoseText();
     void diagnoseJsonAndShapes();
     void diagnoseErrors();
+    void diagnoseProtocolRequest();
+    void diagnoseResponseIsBudgeted();
 };
 
 void TestCliDiagnosis::equivalentText()
@@ -249,6 +251,72 @@ void TestCliDiagnosis::diagnoseErrors()
     const CliRun badRequest = cli({"diagnose", "{\"op\": \"getitem\"}", "--actual", "a.npy"});
     QCOMPARE(badRequest.exit, 1);
     QVERIFY2(badRequest.err.find("bad_request") != std::string::npos, badRequest.err.c_str());
+}
+
+// The protocol's diagnose request: the diagnosis object, every differing position and the
+// input element each actual value was read from; errors name the member that is wrong.
+void TestCliDiagnosis::diagnoseProtocolRequest()
+{
+    const std::string actual = "{\"dtype\": \"int32\", \"shape\": [4], \"data\": [1, 3, 5, 99]}";
+    const std::string line =
+        "{\"id\": 3, \"op\": \"diagnose\", \"request\": " + request10("x[1:8:2]") +
+        ", \"actual\": " + actual + "}\n" +
+        "{\"id\": 4, \"op\": \"diagnose\", \"request\": " + request10("x[1:5]") +
+        ", \"actual\": {\"dtype\": \"int32\", \"shape\": [2], \"data\": [1, 2, 3]}}\n" +
+        "{\"id\": 5, \"op\": \"diagnose\", \"request\": " + request10("x[1:5]") + "}\n" +
+        "{\"id\": 6, \"op\": \"diagnose\", \"request\": " + request10("x[1:") +
+        ", \"actual\": " + actual + "}\n";
+    const CliRun run = cli({"run"}, oneLine(line));
+    QCOMPARE(run.exit, 0);
+    std::istringstream lines(run.out);
+    std::string first, second, third, fourth;
+    std::getline(lines, first);
+    std::getline(lines, second);
+    std::getline(lines, third);
+    std::getline(lines, fourth);
+    QCOMPARE(first,
+             std::string(
+                 "{\"id\":3,\"ok\":true,\"diagnosis\":{\"class\":\"no_simple_spec\",\"sentence\":"
+                 "\"no simple spec reads what the actual output holds; it holds, in order: x[1], "
+                 "x[3], x[5], not in x\",\"shape_note\":\"\",\"expected_shape\":[4],"
+                 "\"actual_shape\":[4],\"matching\":3,\"differing\":1,\"differences\":["
+                 "{\"position\":[3],\"expected\":\"7\",\"actual\":\"99\",\"expected_source\":[7],"
+                 "\"actual_source\":null}],\"sources_recovered\":true,\"expected_spec\":"
+                 "\"x[1:8:2]\",\"actual_spec\":null},\"differing_positions\":[3],"
+                 "\"actual_sources\":[1,3,5,null]}"));
+    QVERIFY2(second.find("{\"id\":4,\"ok\":false,\"error\":{\"code\":\"bad_request\","
+                         "\"message\":\"actual: ") == 0,
+             second.c_str());
+    QCOMPARE(third, std::string("{\"id\":5,\"ok\":false,\"error\":{\"code\":\"bad_request\","
+                                "\"message\":\"a diagnose request needs \\\"actual\\\", the "
+                                "output to explain\"}}"));
+    QVERIFY2(fourth.find("\"message\":\"request: ") != std::string::npos, fourth.c_str());
+}
+
+// The diagnose response's per-element lists count against the request's memory limit: a
+// large actual output is refused with resource_exhausted, not written out past the limit.
+void TestCliDiagnosis::diagnoseResponseIsBudgeted()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("zeros.npy").toStdString();
+    const std::int64_t n = 200000;
+    writeNpyFile(path, Tensor::zeros(DType::Int32, {n}, Limits::machineDefault()));
+    const std::string line =
+        "{\"id\": 1, \"op\": \"diagnose\", \"request\": {\"op\": \"getitem\", \"inputs\": "
+        "{\"input\": {\"dtype\": \"int32\", \"shape\": [200000], \"fill\": \"arange\"}}, "
+        "\"attrs\": {\"expr\": \"x[:]\"}}, \"actual\": {\"dtype\": \"int32\", \"shape\": "
+        "[200000], \"npy\": \"" +
+        path + "\"}}\n";
+    const CliRun small = cli({"--max-bytes", "12000000", "run"}, line);
+    QVERIFY2(small.out.find("\"code\":\"resource_exhausted\"") != std::string::npos,
+             small.out.substr(0, 300).c_str());
+    QVERIFY2(small.out.find("the diagnosis's lists of 200000 elements") != std::string::npos,
+             small.out.substr(0, 300).c_str());
+    // With room, the same request is answered.
+    const CliRun roomy = cli({"--max-bytes", "400000000", "run"}, line);
+    QVERIFY2(roomy.out.find("{\"id\":1,\"ok\":true,\"diagnosis\":{\"class\":") == 0,
+             roomy.out.substr(0, 300).c_str());
 }
 
 QTEST_APPLESS_MAIN(TestCliDiagnosis)

@@ -6,6 +6,7 @@
 #include "ui/views/palette.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/commandline.h"
+#include "ui/workbench/comparemode.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/modeldock.h"
@@ -29,6 +30,7 @@
 #include <QUndoStack>
 
 #include <algorithm>
+#include <map>
 
 using namespace ss;
 using namespace ss::ui;
@@ -55,6 +57,8 @@ private slots:
     void helpAndVersionNeedNoDisplay();
     void firstWindowFitsTheScreen();
     void rawTableShowsEveryEntry();
+    void convertersAreDiagnosed_data();
+    void convertersAreDiagnosed();
 
 private:
     QDir m_shots;
@@ -452,6 +456,73 @@ void TestLessons::rawTableShowsEveryEntry()
                                 .arg(cell.bottom())
                                 .arg(table->viewport()->height())));
     }
+}
+
+// Every "What converters got wrong" lesson holds the wrong output of its report; opening it
+// compares that output with the workbench's result and shows SliceScope's own diagnosis.
+void TestLessons::convertersAreDiagnosed_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("sentence"); ///< "" where it names specs only SliceScope writes
+    const std::map<QString, std::pair<QString, QString>> expected{
+        {QStringLiteral("converter-tf2onnx-unsqueeze"),
+         {QStringLiteral("new_axis_moved"),
+          QStringLiteral("the new axis landed at position 3, not 1")}},
+        {QStringLiteral("converter-onnxruntime-int-max-end"),
+         {QStringLiteral("other_spec"),
+          QStringLiteral("the runtime read x[::-1], a reverse of axis 0")}},
+        {QStringLiteral("converter-coremltools-strides"),
+         {QStringLiteral("strides_dropped"), QStringLiteral("strides were ignored on axis 1")}},
+        {QStringLiteral("converter-tensorflow-int64-end"),
+         {QStringLiteral("other_spec"),
+          QStringLiteral("the runtime read x[1:], a strided slice; you asked for x[1:3]")}},
+        {QStringLiteral("converter-tensorflow-shrink-minus-one"),
+         {QStringLiteral("other_spec"), QStringLiteral("the actual output holds no elements")}},
+        {QStringLiteral("converter-tf2onnx-masks-nine"), {QStringLiteral("other_spec"), {}}},
+    };
+    int rows = 0;
+    for (const Lesson& lesson : lessons()) {
+        if (lesson.group != QStringLiteral("What converters got wrong")) continue;
+        const auto it = expected.find(lesson.name);
+        QVERIFY2(it != expected.end(),
+                 qPrintable(lesson.name + QStringLiteral(" is not in the table")));
+        QTest::newRow(qPrintable(lesson.name))
+            << lesson.name << it->second.first << it->second.second;
+        ++rows;
+    }
+    QCOMPARE(rows, int(expected.size()));
+}
+
+void TestLessons::convertersAreDiagnosed()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, kind);
+    QFETCH(QString, sentence);
+    const Lesson* lesson = findLesson(name);
+    QVERIFY(lesson && lesson->actual && !lesson->actualFrom.isEmpty());
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openLesson(name));
+    auto* compare = w.findChild<CompareMode*>();
+    QVERIFY(QTest::qWaitFor([&] { return w.isSettled() && compare->isSettled(); }, 60000));
+    QVERIFY(compare->isActive() && compare->isLessons() && compare->isVisible());
+    const Diagnosis* d = compare->diagnosis();
+    QVERIFY(d);
+    QCOMPARE(QString::fromStdString(std::string(diagnosisClassName(d->kind))), kind);
+    if (!sentence.isEmpty()) QCOMPARE(QString::fromStdString(d->sentence), sentence);
+    const QString summary = compare->summaryText();
+    QVERIFY2(summary.contains(QStringLiteral("Compared with the output of ") + lesson->actualFrom),
+             qPrintable(summary));
+    QVERIFY2(
+        summary.contains(
+            QStringLiteral("Diagnosis (%1): %2").arg(kind, QString::fromStdString(d->sentence))),
+        qPrintable(summary));
+    // Another workspace leaves the lesson's comparison.
+    w.setWorkspace(ss::testing::getitemWorkspace({4}, QStringLiteral("x[1:]")),
+                   QStringLiteral("edit"));
+    QVERIFY(QTest::qWaitFor([&] { return w.isSettled() && compare->isSettled(); }, 60000));
+    QVERIFY(!compare->isActive() && compare->isHidden());
 }
 
 QTEST_MAIN(TestLessons)

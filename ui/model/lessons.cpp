@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/op.h"
 #include "protocol/read_file.h"
+#include "protocol/tensor_json.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -32,6 +33,14 @@ Lesson readLesson(const QString& path)
         if (!node || !node->isString()) badRequest("a lesson with a model names its node");
         lesson.model = QString::fromStdString(model->toString());
         lesson.node = QString::fromStdString(node->toString());
+    }
+    if (const Json* actual = id->find("actual")) {
+        const Json* from = actual->isObject() ? actual->find("from") : nullptr;
+        const Json* tensor = actual->isObject() ? actual->find("tensor") : nullptr;
+        if (!from || !from->isString() || !tensor)
+            badRequest("a lesson's actual output needs \"from\" (who gave it) and \"tensor\"");
+        lesson.actualFrom = QString::fromStdString(from->toString());
+        lesson.actual = tensorFromJson(*tensor, Limits::machineDefault());
     }
     if (!findOp(op->toString())) {
         const Json* title = id->find("title");

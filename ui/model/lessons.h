@@ -7,6 +7,7 @@
 #include "ui/model/workspacefile.h"
 
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct Lesson
     /// Model dock as ":/models/NAME") and the node it opens (id.node); both empty otherwise.
     QString model;
     QString node;
+    /// A wrong output the lesson is about (id.actual: {"from", "tensor"}), which the workbench
+    /// compares with its own result and diagnoses when the lesson opens; empty otherwise.
+    std::optional<Tensor> actual;
+    QString actualFrom; ///< who gave it ("ONNX Runtime, which reads ...")
 };
 
 /// Every lesson in order, read once. A lesson whose op this build lacks is listed as

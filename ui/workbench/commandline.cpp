@@ -13,6 +13,7 @@
 #include "ui/views/picturewriter.h"
 #include "ui/views/readorderanimation.h"
 #include "ui/workbench/automation.h"
+#include "ui/workbench/comparemode.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/imageexporter.h"
@@ -323,6 +324,11 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
         // What the command line asked for can be asked again: nothing to save yet.
         window.document()->undoStack()->setClean();
     }
+    if (!options.compare.isEmpty() &&
+        !window.findChild<CompareMode*>()->compareWithFile(options.compare, error)) {
+        *error = QStringLiteral("--compare: %1").arg(*error);
+        return false;
+    }
     return true;
 }
 
@@ -364,13 +370,16 @@ bool showSettled(MainWindow& window, int timeoutMs, QString* error)
     window.show();
     QElapsedTimer clock;
     clock.start();
-    while (!window.isSettled() && clock.elapsed() < timeoutMs) {
+    // A comparison's diagnosis arrives after the evaluation it diagnoses.
+    const CompareMode* compare = window.findChild<CompareMode*>();
+    auto settled = [&] { return window.isSettled() && (!compare || compare->isSettled()); };
+    while (!settled() && clock.elapsed() < timeoutMs) {
         QEventLoop loop;
         QObject::connect(&window, &MainWindow::settled, &loop, &QEventLoop::quit);
         QTimer::singleShot(100, &loop, &QEventLoop::quit);
         loop.exec();
     }
-    if (!window.isSettled()) {
+    if (!settled()) {
         *error = QObject::tr("the evaluation did not finish within %1 s").arg(timeoutMs / 1000);
         return false;
     }
@@ -406,6 +415,10 @@ struct Parser
     QCommandLineOption exercise{QStringLiteral("exercise"),
                                 QObject::tr("Open the exercises at this one (by name)."),
                                 QObject::tr("NAME")};
+    QCommandLineOption compare{
+        QStringLiteral("compare"),
+        QObject::tr("Compare the output with an actual one (.npy) and diagnose the difference."),
+        QObject::tr("FILE.npy")};
     QCommandLineOption screenshot{
         QStringLiteral("screenshot"),
         QObject::tr("Wait for the evaluation, save the window as PNG and exit."),
@@ -457,7 +470,7 @@ struct Parser
             QObject::tr("See what tensor indexing does: type a tensor and a slice expression and "
                         "watch every selected element light up, step by step."));
         parser.addOptions({shape, dtype, expr, lesson, screenshot, automation});
-        parser.addOptions({exercise, maxBytes});
+        parser.addOptions({exercise, maxBytes, compare});
         parser.addOptions({exportImage, exportAnimation, view, scale, speed, presentation});
         parser.addPositionalArgument(
             QStringLiteral("FILE"),
@@ -597,6 +610,7 @@ int runGui(QApplication& app)
                          p.parser.value(p.lesson),
                          p.parser.value(p.screenshot)};
     options.exercise = p.parser.value(p.exercise);
+    options.compare = p.parser.value(p.compare);
     if (!readExportOptions(p, &options)) return 2;
     qlonglong maxBytes = 0;
     if (p.parser.isSet(p.maxBytes)) {

@@ -23,6 +23,7 @@ struct StartOptions
     QString lesson;
     QString screenshot;
     QString exercise; ///< --exercise NAME: open the exercise dock at this exercise
+    QString compare;  ///< --compare FILE.npy: compare the output with this actual one
     /// --export-image / --export-animation FILE with --view, --scale, --speed; --presentation.
     QString exportImage;
     QString exportAnimation;

@@ -7,6 +7,7 @@
 #include "ui/views/palette.h"
 #include "ui/workbench/callpaster.h"
 #include "ui/workbench/commandpalette.h"
+#include "ui/workbench/comparemode.h"
 #include "ui/workbench/copyasmenu.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/exportdialog.h"
@@ -140,6 +141,10 @@ void MainActions::buildFileActions()
         if (!path.isEmpty() && !w.document()->exportOutputs(path, &written, &error))
             w.showError(error);
     });
+    m_compareMode = new CompareMode(&w);
+    m_compare = action(QStringLiteral("actionCompareActual"), tr("Compare With Actual &Output…"));
+    m_compare->setToolTip(tr("Diagnose a wrong output (a .npy or pasted values) against this one"));
+    connect(m_compare, &QAction::triggered, m_compareMode, &CompareMode::choose);
     m_exportImage = action(QStringLiteral("actionExportImage"), tr("Export &Image…"));
     m_exportImage->setToolTip(tr("Save a view or the whole window as PNG, SVG or PDF"));
     connect(m_exportImage, &QAction::triggered, &w,
@@ -266,8 +271,8 @@ void MainActions::buildMenus()
     QMenu* file = bar->addMenu(tr("&File"));
     file->addActions({m_new, m_open, m_openModel});
     file->addMenu(m_recentMenu);
-    file->addActions(
-        {m_save, m_saveAs, m_exportNpy, m_exportImage, m_exportAnimation, m_copyRequest});
+    file->addActions({m_save, m_saveAs, m_exportNpy, m_compare, m_exportImage, m_exportAnimation,
+                      m_copyRequest});
     file->addSeparator();
     file->addAction(m_reopen);
     file->addSeparator();

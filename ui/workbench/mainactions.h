@@ -15,6 +15,7 @@ class QMenu;
 namespace ss::ui {
 
 class CommandPalette;
+class CompareMode;
 class DockSetup;
 class MainWindow;
 
@@ -35,6 +36,8 @@ public:
     void openCommandPalette();
     /// The palette, null until first opened.
     CommandPalette* commandPalette() const { return m_palette; }
+    /// File > Compare With Actual Output…'s bar above the outputs.
+    CompareMode* compareMode() const { return m_compareMode; }
 
 signals:
     /// A command failed; `html` says why, for the window's message strip.
@@ -64,6 +67,8 @@ private:
     QAction* m_saveAs = nullptr;
     QAction* m_reopen = nullptr;
     QAction* m_exportNpy = nullptr;
+    QAction* m_compare = nullptr;
+    CompareMode* m_compareMode = nullptr;
     QAction* m_exportImage = nullptr;
     QAction* m_exportAnimation = nullptr;
     QAction* m_copyRequest = nullptr;

@@ -53,6 +53,11 @@ OutputPanel::OutputPanel(EngineClient* engine, const EvaluationController* evalu
     connect(engine, &EngineClient::targetsFound, this, &OutputPanel::showTargets);
 }
 
+void OutputPanel::setBanner(QWidget* banner)
+{
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, banner);
+}
+
 void OutputPanel::setExtras(const QStringList& lines)
 {
     m_extras->setText(lines.join(QStringLiteral("<br>")));
@@ -81,7 +86,9 @@ void OutputPanel::setViewCount(int count)
             const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
             if (!shown) return {};
             const OpDef* def = findOp(shown->op);
-            return def ? explainOutputElement(*def, *shown, k, flat) : QString();
+            const QString text = def ? explainOutputElement(*def, *shown, k, flat) : QString();
+            const QString note = m_notes ? m_notes(k, flat) : QString();
+            return note.isEmpty() ? text : text + QStringLiteral("<br>") + note;
         });
     }
 }

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 class QLabel;
@@ -37,6 +38,14 @@ public:
     /// The results that are not tensors (to_expr's `expr`, encode's `encoding`), as HTML lines;
     /// hidden when there are none.
     void setExtras(const QStringList& lines);
+    /// A bar shown above the views (the comparison with an actual output), hidden by its owner
+    /// when it has nothing to say.
+    void setBanner(QWidget* banner);
+    /// Lines added to an output element's tooltip (a comparison's note), "" for none.
+    void setElementNotes(std::function<QString(int output, std::int64_t flat)> notes)
+    {
+        m_notes = std::move(notes);
+    }
     /// A new result is on show: the hovered input element's targets belong to the old one.
     void forgetHover() { m_hoverSlot = -1; }
 
@@ -58,6 +67,7 @@ private:
     QLabel* m_extras;
     QSplitter* m_splitter;
     std::vector<TensorView*> m_views;
+    std::function<QString(int, std::int64_t)> m_notes;
 
     int m_hoverSlot = -1;
     qint64 m_hoverIndex = -1;
