@@ -645,7 +645,11 @@ void TensorCanvas::focusInEvent(QFocusEvent* event)
         m_current = m_state.layout.flatIndex(FaceCell{});
         viewport()->update();
     }
-    TensorAccessible::currentCellChanged(this, m_current);
+    // After the focus event Qt sends for the canvas itself (it follows this handler), so that
+    // the cell is what a screen reader hears last.
+    QMetaObject::invokeMethod(
+        this, [this] { TensorAccessible::currentCellChanged(this, m_current); },
+        Qt::QueuedConnection);
 }
 
 void TensorCanvas::startEdit(const QString& initial, bool selectAll)
