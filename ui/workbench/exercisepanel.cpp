@@ -105,12 +105,13 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_tree->header()->setStretchLastSection(false);
 
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_check);
-    buttons->addWidget(m_restart);
-    buttons->addStretch();
-    buttons->addWidget(m_previous);
-    buttons->addWidget(m_next);
+    // Two rows of two: in one row the four buttons made the dock 440 px at least, more than a
+    // 1024 px window can give beside the decode steps.
+    auto* buttons = new QGridLayout;
+    buttons->addWidget(m_check, 0, 0);
+    buttons->addWidget(m_restart, 0, 1);
+    buttons->addWidget(m_previous, 1, 0);
+    buttons->addWidget(m_next, 1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_heading);
     layout->addWidget(m_title);
