@@ -18,6 +18,11 @@ packages=(
   libqcustomplot-dev libeigen3-dev
   python3-numpy python3-torch python3-onnx
   xvfb xauth dbus at-spi2-core python3-pyatspi
+  # A window manager for the external suite's keyboard focus test (Xvfb has none, and without
+  # one no window is active, so no widget has the focus).
+  matchbox-window-manager
+  # The screen reader the tensor tables are checked with by hand (Orca under Xvfb and AT-SPI).
+  orca
   desktop-file-utils appstream librsvg2-bin dpkg-dev file shellcheck groff-base python3-yaml
   # The .rpm, lint, and the relocatable bundle (its Wayland plugins, RPATHs, chroot test).
   rpm rpmlint lintian qt6-wayland patchelf debootstrap

@@ -19,6 +19,7 @@ import warnings
 import pyatspi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gi.repository import GLib  # noqa: E402
 from slicescope_driver import (SliceScope, cell_text, press, shape_as_table,  # noqa: E402
                                text_of, wait_for)
 
@@ -247,6 +248,105 @@ class GuiFromOutside(unittest.TestCase):
         undo = self.app.find(pyatspi.ROLE_PUSH_BUTTON, "Undo")
         wait_for(lambda: not undo.getState().contains(pyatspi.STATE_ENABLED),
                  what="the Undo button to be disabled")
+
+    # --- screen readers: the exercise panel and the tables ------------------------------------
+
+    def menu_item(self, name):
+        """A menu item by name, found through the menu bar (its menus need not be open)."""
+        bar = self.app.find(pyatspi.ROLE_MENU_BAR)
+        stack = [bar]
+        while stack:
+            node = stack.pop()
+            if node.getRole() in (pyatspi.ROLE_MENU_ITEM, pyatspi.ROLE_CHECK_MENU_ITEM) \
+                    and node.name == name:
+                return node
+            stack.extend(node.getChildAtIndex(i) for i in range(node.childCount))
+        self.fail(f"no menu item {name!r}")
+
+    def listen(self, *event_types):
+        """Records AT-SPI events of these types as (type, source name, source description);
+        heard() pumps the main loop that delivers them."""
+        heard = []
+
+        def record(event):
+            try:
+                heard.append((event.type, event.source.name, event.source.description))
+            except Exception:
+                heard.append((event.type, "", ""))  # a source gone already
+        for event_type in event_types:
+            pyatspi.Registry.registerEventListener(record, event_type)
+            self.addCleanup(pyatspi.Registry.deregisterEventListener, record, event_type)
+
+        def pump():
+            context = GLib.MainContext.default()
+            while context.pending():
+                context.iteration(False)
+            return heard
+        return pump
+
+    def test_exercise_panel_reads_and_announces(self):
+        heard = self.listen("object:property-change:accessible-name",
+                            "object:property-change:accessible-description")
+        press(self.menu_item("Exercises"))
+        # Opening the dock opens the first unsolved exercise: its texts are the labels' names.
+        task = self.app.find(pyatspi.ROLE_LABEL, contains="Task: ")
+        self.assertGreater(len(task.name), len("Task: ") + 5, task.name)
+        shape = self.app.find(pyatspi.ROLE_LABEL, contains="Target shape: Target: output shape (")
+        self.assertIn("cells", shape.name)
+        progress = self.app.find(pyatspi.ROLE_LABEL, contains="Progress: Solved ")
+        self.assertRegex(progress.name, r"Solved \d+ of \d+ exercises")
+        title = self.app.find(pyatspi.ROLE_LABEL, contains="Exercise title: ")
+        # Next: the labels say the next exercise, and their new names are announced.
+        first_title = title.name
+        press(self.app.find(pyatspi.ROLE_PUSH_BUTTON, "Next exercise"))
+        # (pumping the main loop delivers the events that refresh the client's cached names)
+        wait_for(lambda: heard() and self.app.find(
+            pyatspi.ROLE_LABEL, contains="Exercise title: ").name != first_title,
+            what="the next exercise's title")
+        new_task = self.app.find(pyatspi.ROLE_LABEL, contains="Task: ").name
+        wait_for(lambda: any(t == "object:property-change:accessible-name" and n == new_task
+                             for t, n, _ in heard()), what="the new task announced")
+        next_button = self.app.find(pyatspi.ROLE_PUSH_BUTTON, "Next exercise")
+        self.assertIn(new_task[len("Task: "):], next_button.description)
+        # Check (the workspace is the exercise's start, not its answer): the verdict is the
+        # result label's name and Check's description, and the new description is announced.
+        press(self.app.find(pyatspi.ROLE_PUSH_BUTTON, "Check the answer"))
+        verdict = self.app.find(pyatspi.ROLE_LABEL, contains="Result: Not yet.")
+        self.assertNotIn("<", verdict.name)
+        wait_for(lambda: any(t == "object:property-change:accessible-description"
+                             and n == "Check the answer" and d.startswith("Not yet.")
+                             for t, n, d in heard()), what="the verdict announced on Check")
+
+    def test_tables_survive_any_cell_a_client_asks_for(self):
+        # Qt 6.4's bridge reads cellAt() unchecked for these: a null cell crashed the program
+        # (Orca asks for row -1 of a table with no current cell).
+        for name in ("output cells", "input cells"):
+            table = self.table(name).queryTable()
+            rows, cols = table.nRows, table.nColumns
+            for row, col in ((-1, -1), (-1, 0), (rows, 0), (0, cols), (10**6, 10**6)):
+                self.assertEqual(table.getRowExtentAt(row, col), 0)
+                self.assertEqual(table.getColumnExtentAt(row, col), 0)
+                table.getRowHeader(row)
+            self.assertEqual(table.getRowExtentAt(0, 0), 1)
+        self.assertEqual(self.app.state(max_cells=0, max_elements=0)["lesson"], "walkthrough")
+
+    def test_keyboard_cell_is_focused_and_announced(self):
+        # Only an active window has a focused widget, and without a window manager none is.
+        manager = subprocess.Popen(["matchbox-window-manager", "-use_titlebar", "no"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(manager.wait)
+        self.addCleanup(manager.terminate)
+        window = self.app.window()
+        wait_for(lambda: window.getState().contains(pyatspi.STATE_ACTIVE),
+                 what="the window to be active under the window manager")
+        heard = self.listen("object:state-changed:focused")
+        output = self.table("output cells")
+        self.assertTrue(output.queryComponent().grabFocus())
+        first = cell_text(output, 0, 0)[0]
+        wait_for(lambda: any(n == first for _, n, _ in heard()),
+                 what="the focus on the first output cell")
+        cell = output.queryTable().getAccessibleAt(0, 0)
+        self.assertTrue(cell.getState().contains(pyatspi.STATE_FOCUSED))
 
 
 if __name__ == "__main__":

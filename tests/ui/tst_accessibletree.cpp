@@ -2,14 +2,20 @@
 // The accessibility tree as assistive technology and AT-SPI tests see it (QAccessibleInterface,
 // which Qt's AT-SPI bridge serves as it is): every control named, no markup in any name, tensor
 // views as tables of named cells, decode steps as a list of named items.
+#include "ui/model/exercises.h"
+#include "ui/views/plaintext.h"
 #include "ui/workbench/decodestepper.h"
+#include "ui/workbench/docksetup.h"
+#include "ui/workbench/exercisepanel.h"
 #include "ui/workbench/mainwindow.h"
 #include "workbench_testing.h"
 
 #include <QAccessible>
 #include <QApplication>
+#include <QLabel>
 #include <QListWidget>
 #include <QMouseEvent>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QTest>
 #include <qcustomplot.h>
@@ -61,6 +67,9 @@ private slots:
     void tensorCellsAreATable();
     void heatMapSaysWhatItShows();
     void decodeStepsAreANamedList();
+    void exercisePanelSaysItsTexts();
+    void tablesAlwaysAnswerACell();
+    void keyboardCellIsTheCurrentCell();
 };
 
 void TestAccessibleTree::everyControlIsNamedWithoutMarkup_data()
@@ -137,7 +146,10 @@ void TestAccessibleTree::tensorCellsAreATable()
     QCOMPARE(first->tableCellInterface()->rowIndex(), 0);
     QCOMPARE(out->indexOfChild(table->cellAt(3, 2)), 17);
     QCOMPARE(table->cellAt(0, 0), first); // one interface per cell, kept
-    QVERIFY(!table->cellAt(100, 0));
+    // Outside the table: the placeholder, never null (Qt's bridge reads it unchecked).
+    QAccessibleInterface* outside = table->cellAt(100, 0);
+    QVERIFY(outside && outside->tableCellInterface());
+    QCOMPARE(outside->tableCellInterface()->rowIndex(), -1);
 
     QAccessibleInterface* in =
         accessibleOf(w.inputView(0)->findChild<QWidget*>(QStringLiteral("canvas")));
@@ -225,6 +237,127 @@ void TestAccessibleTree::decodeStepsAreANamedList()
     w.stepper()->next();
     QVERIFY(list->child(1)->state().selected);
     QVERIFY(!list->child(0)->state().selected);
+}
+
+void TestAccessibleTree::exercisePanelSaysItsTexts()
+{
+    // Each label is named by what it is and what it says (a new name is a NameChanged event,
+    // which external_atspi hears over AT-SPI: offscreen, Qt sends no events); the verdict and
+    // the exercise now open are also the description of the focused button.
+    MainWindow w;
+    w.show();
+    ExercisePanel* panel = w.docks()->exercises();
+    const auto label = [panel](const char* name) {
+        return panel->findChild<QLabel*>(QString::fromLatin1(name));
+    };
+    const auto nameOf = [](QObject* o) { return accessibleOf(o)->text(QAccessible::Name); };
+    QCOMPARE(nameOf(label("exerciseResult")), QStringLiteral("Result: Choose an exercise below."));
+    QCOMPARE(nameOf(label("exerciseTask")), QStringLiteral("Task"));
+
+    const Exercise* exercise = findExercise(QStringLiteral("row-two"));
+    QVERIFY(exercise);
+    QVERIFY(panel->openExercise(exercise->name));
+    QVERIFY(waitSettled(w));
+    const QString task = QStringLiteral("Task: ") + plainText(exercise->task);
+    QCOMPARE(nameOf(label("exerciseTask")), task);
+    QCOMPARE(nameOf(label("exerciseTitle")), QStringLiteral("Exercise title: ") + exercise->title);
+    QVERIFY2(nameOf(label("exerciseHeading")).contains(QStringLiteral("exercise 1 of ")),
+             qPrintable(nameOf(label("exerciseHeading"))));
+    QVERIFY2(nameOf(label("exerciseTargetShape"))
+                 .startsWith(QStringLiteral("Target shape: Target: output shape (")),
+             qPrintable(nameOf(label("exerciseTargetShape"))));
+    QVERIFY2(nameOf(label("exerciseCount")).startsWith(QStringLiteral("Progress: Solved ")),
+             qPrintable(nameOf(label("exerciseCount"))));
+    QCOMPARE(nameOf(label("exerciseResult")), QStringLiteral("Result"));
+
+    // A wrong answer: the verdict is named without markup, and Check describes it.
+    w.setWorkspace(ss::testing::getitemWorkspace({4, 5}, QStringLiteral("x[1]")),
+                   QStringLiteral("answer"));
+    panel->check();
+    QVERIFY(panel->lastResult() && !panel->lastResult()->correct);
+    const QString verdict = nameOf(label("exerciseResult"));
+    QVERIFY2(verdict.startsWith(QStringLiteral("Result: Not yet. ")), qPrintable(verdict));
+    QVERIFY2(!verdict.contains(u'<'), qPrintable(verdict));
+    auto* check = panel->findChild<QPushButton*>(QStringLiteral("exerciseCheck"));
+    QCOMPARE(accessibleOf(check)->text(QAccessible::Description),
+             verdict.mid(QStringLiteral("Result: ").size()));
+
+    // Next: the focused Next button describes the exercise it opened.
+    auto* next = panel->findChild<QPushButton*>(QStringLiteral("exerciseNext"));
+    next->click();
+    const Exercise* second = findExercise(panel->currentExercise());
+    QVERIFY(second && second != exercise);
+    const QString described = accessibleOf(next)->text(QAccessible::Description);
+    QVERIFY2(described.contains(second->title) && described.contains(plainText(second->task)),
+             qPrintable(described));
+}
+
+void TestAccessibleTree::tablesAlwaysAnswerACell()
+{
+    // Qt 6.4's AT-SPI bridge dereferences cellAt() unchecked (GetRowHeader, GetRowExtentAt,
+    // GetRowColumnExtentsAtIndex with the row and column a client sends): any cell asked of any
+    // tensor table, empty ones included, is an interface with a cell interface.
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openLesson(QStringLiteral("walkthrough")));
+    QVERIFY(waitSettled(w));
+    // The exercise dock's target with no exercise open is an empty tensor.
+    QWidget* emptyCanvas =
+        w.docks()->exercises()->targetView()->findChild<QWidget*>(QStringLiteral("canvas"));
+    QWidget* outputCanvas = w.outputView(0)->findChild<QWidget*>(QStringLiteral("canvas"));
+    for (QWidget* canvas : {emptyCanvas, outputCanvas}) {
+        QAccessibleInterface* table = accessibleOf(canvas);
+        QVERIFY(table && table->tableInterface());
+        const int rows = table->tableInterface()->rowCount();
+        const int cols = table->tableInterface()->columnCount();
+        for (const auto& [row, col] : QList<QPair<int, int>>{
+                 {-1, -1}, {-1, 0}, {0, -1}, {rows, 0}, {0, cols}, {rows, cols}, {1 << 30, 3}}) {
+            QAccessibleInterface* cell = table->tableInterface()->cellAt(row, col);
+            QVERIFY2(cell && cell->isValid() && cell->tableCellInterface(),
+                     qPrintable(QStringLiteral("%1, %2").arg(row).arg(col)));
+            QCOMPARE(cell->tableCellInterface()->rowIndex(), -1);
+            QCOMPARE(cell->tableCellInterface()->columnIndex(), -1);
+            QCOMPARE(cell->tableCellInterface()->rowExtent(), 0);
+            QVERIFY(cell->text(QAccessible::Name).isEmpty());
+            QCOMPARE(table->indexOfChild(cell), -1);
+            QCOMPARE(cell->tableCellInterface()->table(), table);
+        }
+        // No current cell before the table has the focus: none is claimed.
+        QVERIFY(!table->focusChild());
+    }
+    QCOMPARE(accessibleOf(emptyCanvas)->tableInterface()->rowCount() *
+                 accessibleOf(emptyCanvas)->tableInterface()->columnCount(),
+             0);
+    // The window closes with the placeholders handed out (they go with their tables).
+}
+
+void TestAccessibleTree::keyboardCellIsTheCurrentCell()
+{
+    // The canvas's keyboard cell is the table's current cell: focused and the focus child, from
+    // the moment the table has the focus (the Focus event for the cell that goes with it is
+    // heard over AT-SPI by external_atspi: offscreen, Qt sends no events).
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openLesson(QStringLiteral("walkthrough")));
+    QVERIFY(waitSettled(w));
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QWidget* canvas = w.outputView(0)->findChild<QWidget*>(QStringLiteral("canvas"));
+    QAccessibleInterface* table = accessibleOf(canvas);
+    QVERIFY(table && !table->focusChild());
+    canvas->setFocus(Qt::TabFocusReason);
+    QTRY_VERIFY(canvas->hasFocus());
+    QAccessibleInterface* current = table->focusChild();
+    QVERIFY(current);
+    QCOMPARE(current, table->tableInterface()->cellAt(0, 0));
+    QVERIFY(current->state().focused);
+    const QString first = current->text(QAccessible::Name);
+    QVERIFY2(first.startsWith(QStringLiteral("output[0, 0")), qPrintable(first));
+
+    QTest::keyClick(canvas, Qt::Key_Right);
+    QAccessibleInterface* moved = table->focusChild();
+    QCOMPARE(moved, table->tableInterface()->cellAt(0, 1));
+    QVERIFY(moved->state().focused);
+    QVERIFY(!current->state().focused);
 }
 
 QTEST_MAIN(TestAccessibleTree)

@@ -45,7 +45,8 @@ QString tensorName(const TensorView& view)
 } // namespace
 
 // One element. Cells are not QObjects: the table hands them out and registers them, so that
-// AT-SPI can give them ids, and reads everything from the model when asked.
+// AT-SPI can give them ids, and reads everything from the model when asked. Flat index -1 is the
+// placeholder cellAt() gives for coordinates outside the table: valid, but nothing and nowhere.
 class TensorAccessible::Cell : public QAccessibleInterface, public QAccessibleTableCellInterface
 {
 public:
@@ -53,8 +54,10 @@ public:
 
     bool isValid() const override
     {
-        return m_table->isValid() && m_flat < m_table->view()->model()->tensor().size();
+        return m_table->isValid() &&
+               (isPlaceholder() || m_flat < m_table->view()->model()->tensor().size());
     }
+    bool isPlaceholder() const { return m_flat < 0; }
     QObject* object() const override { return nullptr; }
     QWindow* window() const override { return m_table->window(); }
     QAccessibleInterface* childAt(int, int) const override { return nullptr; }
@@ -64,7 +67,7 @@ public:
     int indexOfChild(const QAccessibleInterface*) const override { return -1; }
     QString text(QAccessible::Text t) const override
     {
-        if (!isValid()) return {};
+        if (!isValid() || isPlaceholder()) return {};
         switch (t) {
         case QAccessible::Name: return m_table->elementName(m_flat);
         case QAccessible::Description: return m_table->elementDescription(m_flat);
@@ -79,7 +82,7 @@ public:
     QRect rect() const override
     {
         TensorView* view = m_table->view();
-        const QRect r = isValid() ? view->elementRect(m_flat) : QRect();
+        const QRect r = isValid() && !isPlaceholder() ? view->elementRect(m_flat) : QRect();
         return r.isNull() ? QRect() : QRect(view->mapToGlobal(r.topLeft()), r.size());
     }
     QAccessible::Role role() const override { return QAccessible::Cell; }
@@ -88,6 +91,9 @@ public:
         QAccessible::State s;
         s.selectable = true;
         s.selected = isSelected();
+        s.focusable = !isPlaceholder();
+        s.focused =
+            s.focusable && m_table->widget()->hasFocus() && m_table->currentElement() == m_flat;
         s.readOnly = !m_table->view()->model()->isEditable();
         s.editable = !s.readOnly;
         if (rect().isNull()) s.invisible = s.offscreen = true;
@@ -102,22 +108,22 @@ public:
 
     bool isSelected() const override
     {
-        return isValid() && m_table->view()->model()->readOrderAt(m_flat) >= 0;
+        return isValid() && !isPlaceholder() && m_table->view()->model()->readOrderAt(m_flat) >= 0;
     }
     QList<QAccessibleInterface*> columnHeaderCells() const override { return {}; }
     QList<QAccessibleInterface*> rowHeaderCells() const override { return {}; }
     int columnIndex() const override
     {
         const int cols = m_table->columnCount();
-        return cols > 0 ? int(m_flat % cols) : 0;
+        return isPlaceholder() ? -1 : cols > 0 ? int(m_flat % cols) : 0;
     }
     int rowIndex() const override
     {
         const int cols = m_table->columnCount();
-        return cols > 0 ? int(m_flat / cols) : 0;
+        return isPlaceholder() ? -1 : cols > 0 ? int(m_flat / cols) : 0;
     }
-    int columnExtent() const override { return 1; }
-    int rowExtent() const override { return 1; }
+    int columnExtent() const override { return isPlaceholder() ? 0 : 1; }
+    int rowExtent() const override { return isPlaceholder() ? 0 : 1; }
     QAccessibleInterface* table() const override { return const_cast<TensorAccessible*>(m_table); }
 
 private:
@@ -134,6 +140,7 @@ TensorAccessible::~TensorAccessible()
 {
     for (const auto& [flat, id] : m_cells)
         QAccessible::deleteAccessibleInterface(id);
+    if (m_noCell) QAccessible::deleteAccessibleInterface(m_noCell);
 }
 
 void TensorAccessible::install()
@@ -143,6 +150,33 @@ void TensorAccessible::install()
         return true;
     }();
     Q_UNUSED(installed);
+}
+
+void TensorAccessible::currentCellChanged(QWidget* drawing, std::int64_t flat)
+{
+    if (!QAccessible::isActive() || !drawing || !drawing->hasFocus() || flat < 0) return;
+    QAccessibleInterface* table = QAccessible::queryAccessibleInterface(drawing);
+    QAccessibleTableInterface* cells = table ? table->tableInterface() : nullptr;
+    const int cols = cells ? cells->columnCount() : 0;
+    if (cols <= 0 || flat / cols >= cells->rowCount()) return;
+    QAccessibleInterface* cell = cells->cellAt(int(flat / cols), int(flat % cols));
+    QAccessibleEvent event(cell, QAccessible::Focus);
+    QAccessible::updateAccessibility(&event);
+}
+
+std::int64_t TensorAccessible::currentElement() const
+{
+    const auto* canvas = qobject_cast<const TensorCanvas*>(widget());
+    return canvas ? canvas->currentElement() : -1;
+}
+
+QAccessibleInterface* TensorAccessible::focusChild() const
+{
+    // Only a current cell the table has: never cellAt(-1, -1).
+    const std::int64_t flat = currentElement();
+    const int cols = columnCount();
+    if (flat < 0 || cols <= 0 || flat / cols >= rowCount()) return nullptr;
+    return cellAt(int(flat / cols), int(flat % cols));
 }
 
 QString TensorAccessible::text(QAccessible::Text t) const
@@ -225,7 +259,15 @@ void TensorAccessible::syncCells() const
 QAccessibleInterface* TensorAccessible::cellAt(int row, int column) const
 {
     syncCells();
-    if (row < 0 || column < 0 || row >= m_rows || column >= m_cols) return nullptr;
+    if (row < 0 || column < 0 || row >= m_rows || column >= m_cols) {
+        // Never null: Qt's bridge reads the answer's cell interface without checking it.
+        if (QAccessibleInterface* none =
+                m_noCell ? QAccessible::accessibleInterface(m_noCell) : nullptr)
+            return none;
+        auto* none = new Cell(this, -1);
+        m_noCell = QAccessible::registerAccessibleInterface(none);
+        return none;
+    }
     const std::int64_t flat = std::int64_t(row) * m_cols + column;
     const auto it = m_cells.find(flat);
     if (it != m_cells.end()) return QAccessible::accessibleInterface(it->second);
@@ -251,7 +293,7 @@ int TensorAccessible::indexOfChild(const QAccessibleInterface* child) const
         return widget < 0 ? -1 : cellCount() + widget;
     }
     const auto* cell = const_cast<QAccessibleInterface*>(child)->tableCellInterface();
-    if (!cell || child->parent() != this) return -1;
+    if (!cell || child->parent() != this || cell->rowIndex() < 0) return -1;
     return cell->rowIndex() * columnCount() + cell->columnIndex();
 }
 

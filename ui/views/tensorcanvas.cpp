@@ -2,6 +2,7 @@
 #include "ui/views/tensorcanvas.h"
 
 #include "ui/views/palette.h"
+#include "ui/views/tensoraccessible.h"
 #include "ui/views/tensorcelleditor.h"
 #include "ui/views/tensorstate.h"
 
@@ -577,11 +578,13 @@ void TensorCanvas::mouseMoveEvent(QMouseEvent* event)
 void TensorCanvas::mousePressEvent(QMouseEvent* event)
 {
     const std::int64_t flat = elementAt(event->position().toPoint());
+    const bool hadFocus = hasFocus();
     if (flat >= 0) {
         m_current = flat;
         viewport()->update();
     }
-    setFocus(Qt::MouseFocusReason);
+    setFocus(Qt::MouseFocusReason); // says the current cell if the focus is new
+    if (hadFocus && flat >= 0) TensorAccessible::currentCellChanged(this, m_current);
     QAbstractScrollArea::mousePressEvent(event);
 }
 
@@ -630,6 +633,23 @@ void TensorCanvas::moveCurrent(int dRow, int dCol)
     m_current = layout.flatIndex(*cell);
     ensureVisible(m_current);
     viewport()->update();
+    TensorAccessible::currentCellChanged(this, m_current);
+}
+
+void TensorCanvas::focusInEvent(QFocusEvent* event)
+{
+    QAbstractScrollArea::focusInEvent(event);
+    // A table with the focus has a current cell, for the arrows to start from and for a screen
+    // reader to say (Orca asks the table for it): the first cell unless one was chosen.
+    if (m_current < 0 && !m_contentSize.isEmpty()) {
+        m_current = m_state.layout.flatIndex(FaceCell{});
+        viewport()->update();
+    }
+    // After the focus event Qt sends for the canvas itself (it follows this handler), so that
+    // the cell is what a screen reader hears last.
+    QMetaObject::invokeMethod(
+        this, [this] { TensorAccessible::currentCellChanged(this, m_current); },
+        Qt::QueuedConnection);
 }
 
 void TensorCanvas::startEdit(const QString& initial, bool selectAll)

@@ -61,6 +61,9 @@ public:
     QSize emptyStateSize() const;
     /// An element's cell in content coordinates; null if the pins hide it.
     QRect contentRect(std::int64_t flat) const;
+    /// The keyboard's cell (arrows move it, Enter edits it), or -1; the accessible table's
+    /// current cell.
+    std::int64_t currentElement() const { return m_current; }
 
 signals:
     void hovered(qint64 flatIndex);
@@ -77,6 +80,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:

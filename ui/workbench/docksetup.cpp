@@ -12,6 +12,8 @@
 #include <QAction>
 #include <QDockWidget>
 
+#include <algorithm>
+
 namespace ss::ui {
 
 DockSetup::DockSetup(MainWindow& window) : QObject(&window), m_window(window)
@@ -63,7 +65,8 @@ void DockSetup::addFrameworks()
             m_frameworks->choose(Framework::TensorFlow);
             return;
         }
-        m_window.resizeDocks({m_frameworksDock}, {560}, Qt::Horizontal);
+        m_window.resizeDocks({m_frameworksDock}, {sideDockWidth(560, Qt::RightDockWidgetArea)},
+                             Qt::Horizontal);
         m_window.resizeDocks({m_frameworksDock}, {300}, Qt::Vertical);
     });
 }
@@ -82,21 +85,70 @@ void DockSetup::addExercises()
             &DockSetup::exercisesToggled);
 }
 
+int DockSetup::sideDockWidth(int wanted, Qt::DockWidgetArea area) const
+{
+    // The editors and views keep half the window: at 1024 px with the lessons and the
+    // frameworks open together, the frameworks at their full width left the centre 370 px.
+    int facing = 0; // the widest dock shown on the other side
+    for (QDockWidget* dock : {m_lessonDock, m_exerciseDock, m_decodeDock, m_frameworksDock})
+        if (dock->isVisible() && m_window.dockWidgetArea(dock) != area)
+            facing = std::max(facing, dock->width());
+    const int room = m_window.width() / 2 - facing;
+    // Never narrower than a dock can be read at.
+    return std::max(std::min(wanted, room), m_window.fontMetrics().averageCharWidth() * 24);
+}
+
+void DockSetup::keepCentreRoom()
+{
+    const int shortfall = m_window.width() / 2 - m_window.centralWidget()->width();
+    if (shortfall <= 0) return;
+    QList<QDockWidget*> docks;
+    QList<int> widths;
+    int total = 0;
+    for (QDockWidget* dock : {m_lessonDock, m_exerciseDock, m_decodeDock, m_frameworksDock}) {
+        const Qt::DockWidgetArea area = m_window.dockWidgetArea(dock);
+        if (!dock->isVisible() || dock->isFloating() ||
+            (area != Qt::LeftDockWidgetArea && area != Qt::RightDockWidgetArea))
+            continue;
+        docks << dock;
+        widths << dock->width();
+        total += dock->width();
+    }
+    if (total <= 0) return;
+    const int least = m_window.fontMetrics().averageCharWidth() * 24;
+    for (int& width : widths)
+        width = std::max(least, width - shortfall * width / total);
+    m_window.resizeDocks(docks, widths, Qt::Horizontal);
+}
+
 void DockSetup::exercisesToggled(bool on)
 {
     static const char* const kLessonsWereShown = "lessonsWereShown";
+    static const char* const kLessonsWidth = "lessonsWidth";
     if (!on) {
-        // Not known (the exercises came back with a restored layout): the lessons return.
+        // Not known (the exercises came back with a restored layout): the lessons return, at
+        // the width they had (shown in the place the exercises leave, they would take theirs).
         const QVariant wereShown = m_exerciseDock->property(kLessonsWereShown);
-        if (!wereShown.isValid() || wereShown.toBool()) m_lessonDock->show();
+        if (!wereShown.isValid() || wereShown.toBool()) {
+            m_lessonDock->show();
+            const int width = m_exerciseDock->property(kLessonsWidth).toInt();
+            // Not while the window closes (this runs as it hides its docks, also in its
+            // destructor, when its layout is gone).
+            if (width > 0 && m_window.isVisible())
+                m_window.resizeDocks({m_lessonDock}, {width}, Qt::Horizontal);
+        }
         return;
     }
     // Only a request to open them (the dock not shown yet) says whether the lessons were there;
     // a restored layout shows the exercises with the lessons already put away.
-    if (m_exerciseDock->isHidden())
+    if (m_exerciseDock->isHidden()) {
         m_exerciseDock->setProperty(kLessonsWereShown, !m_lessonDock->isHidden());
+        m_exerciseDock->setProperty(kLessonsWidth,
+                                    m_lessonDock->isHidden() ? 0 : m_lessonDock->width());
+    }
     m_lessonDock->hide();
-    m_window.resizeDocks({m_exerciseDock}, {380}, Qt::Horizontal);
+    m_window.resizeDocks({m_exerciseDock}, {sideDockWidth(380, Qt::LeftDockWidgetArea)},
+                         Qt::Horizontal);
     if (!m_exercises->currentExercise().isEmpty()) return;
     for (const ExerciseSet& set : exerciseSets())
         for (const Exercise& exercise : set.exercises)

@@ -38,6 +38,11 @@ public:
     QDockWidget* frameworksDock() const { return m_frameworksDock; }
     QDockWidget* exerciseDock() const { return m_exerciseDock; }
 
+    /// After the window's size changed: side docks wider than leaves the editors and views half
+    /// the window give up the difference, in proportion to their widths (their default widths
+    /// left 410 px of a 1024 px window).
+    void keepCentreRoom();
+
 private:
     void addLessonsAndDecode();
     void addFrameworks();
@@ -45,6 +50,9 @@ private:
     /// Shown: the exercises take the lessons' place and open the first unsolved exercise if none
     /// is open. Hidden: the lessons come back if they had the place.
     void exercisesToggled(bool on);
+    /// `wanted` for a dock opening in `area`, or less, so that the editors and views keep half
+    /// the window's width beside the docks already open on the other side.
+    int sideDockWidth(int wanted, Qt::DockWidgetArea area) const;
 
     MainWindow& m_window;
     DecodeStepper* m_stepper = nullptr;

@@ -2,6 +2,7 @@
 #include "ui/workbench/exercisepanel.h"
 
 #include "ui/views/palette.h"
+#include "ui/views/plaintext.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/windowmessages.h"
@@ -44,6 +45,8 @@ QLabel* wrappedLabel(const QString& name, const QString& accessible)
     label->setObjectName(name);
     label->setWordWrap(true);
     label->setAccessibleName(accessible);
+    // What the label is; ExercisePanel::say() names it by this and its text.
+    label->setProperty("spokenAs", accessible);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     return label;
 }
@@ -75,7 +78,7 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
       m_restart(button(QStringLiteral("exerciseRestart"), tr("Start Over"),
                        tr("Start the exercise over"))),
       m_resultText(wrappedLabel(QStringLiteral("exerciseResult"), tr("Result"))),
-      m_count(wrappedLabel(QStringLiteral("exerciseCount"), tr("Exercises solved"))),
+      m_count(wrappedLabel(QStringLiteral("exerciseCount"), tr("Progress"))),
       m_problems(wrappedLabel(QStringLiteral("exerciseProblems"), tr("Files that did not read"))),
       m_tree(new QTreeWidget)
 {
@@ -102,12 +105,13 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     m_tree->header()->setStretchLastSection(false);
 
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_check);
-    buttons->addWidget(m_restart);
-    buttons->addStretch();
-    buttons->addWidget(m_previous);
-    buttons->addWidget(m_next);
+    // Two rows of two: in one row the four buttons made the dock 440 px at least, more than a
+    // 1024 px window can give beside the decode steps.
+    auto* buttons = new QGridLayout;
+    buttons->addWidget(m_check, 0, 0);
+    buttons->addWidget(m_restart, 0, 1);
+    buttons->addWidget(m_previous, 1, 0);
+    buttons->addWidget(m_next, 1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_heading);
     layout->addWidget(m_title);
@@ -154,7 +158,7 @@ ExercisePanel::ExercisePanel(MainWindow* window, const QString& progressPath, QW
     // Files that did not read are said in the window, not only on stderr: here, and in the
     // message strip for the session (a notice, which results do not clear).
     const QString problems = this->problems();
-    m_problems->setText(problems);
+    say(m_problems, problems);
     m_problems->setVisible(!problems.isEmpty());
     if (!problems.isEmpty()) m_window->messages()->showNotice(problems);
 }
@@ -175,10 +179,8 @@ void ExercisePanel::showNoExercise()
     m_index = -1;
     m_result.reset();
     m_targetSelection = {};
-    m_heading->clear();
-    m_title->clear();
-    m_task->clear();
-    m_targetShape->clear();
+    for (QLabel* label : {m_heading, m_title, m_task, m_targetShape})
+        say(label, QString());
     // An empty target, which also names the view's parts for screen readers.
     m_target->setTensor(Tensor::zeros(DType::Int32, {0}), tr("target"));
     m_target->setReadOrder(nullptr);
@@ -208,7 +210,7 @@ bool ExercisePanel::openExercise(const QString& name)
     m_result.reset();
     clearMarks();
     const ExerciseSet* set = setOf(&exercise);
-    m_heading->setText(
+    say(m_heading,
         tr("%1 · exercise %2 of %3")
             .arg(set ? set->title : QString())
             .arg(set ? int(std::find_if(set->exercises.begin(), set->exercises.end(),
@@ -217,23 +219,22 @@ bool ExercisePanel::openExercise(const QString& name)
                            1
                      : 0)
             .arg(set ? int(set->exercises.size()) : 0));
-    m_title->setText(exercise.title);
-    m_task->setText(exercise.task);
+    say(m_title, exercise.title);
+    say(m_task, exercise.task);
     m_targetSelection = ExerciseChecker::target(exercise);
     if (m_targetSelection.ok) {
         const auto positions = ExerciseChecker::readPositions(m_targetSelection);
         const ReadOrder order = storedReadOrder(ReadPositions(positions.begin(), positions.end()));
         m_target->setTensor(m_targetSelection.input, tr("target"));
         m_target->setReadOrder(order, std::int64_t(m_targetSelection.sources.size()) - 1);
-        m_targetShape->setText(
+        say(m_targetShape,
             tr("Target: output shape %1, %2 cells, read in the order of the colours (dark "
                "first). Answer in the workbench's %3 editor, then Check.")
                 .arg(shapeText(m_targetSelection.shape))
                 .arg(m_targetSelection.sources.size())
                 .arg(QString::fromStdString(exercise.start.op)));
     } else {
-        m_targetShape->setText(
-            tr("This exercise's solution fails: %1").arg(m_targetSelection.error));
+        say(m_targetShape, tr("This exercise's solution fails: %1").arg(m_targetSelection.error));
     }
     m_window->document()->edit(exercise.start, tr("Open exercise %1").arg(exercise.title));
     m_check->setEnabled(m_targetSelection.ok);
@@ -242,6 +243,12 @@ bool ExercisePanel::openExercise(const QString& name)
     m_next->setEnabled(m_index + 1 < int(list.size()));
     showResult();
     rebuildProgress();
+    // The focus stays on the button that opened it: its description says what is open now.
+    const QString opened = plainText(
+        QStringList{m_heading->text(), exercise.title, exercise.task, m_targetShape->text()}.join(
+            u'\n'));
+    for (QPushButton* b : {m_previous, m_next, m_restart})
+        b->setAccessibleDescription(opened);
     return true;
 }
 
@@ -268,15 +275,26 @@ void ExercisePanel::check()
     if (m_window->isSettled()) applyMarks();
 }
 
+void ExercisePanel::say(QLabel* label, const QString& text)
+{
+    label->setText(text);
+    const QString what = label->property("spokenAs").toString();
+    const QString words = plainText(text);
+    label->setAccessibleName(words.isEmpty() ? what : tr("%1: %2").arg(what, words));
+    // The verdict is also Check's description, which a screen reader says while Check has the
+    // focus (Qt 6.4 has no announcement event for a label that is not focused).
+    if (label == m_resultText) m_check->setAccessibleDescription(words);
+}
+
 void ExercisePanel::showResult()
 {
     if (!m_result) {
-        m_resultText->setText(m_index < 0 ? tr("Choose an exercise below.") : QString());
+        say(m_resultText, m_index < 0 ? tr("Choose an exercise below.") : QString());
         m_resultText->setStyleSheet(QString());
         return;
     }
     if (m_result->correct) {
-        m_resultText->setText(tr("<b>Right.</b> Same shape, same cells, same order."));
+        say(m_resultText, tr("<b>Right.</b> Same shape, same cells, same order."));
         m_resultText->setStyleSheet(
             QStringLiteral("QLabel { color: %1; }").arg(styleColor(ColorRole::Success)));
         return;
@@ -290,7 +308,7 @@ void ExercisePanel::showResult()
                     .arg(differ)
                     .arg(m_result->missingInputs.size())
                     .arg(m_result->extraInputs.size());
-    m_resultText->setText(text);
+    say(m_resultText, text);
     m_resultText->setStyleSheet(
         QStringLiteral("QLabel { color: %1; }").arg(styleColor(ColorRole::Error)));
 }
@@ -348,7 +366,7 @@ void ExercisePanel::rebuildProgress()
         done += solved;
         total += set.exercises.size();
     }
-    m_count->setText(tr("Solved %1 of %2 exercises.").arg(done).arg(total));
+    say(m_count, tr("Solved %1 of %2 exercises.").arg(done).arg(total));
 }
 
 } // namespace ss::ui

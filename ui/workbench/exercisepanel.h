@@ -4,6 +4,12 @@
 // (every set, done/total, which exercises are solved). The student answers in the workbench's own
 // editors; Check compares the window's workspace with the target (ExerciseChecker) and marks the
 // cells that differ in the window's first input and output views.
+//
+// For screen readers every text label is named by what it is and what it says ("Task: Take
+// rows 1 and 2"), so a name changes with the text and Qt sends NameChanged. Qt 6.4 has no live
+// region or announcement event, so the texts a button press changes are also that button's
+// accessible description: a screen reader says a changed description of the focused control
+// (Check says the verdict; Previous, Next and Start Over say the exercise now open).
 #pragma once
 
 #include "ui/model/exercisechecker.h"
@@ -56,6 +62,8 @@ private:
     void applyMarks();
     void clearMarks();
     void rebuildProgress();
+    /// Sets a label's text and its accessible name ("Task: ..."), as the header says.
+    void say(QLabel* label, const QString& text);
 
     MainWindow* m_window;
     ExerciseProgress m_progress;

@@ -337,6 +337,8 @@ void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
 void MainWindow::resizeEvent(QResizeEvent* event)
 {
     QMainWindow::resizeEvent(event);
+    // Narrower, the docks give room back before the editors' combo boxes are cut.
+    m_docks->keepCentreRoom();
     // Wider, the lesson text takes fewer lines: the editors give the room back to the views.
     m_splitter->refit();
 }
