@@ -448,9 +448,11 @@ AffinePlanMap::makeRepeat(const OpPlan& plan, const std::vector<std::int64_t>& s
     map->m_repeatDims = std::move(repeats);
     map->m_slotSizes = slotSizes;
     map->m_slotPieces.resize(slotSizes.size());
-    map->m_pieces = {std::move(whole), std::move(copy)};
-    map->m_outputPieces = {{0}};
-    map->m_slotPieces[std::size_t(affine->slot)] = {1};
+    // Spelled out: nested braces read differently in GCC and clang.
+    map->m_pieces.push_back(std::move(whole));
+    map->m_pieces.push_back(std::move(copy));
+    map->m_outputPieces.assign(1, std::vector<int>(1, 0));
+    map->m_slotPieces[std::size_t(affine->slot)].assign(1, 1);
     map->m_outputSizes = {size};
     map->m_outputBases = {0};
     map->m_outputReads = {size};
