@@ -184,6 +184,16 @@ bool isMappedFile(const void* data)
     return slotOf(reinterpret_cast<std::uintptr_t>(data)) != nullptr;
 }
 
+void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered)
+{
+    if (!data || bytes <= 0 || !isMappedFile(data)) return;
+    const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
+    const auto first = reinterpret_cast<std::uintptr_t>(data) / page * page;
+    const auto end = reinterpret_cast<std::uintptr_t>(data) + std::uintptr_t(bytes);
+    // Advice only: if the kernel refuses it, reads are as before.
+    madvise(reinterpret_cast<void*>(first), end - first, scattered ? MADV_RANDOM : MADV_NORMAL);
+}
+
 std::optional<std::string> mappedFilePath(const void* data)
 {
     std::lock_guard lock(g_mutex);

@@ -35,6 +35,13 @@ std::optional<std::string> mappedFileProblem(const void* data);
 /// allocation).
 bool isMappedFile(const void* data);
 
+/// Tells the kernel whether the mapped file under [data, data + bytes) is read at scattered
+/// places (a sample of it) rather than in order: scattered, a page fault brings in that page
+/// alone, instead of the readahead window around it (read_ahead_kb, 8 MiB on some disks), which
+/// for a sample a few megabytes apart reads the whole file on its first use. Does nothing for
+/// memory that is not a mapped file.
+void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered);
+
 /// The path given to mapFileRange for the buffer `data` lies in, if it is one and was given a
 /// path: where a workspace finds the data again instead of holding a copy of it.
 std::optional<std::string> mappedFilePath(const void* data);
