@@ -393,6 +393,18 @@ std::unique_ptr<Executor> startExecutor(const Options& o, std::ostream& err)
     return executor;
 }
 
+// readNpyFile maps .npy inputs while it lives (setNpyMapping), for commands whose requests
+// check them after their op (runRequest); put back as it was, for callers that run commands in
+// their own process (the tests).
+struct NpyMapping
+{
+    bool before = npyMapping();
+    NpyMapping() { setNpyMapping(true); }
+    ~NpyMapping() { setNpyMapping(before); }
+    NpyMapping(const NpyMapping&) = delete;
+    NpyMapping& operator=(const NpyMapping&) = delete;
+};
+
 int runCommand(const Options& o, std::istream& in, std::ostream& out, std::ostream& err,
                const Limits& limits)
 {
@@ -406,13 +418,8 @@ int runCommand(const Options& o, std::istream& in, std::ostream& out, std::ostre
     }
     const auto executor = startExecutor(o, err);
     // Each request checks its mapped inputs after its op (runRequest): .npy inputs are mapped,
-    // not copied. Put back as it was, for callers that run commands in their own process.
-    struct Mapping
-    {
-        bool before = npyMapping();
-        Mapping() { setNpyMapping(true); }
-        ~Mapping() { setNpyMapping(before); }
-    } mapping;
+    // not copied.
+    const NpyMapping mapping;
     RequestHandler handler(*executor, limits);
     if (runJsonLines(o.positional.empty() ? in : file, out, handler) != 0) {
         err << "slicescope-cli: "
@@ -483,6 +490,9 @@ std::string attrsText(const Attrs& attrs)
 
 int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& givenLimits)
 {
+    // runRequest checks the mapped input after the op: a .npy file bigger than memory is sliced
+    // where it lies.
+    const NpyMapping mapping;
     const std::string& expr = o.positional[0];
     const auto executorPtr = startExecutor(o, err);
     Executor& executor = *executorPtr;
@@ -525,15 +535,22 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
 
     const Tensor& input = result.inputs[0];
     const Tensor& output = result.outputs[0];
-    std::vector<bool> read(std::size_t(input.size()), false);
+    // The elements read, sorted: as many as the output has, not a flag per input element (a
+    // mapped input may have 4 x 10^9 of them).
+    std::vector<std::int64_t> read;
+    read.reserve(result.sources[0].size());
     for (const std::int64_t s : result.sources[0])
-        if (s != kNoSource && sourceSlot(s) == 0) read[std::size_t(sourceIndex(s))] = true;
-    const auto readCount = std::count(read.begin(), read.end(), true);
+        if (s != kNoSource && sourceSlot(s) == 0) read.push_back(sourceIndex(s));
+    std::sort(read.begin(), read.end());
+    read.erase(std::unique(read.begin(), read.end()), read.end());
+    const auto readCount = read.size();
 
     PrintOptions printOptions;
     printOptions.lineWidth = std::max(40, p.width());
     if (p.color())
-        printOptions.highlight = [&](std::int64_t i) { return bool(read[std::size_t(i)]); };
+        printOptions.highlight = [&](std::int64_t i) {
+            return std::binary_search(read.begin(), read.end(), i);
+        };
     p.heading("x: " + std::string(dtypeName(input.dtype())) + " " + compactShape(input.shape()) +
               ", " +
               (!o.inputs.empty()

@@ -782,6 +782,14 @@ std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& i
             outputs.push_back(out.computed);
             continue;
         }
+        // A copy of a whole input in its own order is that input: tensors are immutable once
+        // handed to an op, so the output shares its buffer (a mapped file's too) instead of
+        // allocating and filling as much again.
+        if (const int slot = out.identitySlot(inputs); slot >= 0) {
+            outputs.push_back(inputs[std::size_t(slot)].reshaped(out.shape));
+            if (ctx) ctx->addWork(inputs[std::size_t(slot)].size());
+            continue;
+        }
         Tensor result = Tensor::empty(out.dtype, out.shape);
         visitStorage(out.dtype, [&](auto tag) {
             using T = typename decltype(tag)::type;

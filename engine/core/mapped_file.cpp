@@ -31,6 +31,7 @@ struct Slot
     bool used = false;
     int fd = -1;
     std::string name;
+    std::string path;
     struct stat stat
     {
     };
@@ -105,7 +106,7 @@ bool sameFile(const struct stat& a, const struct stat& b)
 } // namespace
 
 std::shared_ptr<void> mapFileRange(int fd, std::int64_t offset, std::int64_t bytes,
-                                   const std::string& name)
+                                   const std::string& name, const std::string& path)
 {
     static std::once_flag installed;
     std::call_once(installed, installHandler);
@@ -135,6 +136,7 @@ std::shared_ptr<void> mapFileRange(int fd, std::int64_t offset, std::int64_t byt
     slot->used = true;
     slot->fd = own;
     slot->name = name;
+    slot->path = path;
     slot->stat = st;
     slot->damaged.store(false);
     const auto begin = reinterpret_cast<std::uintptr_t>(base);
@@ -150,6 +152,7 @@ std::shared_ptr<void> mapFileRange(int fd, std::int64_t offset, std::int64_t byt
         close(slot->fd);
         slot->fd = -1;
         slot->name.clear();
+        slot->path.clear();
         slot->used = false;
     });
 }
@@ -179,6 +182,24 @@ bool isMappedFile(const void* data)
 {
     std::lock_guard lock(g_mutex);
     return slotOf(reinterpret_cast<std::uintptr_t>(data)) != nullptr;
+}
+
+void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered)
+{
+    if (!data || bytes <= 0 || !isMappedFile(data)) return;
+    const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
+    const auto first = reinterpret_cast<std::uintptr_t>(data) / page * page;
+    const auto end = reinterpret_cast<std::uintptr_t>(data) + std::uintptr_t(bytes);
+    // Advice only: if the kernel refuses it, reads are as before.
+    madvise(reinterpret_cast<void*>(first), end - first, scattered ? MADV_RANDOM : MADV_NORMAL);
+}
+
+std::optional<std::string> mappedFilePath(const void* data)
+{
+    std::lock_guard lock(g_mutex);
+    const Slot* s = slotOf(reinterpret_cast<std::uintptr_t>(data));
+    if (!s || s->path.empty()) return std::nullopt;
+    return s->path;
 }
 
 } // namespace ss

@@ -9,7 +9,8 @@
 namespace ss {
 
 /// Maps `bytes` bytes of the open file `fd` from `offset` read-only into memory, for a tensor to
-/// use in place instead of a copy. `name` names the file in errors ("'/data/x.npy'"). The
+/// use in place instead of a copy. `name` names the file in errors ("'/data/x.npy'"), `path` is
+/// its path as opened (mappedFilePath; may be empty). The
 /// descriptor is duplicated, so the caller may close its own. Returns null when the range cannot
 /// be mapped (the caller then reads it into memory): mmap failed, or too many mappings are live.
 ///
@@ -22,7 +23,7 @@ namespace ss {
 /// The returned pointer is the first byte of the range; the buffer is unmapped when the last
 /// copy of the shared_ptr goes. The memory is read-only: a write to it crashes.
 std::shared_ptr<void> mapFileRange(int fd, std::int64_t offset, std::int64_t bytes,
-                                   const std::string& name);
+                                   const std::string& name, const std::string& path = {});
 
 /// If `data` lies in a buffer from mapFileRange whose file was truncated while it was read
 /// (a SIGBUS caught) or has been changed since it was mapped (another size or modification
@@ -33,5 +34,16 @@ std::optional<std::string> mappedFileProblem(const void* data);
 /// Whether `data` lies in a live buffer from mapFileRange (file-backed memory, not an
 /// allocation).
 bool isMappedFile(const void* data);
+
+/// Tells the kernel whether the mapped file under [data, data + bytes) is read at scattered
+/// places (a sample of it) rather than in order: scattered, a page fault brings in that page
+/// alone, instead of the readahead window around it (read_ahead_kb, 8 MiB on some disks), which
+/// for a sample a few megabytes apart reads the whole file on its first use. Does nothing for
+/// memory that is not a mapped file.
+void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered);
+
+/// The path given to mapFileRange for the buffer `data` lies in, if it is one and was given a
+/// path: where a workspace finds the data again instead of holding a copy of it.
+std::optional<std::string> mappedFilePath(const void* data);
 
 } // namespace ss

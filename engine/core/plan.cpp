@@ -60,4 +60,37 @@ std::int64_t OutputPlan::addConstant(const Tensor& value)
     return n;
 }
 
+namespace {
+
+// Whether the dimensions of extent > 1, in order, are row-major contiguous for `strides`.
+bool contiguous(const std::vector<std::int64_t>& extents, const std::vector<std::int64_t>& strides)
+{
+    std::int64_t expected = 1;
+    for (std::size_t d = extents.size(); d-- > 0;) {
+        if (extents[d] == 1) continue;
+        if (strides[d] != expected) return false;
+        expected *= extents[d];
+    }
+    return true;
+}
+
+} // namespace
+
+int OutputPlan::identitySlot(const std::vector<Tensor>& inputs) const
+{
+    if (computed.isValid() || pieces.size() != 1) return -1;
+    const auto* p = std::get_if<AffinePiece>(&pieces.front());
+    if (!p || p->slot < 0 || p->slot >= int(inputs.size())) return -1;
+    const Tensor& input = inputs[std::size_t(p->slot)];
+    if (!input.isValid() || input.dtype() != dtype || p->inOffset != 0 || p->outOffset != 0 ||
+        p->extents.size() != p->inStrides.size() || p->extents.size() != p->outStrides.size())
+        return -1;
+    const auto n = checkedNumElements(shape);
+    if (!n || *n == 0 || *n != input.size()) return -1;
+    const auto count = checkedNumElements(p->extents);
+    if (!count || *count != *n) return -1;
+    if (!contiguous(p->extents, p->inStrides) || !contiguous(p->extents, p->outStrides)) return -1;
+    return p->slot;
+}
+
 } // namespace ss

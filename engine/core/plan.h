@@ -145,6 +145,11 @@ struct OutputPlan
     /// Appends a scalar to `constants` (converted from `value`, a rank-0 tensor of any numeric
     /// dtype or of the output's own dtype) and returns its index.
     std::int64_t addConstant(const Tensor& value);
+    /// The input slot this output is a copy of, element for element in row-major order (one
+    /// affine piece reading all of a same-sized input of the same dtype contiguously, such as
+    /// x[...], transpose by the identity, a tile by ones, a pad by zeros), or -1. Such an output
+    /// shares the input's buffer instead of copying it (executePlan).
+    int identitySlot(const std::vector<Tensor>& inputs) const;
 };
 
 } // namespace ss

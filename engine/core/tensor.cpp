@@ -332,7 +332,10 @@ Limits Limits::forRequest() const
     return limits;
 }
 
-std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& what) const
+namespace {
+
+// The checks every tensor passes, allocated or file-backed: rank, signs, and a count that fits.
+std::int64_t checkedShapeElements(const Shape& shape, const std::string& what)
 {
     if (shape.size() > std::size_t(kMaxRank))
         invalidArgument(what + " would have rank " + std::to_string(shape.size()) + " (shape " +
@@ -347,21 +350,41 @@ std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& w
                       what + " of shape " + shapeString(shape) +
                           " is too big: its sizes multiply past 2^63 - 1 elements (a size of 0 "
                           "does not make it an empty array; NumPy refuses it too)");
-    if (*n > maxElements)
+    return *n;
+}
+
+} // namespace
+
+std::int64_t Limits::checkFileBacked(const Shape& shape, DType dtype, const std::string& what) const
+{
+    const std::int64_t n = checkedShapeElements(shape, what);
+    if (n > kMaxFileBackedElements)
+        throw OpError(ErrorCode::ResourceExhausted, what + " of shape " + shapeString(shape) + " " +
+                                                        std::string(dtypeName(dtype)) + " has " +
+                                                        std::to_string(n) + " elements, over the " +
+                                                        std::to_string(kMaxFileBackedElements) +
+                                                        " (2^40) a mapped file may hold");
+    return n;
+}
+
+std::int64_t Limits::check(const Shape& shape, DType dtype, const std::string& what) const
+{
+    const std::int64_t n = checkedShapeElements(shape, what);
+    if (n > maxElements)
         throw OpError(ErrorCode::ResourceExhausted, what + " of shape " + shapeString(shape) +
-                                                        " has " + std::to_string(*n) +
+                                                        " has " + std::to_string(n) +
                                                         " elements, over the limit of " +
                                                         std::to_string(maxElements) + " elements");
-    if (*n > maxBytes / dtypeSize(dtype))
+    if (n > maxBytes / dtypeSize(dtype))
         throw OpError(ErrorCode::ResourceExhausted,
                       what + " of shape " + shapeString(shape) + " " +
                           std::string(dtypeName(dtype)) + " needs " +
-                          (*n > std::numeric_limits<std::int64_t>::max() / dtypeSize(dtype)
+                          (n > std::numeric_limits<std::int64_t>::max() / dtypeSize(dtype)
                                ? std::string("more than 2^63 bytes")
-                               : byteSizeText(*n * dtypeSize(dtype)) + " (" +
-                                     std::to_string(*n * dtypeSize(dtype)) + " bytes)") +
+                               : byteSizeText(n * dtypeSize(dtype)) + " (" +
+                                     std::to_string(n * dtypeSize(dtype)) + " bytes)") +
                           ", over " + bytesName + " of " + byteSizeText(maxBytes));
-    return *n;
+    return n;
 }
 
 std::int64_t Limits::reserve(const Shape& shape, DType dtype, const std::string& what) const
@@ -414,7 +437,7 @@ Tensor Tensor::wrap(DType dtype, Shape shape, std::shared_ptr<void> data, const 
 {
     if (dtype == DType::String) invalidArgument("a string tensor cannot wrap a buffer");
     Tensor t;
-    t.m_size = limits.check(shape, dtype, "a tensor");
+    t.m_size = limits.checkFileBacked(shape, dtype, "a tensor");
     t.m_dtype = dtype;
     t.m_shape = std::move(shape);
     t.m_valid = true;
@@ -438,10 +461,10 @@ Tensor Tensor::fromInts(DType dtype, Shape shape, const std::vector<std::int64_t
     return t;
 }
 
-Tensor Tensor::clone() const
+Tensor Tensor::clone(const Limits& limits) const
 {
     if (!m_valid) return {};
-    Tensor t = empty(m_dtype, m_shape);
+    Tensor t = empty(m_dtype, m_shape, limits);
     if (m_size == 0) return t;
     if (m_dtype == DType::String)
         std::copy_n(data<std::string>(), m_size, t.data<std::string>());

@@ -19,6 +19,10 @@ namespace ss {
 class Executor;
 class MemoryBudget;
 
+/// The most elements a tensor over a mapped file may have: 2^40, the element indices a packed
+/// source holds (plan.h).
+inline constexpr std::int64_t kMaxFileBackedElements = std::int64_t(1) << 40;
+
 /// How much a single request may allocate. Checked before any allocation, so a request that is
 /// too big is refused with `resource_exhausted` and nothing is allocated.
 struct Limits
@@ -45,6 +49,10 @@ struct Limits
     /// element count overflows), invalid_argument if its rank is over kMaxRank; returns the element
     /// count otherwise. `what` names it ("the output"). Charges nothing.
     std::int64_t check(const Shape& shape, DType dtype, const std::string& what) const;
+    /// For a tensor over file-backed memory (Tensor::wrap): the rank and overflow checks of
+    /// check(), and at most kMaxFileBackedElements elements; not maxElements nor maxBytes, which
+    /// bound memory the process allocates. Returns the element count.
+    std::int64_t checkFileBacked(const Shape& shape, DType dtype, const std::string& what) const;
     /// check(), then charges the tensor's bytes to the budget (if any): for what is about to be
     /// allocated.
     std::int64_t reserve(const Shape& shape, DType dtype, const std::string& what) const;
@@ -140,9 +148,11 @@ public:
     /// All elements zero (false, 0, 0.0, "").
     static Tensor zeros(DType dtype, Shape shape, const Limits& limits = {});
     /// A tensor of a numeric dtype over `data`, a buffer of at least its bytes that the
-    /// shared_ptr keeps alive (a file mapped read-only, mapped_file.h). Checks `limits` but charges
-    /// nothing to a budget: the memory is the file's, not an allocation. A read-only buffer must
-    /// never be written: ops only read their inputs; clone() before editing.
+    /// shared_ptr keeps alive (a file mapped read-only, mapped_file.h). Checks the shape
+    /// (Limits::checkFileBacked) but neither the element nor the byte limit, and charges nothing
+    /// to a budget: the memory is the file's page cache, not an allocation, so a file bigger
+    /// than memory can be used. A read-only buffer must never be written: ops only read their
+    /// inputs; clone() before editing.
     static Tensor wrap(DType dtype, Shape shape, std::shared_ptr<void> data,
                        const Limits& limits = {});
     /// A rank-0 tensor.
@@ -173,8 +183,9 @@ public:
     void* raw() { return m_data.get(); }
     const void* raw() const { return m_data.get(); }
 
-    /// A deep copy with its own buffer.
-    Tensor clone() const;
+    /// A deep copy with its own buffer, allocated under `limits` (checked and charged to its
+    /// budget before the copy, as Tensor::empty).
+    Tensor clone(const Limits& limits = {}) const;
     /// The same buffer under another shape with the same element count.
     Tensor reshaped(Shape shape) const;
 

@@ -89,15 +89,20 @@ class NpyReader
 {
 public:
     /// `mapFd`: the file's descriptor, if its data may be mapped instead of read (-1: read).
-    NpyReader(QIODevice& device, std::string name, int mapFd = -1)
-        : m_device(device), m_name(std::move(name)), m_mapFd(mapFd)
+    /// `path`: the file's path, kept with a mapping (mappedFilePath).
+    NpyReader(QIODevice& device, std::string name, int mapFd = -1, std::string path = {})
+        : m_device(device), m_name(std::move(name)), m_path(std::move(path)), m_mapFd(mapFd)
     {
     }
 
     Tensor read(const Limits& limits)
     {
         const Header h = header();
-        const std::int64_t n = limits.check(h.shape, h.descr.dtype, m_name + ": the array");
+        const std::string what = m_name + ": the array";
+        // A mapped array is the file's page cache, not memory the process allocates: only its
+        // shape is checked (a file bigger than memory can be used), the limits are for a copy.
+        const std::int64_t n = m_mapFd >= 0 ? limits.checkFileBacked(h.shape, h.descr.dtype, what)
+                                            : limits.check(h.shape, h.descr.dtype, what);
         if (h.descr.itemSize > 0 && n > std::numeric_limits<std::int64_t>::max() / h.descr.itemSize)
             fail("the array's data size overflows");
         const std::int64_t bytes = n * h.descr.itemSize;
@@ -108,8 +113,9 @@ public:
         // Data the engine can use as it lies in the file is mapped, not copied.
         const std::int64_t offset = m_device.pos();
         if (m_mapFd >= 0 && mappable(h, offset, bytes))
-            if (auto data = mapFileRange(m_mapFd, offset, bytes, m_name))
+            if (auto data = mapFileRange(m_mapFd, offset, bytes, m_name, m_path))
                 return Tensor::wrap(h.descr.dtype, h.shape, std::move(data), limits);
+        if (m_mapFd >= 0) limits.check(h.shape, h.descr.dtype, what); // read after all
         // Fortran data is the C-order data of the reversed shape; it is transposed at the end.
         Shape storedShape = h.shape;
         if (h.fortranOrder) std::reverse(storedShape.begin(), storedShape.end());
@@ -772,6 +778,7 @@ private:
 
     QIODevice& m_device;
     std::string m_name;
+    std::string m_path;
     int m_mapFd = -1;
 };
 
@@ -856,7 +863,7 @@ Tensor readNpyFile(const std::string& path, const Limits& limits)
         ::close(fd);
         badRequest("cannot read '" + path + "': " + file.errorString().toStdString());
     }
-    return NpyReader(file, "'" + path + "'", g_mapping.load() ? fd : -1).read(limits);
+    return NpyReader(file, "'" + path + "'", g_mapping.load() ? fd : -1, path).read(limits);
 }
 
 void setNpyMapping(bool enabled)

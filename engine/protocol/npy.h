@@ -25,12 +25,13 @@ namespace ss {
 /// resource_exhausted if the array is over `limits` (checked on the header, before allocating).
 /// With setNpyMapping(true), an array of 1 MiB or more whose layout allows it (little-endian
 /// numbers other than bool, C order, data at a multiple of 64 bytes) is mapped read-only instead
-/// of read (mapped_file.h): no copy and no allocation; the caller must call checkMappedInputs()
-/// after its last read, since the file may change under it.
+/// of read (mapped_file.h): no copy and no allocation, and only its shape is checked against
+/// `limits` (Limits::checkFileBacked), so an array bigger than memory can be used; the caller
+/// must call checkMappedInputs() after its last read, since the file may change under it.
 Tensor readNpyFile(const std::string& path, const Limits& limits);
-/// Whether readNpyFile may map files (process-wide; off by default). slicescope-cli's `run`
-/// turns it on: its requests check their inputs after the op (runRequest). The GUI keeps its
-/// inputs for many evaluations and reads them into memory.
+/// Whether readNpyFile may map files (process-wide; off by default). slicescope-cli's `run` and
+/// `eval` turn it on, and so does the workbench (EngineClient): their requests and evaluations
+/// check their inputs after the op (runRequest), and an edit copies the tensor first.
 void setNpyMapping(bool enabled);
 bool npyMapping();
 /// The same from the bytes of a file.

@@ -10,6 +10,8 @@
 #include <numeric>
 #include <random>
 
+Q_DECLARE_METATYPE(ss::Attrs)
+
 using namespace ss;
 using namespace ss::testing;
 
@@ -381,6 +383,41 @@ private slots:
         JobContext ctx;
         ctx.cancel();
         SS_EXPECT_ERROR(executePlan(plan, {input}, ex, &ctx), ErrorCode::Cancelled, "cancelled");
+    }
+
+    // An output that is a whole input in its own order shares the input's buffer: x[...], a
+    // transpose by the identity, a tile by ones, a pad by zeros, a reshape. Anything else that
+    // reads it differently is a copy.
+    void identityPlansShareTheInput_data()
+    {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<Attrs>("attrs");
+        QTest::addColumn<bool>("shared");
+        QTest::newRow("x[...]") << "getitem" << Attrs{{"expr", Attr("x[...]")}} << true;
+        QTest::newRow("x[:, None]") << "getitem" << Attrs{{"expr", Attr("x[:, None]")}} << true;
+        QTest::newRow("x[::-1]") << "getitem" << Attrs{{"expr", Attr("x[::-1]")}} << false;
+        QTest::newRow("x[1:]") << "getitem" << Attrs{{"expr", Attr("x[1:]")}} << false;
+        QTest::newRow("transpose [0, 1]")
+            << "transpose" << Attrs{{"perm", Attr::ints({0, 1})}} << true;
+        QTest::newRow("transpose [1, 0]")
+            << "transpose" << Attrs{{"perm", Attr::ints({1, 0})}} << false;
+        QTest::newRow("tile [1, 1]") << "tile" << Attrs{{"multiples", Attr::ints({1, 1})}} << true;
+        QTest::newRow("tile [1, 2]") << "tile" << Attrs{{"multiples", Attr::ints({1, 2})}} << false;
+        Attr::List zeros{Attr(Attr::List{Attr(0), Attr(0)}), Attr(Attr::List{Attr(0), Attr(0)})};
+        QTest::newRow("pad by zeros") << "pad" << Attrs{{"paddings", Attr(zeros)}} << true;
+    }
+
+    void identityPlansShareTheInput()
+    {
+        QFETCH(QString, op);
+        QFETCH(Attrs, attrs);
+        QFETCH(bool, shared);
+        const Tensor x = iota({3, 4});
+        const OpRun run = runOp(op.toStdString(), {{x}}, attrs);
+        const Tensor& out = run.outputs.at(0);
+        QCOMPARE(out.raw() == x.raw(), shared);
+        // Shared or copied, the values are the plan's (runOp checked them against the sources).
+        if (shared) QCOMPARE(values(out), values(x));
     }
 };
 

@@ -57,6 +57,17 @@ std::vector<std::string> lines(const std::string& text)
 
 const char* kSeedExpr = "x[1, 2:4, None, ..., :-3:-1, :]";
 
+// The process's peak resident memory (VmHWM) in bytes, or -1.
+std::int64_t peakResident()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly)) return -1;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').front().toLongLong() * 1024;
+    return -1;
+}
+
 } // namespace
 
 class TestCli : public QObject
@@ -77,6 +88,7 @@ private slots:
     void evalReadsAPastedCall_data();
     void evalReadsAPastedCall();
     void evalIsSizedBeforeItsInputIsMade();
+    void evalSlicesAFileBiggerThanTheLimitWhereItLies();
     void opsListsEveryOp();
     void opsExamplesAreAnsweredByRun();
     void runAnswersEveryLineInOrder();
@@ -554,6 +566,48 @@ void TestCli::evalIsSizedBeforeItsInputIsMade()
         cli({"--max-bytes", "150000000", "eval", "--shape", "1000", "--dtype", "int8", "x[::-1]"})
             .exit,
         0);
+}
+
+// eval maps its --input file (as run does): a file over --max-bytes is sliced where it lies, and
+// only the result is charged. 2 GiB of float32 in a sparse file with one row written, under a
+// limit of 8 MB, which a copy of the file is refused by. What eval keeps beside the result is per
+// output element, not per input element (a flag per element read was 64 MiB here, and 500 MB and
+// a minute for 4 x 10^9 elements).
+void TestCli::evalSlicesAFileBiggerThanTheLimitWhereItLies()
+{
+    constexpr qint64 rows = 32768, cols = 16384;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("big.npy"));
+    Tensor row = makeFilled(DType::Float32, {cols}, Fill::Random, 3, Limits{});
+    {
+        // A version 1.0 header padded to 128 bytes, as NumPy writes it; the data is a hole but
+        // one row.
+        QByteArray dict("{'descr': '<f4', 'fortran_order': False, 'shape': (32768, 16384), }");
+        dict += QByteArray(128 - 10 - 1 - dict.size(), ' ') + '\n';
+        QByteArray header("\x93NUMPY\x01\x00", 8);
+        header += char(dict.size() & 0xFF);
+        header += char(dict.size() >> 8);
+        header += dict;
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(header), qint64(128));
+        QVERIFY(f.resize(128 + rows * cols * 4));
+        QVERIFY(f.seek(128 + 3000 * cols * 4));
+        QCOMPARE(f.write(static_cast<const char*>(row.raw()), cols * 4), cols * 4);
+    }
+    const std::string saved = dir.filePath(QStringLiteral("row.npy")).toStdString();
+    // The peak resident size (VmHWM) from here on: what eval frees before it returns counts.
+    QFile clearRefs(QStringLiteral("/proc/self/clear_refs"));
+    QVERIFY(clearRefs.open(QIODevice::WriteOnly) && clearRefs.write("5") == 1);
+    clearRefs.close();
+    const std::int64_t before = peakResident();
+    const CliRun r = cli({"--max-bytes", "8000000", "eval", "--input", "x=" + path.toStdString(),
+                          "x[3000]", "--save", saved});
+    QVERIFY2(r.exit == 0, r.err.c_str());
+    QVERIFY(contains(r.out, "16384 of 536870912 input elements are read."));
+    QVERIFY(readNpyFile(saved, Limits{}).identical(row));
+    QVERIFY2(peakResident() - before < 32 << 20,
+             qPrintable(QString::number(peakResident() - before)));
 }
 
 void TestCli::emptyTensorsWithHugeAxesPrintAtOnce_data()

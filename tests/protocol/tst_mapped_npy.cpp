@@ -15,10 +15,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
+
+Q_DECLARE_METATYPE(ss::Shape)
 
 using namespace ss;
 using namespace ss::testing;
@@ -100,6 +104,8 @@ private slots:
     void aFileChangedInPlaceIsAnError();
     void aRequestOnATruncatedInputFails();
     void mappedInputsAreNotAllocatedMemory();
+    void aFileBiggerThanTheLimitsIsSlicedWhereItLies_data();
+    void aFileBiggerThanTheLimitsIsSlicedWhereItLies();
 };
 
 void TestMappedNpy::mapsWhereTheLayoutAllows_data()
@@ -243,6 +249,87 @@ void TestMappedNpy::mappedInputsAreNotAllocatedMemory()
     QVERIFY2(residentBytes() - resident > n * 4 / 2,
              qPrintable(QString::number(residentBytes() - resident)));
     QVERIFY2(allocatedResidentBytes() - allocated < n * 4 / 4,
+             qPrintable(QString::number(allocatedResidentBytes() - allocated)));
+}
+
+void TestMappedNpy::aFileBiggerThanTheLimitsIsSlicedWhereItLies_data()
+{
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<Shape>("shape");
+    QTest::newRow("a row") << "x[12000]" << Shape{16384};
+    QTest::newRow("a strided, reversed corner") << "x[::1000, ::-7]" << Shape{33, 2341};
+}
+
+// A tensor bigger than memory: a mapped file is page cache, so neither the element limit nor the
+// byte limit (which bound what the process allocates) refuses it; only what a request makes from
+// it is charged. 2 GiB of float32, sparse (it takes no disk), with one row written; a budget of
+// 64 MiB and 2^24 elements, which the copy the file used to be read into is refused by.
+void TestMappedNpy::aFileBiggerThanTheLimitsIsSlicedWhereItLies()
+{
+    QFETCH(QString, expr);
+    QFETCH(Shape, shape);
+    constexpr std::int64_t rows = 32768, cols = 16384, written = 12000;
+    QTemporaryDir dir;
+    const QString path = dir.filePath("big.npy");
+    writeFile(path, npyFile("<f4", false, "(32768, 16384)", QByteArray(), 128));
+    QVERIFY(::truncate(QFile::encodeName(path).constData(), 128 + rows * cols * 4) == 0);
+    std::vector<float> row(static_cast<std::size_t>(cols));
+    for (std::int64_t c = 0; c < cols; ++c)
+        row[std::size_t(c)] = float(c + 1);
+    {
+        const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY);
+        QVERIFY(fd >= 0);
+        const auto bytes = ssize_t(cols * 4);
+        QCOMPARE(::pwrite(fd, row.data(), std::size_t(bytes), 128 + written * cols * 4), bytes);
+        ::close(fd);
+    }
+    Limits limits = withMaxBytes(kLimits, 64 << 20);
+    limits.maxElements = 1 << 24;
+    const Json json = parseJson("{\"op\": \"getitem\", \"inputs\": {\"input\": {\"npy\": \"" +
+                                path.toStdString() + "\"}}, \"attrs\": {\"expr\": \"" +
+                                expr.toStdString() + "\"}}");
+    // Read into memory, it is refused before anything is allocated.
+    try {
+        requestFromJson(json, limits.forRequest());
+        QFAIL("a 2 GiB copy fitted a 64 MiB limit");
+    } catch (const OpError& e) {
+        QCOMPARE(e.code(), ErrorCode::ResourceExhausted);
+    }
+    const std::int64_t allocated = allocatedResidentBytes();
+    setNpyMapping(true);
+    const Limits budget = limits.forRequest();
+    Request request;
+    try {
+        request = requestFromJson(json, budget);
+    } catch (const OpError& e) {
+        setNpyMapping(false);
+        QFAIL(e.what());
+    }
+    setNpyMapping(false);
+    const Tensor& input = request.inputs.at(0).at(0);
+    QVERIFY(isMappedFile(input.raw()));
+    QCOMPARE(input.shape(), (Shape{rows, cols}));
+    const RequestResult result = runRequest(request, budget, testExecutor());
+    const Tensor& out = result.outputs.at(0);
+    QCOMPARE(out.shape(), shape);
+    // The written row is row 12 of the strided corner, read from its end in steps of 7.
+    const float* v = out.data<float>();
+    if (shape.size() == 1) {
+        QVERIFY(std::equal(row.begin(), row.end(), v));
+    } else {
+        for (std::int64_t r = 0; r < shape[0]; ++r)
+            for (std::int64_t c = 0; c < shape[1]; ++c) {
+                const float want = r * 1000 == written ? row[std::size_t(cols - 1 - 7 * c)] : 0.0f;
+                if (v[r * shape[1] + c] != want)
+                    QFAIL(qPrintable(QStringLiteral("element [%1, %2] is %3, not %4")
+                                         .arg(r)
+                                         .arg(c)
+                                         .arg(double(v[r * shape[1] + c]))
+                                         .arg(double(want))));
+            }
+    }
+    // Only the output (and the request's own bookkeeping) was allocated.
+    QVERIFY2(allocatedResidentBytes() - allocated < 32 << 20,
              qPrintable(QString::number(allocatedResidentBytes() - allocated)));
 }
 

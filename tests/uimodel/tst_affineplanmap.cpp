@@ -254,6 +254,8 @@ private slots:
     void everyLesson();
     void randomSlices();
     void randomMoves();
+    void randomPads();
+    void randomTiles();
     void evaluationKeepsNoSources();
 };
 
@@ -275,10 +277,10 @@ void TestAffinePlanMap::everyExample()
     }
     // The plan path is taken where it should be, and only there.
     for (const char* name : {"strided_slice", "getitem", "transpose", "reverse", "concat", "split",
-                             "stack", "unstack"})
+                             "stack", "unstack", "pad", "tile"})
         QVERIFY2(analytic.count(name), name);
-    // pad's border is constants, tile repeats, the example gather reads index 1 twice.
-    for (const char* name : {"pad", "tile", "gather"})
+    // The example gather reads index 1 twice.
+    for (const char* name : {"gather"})
         QVERIFY2(stored.count(name), name);
 }
 
@@ -399,11 +401,75 @@ void TestAffinePlanMap::randomMoves()
     QCOMPARE(analytic, 400 * 6);
 }
 
+// A constant pad is its input in a border of constants: the positions count the input's
+// elements alone, in output order (the stored orders skip the constants). REFLECT and SYMMETRIC
+// read border elements twice and keep the stored path.
+void TestAffinePlanMap::randomPads()
+{
+    std::mt19937_64 rng(5);
+    const OpDef* pad = findOp("pad");
+    int analytic = 0, constant = 0;
+    for (int round = 0; round < 600; ++round) {
+        const Shape shape = randomShape(rng);
+        const Tensor x = arange(shape);
+        Attr::List paddings;
+        for (std::size_t d = 0; d < shape.size(); ++d) {
+            Attr::List pair;
+            pair.push_back(Attr(randomIn(rng, 0, 2)));
+            pair.push_back(Attr(randomIn(rng, 0, 2)));
+            paddings.push_back(Attr(pair));
+        }
+        const char* mode = rng() % 4 == 0 ? "REFLECT" : rng() % 3 == 0 ? "SYMMETRIC" : "CONSTANT";
+        const Outcome o = compareBothWays(*pad, {{x}},
+                                          {{"paddings", Attr(paddings)},
+                                           {"mode", Attr(std::string(mode))},
+                                           {"constant_values", Attr(std::int64_t(-1))}},
+                                          rng);
+        QVERIFY2(o.error.empty(), (std::string(mode) + ": " + o.error).c_str());
+        if (std::string(mode) == "CONSTANT" && o.ran) {
+            ++constant;
+            analytic += o.analytic;
+        }
+    }
+    // Every constant pad takes the plan path.
+    QVERIFY(constant > 200);
+    QCOMPARE(analytic, constant);
+}
+
+// A tile reads its whole input in input order once, then again for every repetition: read
+// positions are input indices, and an input element's targets are all its copies.
+void TestAffinePlanMap::randomTiles()
+{
+    std::mt19937_64 rng(6);
+    const OpDef* tile = findOp("tile");
+    int analytic = 0, repeating = 0;
+    for (int round = 0; round < 600; ++round) {
+        const Shape shape = randomShape(rng);
+        std::vector<std::int64_t> multiples;
+        bool repeats = false;
+        for (std::size_t d = 0; d < shape.size(); ++d) {
+            multiples.push_back(randomIn(rng, 0, 3));
+            repeats = repeats || (multiples.back() > 1 && shape[d] > 0);
+        }
+        const Outcome o =
+            compareBothWays(*tile, {{arange(shape)}}, {{"multiples", ints(multiples)}}, rng);
+        QVERIFY2(o.ran && o.error.empty(), ("tile: " + o.error).c_str());
+        if (repeats && numElements(shape) > 0 &&
+            std::find(multiples.begin(), multiples.end(), 0) == multiples.end()) {
+            ++repeating;
+            analytic += o.analytic;
+        }
+    }
+    // Every tile that repeats a non-empty input takes the plan path.
+    QVERIFY(repeating > 100);
+    QCOMPARE(analytic, repeating);
+}
+
 void TestAffinePlanMap::evaluationKeepsNoSources()
 {
-    // What the workbench does: a slice is evaluated with no sources and no stored order at all,
-    // a pad keeps them (its border has none).
-    for (const char* op : {"getitem", "pad"}) {
+    // What the workbench does: a slice, a constant pad and a tile are evaluated with no sources
+    // and no stored order at all, a gather keeps them (its indices may repeat).
+    for (const char* op : {"getitem", "pad", "tile", "gather"}) {
         EngineClient client;
         QSignalSpy evaluated(&client, &EngineClient::evaluated);
         const Workspace ws = exampleWorkspace(*findOp(op));
@@ -411,7 +477,7 @@ void TestAffinePlanMap::evaluationKeepsNoSources()
         QVERIFY(evaluated.wait(10000));
         const auto eval = evaluated.front().front().value<std::shared_ptr<const Evaluation>>();
         QVERIFY(eval->ok);
-        const bool derived = std::string(op) == "getitem";
+        const bool derived = std::string(op) != "gather";
         QCOMPARE(bool(eval->sources.plan()), derived);
         QCOMPARE(eval->sources.stored().empty(), derived);
         std::int64_t orderBytes = 0;
@@ -419,11 +485,14 @@ void TestAffinePlanMap::evaluationKeepsNoSources()
             for (const ReadOrder& order : *orders)
                 orderBytes += order->bytes();
         QCOMPARE(orderBytes == 0, derived);
-        // x[1:, ::-2] of a 3x4 arange starts at x[1, 3]; the pad's corner is its constant.
-        if (derived)
+        // x[1:, ::-2] of a 3x4 arange starts at x[1, 3]; the pad's corner is its constant; the
+        // tile starts with the input's first element.
+        if (std::string(op) == "getitem")
             QCOMPARE(eval->sources.source(0, 0), packSource(0, 7));
-        else
+        else if (std::string(op) == "pad")
             QCOMPARE(eval->sources.source(0, 0), kNoSource);
+        else if (std::string(op) == "tile")
+            QCOMPARE(eval->sources.source(0, 0), packSource(0, 0));
     }
 }
 

@@ -2,10 +2,15 @@
 // The engine client on the shared pool: evaluations delivered on its thread, and work it runs
 // for its effect (the autosave) finished before the client is gone, although the pool, shared
 // with every view, lives on. Links the model library alone: no widgets.
+#include "core/mapped_file.h"
+#include "protocol/npy.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/workerpool.h"
+#include "ui/model/workspacefile.h"
 
+#include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ss;
@@ -21,6 +26,7 @@ private slots:
     void evaluatesOnThePool();
     void evaluationsAreBudgetedWhole_data();
     void evaluationsAreBudgetedWhole();
+    void npyInputsAreMappedAndChecked();
 };
 
 void TestEngineClient::evaluatesOnThePool()
@@ -124,6 +130,46 @@ void TestEngineClient::evaluationsAreBudgetedWhole()
     QCOMPARE(eval->code, ErrorCode::ResourceExhausted);
     QVERIFY2(eval->message.startsWith(refused), qPrintable(eval->message));
     QVERIFY2(eval->message.contains(QStringLiteral(" is available (the byte limit of 30.0 MB")),
+             qPrintable(eval->message));
+}
+
+namespace {
+
+std::shared_ptr<const Evaluation> evaluated(EngineClient& client, const Workspace& ws)
+{
+    QSignalSpy spy(&client, &EngineClient::evaluated);
+    client.evaluate(ws);
+    if (!spy.wait(20000)) return nullptr;
+    return spy.front().front().value<std::shared_ptr<const Evaluation>>();
+}
+
+} // namespace
+
+// The workbench maps .npy inputs of 1 MiB or more (EngineClient turns it on) and every
+// evaluation checks them after its op: a file truncated under the window fails the evaluation,
+// naming the file, instead of showing zeros or ending the process with SIGBUS.
+void TestEngineClient::npyInputsAreMappedAndChecked()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("x.npy"));
+    const Tensor tensor = makeFilled(DType::Float32, {640, 512}, Fill::Arange, 0, Limits{});
+    writeNpyFile(QFile::encodeName(path).toStdString(), tensor);
+    EngineClient client;
+    Workspace ws = readWorkspaceFile(path, Workspace{}, client.limits());
+    QVERIFY(isMappedFile(ws.inputs[0][0].data.raw()));
+    ws.attrs = {{"expr", Attr("x[::-1, 1]")}};
+    auto eval = evaluated(client, ws);
+    QVERIFY(eval);
+    QVERIFY2(eval->ok, qPrintable(eval->message));
+    QCOMPARE(eval->outputs.front().data<float>()[0], float(639 * 512 + 1));
+
+    QVERIFY(QFile::resize(path, 4096));
+    ws.attrs = {{"expr", Attr("x[::-1, 2]")}};
+    eval = evaluated(client, ws);
+    QVERIFY(eval);
+    QVERIFY(!eval->ok);
+    QCOMPARE(eval->code, ErrorCode::BadRequest);
+    QVERIFY2(eval->message.contains(QStringLiteral("x.npy' was truncated while it was being read")),
              qPrintable(eval->message));
 }
 

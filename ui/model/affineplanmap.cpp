@@ -188,6 +188,32 @@ std::int64_t place(const AffinePlanMap::Piece& piece, bool input, const std::int
     return at;
 }
 
+// The read position in its output of the element at `coords` of the piece.
+std::int64_t positionOf(const AffinePlanMap::Piece& piece, const std::int64_t* coords)
+{
+    std::int64_t at = piece.posOffset;
+    for (std::size_t d = 0; d < piece.dims.size(); ++d)
+        at += coords[d] * piece.dims[d].posStride;
+    return at;
+}
+
+// For the one copied piece of an output with constants: positions count its elements in output
+// order, so each dimension's position stride is the number of elements the dimensions nested
+// inside it hold (signed as its output stride, which walks the output backwards if negative).
+void countReadsAlone(AffinePlanMap::Piece& piece)
+{
+    std::int64_t inside = 1;
+    piece.posOffset = 0;
+    for (std::size_t k = piece.dims.size(); k-- > 0;) {
+        auto& dim = piece.dims[std::size_t(piece.out.order[k])];
+        dim.posStride = dim.outStride > 0 ? inside : -inside;
+        if (dim.outStride < 0) piece.posOffset += inside * (dim.extent - 1);
+        inside *= dim.extent;
+    }
+    piece.posMin = 0;
+    piece.posMax = piece.count - 1;
+}
+
 // Writes the read positions of the piece's input elements in [lo, hi]: out[(v - origin) * dir]
 // for input index v. Walks the piece's input dimensions, largest stride first, visiting only
 // coordinates whose block meets the window, so a row costs its hits, not a search per element.
@@ -205,7 +231,7 @@ void enumerateWindow(const AffinePlanMap::Piece& piece, std::size_t level, std::
     const std::int64_t qHigh = std::min(dim.extent - 1, floorDiv(hi - v, s));
     if (qLow > qHigh) return;
     if (level + 1 == piece.dims.size()) {
-        const std::int64_t os = dim.outStride;
+        const std::int64_t os = dim.posStride;
         ReadPosition* o = out + (v + qLow * s - origin) * dir;
         const std::int64_t oStep = s * dir;
         std::int64_t position = w + qLow * os;
@@ -214,7 +240,7 @@ void enumerateWindow(const AffinePlanMap::Piece& piece, std::size_t level, std::
         return;
     }
     for (std::int64_t q = qLow; q <= qHigh; ++q)
-        enumerateWindow(piece, level + 1, v + q * s, w + q * dim.outStride, lo, hi, origin, dir,
+        enumerateWindow(piece, level + 1, v + q * s, w + q * dim.posStride, lo, hi, origin, dir,
                         out);
 }
 
@@ -233,7 +259,7 @@ void walkSequence(const AffinePlanMap::Piece& piece, std::int64_t base, std::int
         const auto& dim = piece.dims[std::size_t(piece.in.order[k])];
         stride[k] = dim.inStride;
         extent[k] = dim.extent;
-        outStride[k] = dim.outStride;
+        outStride[k] = dim.posStride;
         // Floor division keeps every remainder in [0, stride): for an element of the piece the
         // quotients are its coordinates (the strides are nested), and for any other one some
         // quotient is out of range or the last remainder is not 0.
@@ -241,7 +267,7 @@ void walkSequence(const AffinePlanMap::Piece& piece, std::int64_t base, std::int
         r -= q[k] * stride[k];
         rem[k] = r;
     }
-    base += piece.outOffset;
+    base += piece.posOffset;
     struct DeltaCache
     {
         std::int64_t delta[2] = {0, 0}, whole[2] = {0, 0}, part[2] = {0, 0};
@@ -326,6 +352,32 @@ private:
     std::int64_t m_base;
 };
 
+// An output with constants: its copied piece's elements are read in output order, the
+// constants not at all.
+class SparseOutputOrder final : public ReadOrderMap
+{
+public:
+    SparseOutputOrder(std::shared_ptr<const AffinePlanMap> map, int output, std::int64_t size)
+        : ReadOrderMap(size), m_map(std::move(map)), m_output(output)
+    {
+    }
+    ReadPosition at(std::int64_t flat) const override
+    {
+        return m_map->outputPosition(m_output, flat);
+    }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        for (std::int64_t i = 0; i < count; ++i)
+            out[i] = m_map->outputPosition(m_output, first + i * step);
+    }
+    std::int64_t bytes() const override { return 0; }
+
+private:
+    std::shared_ptr<const AffinePlanMap> m_map;
+    int m_output;
+};
+
 } // namespace
 
 void checkReadPositionLimit(std::int64_t outputElements)
@@ -339,25 +391,104 @@ void checkReadPositionLimit(std::int64_t outputElements)
                           " elements (slicescope-cli has no such limit)");
 }
 
+std::shared_ptr<const AffinePlanMap>
+AffinePlanMap::makeRepeat(const OpPlan& plan, const std::vector<std::int64_t>& slotSizes)
+{
+    if (plan.outputs.size() != 1) return nullptr;
+    const OutputPlan& output = plan.outputs.front();
+    if (output.computed.isValid() || output.pieces.size() != 1) return nullptr;
+    const auto* affine = std::get_if<AffinePiece>(&output.pieces.front());
+    if (!affine || affine->slot < 0 || affine->slot >= int(slotSizes.size()) ||
+        affine->extents.size() != affine->inStrides.size() ||
+        affine->extents.size() != affine->outStrides.size())
+        return nullptr;
+    const std::int64_t size = numElements(output.shape);
+    const std::int64_t slotSize = slotSizes[std::size_t(affine->slot)];
+    // `whole` has every dimension (output side: it finds an output element's source), `copy`
+    // only those that move through the input (both sides: it finds an input element's first
+    // copy, and numbers the input in its own order).
+    Piece whole, copy;
+    whole.slot = copy.slot = affine->slot;
+    whole.inOffset = copy.inOffset = affine->inOffset;
+    whole.outOffset = copy.outOffset = affine->outOffset;
+    std::vector<std::pair<std::int64_t, std::int64_t>> repeats;
+    for (std::size_t d = 0; d < affine->extents.size(); ++d) {
+        const Dim dim{affine->extents[d], affine->inStrides[d], affine->outStrides[d],
+                      affine->inStrides[d]};
+        if (dim.extent <= 0) return nullptr;
+        if (dim.extent == 1) continue;
+        // Backwards in either tensor, the first copies are not in input order.
+        if (dim.outStride <= 0 || dim.inStride < 0) return nullptr;
+        whole.dims.push_back(dim);
+        whole.count *= dim.extent;
+        if (dim.inStride == 0) {
+            repeats.emplace_back(dim.extent, dim.outStride);
+        } else {
+            copy.dims.push_back(dim);
+            copy.count *= dim.extent;
+        }
+    }
+    if (repeats.empty() || int(whole.dims.size()) > kMaxDims) return nullptr;
+    // The whole piece covers the output exactly, the copy the input, both in the same order.
+    if (!makeSide(whole.dims, whole.out, whole.outOffset, false) || whole.out.min != 0 ||
+        whole.out.max != size - 1 || whole.count != size)
+        return nullptr;
+    if (!makeSide(copy.dims, copy.in, copy.inOffset, true) ||
+        !makeSide(copy.dims, copy.out, copy.outOffset, false) || copy.in.min != 0 ||
+        copy.in.max != slotSize - 1 || copy.count != slotSize || copy.in.order != copy.out.order)
+        return nullptr;
+    checkReadPositionLimit(size);
+    // Positions are input indices: an output element's is its source's (0 along a repetition).
+    whole.posOffset = copy.posOffset = affine->inOffset;
+    whole.posMin = copy.posMin = 0;
+    whole.posMax = copy.posMax = slotSize - 1;
+
+    std::shared_ptr<AffinePlanMap> map(new AffinePlanMap);
+    map->m_repeats = true;
+    map->m_repeatDims = std::move(repeats);
+    map->m_slotSizes = slotSizes;
+    map->m_slotPieces.resize(slotSizes.size());
+    // Spelled out: nested braces read differently in GCC and clang.
+    map->m_pieces.push_back(std::move(whole));
+    map->m_pieces.push_back(std::move(copy));
+    map->m_outputPieces.assign(1, std::vector<int>(1, 0));
+    map->m_slotPieces[std::size_t(affine->slot)].assign(1, 1);
+    map->m_outputSizes = {size};
+    map->m_outputBases = {0};
+    map->m_outputReads = {size};
+    map->m_withConstants = {false};
+    for (std::size_t s = 0; s < slotSizes.size(); ++s)
+        map->m_slotSummaries.push_back(int(s) == affine->slot
+                                           ? ReadOrderSummary{slotSize, 0, slotSize - 1}
+                                           : ReadOrderSummary{});
+    map->m_lastRead = slotSize - 1;
+    return map;
+}
+
 std::shared_ptr<const AffinePlanMap> AffinePlanMap::make(const OpPlan& plan,
                                                          const std::vector<std::int64_t>& slotSizes)
 {
+    if (auto repeat = makeRepeat(plan, slotSizes)) return repeat;
     std::shared_ptr<AffinePlanMap> map(new AffinePlanMap);
     map->m_slotSizes = slotSizes;
     map->m_slotPieces.resize(slotSizes.size());
-    std::int64_t total = 0;
+    std::int64_t total = 0, elements = 0;
     for (std::size_t k = 0; k < plan.outputs.size(); ++k) {
         const OutputPlan& output = plan.outputs[k];
         if (output.computed.isValid()) return nullptr;
         const std::int64_t size = numElements(output.shape);
         map->m_outputSizes.push_back(size);
         map->m_outputBases.push_back(total);
-        total += size;
+        elements += size;
         map->m_outputPieces.emplace_back();
         std::int64_t covered = 0;
+        // The output's constant pieces: they take room in it and read nothing.
+        std::vector<Piece> constants;
         for (const ss::Piece& variant : output.pieces) {
             const auto* affine = std::get_if<AffinePiece>(&variant);
-            if (!affine || affine->slot < 0 || affine->slot >= int(slotSizes.size()))
+            if (!affine) return nullptr;
+            const bool constant = affine->slot == kConstantSlot;
+            if (!constant && (affine->slot < 0 || affine->slot >= int(slotSizes.size())))
                 return nullptr;
             if (affine->extents.size() != affine->inStrides.size() ||
                 affine->extents.size() != affine->outStrides.size())
@@ -372,7 +503,9 @@ std::shared_ptr<const AffinePlanMap> AffinePlanMap::make(const OpPlan& plan,
                 affine->extents.end())
                 continue;
             for (std::size_t d = 0; d < affine->extents.size(); ++d) {
-                Dim dim{affine->extents[d], affine->inStrides[d], affine->outStrides[d]};
+                // A constant piece repeats one value: only its output side counts.
+                Dim dim{affine->extents[d], constant ? 1 : affine->inStrides[d],
+                        affine->outStrides[d]};
                 if (dim.extent < 0) return nullptr;
                 if (dim.extent == 1) continue;
                 // A zero stride repeats (tile, broadcast): not one-to-one.
@@ -388,9 +521,22 @@ std::shared_ptr<const AffinePlanMap> AffinePlanMap::make(const OpPlan& plan,
                 piece.count *= dim.extent;
             }
             if (int(piece.dims.size()) > kMaxDims) return nullptr;
+            if (constant) {
+                if (!makeSide(piece.dims, piece.out, piece.outOffset, false) || piece.out.min < 0 ||
+                    piece.out.max >= size)
+                    return nullptr;
+                covered += piece.count;
+                constants.push_back(std::move(piece));
+                continue;
+            }
+            for (Dim& dim : piece.dims)
+                dim.posStride = dim.outStride;
+            piece.posOffset = piece.outOffset;
             if (!makeSide(piece.dims, piece.in, piece.inOffset, true) ||
                 !makeSide(piece.dims, piece.out, piece.outOffset, false))
                 return nullptr;
+            piece.posMin = piece.out.min;
+            piece.posMax = piece.out.max;
             if (piece.in.min < 0 || piece.in.max >= slotSizes[std::size_t(piece.slot)] ||
                 piece.out.min < 0 || piece.out.max >= size)
                 return nullptr;
@@ -401,11 +547,39 @@ std::shared_ptr<const AffinePlanMap> AffinePlanMap::make(const OpPlan& plan,
         }
         // Disjoint pieces inside the output that add up to its size cover it exactly.
         if (covered != size) return nullptr;
-        if (!allDisjoint(map->m_pieces, map->m_outputPieces.back(), false)) return nullptr;
+        const std::vector<int>& copied = map->m_outputPieces.back();
+        if (constants.empty()) {
+            if (!allDisjoint(map->m_pieces, copied, false)) return nullptr;
+        } else {
+            // The constants are disjoint from each other and from what is copied, too.
+            std::vector<Piece> all = constants;
+            for (int p : copied)
+                all.push_back(map->m_pieces[std::size_t(p)]);
+            std::vector<int> which(all.size());
+            for (std::size_t p = 0; p < which.size(); ++p)
+                which[p] = int(p);
+            if (!allDisjoint(all, which, false)) return nullptr;
+        }
+        std::int64_t reads = size;
+        if (!constants.empty()) {
+            // Around one copied piece, its elements are numbered alone; around several, the
+            // numbering would need each piece's share before an element: left to the stored
+            // path.
+            if (copied.size() > 1) return nullptr;
+            reads = 0;
+            if (!copied.empty()) {
+                Piece& piece = map->m_pieces[std::size_t(copied.front())];
+                countReadsAlone(piece);
+                reads = piece.count;
+            }
+        }
+        map->m_outputReads.push_back(reads);
+        map->m_withConstants.push_back(!constants.empty());
+        total += reads;
     }
     for (const auto& which : map->m_slotPieces)
         if (!allDisjoint(map->m_pieces, which, true)) return nullptr;
-    checkReadPositionLimit(total);
+    checkReadPositionLimit(elements);
 
     // The summaries, from the pieces: a slot's first element is the one its lowest output
     // position reads, and its last position the highest.
@@ -416,9 +590,10 @@ std::shared_ptr<const AffinePlanMap> AffinePlanMap::make(const OpPlan& plan,
             const Piece& piece = map->m_pieces[std::size_t(p)];
             const std::int64_t base = map->m_outputBases[std::size_t(piece.output)];
             summary.selected += piece.count;
-            summary.last = std::max(summary.last, base + piece.out.max);
-            if (lowest < 0 || base + piece.out.min < lowest) {
-                lowest = base + piece.out.min;
+            summary.last = std::max(summary.last, base + piece.posMax);
+            // The lowest position is the piece's first element in output order.
+            if (lowest < 0 || base + piece.posMin < lowest) {
+                lowest = base + piece.posMin;
                 Coords coords{};
                 invert(piece, false, piece.out.min, coords.data());
                 summary.first = place(piece, true, coords.data());
@@ -458,13 +633,39 @@ std::optional<std::pair<int, std::int64_t>> AffinePlanMap::target(int slot,
     return std::pair{piece->output, place(*piece, false, coords.data())};
 }
 
+std::vector<std::vector<std::int64_t>> AffinePlanMap::targets(int slot, std::int64_t index) const
+{
+    std::vector<std::vector<std::int64_t>> all(m_outputSizes.size());
+    const auto first = target(slot, index);
+    if (!first) return all;
+    std::vector<std::int64_t>& list = all[std::size_t(first->first)];
+    list.push_back(first->second);
+    // Each repetition copies every copy so far once more.
+    for (const auto& [extent, stride] : m_repeatDims) {
+        const std::size_t n = list.size();
+        for (std::int64_t q = 1; q < extent; ++q)
+            for (std::size_t i = 0; i < n; ++i)
+                list.push_back(list[i] + q * stride);
+    }
+    std::sort(list.begin(), list.end());
+    return all;
+}
+
 ReadPosition AffinePlanMap::inputPosition(int slot, std::int64_t index) const
 {
     Coords coords; // invert() writes every coordinate the piece has
     const Piece* piece = find(true, slot, index, coords.data());
     if (!piece) return -1;
     return ReadPosition(m_outputBases[std::size_t(piece->output)] +
-                        place(*piece, false, coords.data()));
+                        positionOf(*piece, coords.data()));
+}
+
+ReadPosition AffinePlanMap::outputPosition(int output, std::int64_t index) const
+{
+    Coords coords; // invert() writes every coordinate the piece has
+    const Piece* piece = find(false, output, index, coords.data());
+    if (!piece) return -1;
+    return ReadPosition(m_outputBases[std::size_t(output)] + positionOf(*piece, coords.data()));
 }
 
 void AffinePlanMap::readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
@@ -490,7 +691,7 @@ void AffinePlanMap::readInput(int slot, std::int64_t first, std::int64_t step, s
         const Piece& piece = m_pieces[std::size_t(p)];
         if (piece.in.max < lo || piece.in.min > hi) continue;
         enumerateWindow(piece, 0, piece.inOffset,
-                        m_outputBases[std::size_t(piece.output)] + piece.outOffset, lo, hi, first,
+                        m_outputBases[std::size_t(piece.output)] + piece.posOffset, lo, hi, first,
                         step, out);
     }
 }
@@ -503,15 +704,24 @@ ReadOrder AffinePlanMap::inputOrder(int slot) const
 
 ReadOrder AffinePlanMap::outputOrder(int output) const
 {
+    if (m_withConstants[std::size_t(output)] || m_repeats)
+        return std::make_shared<const SparseOutputOrder>(shared_from_this(), output,
+                                                         m_outputSizes[std::size_t(output)]);
     return std::make_shared<const OutputOrder>(m_outputBases[std::size_t(output)],
                                                m_outputSizes[std::size_t(output)]);
 }
 
 ReadOrderSummary AffinePlanMap::outputSummary(int output) const
 {
-    const std::int64_t size = m_outputSizes[std::size_t(output)];
-    if (size == 0) return {};
-    return {size, 0, m_outputBases[std::size_t(output)] + size - 1};
+    const std::int64_t reads = m_outputReads[std::size_t(output)];
+    if (reads == 0) return {};
+    const std::int64_t last = m_outputBases[std::size_t(output)] + reads - 1;
+    // Repeated: output element 0 reads input element 0, and the input's last is read last.
+    if (m_repeats) return {reads, 0, m_lastRead};
+    if (!m_withConstants[std::size_t(output)]) return {reads, 0, last};
+    // The copied piece's first element in output order is read first.
+    return {reads, m_pieces[std::size_t(m_outputPieces[std::size_t(output)].front())].out.min,
+            last};
 }
 
 } // namespace ss::ui

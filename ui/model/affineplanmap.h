@@ -4,7 +4,13 @@
 // order is the output order itself, and every question the workbench asks (an element's read
 // position, an output element's source, an input element's target, the summaries) is answered
 // by inverting a piece's affine map. An evaluation at 10^8 elements then keeps no sources and
-// no read orders at all (16 bytes per element less).
+// no read orders at all (16 bytes per element less). An output may also hold constants (pad's
+// border) around one copied piece: its read positions then count the piece's elements alone, in
+// output order, as the stored orders number them. And a plan of one piece that reads a whole
+// input in its own order, repeated along dimensions of input stride 0 (tile), is answered too:
+// every input element is first read by the first copy, in input order, so its read position is
+// its own index, an output element's is its source's, and an input element's targets are its
+// copies.
 #pragma once
 
 #include "core/op.h"
@@ -24,27 +30,33 @@ class AffinePlanMap : public std::enable_shared_from_this<AffinePlanMap>
 {
 public:
     /// The map of `plan` over inputs of these element counts (slot order), or null if the plan
-    /// is not provably one-to-one: a piece that is not an AffinePiece from an input slot, a
-    /// computed output, a piece whose map is not invertible (its strides are not nested), pieces
-    /// that are not provably disjoint in an output or in an input, or an output they do not
-    /// cover. O(pieces^2 * rank), never a pass over the elements.
+    /// is not provably one-to-one: a piece that is not an AffinePiece from an input slot or of
+    /// constants, a computed output, a piece whose map is not invertible (its strides are not
+    /// nested), pieces that are not provably disjoint in an output or in an input, an output
+    /// they do not cover, or an output with constants and more than one copied piece.
+    /// O(pieces^2 * rank), never a pass over the elements.
     static std::shared_ptr<const AffinePlanMap> make(const OpPlan& plan,
                                                      const std::vector<std::int64_t>& slotSizes);
 
     int outputCount() const { return int(m_outputSizes.size()); }
     int slotCount() const { return int(m_slotSizes.size()); }
     std::int64_t outputSize(int output) const { return m_outputSizes[std::size_t(output)]; }
-    /// Output `output`'s element 0's read position: the elements of the outputs before it.
+    /// Output `output`'s first read position: the elements the outputs before it read.
     std::int64_t outputBase(int output) const { return m_outputBases[std::size_t(output)]; }
 
     /// packSource(slot, index) of output `output`'s element `index` (which must exist).
     std::int64_t source(int output, std::int64_t index) const;
     /// The output element (output, index) copied from input slot `slot`'s element `index`, or
-    /// none if the op does not read it.
+    /// none if the op does not read it; the first of them, if the plan repeats (targets()).
     std::optional<std::pair<int, std::int64_t>> target(int slot, std::int64_t index) const;
+    /// Every output element copied from input slot `slot`'s element `index`, per output, in
+    /// increasing order (as many as the repetitions for a tile).
+    std::vector<std::vector<std::int64_t>> targets(int slot, std::int64_t index) const;
 
     /// Input slot `slot`'s element `index`'s read position, or -1.
     ReadPosition inputPosition(int slot, std::int64_t index) const;
+    /// Output `output`'s element `index`'s read position, or -1 for a constant.
+    ReadPosition outputPosition(int output, std::int64_t index) const;
     /// ReadOrderMap::read for input slot `slot`.
     void readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
                    ReadPosition* out) const;
@@ -63,6 +75,9 @@ public:
         std::int64_t extent = 1;
         std::int64_t inStride = 0;  ///< > 0 (negative strides are normalised away)
         std::int64_t outStride = 0; ///< any sign but 0
+        /// The read position's stride: outStride, but for an output with constants, where
+        /// positions count the piece's elements alone.
+        std::int64_t posStride = 0;
     };
     /// One side (input or output) of a piece, ready to invert.
     struct Side
@@ -80,6 +95,9 @@ public:
         int slot = 0;
         std::int64_t inOffset = 0;  ///< coordinate 0's input index
         std::int64_t outOffset = 0; ///< coordinate 0's output index
+        std::int64_t posOffset = 0; ///< coordinate 0's read position in its output
+        std::int64_t posMin = 0;    ///< the piece's lowest read position in its output
+        std::int64_t posMax = 0;    ///< and highest
         std::vector<Dim> dims;
         Side in, out;
         std::int64_t count = 1;
@@ -87,6 +105,9 @@ public:
 
 private:
     AffinePlanMap() = default;
+    /// The map of a one-piece plan with repeated dimensions (see the file's comment), or null.
+    static std::shared_ptr<const AffinePlanMap>
+    makeRepeat(const OpPlan& plan, const std::vector<std::int64_t>& slotSizes);
     // The piece of output `output` (input = false) or input slot `output` (input = true) that
     // holds element `index`, with the element's coordinates in it; null if none does.
     const Piece* find(bool input, int which, std::int64_t index, std::int64_t* coords) const;
@@ -95,6 +116,12 @@ private:
     std::vector<std::vector<int>> m_outputPieces; ///< per output, its pieces
     std::vector<std::vector<int>> m_slotPieces;   ///< per slot, the pieces reading it
     std::vector<std::int64_t> m_outputSizes, m_outputBases, m_slotSizes;
+    std::vector<std::int64_t> m_outputReads; ///< per output, its elements read from an input
+    std::vector<bool> m_withConstants;       ///< per output, whether constants are in it
+    /// A repeating plan (makeRepeat): its one piece's dimensions of input stride 0, each with
+    /// its extent and output stride.
+    bool m_repeats = false;
+    std::vector<std::pair<std::int64_t, std::int64_t>> m_repeatDims;
     std::vector<ReadOrderSummary> m_slotSummaries;
     std::int64_t m_lastRead = -1;
 };

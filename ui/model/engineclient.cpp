@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/engineclient.h"
 
+#include "core/mapped_file.h"
+#include "protocol/npy.h"
 #include "protocol/request.h"
 
 #include <QTimer>
@@ -301,7 +303,9 @@ std::shared_ptr<const AffinePlanMap> planMapFor(const OpPlan& plan,
 
 std::int64_t evaluationBytes(const Evaluation& eval)
 {
-    auto tensorBytes = [](const Tensor& t) {
+    auto tensorBytes = [](const Tensor& t) -> std::int64_t {
+        // A mapped .npy file (or an output sharing its buffer) is page cache, not the heap's.
+        if (t.raw() && isMappedFile(t.raw())) return 0;
         return t.size() * std::int64_t(t.dtype() == DType::String
                                            ? sizeof(std::string)
                                            : std::size_t(dtypeSize(t.dtype())));
@@ -343,6 +347,11 @@ EngineClient::EngineClient(QObject* parent)
 {
     qRegisterMetaType<std::shared_ptr<const ss::ui::Evaluation>>();
     qRegisterMetaType<std::vector<std::vector<std::int64_t>>>();
+    // .npy inputs (File > Open, a workspace's `npy` inputs, the command line's file) are mapped
+    // read-only, not copied: every evaluation checks them after its op (runRequest), so a file
+    // changed or truncated under the app is an error in the window, and an edit copies the
+    // tensor first (withElement).
+    setNpyMapping(true);
     m_trimTimer->setSingleShot(true);
     m_trimTimer->setInterval(kTrimDelayMs);
     connect(m_trimTimer, &QTimer::timeout, this, &EngineClient::trimMemory);

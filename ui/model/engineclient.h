@@ -80,7 +80,8 @@ std::shared_ptr<const AffinePlanMap> planMapFor(const OpPlan& plan,
 void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Executor& executor,
                        JobContext& ctx);
 
-/// The bytes an evaluation holds: its tensors, sources and read orders.
+/// The bytes an evaluation holds: its tensors (not those over a mapped file, which are page
+/// cache), sources and read orders.
 std::int64_t evaluationBytes(const Evaluation& eval);
 
 /// Makes glibc keep freed memory for reuse: every edit allocates and frees buffers the size of

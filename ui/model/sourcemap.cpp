@@ -35,9 +35,7 @@ std::vector<std::vector<std::int64_t>> SourceMap::targets(int slot, std::int64_t
     std::vector<std::vector<std::int64_t>> targets(static_cast<std::size_t>(outputCount()));
     if (m_plan) {
         if (slot < 0 || slot >= m_plan->slotCount()) return targets;
-        if (const auto target = m_plan->target(slot, index))
-            targets[std::size_t(target->first)].push_back(target->second);
-        return targets;
+        return m_plan->targets(slot, index);
     }
     const std::int64_t wanted = packSource(slot, index);
     for (std::size_t k = 0; k < m_stored.size(); ++k) {

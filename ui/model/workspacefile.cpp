@@ -2,6 +2,7 @@
 #include "ui/model/workspacefile.h"
 
 #include "core/error.h"
+#include "core/mapped_file.h"
 #include "protocol/atomic_file.h"
 #include "protocol/npy.h"
 #include "protocol/read_file.h"
@@ -66,6 +67,21 @@ InputSource sourceFromSpec(const TensorSpec& spec)
 void writeSource(JsonWriter& w, const InputSource& source, const std::string& name)
 {
     if (source.fill == FillKind::Data) {
+        // A .npy file the input is mapped from is written as the file, not as its elements: a
+        // workspace (and every autosave) of a file bigger than memory would not fit in memory as
+        // text. A file changed since it was opened no longer holds what the window shows.
+        if (const void* data = source.data.raw()) {
+            if (const auto path = mappedFilePath(data)) {
+                if (const auto problem = mappedFileProblem(data)) badRequest(*problem);
+                w.beginObject();
+                w.key("npy");
+                w.value(QFile::encodeName(
+                            QFileInfo(QFile::decodeName(path->c_str())).absoluteFilePath())
+                            .toStdString());
+                w.endObject();
+                return;
+            }
+        }
         writeTensor(w, source.data);
         return;
     }

@@ -29,7 +29,9 @@ struct Expectation
 /// description; data and npy become cells). Throws OpError(bad_request) naming the problem.
 Workspace workspaceFromJson(const Json& request, const Limits& limits,
                             Expectation* expectation = nullptr);
-/// The request line for a workspace: compact JSON, no newline.
+/// The request line for a workspace: compact JSON, no newline. An input mapped from a .npy file
+/// (readNpyFile with mapping on, as in the workbench) is written as {"npy": its absolute path},
+/// not element by element; bad_request if that file has changed since it was opened.
 std::string workspaceToJson(const Workspace& workspace);
 
 /// Reads a workspace file (.json) or a NumPy file (.npy, which becomes the first input of

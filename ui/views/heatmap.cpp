@@ -2,6 +2,7 @@
 #include "ui/views/heatmap.h"
 
 #include "core/executor.h"
+#include "core/mapped_file.h"
 #include "ui/model/jobtracker.h"
 #include "ui/views/palette.h"
 #include "ui/views/tensorcelleditor.h"
@@ -20,12 +21,39 @@ namespace ss::ui {
 
 namespace {
 
+/// Faces with more cells in view than this are sampled rather than read whole: a .npy input is
+/// a mapped file that may be bigger than memory (4 x 10^9 float32 is 16 GB), and reading every
+/// element of it would take minutes of I/O. Up to here (10^8 elements of an in-memory tensor
+/// read in a few tenths of a second), every element counts.
+constexpr std::int64_t kExactCells = std::int64_t(1) << 28;
+/// Sampled, each map cell reads at most this many rows by this many columns of its block, evenly
+/// spaced from its first row and column: about a million elements for a full-screen map, and
+/// about 1400 rows of the face (each face row read costs its pages on a first read).
+constexpr std::int64_t kSamplesPerSide = 2;
+/// Sampled, the value range of a tensor over kExactCells elements is the range over this many
+/// runs of kRangeRun consecutive elements, evenly spaced from its first element to its last.
+constexpr std::int64_t kRangeRuns = 1024;
+constexpr std::int64_t kRangeRun = 4096;
+
 /// Visible cells [r0, r1) x [c0, c1), sampled to width x height map cells (at most one sample
 /// per cell each way).
 struct Grid
 {
     std::int64_t r0 = 0, r1 = 0, c0 = 0, c1 = 0;
     int width = 1, height = 1;
+    /// Over kExactCells cells in view: each map cell reads kSamplesPerSide^2 of its block.
+    bool sampled = false;
+
+    /// How many of `cells` (a block's rows or columns) are read, and the k-th of them (k <
+    /// that count), as an offset in the block.
+    std::int64_t reads(std::int64_t cells) const
+    {
+        return sampled ? std::min(cells, kSamplesPerSide) : cells;
+    }
+    static std::int64_t nth(std::int64_t cells, std::int64_t count, std::int64_t k)
+    {
+        return count == cells ? k : cells * k / count;
+    }
 
     /// The cells [first, end) of sample i of n over [from, from + cells): uneven blocks of at
     /// least one cell that tile the range.
@@ -151,13 +179,18 @@ ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t 
                 std::fill(sums, sums + g.width, 0.0);
                 double lo = HUGE_VAL, hi = -HUGE_VAL;
                 // A block's sum and range stay in registers while its columns are read.
-                for (std::int64_t r = ra; r < rb; ++r) {
+                const std::int64_t rowReads = g.reads(rb - ra);
+                for (std::int64_t k = 0; k < rowReads; ++k) {
+                    const std::int64_t r = ra + Grid::nth(rb - ra, rowReads, k);
                     const T* row = tensor.data<T>() + base + r * rs;
                     for (int i = 0; i < g.width; ++i) {
+                        const std::int64_t c0 = edges[std::size_t(i)];
+                        const std::int64_t cells = edges[std::size_t(i) + 1] - c0;
+                        const std::int64_t colReads = g.reads(cells);
                         double sum = 0;
-                        for (std::int64_t c = edges[std::size_t(i)]; c < edges[std::size_t(i) + 1];
-                             ++c) {
-                            const double v = shadeValue(row[c * cs]);
+                        for (std::int64_t q = 0; q < colReads; ++q) {
+                            const double v =
+                                shadeValue(row[(c0 + Grid::nth(cells, colReads, q)) * cs]);
                             sum += v;
                             if (std::isfinite(v)) {
                                 lo = std::min(lo, v);
@@ -168,8 +201,8 @@ ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t 
                     }
                 }
                 for (int i = 0; i < g.width; ++i)
-                    sums[i] /=
-                        double(rb - ra) * double(edges[std::size_t(i) + 1] - edges[std::size_t(i)]);
+                    sums[i] /= double(rowReads) *
+                               double(g.reads(edges[std::size_t(i) + 1] - edges[std::size_t(i)]));
                 const std::lock_guard lock(merge);
                 out.lo = std::min(out.lo, lo);
                 out.hi = std::max(out.hi, hi);
@@ -214,7 +247,25 @@ MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std:
             // a whole row of a [2, 50000000] face was 200 MB per worker, outside any budget.
             constexpr std::int64_t kChunk = std::int64_t(1) << 16;
             std::vector<ReadPosition> row(std::size_t(std::min(kChunk, g.c1 - g.c0)));
-            for (std::int64_t r = ra; r < rb; ++r) {
+            const std::int64_t rowReads = g.reads(rb - ra);
+            for (std::int64_t k = 0; k < rowReads; ++k) {
+                const std::int64_t r = ra + Grid::nth(rb - ra, rowReads, k);
+                if (g.sampled) {
+                    // The sampled columns of each block, one read each.
+                    for (int i = 0; i < g.width; ++i) {
+                        const std::int64_t c0 = edges[std::size_t(i)];
+                        const std::int64_t cells = edges[std::size_t(i) + 1] - c0;
+                        const std::int64_t colReads = g.reads(cells);
+                        for (std::int64_t q = 0; q < colReads; ++q) {
+                            ReadPosition p = 0;
+                            order->read(base + r * rs + (c0 + Grid::nth(cells, colReads, q)) * cs,
+                                        cs, 1, &p);
+                            first[std::size_t(i)] =
+                                std::min(first[std::size_t(i)], std::uint32_t(p));
+                        }
+                    }
+                    continue;
+                }
                 std::size_t i = 0;
                 for (std::int64_t a = g.c0; a < g.c1; a += kChunk) {
                     const std::int64_t b = std::min(g.c1, a + kChunk);
@@ -245,28 +296,41 @@ MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std:
 }
 
 /// The finite values' range over the whole tensor, so every face shares one grey scale.
+/// Over kExactCells elements, the range over kRangeRuns runs of kRangeRun elements instead.
 QCPRange valueRange(const Tensor& tensor, Executor& pool, JobContext& ctx)
 {
     double lo = HUGE_VAL, hi = -HUGE_VAL;
     std::mutex merge;
+    const std::int64_t n = tensor.size();
+    const bool sampled = n > kExactCells;
     visitDType(tensor.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (!std::is_same_v<T, std::string>) {
             const T* v = tensor.data<T>();
-            pool.parallelFor(
-                tensor.size(), 1 << 18,
-                [&](std::int64_t a, std::int64_t b) {
-                    double l = HUGE_VAL, h = -HUGE_VAL;
-                    for (std::int64_t i = a; i < b; ++i) {
-                        const double x = shadeValue(v[i]);
-                        if (std::isfinite(x)) {
-                            l = std::min(l, x);
-                            h = std::max(h, x);
-                        }
+            auto scan = [&](std::int64_t a, std::int64_t b) {
+                double l = HUGE_VAL, h = -HUGE_VAL;
+                for (std::int64_t i = a; i < b; ++i) {
+                    const double x = shadeValue(v[i]);
+                    if (std::isfinite(x)) {
+                        l = std::min(l, x);
+                        h = std::max(h, x);
                     }
-                    const std::lock_guard lock(merge);
-                    lo = std::min(lo, l);
-                    hi = std::max(hi, h);
+                }
+                const std::lock_guard lock(merge);
+                lo = std::min(lo, l);
+                hi = std::max(hi, h);
+            };
+            if (!sampled) {
+                pool.parallelFor(n, 1 << 18, scan, &ctx);
+                return;
+            }
+            pool.parallelFor(
+                kRangeRuns, 16,
+                [&](std::int64_t a, std::int64_t b) {
+                    for (std::int64_t k = a; k < b; ++k) {
+                        const std::int64_t first = (n - kRangeRun) / (kRangeRuns - 1) * k;
+                        scan(first, first + kRangeRun);
+                    }
                 },
                 &ctx);
         }
@@ -496,6 +560,7 @@ void HeatMap::startSampling()
         1, std::min<std::int64_t>(g.c1 - g.c0, std::int64_t(area.width() * dpr))));
     g.height = int(std::max<std::int64_t>(
         1, std::min<std::int64_t>(g.r1 - g.r0, std::int64_t(area.height() * dpr))));
+    g.sampled = (g.r1 - g.r0) > kExactCells / (g.c1 - g.c0);
 
     const bool wantValues = m_valuesWanted;
     const bool wantSelection = m_selectionWanted;
@@ -509,13 +574,26 @@ void HeatMap::startSampling()
     const std::int64_t cs = layout.colStride();
     const QCPRange knownRange = m_valueRange;
     // A face that is the whole tensor, all in view, gives the value range on the way.
-    const bool seesEverything = layout.faceCells() == tensor.size() && g.r0 == 0 &&
+    const bool seesEverything = !g.sampled && layout.faceCells() == tensor.size() && g.r0 == 0 &&
                                 g.r1 == layout.rows() && g.c0 == 0 && g.c1 == layout.cols();
     const bool dark = isDark(palette());
     Executor* pool = &m_jobs->pool(); // it outlives the jobs running on it
     m_jobs->start(
         [=, this](JobContext& ctx, const JobTracker::Delivery& to) {
             auto samples = std::make_shared<Samples>();
+            // A sample of a mapped file bigger than memory: no readahead around each page (on a
+            // first read, 12 s instead of 1 s for 16 GB).
+            struct ScatteredReads
+            {
+                const Tensor& t;
+                bool on;
+                ~ScatteredReads()
+                {
+                    if (on) adviseScatteredReads(t.raw(), t.size() * dtypeSize(t.dtype()), false);
+                }
+            } scattered{tensor, wantValues && g.sampled && tensor.dtype() != DType::String};
+            if (scattered.on)
+                adviseScatteredReads(tensor.raw(), tensor.size() * dtypeSize(tensor.dtype()), true);
             if (wantValues) {
                 const ValueSamples values = sampleValues(tensor, base, rs, cs, g, *pool, ctx);
                 if (wantRange)

@@ -218,7 +218,10 @@ Tensor withElement(const Tensor& tensor, std::int64_t flat, const QString& text,
                    const Limits& limits)
 {
     const Tensor scalar = parseElement(text, tensor.dtype(), limits);
-    Tensor edited = tensor.clone();
+    // Copy on write: an input may be a file mapped read-only (a .npy bigger than memory), and is
+    // shared with the evaluations that read it. The copy is an allocation like any other, sized
+    // against the memory free now before it is made.
+    Tensor edited = tensor.clone(limits.budget ? limits : limits.forRequest());
     if (tensor.dtype() == DType::String)
         edited.data<std::string>()[flat] = scalar.data<std::string>()[0];
     else // the same dtype: its bits

@@ -47,7 +47,9 @@ void keepGroupSeparators();
 /// (Python's spelling, parentheses allowed) or [a, b]. Throws OpError with a message that names
 /// the dtype's rule where the text does not fit it (out of range, not an integer, ...).
 Tensor parseElement(const QString& text, DType dtype, const Limits& limits);
-/// A copy of `tensor` with element `flat` replaced by parseElement(text).
+/// A copy of `tensor` with element `flat` replaced by parseElement(text). The tensor itself is
+/// never written (it may be a mapped file); the copy is checked against `limits` and the memory
+/// free now first (resource_exhausted).
 Tensor withElement(const Tensor& tensor, std::int64_t flat, const QString& text,
                    const Limits& limits);
 

@@ -42,6 +42,10 @@ QString InputCellEdit::apply(WorkspaceDocument& document, int slot, const Tensor
                                      .arg(coordText(flat, shown.shape())));
         return {};
     } catch (const OpError& e) {
+        // The value may be fine: the copy the edit makes of the tensor did not fit.
+        if (e.code() == ErrorCode::ResourceExhausted)
+            return QCoreApplication::translate("ss::ui::MainWindow", "Cannot edit %1: %2")
+                .arg(coordText(flat, shown.shape()), QString::fromUtf8(e.what()).toHtmlEscaped());
         return QCoreApplication::translate("ss::ui::MainWindow", "%1 is not a %2 value: %3")
             .arg(text.toHtmlEscaped(), dtypeText(shown.dtype()),
                  QString::fromUtf8(e.what()).toHtmlEscaped());
