@@ -15,8 +15,14 @@ using namespace ss;
 
 namespace {
 
-const Framework kFrameworks[] = {Framework::NumPy, Framework::TensorFlow, Framework::PyTorch,
-                                 Framework::Jax,   Framework::Onnx,       Framework::Paddle};
+// Every framework, from the count the op definitions are written against.
+std::vector<Framework> allFrameworks()
+{
+    std::vector<Framework> all;
+    for (std::size_t k = 0; k < kFrameworkCount; ++k)
+        all.push_back(Framework(k));
+    return all;
+}
 
 Framework frameworkByKey(const QString& key)
 {
@@ -38,6 +44,7 @@ private slots:
     void everyOpNamesEveryFramework()
     {
         QVERIFY(findOp("compare")); // the frameworks library's op is listed too
+        QCOMPARE(frameworkModels().size(), kFrameworkCount);
         int answered = 0;
         for (const OpDef& op : allOps()) {
             if (op.indexSpec) {
@@ -45,7 +52,7 @@ private slots:
                 QVERIFY2(op.equivalents.empty(), op.name.c_str());
                 continue;
             }
-            for (const Framework f : kFrameworks) {
+            for (const Framework f : allFrameworks()) {
                 const std::string where = op.name + " in " + std::string(frameworkModel(f).title());
                 bool listed = false;
                 for (const Equivalent& e : op.equivalents) {
@@ -65,7 +72,7 @@ private slots:
     void everyExampleGetsCodeOrAReason()
     {
         for (const OpDef& op : allOps()) {
-            for (const Framework f : kFrameworks) {
+            for (const Framework f : allFrameworks()) {
                 const std::string where = op.name + " in " + std::string(frameworkModel(f).title());
                 try {
                     const std::string code = opCode(f, op, op.example.attrs);
