@@ -1328,7 +1328,8 @@ std::vector<OpDef> indexOps()
                                              "NumPy has no batched gather_nd."),
               equivalent(Framework::TensorFlow, "import tensorflow as tf\n\ntf.gather_nd({args})"),
               when("batch_dims", "0", "0",
-                   equivalent(Framework::PyTorch, "import torch\n\nx[tuple(indices.unbind(-1))]")),
+                   equivalent(Framework::PyTorch,
+                              "import torch\n\nx[tuple(indices.long().unbind(-1))]")),
               noEquivalent(Framework::PyTorch, "With batch_dims, index each batch entry in turn: "
                                                "PyTorch has no batched gather_nd."),
               when("batch_dims", "0", "0",
