@@ -12,6 +12,10 @@
 
 namespace ss {
 
+/// The width of strided_slice's masks (TensorFlow's int32 attributes): a spec holds at most
+/// kMaskBits - 1 entries, because an implied ellipsis takes the bit after the last.
+inline constexpr int kMaskBits = 32;
+
 /// The arguments of tf.strided_slice as the op receives them (one entry per sparse spec).
 struct SparseSpec
 {
@@ -95,10 +99,10 @@ struct StridedSliceDecode
 /// Describes each sparse entry of a raw spec by its masks, the way TensorFlow will read it.
 std::vector<SpecEntry> describeSparseSpec(const SparseSpec& sparse);
 
-/// Runs TensorFlow's pipeline (the stages of its ValidateStridedSliceOp) for an input of `inputShape`, filling
-/// `out` (whose `spec` may already hold the parsed entries) and appending one Step per stage.
-/// Throws OpError with TensorFlow's message (invalid_argument; out_of_range for an index outside
-/// its dimension); `out` and `steps` then hold the stages completed before the error.
+/// Runs TensorFlow's pipeline (the stages of its ValidateStridedSliceOp) for an input of
+/// `inputShape`, filling `out` (whose `spec` may already hold the parsed entries) and appending one
+/// Step per stage. Throws OpError with TensorFlow's message (invalid_argument; out_of_range for an
+/// index outside its dimension); `out` and `steps` then hold the stages completed before the error.
 void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, StridedSliceDecode& out,
                         std::vector<Step>& steps);
 

@@ -85,6 +85,31 @@ const std::vector<std::string>& notationAttrs(Notation notation)
     return none;
 }
 
+Equivalent equivalent(Framework framework, std::string code, std::string note)
+{
+    Equivalent e;
+    e.framework = framework;
+    e.code = std::move(code);
+    e.note = std::move(note);
+    return e;
+}
+
+Equivalent noEquivalent(Framework framework, std::string reason)
+{
+    Equivalent e;
+    e.framework = framework;
+    e.note = std::move(reason);
+    return e;
+}
+
+Equivalent when(std::string attr, std::string value, std::string absent, Equivalent e)
+{
+    e.whenAttr = std::move(attr);
+    e.whenValue = std::move(value);
+    e.whenDefault = std::move(absent);
+    return e;
+}
+
 ExampleTensor exampleFill(DType dtype, Shape shape, Fill fill)
 {
     return ExampleTensor{dtype, std::move(shape), fill, Attr()};

@@ -7,6 +7,7 @@
 #include "core/tensor.h"
 #include "core/trace.h"
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -103,6 +104,46 @@ struct OpExample
     Attrs attrs;
 };
 
+/// The frameworks, in the order every listing shows them. An op names its equivalents in them
+/// (OpDef::equivalents); the frameworks library models how each reads an indexing spec.
+enum class Framework { NumPy, TensorFlow, PyTorch, Jax, Onnx, Paddle };
+/// How many frameworks there are (the size of an array indexed by Framework).
+inline constexpr std::size_t kFrameworkCount = 6;
+
+/// What an op is called in one framework: a Python template whose last line is the result, or
+/// none, with the reason. Templates name the inputs and attributes in braces: `{name}` is an
+/// input (the first is `x`) or an attribute written as a Python literal, `{name=default}` gives
+/// the text used when the call leaves the attribute out, `{name|filter}` rewrites the value
+/// (the filters are listed in core/frameworks/op_equivalents.cpp), and `{args}` is every input
+/// by position, then every given attribute as a keyword, the way TensorFlow's own functions
+/// take them.
+struct Equivalent
+{
+    Framework framework = Framework::TensorFlow;
+    std::string code; ///< "" when the framework has no equivalent
+    std::string note; ///< why there is none, or how this one departs; never empty without code
+    /// Only for calls whose attribute `whenAttr` (absent: `whenDefault`) equals `whenValue`,
+    /// compared case-insensitively (pad's modes). Empty for every call.
+    std::string whenAttr;
+    std::string whenValue;
+    std::string whenDefault;
+};
+
+/// An equivalent with code (and what to know about it, if anything).
+Equivalent equivalent(Framework framework, std::string code, std::string note = {});
+/// No equivalent in `framework`, and why (what to write instead).
+Equivalent noEquivalent(Framework framework, std::string reason);
+/// Restricts `e` to calls whose attribute `attr` (absent: `absent`) equals `value`.
+Equivalent when(std::string attr, std::string value, std::string absent, Equivalent e);
+
+/// How an op's second input picks the elements of its output, for the GUI's per-element
+/// reason ("because indices[1] = 1").
+enum class IndexPick {
+    None,      ///< not by an index tensor
+    AlongAxis, ///< one index per position along `axis`, after `batch_dims` (gather)
+    Tuples,    ///< the last dimension of indices is a tuple of coordinates (gather_nd)
+};
+
 struct OpDef
 {
     std::string name;
@@ -117,6 +158,13 @@ struct OpDef
     /// What the GUI opens when the op is picked and `slicescope-cli ops --examples` prints.
     OpExample example;
     OpFamily family = OpFamily::Slicing;
+    /// The call's attributes are one basic-indexing spec (a subscript, or strided_slice's raw
+    /// arguments) that every framework model reads its own way: getitem and strided_slice.
+    bool indexSpec = false;
+    IndexPick indexPick = IndexPick::None;
+    /// The op in each framework, or why it has none. An op that is one indexing spec
+    /// (`indexSpec`) needs none: the framework models write its code.
+    std::vector<Equivalent> equivalents;
 };
 
 /// An op's arguments as the planner sees them, with typed attribute readers that answer a

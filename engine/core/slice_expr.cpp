@@ -717,10 +717,11 @@ Encoding encodeSubscript(const Subscript& subscript)
     for (std::size_t k = 0; k < subscript.items.size(); ++k) {
         const SubscriptItem& it = subscript.items[k];
         const int i = int(k);
-        // Bits from 31 on make the mask too big for the kernel's int32; they are refused below.
+        // Bits from kMaskBits - 1 on make the mask too big for the kernel's int32; they are
+        // refused below.
         auto setBit = [&](Mask mask) {
             setBits[mask].push_back(i);
-            if (i < 31) *fields[mask] |= std::int32_t(1) << i;
+            if (i < kMaskBits - 1) *fields[mask] |= std::int32_t(1) << i;
         };
         SpecEntry e;
         e.text = it.text;
@@ -784,7 +785,7 @@ Encoding encodeSubscript(const Subscript& subscript)
                                               "new_axis_mask", "shrink_axis_mask"};
     for (int mask = 0; mask < kMasks; ++mask) {
         const std::vector<int>& bits = setBits[std::size_t(mask)];
-        if (bits.empty() || bits.back() < 31) continue;
+        if (bits.empty() || bits.back() < kMaskBits - 1) continue;
         std::string binary(std::size_t(bits.back() + 1), '0');
         for (int b : bits)
             binary[binary.size() - 1 - std::size_t(b)] = '1';
@@ -801,7 +802,7 @@ Encoding encodeExpression(std::string_view expression)
 std::string toExpr(const SparseSpec& s, std::vector<std::string>* notes)
 {
     const int m = int(s.strides.size());
-    if (s.begin.size() != std::size_t(m) || s.end.size() != std::size_t(m) || m >= 32)
+    if (s.begin.size() != std::size_t(m) || s.end.size() != std::size_t(m) || m >= kMaskBits)
         checkSparseArgShapes({std::int64_t(s.begin.size())}, {std::int64_t(s.end.size())},
                              {std::int64_t(m)});
     const std::uint32_t ellipsisBits = std::uint32_t(s.ellipsisMask);

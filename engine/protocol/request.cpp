@@ -49,11 +49,7 @@ Framework readFramework(const Json& v, const OpDef& op)
     if (!model || !readsSubscriptOps(model->id()))
         badRequest("unknown framework '" + v.toString() + "' (a request reads with " +
                    subscriptFrameworkKeys() + "; the compare op reads with every framework)");
-    const auto& rows = opEquivalents();
-    const bool subscriptOp = std::any_of(rows.begin(), rows.end(), [&](const OpEquivalent& row) {
-        return row.op == op.name && row.subscript;
-    });
-    if (model->id() != Framework::TensorFlow && !subscriptOp)
+    if (model->id() != Framework::TensorFlow && !op.indexSpec)
         badRequest("framework '" + v.toString() +
                    "' reads the spec of getitem or strided_slice; op '" + op.name +
                    "' is TensorFlow's alone");
@@ -690,7 +686,8 @@ void writeResponse(JsonWriter& w, const Request& request, const RequestResult& r
         w.endArray();
         if (result.plan.decode) {
             w.key("decode");
-            writeDecode(w, *result.plan.decode, request.op->name == "getitem");
+            // A subscript's entries carry their text; raw arguments have none.
+            writeDecode(w, *result.plan.decode, request.op->notation == Notation::Subscript);
         }
         w.endObject();
     }

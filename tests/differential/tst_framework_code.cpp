@@ -112,13 +112,10 @@ def result_of(r, x):
     return r
 )PY";
 
-// getitem and strided_slice: the framework models write their code (as FrameworkComparer reads
-// the table).
+// getitem and strided_slice (OpDef::indexSpec): the framework models write their code.
 bool writtenAsSpec(const OpDef& def)
 {
-    for (const OpEquivalent& row : opEquivalents())
-        if (row.op == def.name && row.subscript) return true;
-    return false;
+    return def.indexSpec;
 }
 
 // The tf.gather / tf.boolean_mask / tf.gather_nd call offered for an index array, run by

@@ -88,6 +88,7 @@ private slots:
         std::atomic<int> chunks{0};
         auto slow = ex.submit("view", [&](JobContext& ctx) {
             started = true;
+            started.notify_all();
             ex.parallelFor(
                 1000, 1,
                 [&](std::int64_t, std::int64_t) {
@@ -96,8 +97,7 @@ private slots:
                 },
                 &ctx);
         });
-        while (!started)
-            std::this_thread::sleep_for(1ms);
+        started.wait(false);
         auto fresh = ex.submit("view", [](JobContext&) {});
         QCOMPARE(slow->wait(), Job::State::Cancelled);
         QCOMPARE(fresh->wait(), Job::State::Finished);
@@ -108,10 +108,7 @@ private slots:
     {
         Executor ex(1);
         std::atomic<bool> release{false};
-        auto blocker = ex.submit("", [&](JobContext&) {
-            while (!release)
-                std::this_thread::sleep_for(1ms);
-        });
+        auto blocker = ex.submit("", [&](JobContext&) { release.wait(false); });
         std::atomic<bool> ran{false};
         std::atomic<int> doneCalls{0};
         auto stale = ex.submit(
@@ -122,6 +119,7 @@ private slots:
             });
         auto fresh = ex.submit("view", [](JobContext&) {});
         release = true;
+        release.notify_all();
         QCOMPARE(stale->wait(), Job::State::Cancelled);
         QCOMPARE(fresh->wait(), Job::State::Finished);
         QCOMPARE(blocker->wait(), Job::State::Finished);

@@ -316,6 +316,58 @@ private slots:
         QCOMPARE(compareOp.exit, 1);
     }
 
+    // Issue 21: these answered "no direct equivalent" although the framework has the op.
+    void codeForOpsWithAnEquivalent_data()
+    {
+        QTest::addColumn<QString>("framework");
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("attrs");
+        QTest::addColumn<QString>("call");
+        QTest::newRow("onnx Split") << "onnx"
+                                    << "split"
+                                    << R"({"num_or_size_splits": [1, 2]})"
+                                    << "make_node(\"Split\"";
+        QTest::newRow("onnx ReverseSequence") << "onnx"
+                                              << "reverse_sequence"
+                                              << R"({"seq_axis": 1})"
+                                              << "make_node(\"ReverseSequence\"";
+        QTest::newRow("onnx GatherND") << "onnx"
+                                       << "gather_nd"
+                                       << "{}"
+                                       << "make_node(\"GatherND\"";
+        QTest::newRow("onnx Unique") << "onnx"
+                                     << "unique_with_counts"
+                                     << "{}"
+                                     << "make_node(\"Unique\"";
+        QTest::newRow("onnx Slice") << "onnx"
+                                    << "slice"
+                                    << R"({"begin": [0], "size": [2]})"
+                                    << "make_node(\"Slice\"";
+        QTest::newRow("torch.split") << "torch"
+                                     << "split"
+                                     << R"({"num_or_size_splits": [1, 2]})"
+                                     << "torch.split(value, [1, 2], dim=0)";
+        QTest::newRow("torch.unbind") << "torch"
+                                      << "unstack"
+                                      << "{}"
+                                      << "torch.unbind(value, dim=0)";
+        QTest::newRow("np.split") << "numpy"
+                                  << "split"
+                                  << R"({"num_or_size_splits": 2})"
+                                  << "np.split(value, 2, axis=0)";
+    }
+    void codeForOpsWithAnEquivalent()
+    {
+        QFETCH(QString, framework);
+        QFETCH(QString, op);
+        QFETCH(QString, attrs);
+        QFETCH(QString, call);
+        const CliRun run = cli({"code", "--framework", framework.toStdString(), "--op",
+                                op.toStdString(), "--attrs", attrs.toStdString()});
+        QCOMPARE(run.exit, 0);
+        QVERIFY2(contains(run.out, call.toStdString()), (run.out + run.err).c_str());
+    }
+
     void codeUsageErrors_data()
     {
         QTest::addColumn<QStringList>("args");

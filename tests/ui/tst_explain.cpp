@@ -59,6 +59,24 @@ private slots:
         QVERIFY2(text.startsWith(expected), qPrintable(text));
     }
 
+    // The reason comes from the op's data (OpDef::indexPick), not from its name: the same
+    // definition without it explains the element without an index.
+    void theReasonFollowsTheOpsIndexPick()
+    {
+        MainWindow w;
+        w.forgetSession();
+        OpDef def = *findOp("gather");
+        const auto eval = evaluate(w, exampleWorkspace(def));
+        QVERIFY(eval && eval->ok);
+        QVERIFY(explainOutputElement(def, *eval, 0, 4).contains(QStringLiteral("because")));
+        def.indexPick = IndexPick::None;
+        const QString plain = explainOutputElement(def, *eval, 0, 4);
+        QVERIFY2(plain.startsWith(QStringLiteral("<b>output[1, 1]</b> comes from <b>params[1, "
+                                                 "1]</b>")) &&
+                     !plain.contains(QStringLiteral("because")),
+                 qPrintable(plain));
+    }
+
     // params[1, 1] is read by output[1, 1] and output[2, 1] (indices 1 and 1).
     void anElementReadTwiceListsBothReads()
     {

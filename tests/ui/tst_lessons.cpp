@@ -52,6 +52,7 @@ private slots:
     void lessonFacesStayWithTheirLesson();
     void startOptions_data();
     void startOptions();
+    void exprKeepsAnOpThatReadsASubscript();
     void screenshotWaitsForTheResult();
     void helpAndVersionNeedNoDisplay_data();
     void helpAndVersionNeedNoDisplay();
@@ -363,6 +364,25 @@ void TestLessons::startOptions()
     QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.lastEvaluation()->message));
     QCOMPARE(shapeText(w.lastEvaluation()->outputs.front().shape()), expected);
     if (!dtype.isEmpty()) QCOMPARE(dtypeText(w.lastEvaluation()->outputs.front().dtype()), dtype);
+}
+
+// --expr writes the subscript of an op that reads one (OpDef::notation): a compare lesson
+// stays a comparison; a lesson of another op gives way to getitem.
+void TestLessons::exprKeepsAnOpThatReadsASubscript()
+{
+    for (const auto& [lesson, op] : {std::pair{"frameworks-reverse-past-start", "compare"},
+                                     std::pair{"changed-gather-batch-dims", "getitem"}}) {
+        MainWindow w;
+        QString error;
+        StartOptions options;
+        options.lesson = QString::fromLatin1(lesson);
+        options.expr = QStringLiteral("x[::2]");
+        QVERIFY2(applyStartOptions(w, options, &error), qPrintable(error));
+        const Workspace& ws = w.workspace();
+        QCOMPARE(QString::fromStdString(ws.op), QString::fromLatin1(op));
+        QCOMPARE(ws.attrs.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(ws.attrs.at("expr").toString()), options.expr);
+    }
 }
 
 void TestLessons::screenshotWaitsForTheResult()

@@ -131,7 +131,9 @@ void TestPresentation::entersAndRestoresExactly()
     QVERIFY(w.presentation()->isOn());
     QVERIFY(action->isChecked());
     QVERIFY(waitSettled(w));
-    QTest::qWait(50); // the queued fit of the editors
+    // The editors' fit is queued: wait until the type has grown.
+    QTRY_VERIFY(layoutOf(w).cellFont >= before.cellFont * 1.4 &&
+                layoutOf(w).exprFont >= before.exprFont * 1.4);
     const Layout shown = layoutOf(w);
     for (const auto& [name, dock] : shown.docks)
         QVERIFY2(!dock.first, qPrintable(name));
@@ -162,7 +164,8 @@ void TestPresentation::entersAndRestoresExactly()
     QVERIFY(!w.presentation()->isOn());
     QVERIFY(!w.presentation()->banner()->isVisible());
     QVERIFY(waitSettled(w));
-    QTest::qWait(50);
+    // The queued fit of the editors puts every size back.
+    QTRY_VERIFY(layoutOf(w) == before);
     const Layout after = layoutOf(w);
     QVERIFY2(after == before,
              qPrintable(describe(before) + QStringLiteral("\n") + describe(after)));

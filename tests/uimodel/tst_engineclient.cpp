@@ -41,6 +41,8 @@ void TestEngineClient::evaluatesOnThePool()
     ws.attrs = {{"expr", Attr("x[0]")}};
     const quint64 newest = client.evaluate(ws);
     QVERIFY(evaluated.wait(10000));
+    // Shows that the superseded result never arrives, so there is no event to wait for: a
+    // bounded wait in which it would have been delivered.
     QTest::qWait(50);
     QCOMPARE(evaluated.count(), 1);
     const auto eval = evaluated.front().front().value<std::shared_ptr<const Evaluation>>();

@@ -45,6 +45,7 @@ private slots:
     void unreadableProgressIsKeptAside();
     void unreadableProgressThatCannotMoveIsNotReplaced();
     void progressPersists();
+    void progressFilesOfEarlierVersionsLoad();
 };
 
 // A teacher's set in the user's folder, written before the sets are first read: it is listed
@@ -424,6 +425,29 @@ void TestExercises::progressPersists()
     QVERIFY(QFileInfo::exists(path + QStringLiteral(".unreadable-1")));
     QCOMPARE(damaged.markSolved(QStringLiteral("corner")), QString());
     QCOMPARE(ExerciseProgress(path).solved().size(), std::size_t(1));
+}
+
+// Earlier versions wrote the file with Qt's own JSON, indented; it still loads. Saving writes it
+// with the protocol's writer, as workspace files are written: compact, one line, names escaped
+// as JSON has them.
+void TestExercises::progressFilesOfEarlierVersionsLoad()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("progress.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\n    \"solved\": [\n        \"corner\",\n        \"row-two\"\n    ]\n}\n");
+    file.close();
+    ExerciseProgress progress(path);
+    QVERIFY2(progress.problem().isEmpty(), qPrintable(progress.problem()));
+    QCOMPARE(progress.solved(),
+             (std::set<QString>{QStringLiteral("corner"), QStringLiteral("row-two")}));
+    const QString quoted = QStringLiteral("say \"\u00e9\"");
+    QCOMPARE(progress.markSolved(quoted), QString());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(),
+             QByteArray("{\"solved\":[\"corner\",\"row-two\",\"say \\\"\xc3\xa9\\\"\"]}\n"));
+    QCOMPARE(ExerciseProgress(path).solved().count(quoted), std::size_t(1));
 }
 
 QTEST_GUILESS_MAIN(TestExercises)

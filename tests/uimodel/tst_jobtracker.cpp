@@ -165,6 +165,8 @@ void TestJobTracker::invalidateDropsWhatIsOnItsWay()
     posted.wait(); // the result is queued on this thread, not yet run
     tracker.invalidate();
     QVERIFY(!tracker.isBusy());
+    // Shows that the queued result is dropped, so there is no event to wait for: a bounded
+    // wait in which the event loop would have delivered it.
     QTest::qWait(50);
     QVERIFY(!delivered);
     QVERIFY(!dropped);
@@ -217,6 +219,8 @@ void TestJobTracker::trackerGoneWhileJobRuns()
     delete tracker;
     gate.open();
     QTRY_VERIFY(finished.load());
+    // Shows that nothing is delivered, so there is no event to wait for: a bounded wait in
+    // which the event loop would have run a posted result.
     QTest::qWait(50);
     QVERIFY(!stillCurrent.load());
     QVERIFY(!delivered);

@@ -10,9 +10,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QObject>
 #include <QStandardPaths>
 #include <QtDebug>
@@ -80,15 +77,21 @@ QString ExerciseProgress::save() const
     if (m_blocked)
         return QObject::tr("%1 does not read and could not be moved aside; it is not replaced")
             .arg(m_path);
-    QJsonArray names;
+    // The protocol's writer, as for workspace files: one line a person can read.
+    std::string bytes;
+    JsonWriter out(bytes);
+    out.beginObject();
+    out.key("solved");
+    out.beginArray();
     for (const QString& name : m_solved)
-        names.append(name);
-    const QByteArray bytes = QJsonDocument(QJsonObject{{QStringLiteral("solved"), names}})
-                                 .toJson(QJsonDocument::Indented);
+        out.value(name.toStdString());
+    out.endArray();
+    out.endObject();
+    bytes += '\n';
     if (!QDir().mkpath(QFileInfo(m_path).absolutePath()))
         return QObject::tr("cannot make the folder %1").arg(QFileInfo(m_path).absolutePath());
     const std::string error = writeFileAtomically(
-        m_path, [&](const auto& write) { write(bytes.constData(), std::size_t(bytes.size())); });
+        m_path, [&](const auto& write) { write(bytes.data(), bytes.size()); });
     return QString::fromStdString(error);
 }
 

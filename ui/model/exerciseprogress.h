@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Which exercises this user has solved: a JSON file in QStandardPaths::AppDataLocation
-// ({"solved": ["name", ...]}), written atomically after every change. A file that does not read
+// ({"solved":["name",...]}, read and written by the protocol's JSON like every other file),
+// written atomically after every change. A file that does not read
 // is the student's work all the same: it is kept aside, never overwritten.
 #pragma once
 

@@ -98,9 +98,9 @@ QString coordsText(const std::vector<std::int64_t>& coords)
 // Empty for other ops, or where the arguments are not the plain ones this reads.
 QString gatherReason(const OpDef& def, const Evaluation& eval, const std::vector<std::int64_t>& out)
 {
-    const bool gather = def.name == "gather";
-    if ((!gather && def.name != "gather_nd") || eval.inputs.size() != 2 ||
-        eval.inputs[0].size() != 1 || eval.inputs[1].size() != 1)
+    const bool gather = def.indexPick == IndexPick::AlongAxis;
+    if (def.indexPick == IndexPick::None || eval.inputs.size() != 2 || eval.inputs[0].size() != 1 ||
+        eval.inputs[1].size() != 1)
         return {};
     const Tensor& params = eval.inputs[0][0];
     const Tensor& indices = eval.inputs[1][0];

@@ -71,9 +71,8 @@ FrameworkComparer::FrameworkComparer(QObject* parent)
 
 bool FrameworkComparer::compares(const std::string& op)
 {
-    const auto& rows = opEquivalents();
-    return std::any_of(rows.begin(), rows.end(),
-                       [&](const OpEquivalent& row) { return row.op == op && row.subscript; });
+    const OpDef* def = findOp(op);
+    return def && def->indexSpec;
 }
 
 std::shared_ptr<FrameworkReport> FrameworkComparer::run(std::shared_ptr<const Evaluation> base,

@@ -314,291 +314,384 @@ void Automation::pollWait()
     QMetaObject::invokeMethod(this, &Automation::process, Qt::QueuedConnection);
 }
 
+const std::vector<Automation::Command>& Automation::commands()
+{
+    // In the order ui/README.md lists them (tst_automation's commandListsAgree).
+    static const std::vector<Command> table = {
+        {"open_lesson", &Automation::openLesson},
+        {"open_file", &Automation::openFile},
+        {"save", &Automation::save},
+        {"set_op", &Automation::setOp},
+        {"set_expr", &Automation::setExpr},
+        {"set_framework", &Automation::setFramework},
+        {"set_shape", &Automation::setShape},
+        {"set_dtype", &Automation::setDtype},
+        {"set_fill", &Automation::setFill},
+        {"set_literal", &Automation::setLiteral},
+        {"set_attr", &Automation::setAttr},
+        {"set_cell", &Automation::setCell},
+        {"step", &Automation::step},
+        {"wait", &Automation::waitCommand},
+        {"state", &Automation::stateCommand},
+        {"undo", &Automation::undoRedo},
+        {"redo", &Automation::undoRedo},
+        {"screenshot", &Automation::screenshot},
+        {"export_image", &Automation::exportPicture},
+        {"export_animation", &Automation::exportPicture},
+        {"presentation", &Automation::presentation},
+        {"quit", &Automation::quitCommand},
+    };
+    return table;
+}
+
+std::string Automation::commandNames()
+{
+    std::string names;
+    for (const Command& c : commands())
+        names += (names.empty() ? "" : ", ") + std::string(c.name);
+    return names;
+}
+
 void Automation::dispatch(const Json& command, const Json& id, JsonWriter& out)
 {
     const std::string cmd = stringMember(command, "cmd");
-    MainWindow& w = m_window;
-    const auto ok = [&] {
-        out.beginObject();
-        out.key("id");
-        out.value(id);
-        out.key("ok");
-        out.value(true);
-    };
-
-    if (cmd == "wait") {
-        // Checked before the wait begins: a refused wait must leave nothing waiting, or no later
-        // command would ever run.
-        const std::int64_t timeoutMs = intMember(command, "timeout_ms", kDefaultWaitMs);
-        if (timeoutMs < 0) badRequest("\"timeout_ms\" must not be negative");
-        auto waiting = std::make_unique<Waiting>();
-        waiting->id = id;
-        waiting->timeoutMs = timeoutMs;
-        waiting->clock.start();
-        m_waiting = std::move(waiting);
-        m_poll.start();
-        return;
-    }
-    if (cmd == "state") {
-        ok();
-        writeState(command, out);
-        out.endObject();
-        return;
-    }
-    if (cmd == "open_lesson") {
-        const QString name = QString::fromStdString(stringMember(command, "name"));
-        if (!w.openLesson(name)) {
-            QStringList names;
-            for (const Lesson& lesson : lessons())
-                if (lesson.unavailable.isEmpty()) names << lesson.name;
-            invalidArgument("there is no lesson \"" + name.toStdString() + "\"; the lessons are: " +
-                            names.join(QStringLiteral(", ")).toStdString());
-        }
-    } else if (cmd == "open_file") {
-        QString error;
-        if (!w.document()->openFile(pathMember(command, "path"), &error))
-            invalidArgument(error.toStdString());
-    } else if (cmd == "save") {
-        QString error;
-        bool overwrite = false;
-        if (const Json* force = command.find("overwrite")) {
-            if (!force->isBool()) badRequest("\"overwrite\" must be true or false");
-            overwrite = force->toBool();
-        }
-        if (!w.document()->saveFile(pathMember(command, "path"), &error, overwrite))
-            invalidArgument(error.toStdString());
-    } else if (cmd == "set_op") {
-        const std::string name = stringMember(command, "op");
-        const OpDef* def = findOp(name);
-        if (!def) badRequest("unknown op \"" + name + "\"");
-        // As a person picks it: the picker's own handler switches, with its undo step.
-        QComboBox* picker = w.opPicker();
-        const int index = picker->findData(QString::fromStdString(def->name));
-        if (index < 0) invalidArgument("this build has no op \"" + name + "\"");
-        picker->setCurrentIndex(index);
-        emit picker->activated(index);
-    } else if (cmd == "set_expr") {
-        SpecEditor* spec = w.specEditor();
-        if (!spec)
-            invalidArgument("op " + w.document()->workspace().op +
-                            " has no expression (set_op getitem first)");
-        spec->setText(QString::fromStdString(stringMember(command, "expr")));
-    } else if (cmd == "set_framework") {
-        // Exactly the keys `state` reports; the protocol's aliases (np, pytorch) are not taken.
-        const std::string key = stringMember(command, "framework");
-        const auto& models = frameworkModels();
-        const auto model = std::find_if(models.begin(), models.end(), [&](const auto* m) {
-            return readsSubscriptOps(m->id()) && m->key() == key;
-        });
-        if (model == models.end())
-            badRequest("\"framework\" is one of " + subscriptFrameworkKeys() + ", not \"" + key +
-                       "\"");
-        // As a person picks it: the selector's own handler makes the undo step.
-        FrameworkSelector* selector = w.opEditor()->frameworkSelector();
-        if (!selector)
-            invalidArgument("op " + w.document()->workspace().op +
-                            " is read by TensorFlow alone (set_op getitem or strided_slice first)");
-        selector->setCurrentIndex(selector->findData(int((*model)->id())));
-    } else if (cmd == "set_shape") {
-        const int slot = slotOf(command, w);
-        const Json& value = member(command, "shape");
-        QString text;
-        if (value.isArray()) {
-            Shape shape;
-            for (const Json& dim : value.toArray()) {
-                if (!dim.isInt64()) badRequest("\"shape\" lists integer sizes");
-                shape.push_back(dim.toInt64());
-            }
-            text = shapeText(shape);
-        } else {
-            text = fieldText(value);
-        }
-        parseShape(text.toStdString()); // refused with the reason, as the shape field says it
-        auto* field = controlsOf(w, slot)->shapeField();
-        if (field->isReadOnly())
-            invalidArgument("input slot " + std::to_string(slot) +
-                            " is a literal: its shape follows from the literal's nesting");
-        field->setText(text);
-    } else if (cmd == "set_dtype") {
-        const int slot = slotOf(command, w);
-        const std::string name = stringMember(command, "dtype");
-        if (name != "auto" && !dtypeFromName(name)) badRequest("unknown dtype \"" + name + "\"");
-        selectData(controlsOf(w, slot)->dtypeField(),
-                   name == "auto" ? QString() : QString::fromStdString(name),
-                   "unknown dtype \"" + name + "\"");
-    } else if (cmd == "set_fill") {
-        const int slot = slotOf(command, w);
-        const std::string name = stringMember(command, "fill");
-        const auto fill = fillKindFromName(QString::fromStdString(name));
-        if (!fill || *fill == FillKind::Data)
-            badRequest("\"fill\" is one of arange, zeros, ones, random, literal (cells come from "
-                       "set_cell or a file), not \"" +
-                       name + "\"");
-        selectData(controlsOf(w, slot)->fillField(), int(*fill), "fill " + name);
-        if (const Json* seed = command.find("seed")) {
-            if (!seed->isInt64() || seed->toInt64() < 0 || seed->toInt64() > INT_MAX)
-                badRequest("\"seed\" is an integer from 0 to 2147483647");
-            controlsOf(w, slot)->seedField()->setValue(int(seed->toInt64()));
-        }
-    } else if (cmd == "set_literal") {
-        const int slot = slotOf(command, w);
-        auto* field = controlsOf(w, slot)->literalField();
-        if (field->isHidden())
-            invalidArgument("input slot " + std::to_string(slot) +
-                            " is not made from a literal (set_fill literal first)");
-        field->setText(fieldText(member(command, "value")));
-    } else if (cmd == "set_attr") {
-        const std::string name = stringMember(command, "name");
-        const Json& value = member(command, "value");
-        const OpDef* def = findOp(w.document()->workspace().op);
-        const auto known =
-            std::find_if(def->attrs.begin(), def->attrs.end(), [&](const AttrDef& a) {
-                return a.name == name ||
-                       std::find(a.aliases.begin(), a.aliases.end(), name) != a.aliases.end();
-            });
-        if (known == def->attrs.end())
-            invalidArgument("op " + def->name + " has no attribute \"" + name + "\"");
-        // The field a person would type into, when the op's editor has one.
-        QLineEdit* field = w.opEditor()->attrField(known->name);
-        if (known->name == "expr" && w.specEditor()) {
-            w.specEditor()->setText(fieldText(value));
-        } else if (field) {
-            field->setText(fieldText(value));
-        } else {
-            // The raw tables (begin, end, strides and the masks) take one cell at a time: the
-            // value goes to the workspace as one undoable step.
-            Workspace next = w.document()->workspace();
-            next.attrs.erase(name);
-            next.attrs[known->name] = attrFromJson(value, known->name);
-            w.document()->edit(next,
-                               QObject::tr("Set %1").arg(QString::fromStdString(known->name)));
-        }
-    } else if (cmd == "set_cell") {
-        const int slot = slotOf(command, w);
-        TensorModel* model = w.inputView(slot)->model();
-        const Tensor& tensor = model->tensor();
-        if (!tensor.isValid())
-            invalidArgument("input slot " + std::to_string(slot) + " has no tensor yet");
-        const Json& index = member(command, "index");
-        std::int64_t flat = 0;
-        if (index.isInt64()) {
-            flat = index.toInt64();
-        } else if (index.isArray() && index.toArray().size() == tensor.shape().size()) {
-            for (std::size_t k = 0; k < tensor.shape().size(); ++k) {
-                const Json& c = index.toArray()[k];
-                if (!c.isInt64() || c.toInt64() < 0 || c.toInt64() >= tensor.shape()[k])
-                    outOfRange("index " + std::to_string(k) + " is outside dimension " +
-                               std::to_string(k) + " of size " + std::to_string(tensor.shape()[k]));
-                flat = flat * tensor.shape()[k] + c.toInt64();
-            }
-        } else {
-            badRequest("\"index\" is a flat index or a list of one coordinate per dimension");
-        }
-        if (flat < 0 || flat >= tensor.size())
-            outOfRange("flat index " + std::to_string(flat) + " is outside the " +
-                       std::to_string(tensor.size()) + " elements");
-        const QString text = fieldText(member(command, "value"));
-        const QString before = w.message();
-        const Workspace unchanged = w.document()->workspace();
-        model->setData(model->indexOfFlat(flat), text, Qt::EditRole);
-        // A value the workbench could not read leaves the workspace as it was and says why in
-        // the message strip (which may already say so from the same mistake a moment ago).
-        const QString message = plainText(w.message());
-        if (w.document()->workspace() == unchanged && !message.isEmpty() &&
-            (w.message() != before || message.startsWith(text.trimmed())))
-            invalidArgument(message.toStdString());
-    } else if (cmd == "step") {
-        DecodeStepper* stepper = w.stepper();
-        const Json& to = member(command, "to");
-        if (to.isInt64()) {
-            if (to.toInt64() < -1 || to.toInt64() >= stepper->stepCount())
-                outOfRange("step " + std::to_string(to.toInt64()) + " of " +
-                           std::to_string(stepper->stepCount()));
-            stepper->setCurrentStep(int(to.toInt64()));
-        } else if (to.isString() && to.toString() == "first") {
-            stepper->first();
-        } else if (to.isString() && to.toString() == "previous") {
-            stepper->previous();
-        } else if (to.isString() && to.toString() == "next") {
-            stepper->next();
-        } else if (to.isString() && to.toString() == "last") {
-            stepper->last();
-        } else {
-            badRequest("\"to\" is first, previous, next, last or a step number");
-        }
-        ok();
-        out.key("step");
-        out.value(stepper->currentStep());
-        out.key("title");
-        out.value(stepper->stepTitle(stepper->currentStep()).toStdString());
-        out.endObject();
-        return;
-    } else if (cmd == "undo" || cmd == "redo") {
-        QUndoStack* undo = w.document()->undoStack();
-        if (cmd == "undo" ? !undo->canUndo() : !undo->canRedo())
-            invalidArgument("nothing to " + cmd);
-        cmd == "undo" ? undo->undo() : undo->redo();
-        ok();
-        writeUndo(out, *undo);
-        out.endObject();
-        return;
-    } else if (cmd == "screenshot") {
-        const QString path = pathMember(command, "path");
-        QWidget* target = &w;
-        if (const Json* view = command.find("view")) {
-            if (!view->isString()) badRequest("\"view\" is an objectName such as output0View");
-            target = w.findChild<QWidget*>(QString::fromStdString(view->toString()));
-            if (!target || !target->isVisibleTo(&w))
-                invalidArgument("no widget named \"" + view->toString() + "\" is on show");
-        }
-        const QPixmap pixmap = target->grab();
-        QString error;
-        if (!PictureWriter::writePng(pixmap.toImage(), path, &error))
-            invalidArgument(error.toStdString());
-        ok();
-        out.key("width");
-        out.value(pixmap.width());
-        out.key("height");
-        out.value(pixmap.height());
-        out.endObject();
-        return;
-    } else if (cmd == "export_image" || cmd == "export_animation") {
-        // What File > Export Image / Export Read-Order Animation write, without the dialog.
-        const bool image = cmd == "export_image";
-        const Json* view = command.find("view");
-        if (view && !view->isString()) badRequest("\"view\" is window, input, output0, ...");
-        const QString name = view    ? QString::fromStdString(view->toString())
-                             : image ? QStringLiteral("window")
-                                     : QStringLiteral("input");
-        double scale = 1.0;
-        if (const Json* s = command.find("scale")) {
-            if (!s->isNumber()) badRequest("\"scale\" must be a number");
-            scale = s->number().value;
-        }
-        const std::int64_t speed =
-            intMember(command, "speed_ms", ReadOrderAnimation::kDefaultStepMs);
-        QString error;
-        ImageExporter exporter(w);
-        const QString path = pathMember(command, "path");
-        if (image ? !exporter.exportImage(name, path, scale, &error)
-                  : !exporter.exportAnimation(
-                        name, path, int(std::clamp<std::int64_t>(speed, 0, INT_MAX)), &error))
-            invalidArgument(error.toStdString());
-    } else if (cmd == "presentation") {
-        const Json& on = member(command, "on");
-        if (!on.isBool()) badRequest("\"on\" must be true or false");
-        w.presentation()->setOn(on.toBool());
-    } else if (cmd == "quit") {
-        m_quit = true;
-    } else {
-        badRequest("unknown command \"" + cmd +
-                   "\"; the commands are open_lesson, open_file, save, set_op, set_expr, "
-                   "set_framework, set_shape, set_dtype, set_fill, set_literal, set_attr, "
-                   "set_cell, step, wait, state, undo, redo, screenshot, export_image, "
-                   "export_animation, presentation, quit");
-    }
-    ok();
+    const auto& table = commands();
+    const auto it =
+        std::find_if(table.begin(), table.end(), [&](const Command& c) { return cmd == c.name; });
+    if (it == table.end())
+        badRequest("unknown command \"" + cmd + "\"; the commands are " + commandNames());
+    // The answer: {"id", "ok": true, what the command adds}. A command that throws has its
+    // answer replaced by the error; wait answers later, from pollWait.
+    out.beginObject();
+    out.key("id");
+    out.value(id);
+    out.key("ok");
+    out.value(true);
+    (this->*(it->handler))(command, id, out);
     out.endObject();
+}
+
+void Automation::stateCommand(const Json& command, const Json& /*id*/, JsonWriter& out)
+{
+    writeState(command, out);
+}
+
+void Automation::quitCommand(const Json& /*command*/, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    m_quit = true;
+}
+
+void Automation::waitCommand(const Json& command, const Json& id, JsonWriter& /*out*/)
+{
+    // Checked before the wait begins: a refused wait must leave nothing waiting, or no later
+    // command would ever run.
+    const std::int64_t timeoutMs = intMember(command, "timeout_ms", kDefaultWaitMs);
+    if (timeoutMs < 0) badRequest("\"timeout_ms\" must not be negative");
+    auto waiting = std::make_unique<Waiting>();
+    waiting->id = id;
+    waiting->timeoutMs = timeoutMs;
+    waiting->clock.start();
+    m_waiting = std::move(waiting);
+    m_poll.start();
+}
+
+void Automation::openLesson(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    const QString name = QString::fromStdString(stringMember(command, "name"));
+    if (!w.openLesson(name)) {
+        QStringList names;
+        for (const Lesson& lesson : lessons())
+            if (lesson.unavailable.isEmpty()) names << lesson.name;
+        invalidArgument("there is no lesson \"" + name.toStdString() +
+                        "\"; the lessons are: " + names.join(QStringLiteral(", ")).toStdString());
+    }
+}
+
+void Automation::openFile(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    QString error;
+    if (!w.document()->openFile(pathMember(command, "path"), &error))
+        invalidArgument(error.toStdString());
+}
+
+void Automation::save(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    QString error;
+    bool overwrite = false;
+    if (const Json* force = command.find("overwrite")) {
+        if (!force->isBool()) badRequest("\"overwrite\" must be true or false");
+        overwrite = force->toBool();
+    }
+    if (!w.document()->saveFile(pathMember(command, "path"), &error, overwrite))
+        invalidArgument(error.toStdString());
+}
+
+void Automation::setOp(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    const std::string name = stringMember(command, "op");
+    const OpDef* def = findOp(name);
+    if (!def) badRequest("unknown op \"" + name + "\"");
+    // As a person picks it: the picker's own handler switches, with its undo step.
+    QComboBox* picker = w.opPicker();
+    const int index = picker->findData(QString::fromStdString(def->name));
+    if (index < 0) invalidArgument("this build has no op \"" + name + "\"");
+    picker->setCurrentIndex(index);
+    emit picker->activated(index);
+}
+
+void Automation::setExpr(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    SpecEditor* spec = w.specEditor();
+    if (!spec)
+        invalidArgument("op " + w.document()->workspace().op +
+                        " has no expression (set_op getitem first)");
+    spec->setText(QString::fromStdString(stringMember(command, "expr")));
+}
+
+void Automation::setFramework(const Json& command, const Json& id, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    // Exactly the keys `state` reports; the protocol's aliases (np, pytorch) are not taken.
+    const std::string key = stringMember(command, "framework");
+    const auto& models = frameworkModels();
+    const auto model = std::find_if(models.begin(), models.end(), [&](const auto* m) {
+        return readsSubscriptOps(m->id()) && m->key() == key;
+    });
+    if (model == models.end())
+        badRequest("\"framework\" is one of " + subscriptFrameworkKeys() + ", not \"" + key + "\"");
+    // As a person picks it: the selector's own handler makes the undo step.
+    FrameworkSelector* selector = w.opEditor()->frameworkSelector();
+    if (!selector)
+        invalidArgument("op " + w.document()->workspace().op +
+                        " is read by TensorFlow alone (set_op getitem or strided_slice first)");
+    selector->setCurrentIndex(selector->findData(int((*model)->id())));
+}
+
+void Automation::setShape(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    const int slot = slotOf(command, w);
+    const Json& value = member(command, "shape");
+    QString text;
+    if (value.isArray()) {
+        Shape shape;
+        for (const Json& dim : value.toArray()) {
+            if (!dim.isInt64()) badRequest("\"shape\" lists integer sizes");
+            shape.push_back(dim.toInt64());
+        }
+        text = shapeText(shape);
+    } else {
+        text = fieldText(value);
+    }
+    parseShape(text.toStdString()); // refused with the reason, as the shape field says it
+    auto* field = controlsOf(w, slot)->shapeField();
+    if (field->isReadOnly())
+        invalidArgument("input slot " + std::to_string(slot) +
+                        " is a literal: its shape follows from the literal's nesting");
+    field->setText(text);
+}
+
+void Automation::setDtype(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    const int slot = slotOf(command, w);
+    const std::string name = stringMember(command, "dtype");
+    if (name != "auto" && !dtypeFromName(name)) badRequest("unknown dtype \"" + name + "\"");
+    selectData(controlsOf(w, slot)->dtypeField(),
+               name == "auto" ? QString() : QString::fromStdString(name),
+               "unknown dtype \"" + name + "\"");
+}
+
+void Automation::setFill(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    const int slot = slotOf(command, w);
+    const std::string name = stringMember(command, "fill");
+    const auto fill = fillKindFromName(QString::fromStdString(name));
+    if (!fill || *fill == FillKind::Data)
+        badRequest("\"fill\" is one of arange, zeros, ones, random, literal (cells come from "
+                   "set_cell or a file), not \"" +
+                   name + "\"");
+    selectData(controlsOf(w, slot)->fillField(), int(*fill), "fill " + name);
+    if (const Json* seed = command.find("seed")) {
+        if (!seed->isInt64() || seed->toInt64() < 0 || seed->toInt64() > INT_MAX)
+            badRequest("\"seed\" is an integer from 0 to 2147483647");
+        controlsOf(w, slot)->seedField()->setValue(int(seed->toInt64()));
+    }
+}
+
+void Automation::setLiteral(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    const int slot = slotOf(command, w);
+    auto* field = controlsOf(w, slot)->literalField();
+    if (field->isHidden())
+        invalidArgument("input slot " + std::to_string(slot) +
+                        " is not made from a literal (set_fill literal first)");
+    field->setText(fieldText(member(command, "value")));
+}
+
+void Automation::setAttr(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    const std::string name = stringMember(command, "name");
+    const Json& value = member(command, "value");
+    const OpDef* def = findOp(w.document()->workspace().op);
+    const auto known = std::find_if(def->attrs.begin(), def->attrs.end(), [&](const AttrDef& a) {
+        return a.name == name ||
+               std::find(a.aliases.begin(), a.aliases.end(), name) != a.aliases.end();
+    });
+    if (known == def->attrs.end())
+        invalidArgument("op " + def->name + " has no attribute \"" + name + "\"");
+    // The field a person would type into, when the op's editor has one.
+    QLineEdit* field = w.opEditor()->attrField(known->name);
+    if (known->name == "expr" && w.specEditor()) {
+        w.specEditor()->setText(fieldText(value));
+    } else if (field) {
+        field->setText(fieldText(value));
+    } else {
+        // The raw tables (begin, end, strides and the masks) take one cell at a time: the
+        // value goes to the workspace as one undoable step.
+        Workspace next = w.document()->workspace();
+        next.attrs.erase(name);
+        next.attrs[known->name] = attrFromJson(value, known->name);
+        w.document()->edit(next, QObject::tr("Set %1").arg(QString::fromStdString(known->name)));
+    }
+}
+
+void Automation::setCell(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    const int slot = slotOf(command, w);
+    TensorModel* model = w.inputView(slot)->model();
+    const Tensor& tensor = model->tensor();
+    if (!tensor.isValid())
+        invalidArgument("input slot " + std::to_string(slot) + " has no tensor yet");
+    const Json& index = member(command, "index");
+    std::int64_t flat = 0;
+    if (index.isInt64()) {
+        flat = index.toInt64();
+    } else if (index.isArray() && index.toArray().size() == tensor.shape().size()) {
+        for (std::size_t k = 0; k < tensor.shape().size(); ++k) {
+            const Json& c = index.toArray()[k];
+            if (!c.isInt64() || c.toInt64() < 0 || c.toInt64() >= tensor.shape()[k])
+                outOfRange("index " + std::to_string(k) + " is outside dimension " +
+                           std::to_string(k) + " of size " + std::to_string(tensor.shape()[k]));
+            flat = flat * tensor.shape()[k] + c.toInt64();
+        }
+    } else {
+        badRequest("\"index\" is a flat index or a list of one coordinate per dimension");
+    }
+    if (flat < 0 || flat >= tensor.size())
+        outOfRange("flat index " + std::to_string(flat) + " is outside the " +
+                   std::to_string(tensor.size()) + " elements");
+    const QString text = fieldText(member(command, "value"));
+    const QString before = w.message();
+    const Workspace unchanged = w.document()->workspace();
+    model->setData(model->indexOfFlat(flat), text, Qt::EditRole);
+    // A value the workbench could not read leaves the workspace as it was and says why in
+    // the message strip (which may already say so from the same mistake a moment ago).
+    const QString message = plainText(w.message());
+    if (w.document()->workspace() == unchanged && !message.isEmpty() &&
+        (w.message() != before || message.startsWith(text.trimmed())))
+        invalidArgument(message.toStdString());
+}
+
+void Automation::step(const Json& command, const Json& /*id*/, JsonWriter& out)
+{
+    MainWindow& w = m_window;
+    DecodeStepper* stepper = w.stepper();
+    const Json& to = member(command, "to");
+    if (to.isInt64()) {
+        if (to.toInt64() < -1 || to.toInt64() >= stepper->stepCount())
+            outOfRange("step " + std::to_string(to.toInt64()) + " of " +
+                       std::to_string(stepper->stepCount()));
+        stepper->setCurrentStep(int(to.toInt64()));
+    } else if (to.isString() && to.toString() == "first") {
+        stepper->first();
+    } else if (to.isString() && to.toString() == "previous") {
+        stepper->previous();
+    } else if (to.isString() && to.toString() == "next") {
+        stepper->next();
+    } else if (to.isString() && to.toString() == "last") {
+        stepper->last();
+    } else {
+        badRequest("\"to\" is first, previous, next, last or a step number");
+    }
+    out.key("step");
+    out.value(stepper->currentStep());
+    out.key("title");
+    out.value(stepper->stepTitle(stepper->currentStep()).toStdString());
+}
+
+void Automation::undoRedo(const Json& command, const Json& /*id*/, JsonWriter& out)
+{
+    MainWindow& w = m_window;
+    const std::string cmd = stringMember(command, "cmd");
+    QUndoStack* undo = w.document()->undoStack();
+    if (cmd == "undo" ? !undo->canUndo() : !undo->canRedo()) invalidArgument("nothing to " + cmd);
+    cmd == "undo" ? undo->undo() : undo->redo();
+    writeUndo(out, *undo);
+}
+
+void Automation::screenshot(const Json& command, const Json& /*id*/, JsonWriter& out)
+{
+    MainWindow& w = m_window;
+    const QString path = pathMember(command, "path");
+    QWidget* target = &w;
+    if (const Json* view = command.find("view")) {
+        if (!view->isString()) badRequest("\"view\" is an objectName such as output0View");
+        target = w.findChild<QWidget*>(QString::fromStdString(view->toString()));
+        if (!target || !target->isVisibleTo(&w))
+            invalidArgument("no widget named \"" + view->toString() + "\" is on show");
+    }
+    const QPixmap pixmap = target->grab();
+    QString error;
+    if (!PictureWriter::writePng(pixmap.toImage(), path, &error))
+        invalidArgument(error.toStdString());
+    out.key("width");
+    out.value(pixmap.width());
+    out.key("height");
+    out.value(pixmap.height());
+}
+
+void Automation::exportPicture(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    const std::string cmd = stringMember(command, "cmd");
+    // What File > Export Image / Export Read-Order Animation write, without the dialog.
+    const bool image = cmd == "export_image";
+    const Json* view = command.find("view");
+    if (view && !view->isString()) badRequest("\"view\" is window, input, output0, ...");
+    const QString name = view    ? QString::fromStdString(view->toString())
+                         : image ? QStringLiteral("window")
+                                 : QStringLiteral("input");
+    double scale = 1.0;
+    if (const Json* s = command.find("scale")) {
+        if (!s->isNumber()) badRequest("\"scale\" must be a number");
+        scale = s->number().value;
+    }
+    const std::int64_t speed = intMember(command, "speed_ms", ReadOrderAnimation::kDefaultStepMs);
+    QString error;
+    ImageExporter exporter(w);
+    const QString path = pathMember(command, "path");
+    if (image ? !exporter.exportImage(name, path, scale, &error)
+              : !exporter.exportAnimation(name, path,
+                                          int(std::clamp<std::int64_t>(speed, 0, INT_MAX)), &error))
+        invalidArgument(error.toStdString());
+}
+
+void Automation::presentation(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
+{
+    MainWindow& w = m_window;
+    const Json& on = member(command, "on");
+    if (!on.isBool()) badRequest("\"on\" must be true or false");
+    w.presentation()->setOn(on.toBool());
 }
 
 void Automation::writeState(const Json& command, JsonWriter& out)

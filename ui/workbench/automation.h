@@ -14,6 +14,8 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 class QSocketNotifier;
 
@@ -61,6 +63,39 @@ private:
     void reply(const std::string& line);
     void dispatch(const Json& command, const Json& id, JsonWriter& out);
     void writeState(const Json& command, JsonWriter& out);
+
+    /// One command: after `{"id", "ok": true` it adds what its answer carries, or throws.
+    using Handler = void (Automation::*)(const Json& command, const Json& id, JsonWriter& out);
+    struct Command
+    {
+        const char* name;
+        Handler handler;
+    };
+    /// Every command, in the order the unknown-command error and ui/README.md list them: the
+    /// one table dispatch reads.
+    static const std::vector<Command>& commands();
+    static std::string commandNames();
+
+    void waitCommand(const Json& command, const Json& id, JsonWriter& out);
+    void stateCommand(const Json& command, const Json& id, JsonWriter& out);
+    void quitCommand(const Json& command, const Json& id, JsonWriter& out);
+    void openLesson(const Json& command, const Json& id, JsonWriter& out);
+    void openFile(const Json& command, const Json& id, JsonWriter& out);
+    void save(const Json& command, const Json& id, JsonWriter& out);
+    void setOp(const Json& command, const Json& id, JsonWriter& out);
+    void setExpr(const Json& command, const Json& id, JsonWriter& out);
+    void setFramework(const Json& command, const Json& id, JsonWriter& out);
+    void setShape(const Json& command, const Json& id, JsonWriter& out);
+    void setDtype(const Json& command, const Json& id, JsonWriter& out);
+    void setFill(const Json& command, const Json& id, JsonWriter& out);
+    void setLiteral(const Json& command, const Json& id, JsonWriter& out);
+    void setAttr(const Json& command, const Json& id, JsonWriter& out);
+    void setCell(const Json& command, const Json& id, JsonWriter& out);
+    void step(const Json& command, const Json& id, JsonWriter& out);
+    void undoRedo(const Json& command, const Json& id, JsonWriter& out);
+    void screenshot(const Json& command, const Json& id, JsonWriter& out);
+    void exportPicture(const Json& command, const Json& id, JsonWriter& out);
+    void presentation(const Json& command, const Json& id, JsonWriter& out);
 
     MainWindow& m_window;
     /// Lines waiting for their turn; nullopt stands for a line refused as too long.

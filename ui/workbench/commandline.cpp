@@ -288,7 +288,11 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
     }
 
     Workspace ws = window.document()->workspace();
-    if (!options.expr.isEmpty() && ws.op != "getitem")
+    // --expr is a subscript: an op that reads one from an input (getitem, compare) keeps it;
+    // any other op gives way to getitem.
+    const OpDef* current = findOp(ws.op);
+    if (!options.expr.isEmpty() &&
+        !(current && current->notation == Notation::Subscript && !current->inputs.empty()))
         ws = switchOp(ws, *findOp("getitem"), nullptr);
     if (!options.shape.isEmpty() || !options.dtype.isEmpty()) {
         if (ws.inputs.empty() || ws.inputs.front().size() != 1) {

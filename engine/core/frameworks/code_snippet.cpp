@@ -298,9 +298,7 @@ namespace {
 // getitem and strided_slice: the framework models write the code, on an input called x.
 bool writtenAsSpec(const OpDef& op)
 {
-    const auto& rows = opEquivalents();
-    return std::any_of(rows.begin(), rows.end(),
-                       [&](const OpEquivalent& row) { return row.op == op.name && row.subscript; });
+    return op.indexSpec;
 }
 
 } // namespace

@@ -94,27 +94,47 @@ OpPlan compare(const OpCall& call)
 
 std::vector<OpDef> compareOps()
 {
-    return {{"compare",
-             {},
+    return {
+        {.name = "compare",
+         .summary =
              "one spec in NumPy, TensorFlow, PyTorch, JAX, ONNX and PaddlePaddle: each outcome, "
              "and which differ from TensorFlow's and why",
-             {{"input"}},
-             {{"expr", "(or the strided_slice attributes)"},
-              {"begin", "(with end, instead of expr)"},
-              {"end", "(with begin, instead of expr)"},
-              {"strides", "all 1"},
-              {"begin_mask", "0"},
-              {"end_mask", "0"},
-              {"ellipsis_mask", "0"},
-              {"new_axis_mask", "0"},
-              {"shrink_axis_mask", "0"}},
-             "one per distinct result (the response's \"frameworks\" says whose)",
-             compare,
-             Notation::Subscript,
-             // The first row of the comparison table: PyTorch refuses the negative step, Paddle
-             // stops one short of TensorFlow and NumPy.
-             {{{exampleFill(DType::Int32, {5})}}, {{"expr", Attr("x[4:-6:-1]")}}},
-             OpFamily::Slicing}};
+         .inputs = {{"input"}},
+         .attrs = {{"expr", "(or the strided_slice attributes)"},
+                   {"begin", "(with end, instead of expr)"},
+                   {"end", "(with begin, instead of expr)"},
+                   {"strides", "all 1"},
+                   {"begin_mask", "0"},
+                   {"end_mask", "0"},
+                   {"ellipsis_mask", "0"},
+                   {"new_axis_mask", "0"},
+                   {"shrink_axis_mask", "0"}},
+         .outputs = "one per distinct result (the response's \"frameworks\" says whose)",
+         .plan = compare,
+         .notation = Notation::Subscript,
+         // The first row of the comparison table: PyTorch refuses the negative step, Paddle
+         // stops one short of TensorFlow and NumPy.
+         .example = {{{exampleFill(DType::Int32, {5})}}, {{"expr", Attr("x[4:-6:-1]")}}},
+         .family = OpFamily::Slicing,
+         .equivalents = {
+             noEquivalent(Framework::NumPy,
+                          "compare runs one spec in every framework; in NumPy alone it is that "
+                          "framework's subscript (the framework models write it)."),
+             noEquivalent(Framework::TensorFlow,
+                          "compare runs one spec in every framework; in TensorFlow alone it is "
+                          "that framework's subscript (the framework models write it)."),
+             noEquivalent(Framework::PyTorch,
+                          "compare runs one spec in every framework; in PyTorch alone it is that "
+                          "framework's subscript (the framework models write it)."),
+             noEquivalent(Framework::Jax,
+                          "compare runs one spec in every framework; in JAX alone it is that "
+                          "framework's subscript (the framework models write it)."),
+             noEquivalent(Framework::Onnx,
+                          "compare runs one spec in every framework; in ONNX alone it is that "
+                          "framework's subscript (the framework models write it)."),
+             noEquivalent(Framework::Paddle,
+                          "compare runs one spec in every framework; in PaddlePaddle alone it is "
+                          "that framework's subscript (the framework models write it).")}}};
 }
 
 } // namespace

@@ -19,9 +19,6 @@
 
 namespace ss {
 
-/// The frameworks, in the order every listing shows them.
-enum class Framework { NumPy, TensorFlow, PyTorch, Jax, Onnx, Paddle };
-
 /// The spec as the user gave it: a Python subscript, or raw strided_slice arguments.
 struct IndexSpec
 {
@@ -41,7 +38,7 @@ struct IndexSpec
     static IndexSpec fromExpression(std::string_view expression);
     /// Raw arguments; the subscript is to_expr's, where one exists.
     static IndexSpec fromStridedSlice(const SparseSpec& sparse);
-    /// The spec in the attributes of a basic-indexing op (OpEquivalent::subscript): getitem's
+    /// The spec in the attributes of a basic-indexing op (OpDef::indexSpec): getitem's
     /// `expr`, or raw strided_slice arguments read by strided_slice's own reader. Throws
     /// OpError as those readers do.
     static IndexSpec fromAttrs(const std::string& op, const Attrs& attrs);
@@ -120,7 +117,7 @@ std::string subscriptFrameworkKeys();
 /// "NumPy 1.24 raises IndexError: index 5 is out of bounds ...", "PyTorch 1.13: not modelled:
 /// ...".
 std::string outcomeMessage(const FrameworkOutcome& outcome);
-/// The plan of a basic-indexing op (OpEquivalent::subscript: getitem's `expr`, strided_slice's
+/// The plan of a basic-indexing op (OpDef::indexSpec: getitem's `expr`, strided_slice's
 /// raw arguments) on `input` as `framework` reads its spec: that framework's result, one output
 /// planned from slot 0, with its decode steps. Throws OpError: parse_error where the subscript
 /// does not parse (with its position), invalid_argument with outcomeMessage() where the

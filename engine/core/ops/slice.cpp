@@ -306,45 +306,101 @@ OpPlan onnxSlice(const OpCall& call)
 std::vector<OpDef> sliceOps()
 {
     return {
-        {"slice",
-         {},
-         "tf.slice: a box given by begin and size (-1: to the end)",
-         {{"input"}},
-         {{"begin", ""}, {"size", ""}},
-         "output",
-         slice,
-         Notation::Box,
-         {{{exampleFill(DType::Int32, {3, 4})}},
-          {{"begin", Attr::ints({1, 1})}, {"size", Attr::ints({2, -1})}}},
-         OpFamily::Slicing},
-        {"paddle_strided_slice",
-         {},
-         "paddle.strided_slice: axes, starts, ends, strides with Paddle's clamping",
-         {{"input"}},
-         {{"axes", ""}, {"starts", ""}, {"ends", ""}, {"strides", ""}},
-         "output",
-         paddleStridedSlice,
-         Notation::PaddleAxes,
-         {{{exampleFill(DType::Int32, {3, 4})}},
-          {{"axes", Attr::ints({0, 1})},
-           {"starts", Attr::ints({0, 3})},
-           {"ends", Attr::ints({3, 0})},
-           {"strides", Attr::ints({2, -1})}}},
-         OpFamily::Slicing},
-        {"onnx_slice",
-         {},
-         "ONNX Slice: starts, ends, axes, steps with the spec's clamping (opset 13 unless given)",
-         {{"data"}},
-         {{"starts", ""}, {"ends", ""}, {"axes", "0, 1, ..."}, {"steps", "1s"}, {"opset", "13"}},
-         "output",
-         onnxSlice,
-         Notation::Generic,
-         {{{exampleFill(DType::Int32, {3, 4})}},
-          {{"starts", Attr::ints({-1, 1})},
-           {"ends", Attr::ints({-9223372036854775807LL - 1, 1000})},
-           {"axes", Attr::ints({0, 1})},
-           {"steps", Attr::ints({-2, 2})}}},
-         OpFamily::Slicing},
+        {.name = "slice",
+         .summary = "tf.slice: a box given by begin and size (-1: to the end)",
+         .inputs = {{"input"}},
+         .attrs = {{"begin", ""}, {"size", ""}},
+         .outputs = "output",
+         .plan = slice,
+         .notation = Notation::Box,
+         .example = {{{exampleFill(DType::Int32, {3, 4})}},
+                     {{"begin", Attr::ints({1, 1})}, {"size", Attr::ints({2, -1})}}},
+         .family = OpFamily::Slicing,
+         .equivalents =
+             {equivalent(Framework::NumPy, "import numpy as np\n\nx[{begin|box}]"),
+              equivalent(Framework::TensorFlow, "import tensorflow as tf\n\ntf.slice({args})"),
+              equivalent(Framework::PyTorch, "import torch\n\nx[{begin|box}]"),
+              equivalent(Framework::Jax, "import jax.numpy as jnp\n\nx[{begin|box}]"),
+              equivalent(Framework::Onnx,
+                         "from onnx import helper\n\n# inputs: x, starts = {begin} (int64), ends = "
+                         "{begin|onnx_ends} (int64)\nhelper.make_node(\"Slice\", [\"x\", "
+                         "\"starts\", \"ends\"], [\"y\"])"),
+              equivalent(Framework::Paddle, "import paddle\n\nx[{begin|box}]")}},
+        {.name = "paddle_strided_slice",
+         .summary = "paddle.strided_slice: axes, starts, ends, strides with Paddle's clamping",
+         .inputs = {{"input"}},
+         .attrs = {{"axes", ""}, {"starts", ""}, {"ends", ""}, {"strides", ""}},
+         .outputs = "output",
+         .plan = paddleStridedSlice,
+         .notation = Notation::PaddleAxes,
+         .example = {{{exampleFill(DType::Int32, {3, 4})}},
+                     {{"axes", Attr::ints({0, 1})},
+                      {"starts", Attr::ints({0, 3})},
+                      {"ends", Attr::ints({3, 0})},
+                      {"strides", Attr::ints({2, -1})}}},
+         .family = OpFamily::Slicing,
+         .equivalents =
+             {equivalent(Framework::Paddle, "import paddle\n\npaddle.strided_slice(x, axes={axes}, "
+                                            "starts={starts}, ends={ends}, strides={strides})"),
+              noEquivalent(
+                  Framework::NumPy,
+                  "NumPy has no call with Paddle's clamping of starts and ends: write the clamped "
+                  "slice as a subscript (compare shows where the readings differ)."),
+              noEquivalent(
+                  Framework::TensorFlow,
+                  "TensorFlow has no call with Paddle's clamping of starts and ends: write the "
+                  "clamped slice as a subscript (compare shows where the readings differ)."),
+              noEquivalent(
+                  Framework::PyTorch,
+                  "PyTorch has no call with Paddle's clamping of starts and ends: write the "
+                  "clamped slice as a subscript (compare shows where the readings differ)."),
+              noEquivalent(
+                  Framework::Jax,
+                  "JAX has no call with Paddle's clamping of starts and ends: write the clamped "
+                  "slice as a subscript (compare shows where the readings differ)."),
+              noEquivalent(
+                  Framework::Onnx,
+                  "ONNX has no call with Paddle's clamping of starts and ends: write the clamped "
+                  "slice as a subscript (compare shows where the readings differ).")}},
+        {.name = "onnx_slice",
+         .summary = "ONNX Slice: starts, ends, axes, steps with the spec's clamping (opset 13 "
+                    "unless given)",
+         .inputs = {{"data"}},
+         .attrs = {{"starts", ""},
+                   {"ends", ""},
+                   {"axes", "0, 1, ..."},
+                   {"steps", "1s"},
+                   {"opset", "13"}},
+         .outputs = "output",
+         .plan = onnxSlice,
+         .notation = Notation::Generic,
+         .example = {{{exampleFill(DType::Int32, {3, 4})}},
+                     {{"starts", Attr::ints({-1, 1})},
+                      {"ends", Attr::ints({-9223372036854775807LL - 1, 1000})},
+                      {"axes", Attr::ints({0, 1})},
+                      {"steps", Attr::ints({-2, 2})}}},
+         .family = OpFamily::Slicing,
+         .equivalents =
+             {equivalent(
+                  Framework::Onnx,
+                  "from onnx import helper\n\n# inputs: x, starts = {starts}, ends = {ends}, axes "
+                  "= {axes=None}, steps = {steps=None} (int64)\nhelper.make_node(\"Slice\", "
+                  "[\"x\", \"starts\", \"ends\", \"axes\", \"steps\"], [\"y\"])",
+                  "Leave out axes or steps by giving an empty name in their place."),
+              noEquivalent(Framework::NumPy,
+                           "NumPy has no call with ONNX Slice's clamping of starts and ends: write "
+                           "the clamped slice as a subscript."),
+              noEquivalent(Framework::TensorFlow,
+                           "TensorFlow has no call with ONNX Slice's clamping of starts and ends: "
+                           "write the clamped slice as a subscript."),
+              noEquivalent(Framework::PyTorch,
+                           "PyTorch has no call with ONNX Slice's clamping of starts and ends: "
+                           "write the clamped slice as a subscript."),
+              noEquivalent(Framework::Jax, "JAX has no call with ONNX Slice's clamping of starts "
+                                           "and ends: write the clamped slice as a subscript."),
+              noEquivalent(Framework::Paddle,
+                           "PaddlePaddle has no call with ONNX Slice's clamping of starts and "
+                           "ends: write the clamped slice as a subscript.")}},
     };
 }
 
