@@ -474,7 +474,7 @@ void TestImageExport::coloursFitThePicture()
     QCoreApplication::processEvents();
     TensorView* view = m_window->inputView(0);
     // The fit follows the cells on screen once they are laid out.
-    QTest::qWaitFor([&] { return view->fittedScale().has_value(); }, 3000);
+    QVERIFY(QTest::qWaitFor([&] { return view->fittedScale().has_value(); }, 3000));
     const auto screenFit = view->fittedScale();
     QVERIFY2(screenFit && screenFit->second < 250, "the views show row 50: no fit to test");
     const QString path = m_dir.filePath(QStringLiteral("fitted.png"));

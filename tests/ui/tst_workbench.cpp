@@ -662,7 +662,8 @@ void TestWorkbench::inputTooltipOfALargeOpWaitsForTheWorker()
     MainWindow w;
     Workspace padded = getitemWorkspace({1100, 1000}, QStringLiteral("x[::-1]"));
     padded.op = "pad";
-    padded.attrs = {{"paddings", Attr::List{Attr::List{1, 1}, Attr::List{1, 1}}}};
+    padded.attrs = {{"paddings", Attr::List{Attr::List{1, 1}, Attr::List{1, 1}}},
+                     {"mode", Attr(std::string("REFLECT"))}};
     w.setWorkspace(padded, QStringLiteral("test"));
     w.resize(1440, 900);
     w.show();
@@ -678,8 +679,8 @@ void TestWorkbench::inputTooltipOfALargeOpWaitsForTheWorker()
         QCoreApplication::sendEvent(viewport, &help);
         return QToolTip::text();
     };
-    // A pad keeps per-element sources (its border has none); a slice's targets come from its
-    // plan at once.
+    // A reflecting pad keeps per-element sources (a constant pad's and a slice's targets come
+    // from the plan at once).
     const QString before = tooltip();
     QVERIFY2(before.contains(QStringLiteral("is read")) &&
                  !before.contains(QStringLiteral("copied to")),

@@ -453,7 +453,7 @@ void Automation::setExpr(const Json& command, const Json& /*id*/, JsonWriter& /*
     spec->setText(QString::fromStdString(stringMember(command, "expr")));
 }
 
-void Automation::setFramework(const Json& command, const Json& id, JsonWriter& /*out*/)
+void Automation::setFramework(const Json& command, const Json& /*id*/, JsonWriter& /*out*/)
 {
     MainWindow& w = m_window;
     // Exactly the keys `state` reports; the protocol's aliases (np, pytorch) are not taken.
