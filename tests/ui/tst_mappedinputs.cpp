@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // .npy inputs in the workbench are the file itself, mapped read-only, whether File > Open opened
 // it or a workspace names it: never written (an edit of a cell copies the tensor first, within the
-// memory free now), saved as a reference to the file rather than as its elements, and a file
+// memory free now), saved as its elements or, over 16 MiB, as a reference to the file, and a file
 // truncated or changed under the window is an error in the window's message strip, never SIGBUS.
 #include "core/mapped_file.h"
 #include "core/memory_budget.h"
@@ -110,6 +110,7 @@ private slots:
     void anEditThatDoesNotFitIsRefused();
     void aFileChangedUnderTheWindowIsAnErrorInIt_data();
     void aFileChangedUnderTheWindowIsAnErrorInIt();
+    void aBigFileInputIsSavedAsTheFile();
     void aFileBiggerThanMemoryIsShownFromSamples();
 };
 
@@ -136,13 +137,13 @@ void TestMappedInputs::aFileInputIsMappedAndNeverWritten()
     QVERIFY(isMappedFile(input.raw()));
     QVERIFY(input.identical(tensor));
 
-    // Saved as the file, not as its 327680 elements, and read back as the same tensor.
+    // Saved as its 327680 elements (1.25 MiB, under kMappedInputEmbedBytes: the workspace holds
+    // its data), and read back as the same tensor.
     const QString saved = dir.filePath(QStringLiteral("saved.json"));
     QString error;
     QVERIFY2(w.saveFile(saved, &error, true), qPrintable(error));
     const QByteArray text = fileBytes(saved);
-    QVERIFY2(text.size() < 1000, text.left(300).constData());
-    QVERIFY2(text.contains(R"({"npy":")" + QFile::encodeName(npy) + R"("})"), text.constData());
+    QVERIFY2(!text.contains(R"("npy")"), text.left(300).constData());
     QVERIFY(readWorkspaceFile(saved, Workspace{}, w.engine()->limits())
                 .inputs[0][0]
                 .data.identical(tensor));
@@ -219,6 +220,29 @@ void TestMappedInputs::aFileChangedUnderTheWindowIsAnErrorInIt()
     QVERIFY(!w.saveFile(dir.filePath(QStringLiteral("saved.json")), &error, true));
     QVERIFY2(error.contains(said), qPrintable(error));
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("saved.json"))));
+}
+
+// An input mapped from a file over kMappedInputEmbedBytes is saved as the file's name: a
+// workspace of a file bigger than memory would not fit in memory as text.
+void TestMappedInputs::aBigFileInputIsSavedAsTheFile()
+{
+    QTemporaryDir dir;
+    const QString npy = dir.filePath(QStringLiteral("big.npy"));
+    QVERIFY(writeSparseNpy(npy, 2048, 2560)); // 20 MiB of float32 zeros
+    QVERIFY(QFileInfo(npy).size() > kMappedInputEmbedBytes);
+    MainWindow w;
+    w.forgetSession();
+    QVERIFY(openAs(w, QStringLiteral("open"), npy, dir));
+    QVERIFY(isMappedFile(w.workspace().inputs[0][0].data.raw()));
+    const QString saved = dir.filePath(QStringLiteral("saved.json"));
+    QString error;
+    QVERIFY2(w.saveFile(saved, &error, true), qPrintable(error));
+    const QByteArray text = fileBytes(saved);
+    QVERIFY2(text.size() < 1000, text.left(300).constData());
+    QVERIFY2(text.contains(R"({"npy":")" + QFile::encodeName(npy) + R"("})"), text.constData());
+    const Tensor back =
+        readWorkspaceFile(saved, Workspace{}, w.engine()->limits()).inputs[0][0].data;
+    QCOMPARE(back.shape(), (Shape{2048, 2560}));
 }
 
 // A tensor bigger than memory opens and is sliced where it lies: the input's heat map is drawn

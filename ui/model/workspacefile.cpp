@@ -67,19 +67,24 @@ InputSource sourceFromSpec(const TensorSpec& spec)
 void writeSource(JsonWriter& w, const InputSource& source, const std::string& name)
 {
     if (source.fill == FillKind::Data) {
-        // A .npy file the input is mapped from is written as the file, not as its elements: a
-        // workspace (and every autosave) of a file bigger than memory would not fit in memory as
-        // text. A file changed since it was opened no longer holds what the window shows.
+        // A file changed since it was opened no longer holds what the window shows: neither its
+        // elements nor its name are written. An input mapped from a .npy of more than
+        // kMappedInputEmbedBytes is written as the file: a workspace (and every autosave) of a
+        // file bigger than memory would not fit in memory as text. Smaller ones are written as
+        // their elements, as every other input, so that the workspace holds its data.
         if (const void* data = source.data.raw()) {
             if (const auto path = mappedFilePath(data)) {
                 if (const auto problem = mappedFileProblem(data)) badRequest(*problem);
-                w.beginObject();
-                w.key("npy");
-                w.value(QFile::encodeName(
-                            QFileInfo(QFile::decodeName(path->c_str())).absoluteFilePath())
-                            .toStdString());
-                w.endObject();
-                return;
+                if (std::int64_t(source.data.size()) * dtypeSize(source.data.dtype()) >
+                    kMappedInputEmbedBytes) {
+                    w.beginObject();
+                    w.key("npy");
+                    w.value(QFile::encodeName(
+                                QFileInfo(QFile::decodeName(path->c_str())).absoluteFilePath())
+                                .toStdString());
+                    w.endObject();
+                    return;
+                }
             }
         }
         writeTensor(w, source.data);

@@ -29,9 +29,15 @@ struct Expectation
 /// description; data and npy become cells). Throws OpError(bad_request) naming the problem.
 Workspace workspaceFromJson(const Json& request, const Limits& limits,
                             Expectation* expectation = nullptr);
+/// Inputs mapped from a .npy file of more bytes than this are written as the file. As text, 16
+/// MiB of elements take up to about 80 MB (int8, bool: 5 characters for 1 byte), which reads back
+/// under the longest request line of a machine of 8 GiB (100 MiB).
+inline constexpr std::int64_t kMappedInputEmbedBytes = std::int64_t(16) << 20;
+
 /// The request line for a workspace: compact JSON, no newline. An input mapped from a .npy file
-/// (readNpyFile with mapping on, as in the workbench) is written as {"npy": its absolute path},
-/// not element by element; bad_request if that file has changed since it was opened.
+/// (readNpyFile with mapping on, as in the workbench) of more than kMappedInputEmbedBytes is
+/// written as {"npy": its absolute path}, not element by element (smaller ones as their
+/// elements); bad_request if that file has changed since it was opened.
 std::string workspaceToJson(const Workspace& workspace);
 
 /// Reads a workspace file (.json) or a NumPy file (.npy, which becomes the first input of
