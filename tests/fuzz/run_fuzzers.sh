@@ -37,7 +37,7 @@ else
     -DSLICESCOPE_BUILD_GUI=ON -DSLICESCOPE_BUILD_BENCHMARKS=OFF \
     -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
 fi
-targets="request subscript npy model_onnx model_tflite model_graphdef workspace autosave exercises
+targets="request subscript call npy model_onnx model_tflite model_graphdef workspace autosave exercises
   progress settings"
 cmake --build "$build" --parallel 2 --target $(for t in $targets; do printf 'fuzz_%s ' "$t"; done)
 
