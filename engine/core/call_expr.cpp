@@ -327,6 +327,16 @@ public:
         return &v;
     }
 
+    // A required argument's value. The binding checked it is given; given as None, it is the
+    // parameter's default, and a required parameter has none.
+    const Value& need(const std::string& name) const
+    {
+        if (const Value* v = get(name)) return *v;
+        const auto it = m_bound.find(name);
+        failAt(it != m_bound.end() ? it->second->value.begin : m_call.closeAt,
+               m_call.function + " needs a value for '" + name + "'; None is not one");
+    }
+
     [[noreturn]] void fail(const Value& v, const std::string& message) const
     {
         m_reader.failAtChar(v.begin, message);
@@ -562,9 +572,9 @@ CallTranslation narrow(const Binder& b, const std::string& tensor,
     CallTranslation t;
     t.op = "slice";
     t.tensor = tensor;
-    const Value* dimV = b.get("dim");
-    const Value* startV = b.get("start");
-    const Value* lengthV = b.get("length");
+    const Value* dimV = &b.need("dim");
+    const Value* startV = &b.need("start");
+    const Value* lengthV = &b.need("length");
     const std::int64_t dim = b.integerOf(*dimV, "dim");
     std::int64_t start = b.integerOf(*startV, "start");
     const std::int64_t length = b.integerOf(*lengthV, "length");
@@ -601,8 +611,7 @@ CallTranslation take(const Binder& b, const std::string& tensor, const std::opti
     CallTranslation t;
     t.op = "gather";
     t.tensor = tensor;
-    const Value* indicesV = b.get("indices");
-    IndexLiteral indices = indexLiteral(b, *indicesV, "indices");
+    IndexLiteral indices = indexLiteral(b, b.need("indices"), "indices");
     const Value* axisV = b.get("axis");
     if (!axisV)
         b.failAt(b.call().closeAt,

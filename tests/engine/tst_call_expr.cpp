@@ -76,6 +76,9 @@ const Row kRows[] = {
     {"3,4", "np.take(x, [3], axis=0)", "np.take(x, [3], axis=0)"}, // both refuse
     {"3,4", "np.take(x, [0, -4], axis=0)", "np.take(x, [0, -4], axis=0)", "-4]", "index -4 is out of bounds for axis 0 with size 3"},
     {"3,4", "np.take(x, [1, 2])", nullptr, ")", "np.take without axis="},
+    // A required argument given as None has no value (fuzz_call found these dereferenced).
+    {"3,4", "np.take(x, None, axis=0)", nullptr, "None, axis", "needs a value for 'indices'"},
+    {"3,4", "torch.narrow(x, None, 1, 2)", nullptr, "None, 1, 2", "needs a value for 'dim'"},
     {"3,4", "np.take(x, [0], axis=0, mode='bogus')", "np.take(x, [0], axis=0, mode='bogus')", "'bogus'", "clipmode must be one of"},
     // chained subscripts, composed into one
     {"3,4", "x[1][2]", "x[1][2]"},
