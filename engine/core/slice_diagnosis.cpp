@@ -22,6 +22,37 @@ std::int64_t sign(std::int64_t v)
     return v < 0 ? -1 : 1;
 }
 
+// Whether every element of `sources` (an output of `outputShape`) is the input element that
+// `sel` picks for it: per output axis j, its strided run, or the input indices lists[j] where
+// `lists` has them (a gather's taken axes; none for a plain selection). A fit is only claimed
+// once every element agrees.
+bool picksEverySource(const Selection& sel, const std::vector<std::vector<std::int64_t>>& lists,
+                      const Shape& outputShape, const std::vector<std::int64_t>& sources)
+{
+    const std::vector<std::int64_t> inStrides = rowMajorStrides(sel.inputShape);
+    std::int64_t fixedOffset = 0;
+    for (std::size_t d = 0; d < sel.inputShape.size(); ++d)
+        if (sel.fixed[d] >= 0) fixedOffset += sel.fixed[d] * inStrides[d];
+    std::vector<std::int64_t> coord(outputShape.size(), 0);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        std::int64_t expect = fixedOffset;
+        for (std::size_t j = 0; j < coord.size(); ++j) {
+            const SelectionAxis& a = sel.axes[j];
+            if (a.inputAxis < 0) continue;
+            const bool listed = j < lists.size() && !lists[j].empty();
+            const std::int64_t index =
+                listed ? lists[j][std::size_t(coord[j])] : a.begin + a.stride * coord[j];
+            expect += index * inStrides[std::size_t(a.inputAxis)];
+        }
+        if (expect != sources[i]) return false;
+        for (std::size_t j = coord.size(); j-- > 0;) {
+            if (++coord[j] < outputShape[j]) break;
+            coord[j] = 0;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 ChainPlan planChain(const std::vector<ChainStep>& steps, const Shape& inputShape, DType dtype,
@@ -158,25 +189,7 @@ std::optional<Selection> fitSelection(const Shape& inputShape, const Shape& outp
         }
         sel.axes.push_back(axis);
     }
-    // Check every element against the affine form.
-    const std::vector<std::int64_t> inStrides = rowMajorStrides(inputShape);
-    std::int64_t fixedOffset = 0;
-    for (std::size_t d = 0; d < inputShape.size(); ++d)
-        if (sel.fixed[d] >= 0) fixedOffset += sel.fixed[d] * inStrides[d];
-    std::vector<std::int64_t> coord(outputShape.size(), 0);
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-        std::int64_t expect = fixedOffset;
-        for (std::size_t j = 0; j < coord.size(); ++j) {
-            const SelectionAxis& a = sel.axes[j];
-            if (a.inputAxis >= 0)
-                expect += (a.begin + a.stride * coord[j]) * inStrides[std::size_t(a.inputAxis)];
-        }
-        if (expect != sources[i]) return std::nullopt;
-        for (std::size_t j = coord.size(); j-- > 0;) {
-            if (++coord[j] < outputShape[j]) break;
-            coord[j] = 0;
-        }
-    }
+    if (!picksEverySource(sel, {}, outputShape, sources)) return std::nullopt;
     return sel;
 }
 
@@ -365,27 +378,7 @@ std::optional<GatherFit> fitGather(const Shape& inputShape, const Shape& outputS
         sel.axes.push_back(axis);
     }
     if (fit.takes.empty()) return std::nullopt;
-    // Check every element against the per-axis form.
-    const std::vector<std::int64_t> inStrides = rowMajorStrides(inputShape);
-    std::int64_t fixedOffset = 0;
-    for (std::size_t d = 0; d < inputShape.size(); ++d)
-        if (sel.fixed[d] >= 0) fixedOffset += sel.fixed[d] * inStrides[d];
-    std::vector<std::int64_t> coord(outputShape.size(), 0);
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-        std::int64_t expect = fixedOffset;
-        for (std::size_t j = 0; j < coord.size(); ++j) {
-            const SelectionAxis& a = sel.axes[j];
-            if (a.inputAxis < 0) continue;
-            const std::int64_t index =
-                lists[j].empty() ? a.begin + a.stride * coord[j] : lists[j][std::size_t(coord[j])];
-            expect += index * inStrides[std::size_t(a.inputAxis)];
-        }
-        if (expect != sources[i]) return std::nullopt;
-        for (std::size_t j = coord.size(); j-- > 0;) {
-            if (++coord[j] < outputShape[j]) break;
-            coord[j] = 0;
-        }
-    }
+    if (!picksEverySource(sel, lists, outputShape, sources)) return std::nullopt;
     return fit;
 }
 
