@@ -49,11 +49,34 @@ mkdir -p "$TMPDIR"
 fixed=()
 [ -n "${SLICESCOPE_FUZZ_SEED:-}" ] && fixed+=(-seed="$SLICESCOPE_FUZZ_SEED")
 [ -n "${SLICESCOPE_FUZZ_RUNS:-}" ] && fixed+=(-runs="$SLICESCOPE_FUZZ_RUNS")
-for target in $targets; do
-  found=$build/found/$target
-  mkdir -p "$found"
-  echo "fuzz_$target: ${seconds}s"
+# Two targets at a time, one per core: a target spends much of its time waiting on children it
+# starts (the ONNX checker) or on its files, so one at a time left a core idle. Each target's
+# output goes to BUILD_DIR/fuzz-logs/<target>.log and is printed, in order, when its pair ends.
+fuzz() {
+  local target=$1
+  mkdir -p "$build/found/$target"
   "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -max_len=4096 -rss_limit_mb=2048 \
     -timeout=20 -print_final_stats=1 "${fixed[@]}" -artifact_prefix="$build/crash-$target-" \
-    "$found" "tests/fuzz/corpus/$target"
+    "$build/found/$target" "tests/fuzz/corpus/$target" >"$build/fuzz-logs/$target.log" 2>&1
+}
+mkdir -p "$build/fuzz-logs"
+set -- $targets
+status=0
+while [ $# -gt 0 ]; do
+  pair=("$1"); shift
+  [ $# -gt 0 ] && { pair+=("$1"); shift; }
+  pids=()
+  for target in "${pair[@]}"; do
+    fuzz "$target" &
+    pids+=($!)
+  done
+  for i in "${!pair[@]}"; do
+    result=0
+    wait "${pids[$i]}" || result=$?
+    echo "fuzz_${pair[$i]}: ${seconds}s, exit $result"
+    cat "$build/fuzz-logs/${pair[$i]}.log"
+    [ "$result" -eq 0 ] || status=$result
+  done
+  # A crash stops the script once its pair has ended, its input saved as crash-<target>-*.
+  [ "$status" -eq 0 ] || exit "$status"
 done
