@@ -21,6 +21,8 @@ RecoveryStrip::RecoveryStrip(WorkspaceDocument* document, EngineClient* engine, 
     : QWidget(parent), m_document(document), m_engine(engine)
 {
     setObjectName(QStringLiteral("recoveryStrip"));
+    // A plain QWidget paints no style-sheet background unless asked to.
+    setAttribute(Qt::WA_StyledBackground);
     followTheme(this, [this] {
         setStyleSheet(QStringLiteral("#recoveryStrip { background-color: %1; border: 1px solid "
                                      "%2; border-radius: 4px; } #recoveryStrip QLabel { color: "
