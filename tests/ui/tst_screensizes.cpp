@@ -13,12 +13,10 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
-#include <QProcess>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <cstdio>
@@ -29,7 +27,6 @@ using namespace ss::testing;
 
 namespace {
 
-const char* const kScreenVariable = "SLICESCOPE_TEST_SCREEN";
 /// Set: nothing may be cut. Unset (the scaled screen): the window must fit and be usable, and
 /// what is cut is only reported.
 const char* const kUncutVariable = "SLICESCOPE_TEST_UNCUT";
@@ -80,18 +77,13 @@ void pick(MainWindow& w, const QString& op)
 }
 
 // Runs in the child process: the window on this screen. Returns the number of problems.
-int checkScreen(const QString& name)
+int checkScreen()
 {
-    int problems = 0;
-    const auto fail = [&](const QString& what) {
-        std::fprintf(stderr, "%s: %s\n", qPrintable(name), qPrintable(what));
-        ++problems;
-    };
+    ScreenProblems fail;
+    const QString& name = fail.screen;
     useCleanTestEnvironment();
     MainWindow w;
-    w.forgetSession();
-    w.show();
-    if (!QTest::qWaitForWindowExposed(&w)) fail(QStringLiteral("the window is never shown"));
+    showOnScreen(w, fail);
     const QRect screen = w.screen()->availableGeometry();
     if (w.frameGeometry().width() > screen.width() || w.frameGeometry().height() > screen.height())
         fail(QStringLiteral("the window (%1 x %2) is larger than the screen (%3 x %4)")
@@ -144,7 +136,7 @@ int checkScreen(const QString& name)
         shoot(QString::fromStdString(def.name));
     }
     std::printf("%s: screenshots in %s\n", qPrintable(name), qPrintable(screenshotDir()));
-    return problems;
+    return fail.count;
 }
 
 } // namespace
@@ -172,41 +164,18 @@ void TestScreenSizes::fitsTheScreen()
     QFETCH(QSize, screen);
     QFETCH(QString, scale);
     QFETCH(bool, uncut);
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString config = dir.filePath(QStringLiteral("screen.json"));
-    QFile file(config);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QStringLiteral(R"({"screens": [{"name": "test", "x": 0, "y": 0, "width": %1,
-        "height": %2, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})")
-                   .arg(screen.width())
-                   .arg(screen.height())
-                   .toUtf8());
-    file.close();
-    QProcess child;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen:configfile=") + config);
-    env.insert(QStringLiteral("QT_SCALE_FACTOR"), scale);
-    const QString name =
-        QStringLiteral("%1x%2-scale%3").arg(screen.width()).arg(screen.height()).arg(scale);
-    env.insert(QLatin1String(kScreenVariable), name);
-    if (uncut) env.insert(QLatin1String(kUncutVariable), QStringLiteral("1"));
-    child.setProcessEnvironment(env);
-    child.start(QCoreApplication::applicationFilePath(), {});
-    QVERIFY(child.waitForFinished(120000));
-    const QByteArray out = child.readAllStandardOutput() + child.readAllStandardError();
+    QProcessEnvironment extra;
+    if (uncut) extra.insert(QLatin1String(kUncutVariable), QStringLiteral("1"));
+    QByteArray out;
+    const bool clean = runOnScreen(screen, scale, &out, extra);
     qInfo("%s", out.constData());
-    QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0, out.constData());
+    QVERIFY2(clean, out.constData());
 }
 
 int main(int argc, char** argv)
 {
-    const QString name = qEnvironmentVariable(kScreenVariable);
-    if (!name.isEmpty()) {
-        QApplication app(argc, argv);
-        return checkScreen(name) == 0 ? 0 : 1;
-    }
     QApplication app(argc, argv);
+    if (!screenUnderTest().isEmpty()) return checkScreen() == 0 ? 0 : 1;
     TestScreenSizes test;
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);

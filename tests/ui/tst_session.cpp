@@ -106,6 +106,8 @@ private slots:
     void autosaveIsPerLaunchAndStaysUntilDecided();
     void recoveryWhenTheProcessIdRepeats();
     void liveSessionsAreNeverTouched();
+    void onlyThisUsersLostWorkIsOffered_data();
+    void onlyThisUsersLostWorkIsOffered();
     void killedInPidNamespacesAndRecovered();
     void recentFilesArePruned();
     void geometryAndDocksAreRestored();
@@ -314,6 +316,45 @@ void TestSession::recoveryWhenTheProcessIdRepeats()
     QVERIFY(waitSettled(w));
     QCOMPARE(w.workspace().attrs, editedWorkspace().attrs);
     QVERIFY(!QFile::exists(dead));
+}
+
+void TestSession::onlyThisUsersLostWorkIsOffered_data()
+{
+    QTest::addColumn<int>("folderMode");
+    QTest::addColumn<bool>("anotherUsersFile");
+    QTest::addColumn<bool>("offered");
+    QTest::newRow("this user's folder and file") << 0700 << false << true;
+    QTest::newRow("a folder everyone may write in") << 0777 << false << false;
+    QTest::newRow("a file of another user") << 0700 << true << false;
+}
+
+void TestSession::onlyThisUsersLostWorkIsOffered()
+{
+    // The fallbacks live in the temporary folder, which every user writes in: what another user
+    // put there under this user's name is not this user's lost work.
+    QFETCH(int, folderMode);
+    QFETCH(bool, anotherUsersFile);
+    QFETCH(bool, offered);
+    if (anotherUsersFile && ::geteuid() != 0) QSKIP("giving a file to another user needs root");
+    QTemporaryDir fallback;
+    QVERIFY(fallback.isValid());
+    const QString dir = fallback.filePath(QStringLiteral("slicescope-sessions"));
+    QVERIFY(QDir().mkpath(dir));
+    SessionGuard::setDirectoriesForTesting({dir});
+    const QString dead =
+        dir +
+        QStringLiteral("/session-%1.json").arg(QUuid::createUuid().toString(QUuid::WithoutBraces));
+    writeWorkspaceFile(dead, editedWorkspace());
+    QCOMPARE(::chmod(QFile::encodeName(dir).constData(), mode_t(folderMode)), 0);
+    if (anotherUsersFile) QCOMPARE(::chown(QFile::encodeName(dead).constData(), 65534, 65534), 0);
+
+    MainWindow w;
+    w.show();
+    w.offerRecovery();
+    QCOMPARE(!w.findChild<QWidget*>(QStringLiteral("recoveryStrip"))->isHidden(), offered);
+    const auto lost = w.session()->findLostSession();
+    QCOMPARE(lost && lost->autosavePath == dead, offered);
+    QVERIFY(QFile::exists(dead)); // never touched either way
 }
 
 void TestSession::liveSessionsAreNeverTouched()

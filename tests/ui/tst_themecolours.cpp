@@ -311,6 +311,13 @@ void TestThemeColours::colouredStatesRead()
              qPrintable(QStringLiteral("outline %1 on window %2")
                             .arg(QColor(edge).name(), QColor(window).name())));
     QCOMPARE(QColor(edge).name(), roleColor(ColorRole::Error).name());
+    // The offer to recover is drawn on its notice tint (a plain widget paints no style-sheet
+    // background unless asked to: it was the window's colour).
+    QTRY_VERIFY(recovery->isVisible() && recovery->width() > 20);
+    const QImage whole = w.grab().toImage();
+    const QPoint inside = recovery->mapTo(&w, QPoint(recovery->width() / 2, 3));
+    QCOMPARE(QColor(whole.pixel(inside * whole.devicePixelRatio())).name(),
+             roleColor(ColorRole::NoticeTint).name());
 }
 
 QTEST_MAIN(TestThemeColours)

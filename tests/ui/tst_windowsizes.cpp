@@ -4,12 +4,20 @@
 // own (the scale factor and the screen are fixed when the application starts) on an offscreen
 // screen of that size, and checks geometry, not pixels: the first lesson's text shown whole,
 // combo boxes as wide as their text with the Lessons and Frameworks docks open together, the
-// lessons coming back at their own width when the exercises close. With SLICESCOPE_SHOTS set,
-// each child saves screenshots there (light and dark: the lesson, the exercises, presentation).
+// lessons coming back at their own width when the exercises close, no input column scrolling
+// sideways, a window that keeps its size as docks open and close and in presentation mode, the
+// editors never squeezed under their least height (with the recovery strip showing in the
+// default window of an 800 x 800 screen), and the Model dock and message strip taking only the
+// room their text needs. With SLICESCOPE_SHOTS set, each child saves screenshots there (light
+// and dark: the lesson, the exercises, presentation).
+#include "ui/editors/argtable.h"
+#include "ui/model/workspacefile.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainactions.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/modeldock.h"
 #include "ui/workbench/presentationmode.h"
+#include "ui/workbench/sessionguard.h"
 #include "workbench_testing.h"
 
 #include <QAction>
@@ -17,15 +25,17 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLabel>
-#include <QProcess>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStyle>
 #include <QStyleOptionComboBox>
-#include <QTemporaryDir>
+#include <QTableView>
 #include <QTest>
+#include <QUuid>
 
 #include <cstdio>
 
@@ -35,19 +45,12 @@ using namespace ss::testing;
 
 namespace {
 
-const char* const kScreenVariable = "SLICESCOPE_TEST_SCREEN";
 const char* const kShotsVariable = "SLICESCOPE_SHOTS";
+/// Set in the child of the 800 x 800 screen: the window keeps its default size and offers a
+/// lost session's recovery.
+const char* const kDefaultSizeVariable = "SLICESCOPE_TEST_DEFAULT_SIZE";
 
-struct Problems
-{
-    QString screen;
-    int count = 0;
-    void operator()(const QString& what)
-    {
-        std::fprintf(stderr, "%s: %s\n", qPrintable(screen), qPrintable(what));
-        ++count;
-    }
-};
+using Problems = ScreenProblems;
 
 void settle(MainWindow& w, Problems& fail, const QString& what)
 {
@@ -73,8 +76,20 @@ void checkLessonText(MainWindow& w, Problems& fail, const QString& what)
                         .arg(needed));
 }
 
-/// No combo box of the editors or views shows its text cut ("ar" for "arange"); the window fits
-/// the screen's width, and the editors and views keep at least 45% of it beside the docks.
+/// The part of `widget` that its scroll areas show, in its own coordinates.
+QRect shownPart(QWidget* widget)
+{
+    QRect shown = widget->rect();
+    for (QWidget* p = widget->parentWidget(); p; p = p->parentWidget())
+        if (auto* area = qobject_cast<QAbstractScrollArea*>(p->parentWidget());
+            area && area->viewport() == p)
+            shown &= QRect(widget->mapFrom(p, QPoint(0, 0)), p->size());
+    return shown;
+}
+
+/// No combo box of the editors or views shows its text cut ("ar" for "arange"), by its own
+/// width or by a column scrolled sideways; the inputs never scroll sideways; the window fits the
+/// screen's width, and the editors and views keep at least 45% of it beside the docks.
 void checkCombos(MainWindow& w, Problems& fail, const QString& what)
 {
     if (w.centralWidget()->width() * 100 < w.width() * 45)
@@ -83,6 +98,10 @@ void checkCombos(MainWindow& w, Problems& fail, const QString& what)
                         .arg(w.width()));
     if (w.width() > w.screen()->availableGeometry().width())
         fail(what + QStringLiteral(": the window grew to %1 px wide").arg(w.width()));
+    auto* inputs = w.findChild<QScrollArea*>(QStringLiteral("inputScroll"));
+    if (inputs && inputs->horizontalScrollBar()->maximum() > 0)
+        fail(what + QStringLiteral(": the inputs scroll %1 px sideways")
+                        .arg(inputs->horizontalScrollBar()->maximum()));
     for (QComboBox* box : w.centralWidget()->findChildren<QComboBox*>()) {
         if (!box->isVisibleTo(&w) || box->currentText().isEmpty()) continue;
         QStyleOptionComboBox option;
@@ -97,7 +116,91 @@ void checkCombos(MainWindow& w, Problems& fail, const QString& what)
                             .arg(box->objectName(), box->currentText())
                             .arg(field.width())
                             .arg(needed));
+        // Scrolled up or down out of view is fine; cut at a side is not.
+        const QRect shown = shownPart(box);
+        if (!shown.isEmpty() && shown.width() < box->width())
+            fail(what + QStringLiteral(": combo box %1 (\"%2\") shows %3 of its %4 px")
+                            .arg(box->objectName(), box->currentText())
+                            .arg(shown.width())
+                            .arg(box->width()));
     }
+}
+
+/// The window keeps the size it was given (a dock shown or closed, presentation mode) and never
+/// grows past the screen.
+void checkSize(MainWindow& w, const QSize& size, Problems& fail, const QString& what)
+{
+    if (w.size() != size)
+        fail(what + QStringLiteral(": the window is %1 x %2, it was %3 x %4")
+                        .arg(w.width())
+                        .arg(w.height())
+                        .arg(size.width())
+                        .arg(size.height()));
+    const QRect screen = w.screen()->availableGeometry();
+    if (w.height() > screen.height() || w.width() > screen.width())
+        fail(what + QStringLiteral(": the window (%1 x %2) is larger than the screen (%3 x %4)")
+                        .arg(w.width())
+                        .arg(w.height())
+                        .arg(screen.width())
+                        .arg(screen.height()));
+}
+
+/// No editor is squeezed under the height it needs: a table keeps its least height and its
+/// buttons below its rows, and the message strip holds its lines.
+void checkEditors(MainWindow& w, Problems& fail, const QString& what)
+{
+    for (ArgTable* table : w.centralWidget()->findChildren<ArgTable*>()) {
+        if (!table->isVisibleTo(&w)) continue;
+        auto* view = table->findChild<QTableView*>();
+        const QPoint viewBottom = view->mapTo(&w, QPoint(0, view->height()));
+        for (QPushButton* button : table->findChildren<QPushButton*>()) {
+            const int top = button->mapTo(&w, QPoint(0, 0)).y();
+            if (button->isVisibleTo(&w) && top < viewBottom.y())
+                fail(what + QStringLiteral(": %1 overlaps the rows of %2 by %3 px")
+                                .arg(button->objectName(), table->objectName())
+                                .arg(viewBottom.y() - top));
+        }
+        if (view->height() < view->minimumHeight())
+            fail(what + QStringLiteral(": %1 is %2 px tall, it needs %3")
+                            .arg(view->objectName())
+                            .arg(view->height())
+                            .arg(view->minimumHeight()));
+    }
+    QWidget* editors = w.editorArea();
+    if (editors->height() < editors->minimumSizeHint().height())
+        fail(what + QStringLiteral(": the editors are %1 px tall, they need %2")
+                        .arg(editors->height())
+                        .arg(editors->minimumSizeHint().height()));
+}
+
+/// The Model dock's text shows whole: its summary's lines, its table's column titles; the message
+/// strip takes no room while it has nothing to say.
+void checkModelDock(MainWindow& w, Problems& fail, const QString& what)
+{
+    ModelDock* dock = w.docks()->model();
+    auto* summary = dock->findChild<QLabel*>(QStringLiteral("modelSummary"));
+    if (summary->height() < summary->heightForWidth(summary->width()))
+        fail(what + QStringLiteral(": the summary is cut (%1 of %2 px)")
+                        .arg(summary->height())
+                        .arg(summary->heightForWidth(summary->width())));
+    auto* message = dock->findChild<QLabel*>(QStringLiteral("modelMessage"));
+    if (message->text().isEmpty() && message->isVisibleTo(dock) && message->height() > 0)
+        fail(what +
+             QStringLiteral(": the empty message strip is %1 px tall").arg(message->height()));
+    auto* table = dock->findChild<QTableView*>(QStringLiteral("modelTable"));
+    if (!table->isVisibleTo(dock)) return;
+    QHeaderView* header = table->horizontalHeader();
+    if (table->horizontalScrollBar()->maximum() > 0 ||
+        header->length() > table->viewport()->width())
+        fail(what + QStringLiteral(": the table's titles take %1 px of %2")
+                        .arg(header->length())
+                        .arg(table->viewport()->width()));
+    for (int c = 0; c < header->count(); ++c)
+        if (header->sectionSize(c) < header->sectionSizeHint(c))
+            fail(what + QStringLiteral(": the table's title \"%1\" has %2 of %3 px")
+                            .arg(table->model()->headerData(c, Qt::Horizontal).toString())
+                            .arg(header->sectionSize(c))
+                            .arg(header->sectionSizeHint(c)));
 }
 
 void shoot(MainWindow& w, Problems& fail, const QString& what)
@@ -109,57 +212,99 @@ void shoot(MainWindow& w, Problems& fail, const QString& what)
     if (!w.grab().save(file)) fail(QStringLiteral("cannot write ") + file);
 }
 
-// Runs in the child process: the window on this screen. Returns the number of problems.
-int checkScreen(const QString& name)
+/// Every check of a settled window.
+void checkAll(MainWindow& w, const QSize& size, Problems& fail, const QString& what)
 {
-    Problems fail{name};
+    settle(w, fail, what);
+    checkCombos(w, fail, what);
+    checkSize(w, size, fail, what);
+    checkEditors(w, fail, what);
+}
+
+/// The 800 x 800 screen: the default window (752 x 752), a lost session offered above the
+/// editors, strided_slice's raw table below them.
+int checkDefaultWindow()
+{
+    Problems fail;
     useCleanTestEnvironment();
+    const QString dir = SessionGuard::directory();
+    QDir().mkpath(dir);
+    writeWorkspaceFile(dir + QStringLiteral("/session-%1.json")
+                                 .arg(QUuid::createUuid().toString(QUuid::WithoutBraces)),
+                       Workspace{});
     MainWindow w;
-    w.forgetSession();
     w.show();
     if (!QTest::qWaitForWindowExposed(&w)) fail(QStringLiteral("the window is never shown"));
+    w.offerRecovery();
+    auto* recovery = w.findChild<QWidget*>(QStringLiteral("recoveryStrip"));
+    if (!recovery || !recovery->isVisible()) fail(QStringLiteral("no recovery offered"));
+    const QSize size = w.size();
+    for (const char* op : {"strided_slice", "getitem", "pad"}) {
+        auto* picker = w.opPicker();
+        picker->setCurrentIndex(picker->findData(QLatin1String(op)));
+        emit picker->activated(picker->currentIndex());
+        checkAll(w, size, fail, QLatin1String(op));
+        shoot(w, fail, QStringLiteral("recovery-") + QLatin1String(op));
+    }
+    return fail.count;
+}
+
+// Runs in the child process: the window on this screen. Returns the number of problems.
+int checkScreen()
+{
+    Problems fail;
+    useCleanTestEnvironment();
+    MainWindow w;
+    showOnScreen(w, fail);
     w.setGeometry(w.screen()->availableGeometry());
+    settle(w, fail, QStringLiteral("shown"));
+    const QSize size = w.size();
     DockSetup* docks = w.docks();
     QAction* dark = w.findChild<QAction*>(QStringLiteral("actionDarkTheme"));
     for (const bool darkTheme : {false, true}) {
         const QString theme = darkTheme ? QStringLiteral("dark") : QStringLiteral("light");
         if (dark && dark->isChecked() != darkTheme) dark->trigger();
         if (!w.openLesson(QStringLiteral("walkthrough"))) fail(QStringLiteral("no walkthrough"));
-        settle(w, fail, QStringLiteral("walkthrough"));
+        checkAll(w, size, fail, QStringLiteral("walkthrough"));
         checkLessonText(w, fail, QStringLiteral("walkthrough"));
-        checkCombos(w, fail, QStringLiteral("walkthrough"));
         shoot(w, fail, QStringLiteral("lesson-") + theme);
 
         // Lessons and Frameworks together: the centre keeps room for its controls.
         docks->frameworksDock()->toggleViewAction()->trigger();
-        settle(w, fail, QStringLiteral("frameworks"));
-        checkCombos(w, fail, QStringLiteral("lessons and frameworks"));
+        checkAll(w, size, fail, QStringLiteral("lessons and frameworks"));
         checkLessonText(w, fail, QStringLiteral("lessons and frameworks"));
         shoot(w, fail, QStringLiteral("frameworks-") + theme);
         docks->frameworksDock()->toggleViewAction()->trigger();
-        settle(w, fail, QStringLiteral("frameworks closed"));
+        checkAll(w, size, fail, QStringLiteral("frameworks closed"));
 
         // The exercises take the lessons' place; closed, the lessons come back as they were.
         const int lessonsWidth = docks->lessonDock()->width();
         docks->exerciseDock()->toggleViewAction()->trigger();
-        settle(w, fail, QStringLiteral("exercises"));
-        checkCombos(w, fail, QStringLiteral("exercises"));
+        checkAll(w, size, fail, QStringLiteral("exercises"));
         shoot(w, fail, QStringLiteral("exercises-") + theme);
         docks->exerciseDock()->toggleViewAction()->trigger();
-        settle(w, fail, QStringLiteral("exercises closed"));
+        checkAll(w, size, fail, QStringLiteral("exercises closed"));
         if (std::abs(docks->lessonDock()->width() - lessonsWidth) > 8)
             fail(QStringLiteral("the lessons came back %1 px wide, not %2")
                      .arg(docks->lessonDock()->width())
                      .arg(lessonsWidth));
 
-        // Presentation: large type, the lesson's text still whole.
+        // The Model dock, empty: its summary whole, no room kept for a message it does not have.
+        docks->model()->show();
+        checkAll(w, size, fail, QStringLiteral("model"));
+        checkModelDock(w, fail, QStringLiteral("model"));
+        shoot(w, fail, QStringLiteral("model-") + theme);
+        docks->model()->hide();
+        checkAll(w, size, fail, QStringLiteral("model closed"));
+
+        // Presentation: large type, the lesson's text still whole, the window as it was.
         if (!w.openLesson(QStringLiteral("walkthrough"))) fail(QStringLiteral("no walkthrough"));
         w.presentation()->setOn(true);
-        settle(w, fail, QStringLiteral("presentation"));
+        checkAll(w, size, fail, QStringLiteral("presentation"));
         checkLessonText(w, fail, QStringLiteral("presentation"));
         shoot(w, fail, QStringLiteral("presentation-") + theme);
         w.presentation()->setOn(false);
-        settle(w, fail, QStringLiteral("presentation left"));
+        checkAll(w, size, fail, QStringLiteral("presentation left"));
     }
     return fail.count;
 }
@@ -178,45 +323,32 @@ void TestWindowSizes::layoutFits_data()
 {
     QTest::addColumn<QSize>("screen");
     QTest::addColumn<QString>("scale");
-    QTest::newRow("1024x700") << QSize(1024, 700) << QStringLiteral("1");
-    QTest::newRow("1440x900") << QSize(1440, 900) << QStringLiteral("1");
-    QTest::newRow("2880x1800 at scale 2") << QSize(2880, 1800) << QStringLiteral("2");
+    QTest::addColumn<bool>("defaultSize");
+    QTest::newRow("1024x700") << QSize(1024, 700) << QStringLiteral("1") << false;
+    QTest::newRow("1440x900") << QSize(1440, 900) << QStringLiteral("1") << false;
+    QTest::newRow("2880x1800 at scale 2") << QSize(2880, 1800) << QStringLiteral("2") << false;
+    QTest::newRow("800x800, default window, recovery offered")
+        << QSize(800, 800) << QStringLiteral("1") << true;
 }
 
 void TestWindowSizes::layoutFits()
 {
     QFETCH(QSize, screen);
     QFETCH(QString, scale);
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString config = dir.filePath(QStringLiteral("screen.json"));
-    QFile file(config);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(QStringLiteral(R"({"screens": [{"name": "test", "x": 0, "y": 0, "width": %1,
-        "height": %2, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})")
-                   .arg(screen.width())
-                   .arg(screen.height())
-                   .toUtf8());
-    file.close();
-    QProcess child;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen:configfile=") + config);
-    env.insert(QStringLiteral("QT_SCALE_FACTOR"), scale);
-    env.insert(QLatin1String(kScreenVariable),
-               QStringLiteral("%1x%2-scale%3").arg(screen.width()).arg(screen.height()).arg(scale));
-    child.setProcessEnvironment(env);
-    child.start(QCoreApplication::applicationFilePath(), {});
-    QVERIFY(child.waitForFinished(120000));
-    const QByteArray out = child.readAllStandardOutput() + child.readAllStandardError();
+    QFETCH(bool, defaultSize);
+    QProcessEnvironment extra;
+    if (defaultSize) extra.insert(QLatin1String(kDefaultSizeVariable), QStringLiteral("1"));
+    QByteArray out;
+    const bool clean = runOnScreen(screen, scale, &out, extra);
     qInfo("%s", out.constData());
-    QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0, out.constData());
+    QVERIFY2(clean, out.constData());
 }
 
 int main(int argc, char** argv)
 {
-    const QString name = qEnvironmentVariable(kScreenVariable);
     QApplication app(argc, argv);
-    if (!name.isEmpty()) return checkScreen(name) == 0 ? 0 : 1;
+    if (qEnvironmentVariableIsSet(kDefaultSizeVariable)) return checkDefaultWindow() == 0 ? 0 : 1;
+    if (!screenUnderTest().isEmpty()) return checkScreen() == 0 ? 0 : 1;
     TestWindowSizes test;
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);

@@ -14,12 +14,15 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QProcess>
+#include <QScreen>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
+#include <cstdio>
 #include <vector>
 
 namespace ss::testing {
@@ -118,6 +121,70 @@ inline std::vector<std::int64_t> outlined(const ss::ui::TensorModel& model)
         if (model.data(model.indexOfFlat(i), ss::ui::TensorModel::OutlinedRole).toBool())
             flats.push_back(i);
     return flats;
+}
+
+/// The suites that check the window on a screen of a given size (tst_screensizes,
+/// tst_windowsizes) run each screen in a child process of their own executable, since the
+/// screen and QT_SCALE_FACTOR are fixed when the application starts. The child finds the screen's
+/// name in this variable.
+inline const char* const kScreenVariable = "SLICESCOPE_TEST_SCREEN";
+
+/// The name a child process runs under, "WIDTHxHEIGHT-scaleS" (empty in the parent).
+inline QString screenUnderTest()
+{
+    return qEnvironmentVariable(kScreenVariable);
+}
+
+/// Runs this executable again on an offscreen screen of `size` pixels at `scale`, with `extra`
+/// variables set; the child's exit code says how many problems it found (0: none). Returns
+/// whether it exited cleanly with 0; `output` gets what it printed.
+inline bool runOnScreen(const QSize& size, const QString& scale, QByteArray* output,
+                        const QProcessEnvironment& extra = {})
+{
+    QTemporaryDir dir;
+    if (!dir.isValid()) return false;
+    const QString config = dir.filePath(QStringLiteral("screen.json"));
+    QFile file(config);
+    if (!file.open(QIODevice::WriteOnly)) return false;
+    file.write(QStringLiteral(R"({"screens": [{"name": "test", "x": 0, "y": 0, "width": %1,
+        "height": %2, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})")
+                   .arg(size.width())
+                   .arg(size.height())
+                   .toUtf8());
+    file.close();
+    QProcess child;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen:configfile=") + config);
+    env.insert(QStringLiteral("QT_SCALE_FACTOR"), scale);
+    env.insert(QLatin1String(kScreenVariable),
+               QStringLiteral("%1x%2-scale%3").arg(size.width()).arg(size.height()).arg(scale));
+    env.insert(extra);
+    child.setProcessEnvironment(env);
+    child.start(QCoreApplication::applicationFilePath(), {});
+    const bool finished = child.waitForFinished(120000);
+    *output = child.readAllStandardOutput() + child.readAllStandardError();
+    return finished && child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0;
+}
+
+/// In a child: counts the problems found on this screen, printing each.
+struct ScreenProblems
+{
+    QString screen = screenUnderTest();
+    int count = 0;
+    void operator()(const QString& what)
+    {
+        std::fprintf(stderr, "%s: %s\n", qPrintable(screen), qPrintable(what));
+        ++count;
+    }
+};
+
+/// In a child: a clean environment and the window shown on the screen at the size it chooses,
+/// without autosaves or recovery offers.
+inline void showOnScreen(ss::ui::MainWindow& w, ScreenProblems& fail)
+{
+    w.forgetSession();
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w)) fail(QStringLiteral("the window is never shown"));
 }
 
 } // namespace ss::testing

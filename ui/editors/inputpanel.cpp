@@ -68,16 +68,19 @@ InputControls::InputControls(const QString& prefix, const QString& label, QWidge
     m_literal->setToolTip(tr("A nested list such as [[1, 2], [3, 4]], [1.5, nan], [true, false] or "
                              "[\"a0\", \"b1\"]"));
 
-    // A literal can be long: it gets a line of its own.
+    // A literal can be long: it gets a line of its own. The element type and fill go to a second
+    // line when the column is too narrow for one (arrange()).
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(0, 0, 0, 0);
-    auto* row = new QHBoxLayout;
-    row->addWidget(m_label);
-    row->addWidget(m_shape, 1);
-    row->addWidget(m_dtype);
-    row->addWidget(m_fill);
-    row->addWidget(m_seed);
-    column->addLayout(row);
+    m_firstRow = new QHBoxLayout;
+    m_firstRow->addWidget(m_label);
+    m_firstRow->addWidget(m_shape, 1);
+    m_firstRow->addWidget(m_dtype);
+    m_firstRow->addWidget(m_fill);
+    m_firstRow->addWidget(m_seed);
+    m_secondRow = new QHBoxLayout;
+    column->addLayout(m_firstRow);
+    column->addLayout(m_secondRow);
     column->addWidget(m_literal);
 
     // Every change but the workbench's own (setSource, showMade) is an edit, however it came.
@@ -127,6 +130,70 @@ InputControls::InputControls(const QString& prefix, const QString& label, QWidge
     });
 }
 
+namespace {
+
+/// The least width of `widgets` side by side in `row`.
+int rowWidth(const QHBoxLayout* row, std::initializer_list<const QWidget*> widgets)
+{
+    int width = 0;
+    int shown = 0;
+    for (const QWidget* w : widgets) {
+        if (w->isHidden()) continue;
+        width += std::max(w->minimumWidth(), w->minimumSizeHint().width());
+        ++shown;
+    }
+    return width + std::max(0, shown - 1) * std::max(0, row->spacing());
+}
+
+} // namespace
+
+int InputControls::oneRowWidth() const
+{
+    return rowWidth(m_firstRow, {m_label, m_shape, m_dtype, m_fill, m_seed});
+}
+
+int InputControls::twoRowWidth() const
+{
+    return std::max(rowWidth(m_firstRow, {m_label, m_shape, m_seed}),
+                    rowWidth(m_firstRow, {m_dtype, m_fill}));
+}
+
+QSize InputControls::minimumSizeHint() const
+{
+    // As narrow as two lines allow: a column beside the outputs at 1024 px (240 px) scrolled
+    // sideways and cut the fill's name ("aran") when one line was the least.
+    return {twoRowWidth(), QWidget::minimumSizeHint().height()};
+}
+
+void InputControls::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    arrange();
+}
+
+void InputControls::arrange()
+{
+    const bool oneRow = width() >= oneRowWidth();
+    if (oneRow == (m_secondRow->count() == 0)) return;
+    for (QWidget* w : {static_cast<QWidget*>(m_dtype), static_cast<QWidget*>(m_fill)}) {
+        m_firstRow->removeWidget(w);
+        m_secondRow->removeWidget(w);
+    }
+    if (oneRow) {
+        // Before the seed, as they were.
+        m_firstRow->insertWidget(m_firstRow->indexOf(m_seed), m_fill);
+        m_firstRow->insertWidget(m_firstRow->indexOf(m_fill), m_dtype);
+        // The second row, empty, takes no room.
+        while (QLayoutItem* item = m_secondRow->takeAt(0))
+            delete item;
+    } else {
+        m_secondRow->addWidget(m_dtype);
+        m_secondRow->addWidget(m_fill);
+        m_secondRow->addStretch(1);
+    }
+    updateGeometry();
+}
+
 void InputControls::setSource(const InputSource& source)
 {
     m_source = source;
@@ -158,6 +225,8 @@ void InputControls::showFieldsFor(FillKind fill)
     const bool literal = fill == FillKind::Literal;
     m_seed->setVisible(fill == FillKind::Random);
     m_literal->setVisible(literal);
+    arrange(); // the seed takes room on the first line
+    updateGeometry();
     // A literal's shape follows from its nesting; cells keep the shape they were given.
     m_shape->setReadOnly(literal);
     m_shape->setToolTip(literal ? tr("The literal's shape, read from its nesting")
@@ -178,7 +247,7 @@ InputPanel::InputPanel(QWidget* parent) : QWidget(parent), m_splitter(new QSplit
     m_splitter->setObjectName(QStringLiteral("inputSplitter"));
     m_splitter->setChildrenCollapsible(false);
     // Ops with many inputs (dynamic_stitch) scroll rather than stretch the window.
-    auto* scroll = new QScrollArea(this);
+    auto* scroll = m_scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("inputScroll"));
     scroll->setAccessibleName(tr("Input tensors"));
     scroll->setWidgetResizable(true);
@@ -191,6 +260,15 @@ InputPanel::InputPanel(QWidget* parent) : QWidget(parent), m_splitter(new QSplit
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll);
+}
+
+QSize InputPanel::minimumSizeHint() const
+{
+    // The inputs scroll down through many tensors, never sideways: the column is as wide as its
+    // widest tensor's fields and view need, beside a vertical scroll bar.
+    const int bar = m_scroll->verticalScrollBar()->sizeHint().width();
+    return {m_splitter->minimumSizeHint().width() + bar + 2 * m_scroll->frameWidth(),
+            QWidget::minimumSizeHint().height()};
 }
 
 void InputPanel::setWorkspace(const OpDef& def, const Workspace& ws)

@@ -12,8 +12,10 @@
 #include <vector>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
+class QScrollArea;
 class QSpinBox;
 class QSplitter;
 
@@ -39,10 +41,20 @@ public:
     QSpinBox* seedField() const { return m_seed; }
     QLineEdit* literalField() const { return m_literal; }
 
+    QSize minimumSizeHint() const override;
+
 signals:
     void sourceEdited(const ss::ui::InputSource& source, const QString& mergeKey);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    /// One line when the width holds every field, else the element type and fill on a second.
+    void arrange();
+    int oneRowWidth() const;
+    int twoRowWidth() const;
+
     void showFieldsFor(FillKind fill);
     /// `field` names a typed-in field (its keystrokes merge into one undo step); empty: a
     /// choice, one step of its own.
@@ -56,6 +68,8 @@ private:
     QComboBox* m_fill;
     QSpinBox* m_seed;
     QLineEdit* m_literal;
+    QHBoxLayout* m_firstRow;
+    QHBoxLayout* m_secondRow;
 };
 
 class InputPanel : public QWidget
@@ -63,6 +77,8 @@ class InputPanel : public QWidget
     Q_OBJECT
 public:
     explicit InputPanel(QWidget* parent = nullptr);
+
+    QSize minimumSizeHint() const override;
 
     /// Shows the inputs of `ws` for `def`; views are rebuilt only when the slots change, so
     /// their scroll positions and face choices survive edits.
@@ -90,6 +106,7 @@ private:
     std::string m_op;
     std::vector<std::size_t> m_counts; ///< tensors per op input, as last built
     QSplitter* m_splitter;
+    QScrollArea* m_scroll;
     std::vector<InputControls*> m_controls;
     std::vector<TensorView*> m_views;
     std::function<QString(int, std::int64_t)> m_toolTips;

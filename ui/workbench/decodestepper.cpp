@@ -5,7 +5,7 @@
 #include "ui/views/plaintext.h"
 
 #include <QAction>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QTextBrowser>
@@ -84,6 +84,9 @@ DecodeStepper::DecodeStepper(QWidget* parent)
     m_shapes->setTextFormat(Qt::RichText);
     m_shapes->setWordWrap(true);
     m_stale->setObjectName(QStringLiteral("stepsStale"));
+    // Wrapped: on one line it made the dock 275 px wide at least, too wide beside the exercises
+    // at 1024 px.
+    m_stale->setWordWrap(true);
     followTheme(m_stale, [this] {
         m_stale->setStyleSheet(
             QStringLiteral("color: %1; font-style: italic;").arg(styleColor(ColorRole::Warning)));
@@ -94,9 +97,14 @@ DecodeStepper::DecodeStepper(QWidget* parent)
     m_stale->setSizePolicy(keep);
     m_stale->hide();
 
-    auto* buttons = new QHBoxLayout;
-    for (QToolButton* b : {m_first, m_previous, m_next, m_last})
-        buttons->addWidget(b);
+    // Two by two: in one row they made the dock at least 285 px wide, and with the exercises
+    // beside a six-dimensional input the window needed 1035 px of a 1024 px screen.
+    auto* buttons = new QGridLayout;
+    // Backwards on the left, forwards on the right.
+    buttons->addWidget(m_previous, 0, 0);
+    buttons->addWidget(m_next, 0, 1);
+    buttons->addWidget(m_first, 1, 0);
+    buttons->addWidget(m_last, 1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
     layout->addWidget(m_shapes);

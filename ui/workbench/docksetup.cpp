@@ -130,6 +130,10 @@ void DockSetup::exercisesToggled(bool on)
         // the width they had (shown in the place the exercises leave, they would take theirs).
         const QVariant wereShown = m_exerciseDock->property(kLessonsWereShown);
         if (!wereShown.isValid() || wereShown.toBool()) {
+            // The toggle action reports before the dock hides: shown beside it for a moment,
+            // the lessons under the exercises asked for both docks' least heights (540 + 89 px at
+            // 1024 x 700) and the window grew past the screen for good.
+            m_exerciseDock->hide();
             m_lessonDock->show();
             const int width = m_exerciseDock->property(kLessonsWidth).toInt();
             // Not while the window closes (this runs as it hides its docks, also in its

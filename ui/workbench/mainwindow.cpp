@@ -349,6 +349,9 @@ void MainWindow::showEvent(QShowEvent* event)
     // Hidden widgets ask for no room: the fit made before the window was shown is redone now
     // that the editors can say what they need.
     m_splitter->refit();
+    // The docks are placed once the window is laid out: then they give the editors and views
+    // their half (at 752 px, the default window on an 800 px screen, they left them 309 px).
+    QTimer::singleShot(0, m_docks, &DockSetup::keepCentreRoom);
 }
 
 void MainWindow::forgetSession()

@@ -42,6 +42,12 @@ void MessageStrip::setMessage(const QString& html)
     refit();
 }
 
+void MessageStrip::setReservesRoom(bool reserves)
+{
+    m_reservesRoom = reserves;
+    refit();
+}
+
 void MessageStrip::resizeEvent(QResizeEvent* event)
 {
     QLabel::resizeEvent(event);
@@ -103,6 +109,7 @@ QColor MessageStrip::border() const
 
 void MessageStrip::refit()
 {
+    if (!m_reservesRoom) setVisible(!m_message.isEmpty());
     const int lineHeight = fontMetrics().lineSpacing();
     const int room = m_lines * lineHeight + 2 * (kPadding + kBorder);
     const QString sheet =

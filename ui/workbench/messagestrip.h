@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The error strip above the argument editor. Its room is reserved whether or not there is a
-// message, so an error appearing or going never moves the editor under the user's pointer; a
+// message (unless asked not to), so an error appearing or going never moves the editor under the
+// user's pointer; a
 // message longer than the room is cut with "…" and shown whole in the tooltip.
 #pragma once
 
@@ -14,6 +15,10 @@ class MessageStrip : public QLabel
 public:
     /// Reserves `lines` lines of text.
     explicit MessageStrip(int lines, QWidget* parent = nullptr);
+
+    /// Off: the strip takes no room while it has no message (under a text that already says what
+    /// to do, two empty lines are only a gap). On by default.
+    void setReservesRoom(bool reserves);
 
     /// Shows a message (rich text: "<b>invalid_argument</b>: ..."); empty clears it.
     void setMessage(const QString& html);
@@ -44,6 +49,7 @@ private:
     QString m_message;
     bool m_elided = false;
     bool m_expanded = false;
+    bool m_reservesRoom = true;
 };
 
 } // namespace ss::ui

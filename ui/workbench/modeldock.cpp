@@ -97,6 +97,7 @@ ModelDock::ModelDock(MainWindow* window)
 
     m_message = new MessageStrip(2);
     m_message->setObjectName(QStringLiteral("modelMessage"));
+    m_message->setReservesRoom(false); // the summary above says what to do
     layout->addWidget(m_message);
 
     m_loading = new QWidget;
@@ -160,6 +161,9 @@ ModelDock::ModelDock(MainWindow* window)
     m_view->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_view, 1);
     layout->addWidget(makeValueRow());
+    // Empty, the columns are as wide as their titles (at the default width, "Output (computed)"
+    // read "utput (compute"); a file's nodes size them again.
+    m_view->resizeColumnsToContents();
     setWidget(body);
 
     const auto activate = [this](const QModelIndex& index) {

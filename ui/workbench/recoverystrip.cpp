@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QVBoxLayout>
 
 namespace ss::ui {
 
@@ -20,6 +21,8 @@ RecoveryStrip::RecoveryStrip(WorkspaceDocument* document, EngineClient* engine, 
     : QWidget(parent), m_document(document), m_engine(engine)
 {
     setObjectName(QStringLiteral("recoveryStrip"));
+    // A plain QWidget paints no style-sheet background unless asked to.
+    setAttribute(Qt::WA_StyledBackground);
     followTheme(this, [this] {
         setStyleSheet(QStringLiteral("#recoveryStrip { background-color: %1; border: 1px solid "
                                      "%2; border-radius: 4px; } #recoveryStrip QLabel { color: "
@@ -37,10 +40,15 @@ RecoveryStrip::RecoveryStrip(WorkspaceDocument* document, EngineClient* engine, 
     auto* discard = new QPushButton(tr("Discard"));
     discard->setObjectName(QStringLiteral("discardSession"));
     discard->setAccessibleName(tr("Discard the unsaved session"));
-    auto* layout = new QHBoxLayout(this);
-    layout->addWidget(m_text, 1);
-    layout->addWidget(recover);
-    layout->addWidget(discard);
+    // The buttons under the text, which keeps the strip's width: beside it, in the default
+    // 752 px window, they left the text 101 px and seven lines.
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_text);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    buttons->addWidget(recover);
+    buttons->addWidget(discard);
+    layout->addLayout(buttons);
     hide();
     connect(recover, &QPushButton::clicked, this, &RecoveryStrip::recover);
     connect(discard, &QPushButton::clicked, this, &RecoveryStrip::discard);
@@ -57,6 +65,15 @@ void RecoveryStrip::offer(SessionGuard* session)
                        "workspace?")
                         .arg(QLocale().toString(lost->savedAt, QLocale::ShortFormat)));
     show();
+}
+
+void RecoveryStrip::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // The editors above and below ask for their least heights, a wrapped text for none of its
+    // lines: the strip asks for them, or the editors under it are laid over each other.
+    const int lines = m_text->heightForWidth(m_text->width());
+    if (lines > 0 && m_text->minimumHeight() != lines) m_text->setMinimumHeight(lines);
 }
 
 void RecoveryStrip::recover()

@@ -27,6 +27,9 @@ signals:
     /// The autosave could not be read (`html` says why); it is kept for another try.
     void failed(const QString& html);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void recover();
     void discard();

@@ -49,6 +49,15 @@ int lockFile(const QString& path, bool create)
     return fd;
 }
 
+/// `directory` exists, is a folder (not a link to one) of this user's, and not everyone may write
+/// in it.
+bool isOwnFolder(const QString& directory)
+{
+    struct stat st;
+    if (::lstat(QFile::encodeName(directory).constData(), &st) != 0) return false;
+    return S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() && (st.st_mode & S_IWOTH) == 0;
+}
+
 bool isLive(const QString& lockPath)
 {
     if (!QFile::exists(lockPath)) return false; // removed, or never made: nobody holds it
@@ -72,9 +81,7 @@ QString prepareDirectory(const QString& dir)
     QDir().mkpath(QFileInfo(dir).absolutePath()); // the mkdir below says why if this failed
     if (::mkdir(name.constData(), 0700) != 0 && errno != EEXIST)
         return QString::fromLocal8Bit(std::strerror(errno));
-    struct stat st
-    {
-    };
+    struct stat st;
     if (::lstat(name.constData(), &st) != 0) return QString::fromLocal8Bit(std::strerror(errno));
     if (!S_ISDIR(st.st_mode)) return QObject::tr("not a directory");
     if (st.st_uid != ::geteuid()) return QObject::tr("owned by another user");
@@ -290,9 +297,13 @@ std::optional<SessionGuard::LostSession> SessionGuard::findLostSession() const
     // Every place an autosave may have gone: a session whose home was full saved elsewhere.
     for (const QString& directory : directories()) {
         const QDir dir(directory);
+        // The temporary folder is everyone's: a folder or file another user made there under
+        // this user's name is never offered as this user's lost work.
+        if (!isOwnFolder(directory)) continue;
         for (const QFileInfo& info :
              dir.entryInfoList({QStringLiteral("session-*.json")}, QDir::Files)) {
             const QString path = info.absoluteFilePath();
+            if (info.ownerId() != ::geteuid()) continue;
             if (info.fileName() == QStringLiteral("session-%1.json").arg(m_launchId)) continue;
             if (isLive(lockPathOf(path))) continue; // its session is running: its work, not lost
             if (!newest || info.lastModified() > newest->savedAt)

@@ -83,7 +83,8 @@ public:
     void disable();
     bool isEnabled() const { return m_enabled; }
 
-    /// The newest autosave of a session that holds no lock (dead), if any.
+    /// The newest autosave of a session that holds no lock (dead), if any: only a file of this
+    /// user's, in a folder of this user's that not everyone may write in.
     std::optional<LostSession> findLostSession() const;
     /// Removes a lost session's autosave (after it was recovered or discarded), and only if that
     /// session is still not running. False if it was not removed.

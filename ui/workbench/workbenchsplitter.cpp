@@ -1,9 +1,73 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/workbench/workbenchsplitter.h"
 
+#include <QEvent>
+#include <QScreen>
+#include <QScrollArea>
+
 #include <algorithm>
 
 namespace ss::ui {
+
+namespace {
+
+/// The editors' column, scrolled when the window is shorter than they need (presentation mode's
+/// large type on a 1024 x 700 screen needs 745 px): without it their least height became the
+/// window's, which then grew past the screen. The column is as tall as the room it is given, or
+/// its least height if that is more; never its preferred height, which QScrollArea's own
+/// resizing would give a column with wrapped text (so adding a row would move everything).
+class EditorScroll : public QScrollArea
+{
+public:
+    explicit EditorScroll(QWidget* editors)
+    {
+        setObjectName(QStringLiteral("editorScroll"));
+        setWidget(editors);
+        setFrameShape(QFrame::NoFrame);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setFocusPolicy(Qt::NoFocus);
+        editors->installEventFilter(this);
+    }
+
+    QSize sizeHint() const override { return widget()->sizeHint(); }
+    /// The column's least height, but no more than the screen leaves beside the window's bars
+    /// and the views' least height: the window never grows past the screen for the editors.
+    QSize minimumSizeHint() const override
+    {
+        int least = widget()->minimumSizeHint().height();
+        auto* splitter = qobject_cast<QSplitter*>(parentWidget());
+        if (splitter && splitter->count() == 2 && screen()) {
+            const int bars = window()->height() - splitter->height();
+            const int room = screen()->availableGeometry().height() - bars -
+                             splitter->handleWidth() -
+                             splitter->widget(1)->minimumSizeHint().height();
+            least = std::max(0, std::min(least, room));
+        }
+        return {QScrollArea::minimumSizeHint().width(), least};
+    }
+
+protected:
+    bool viewportEvent(QEvent* event) override
+    {
+        if (event->type() == QEvent::Resize) fitColumn();
+        return QScrollArea::viewportEvent(event);
+    }
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (watched == widget() && event->type() == QEvent::LayoutRequest) fitColumn();
+        return QScrollArea::eventFilter(watched, event);
+    }
+
+private:
+    void fitColumn()
+    {
+        const QSize room = viewport()->size();
+        widget()->resize(room.width(),
+                         std::max(room.height(), widget()->minimumSizeHint().height()));
+    }
+};
+
+} // namespace
 
 WorkbenchSplitter::WorkbenchSplitter(QWidget* editors, QWidget* inputs, QWidget* outputs,
                                      QWidget* parent)
@@ -18,8 +82,9 @@ WorkbenchSplitter::WorkbenchSplitter(QWidget* editors, QWidget* inputs, QWidget*
     views->setStretchFactor(1, 1);
     views->setSizes({10000, 10000}); // half each (scaled down to fit), whatever the contents ask
 
+    m_editors = editors;
     setObjectName(QStringLiteral("mainSplitter"));
-    addWidget(editors);
+    addWidget(new EditorScroll(editors));
     addWidget(views);
     setStretchFactor(0, 0);
     setStretchFactor(1, 1);
@@ -40,12 +105,14 @@ void WorkbenchSplitter::refit()
 void WorkbenchSplitter::fit()
 {
     // The editors get the height they ask for (every entry of the raw table in view), up to
-    // three fifths of the window, but never less than they need; the views get the rest. Set
-    // when an op or lesson opens, not on edits: adding an entry must not move the views.
-    QWidget* top = widget(0);
+    // three fifths of the window, but never less than they need while the views keep their
+    // least height (below that the editors scroll); the views get the rest. Set when an op or
+    // lesson opens, not on edits: adding an entry must not move the views.
     const int total = std::max(height(), window()->height() - 120);
-    const int wanted = std::max(std::clamp(top->sizeHint().height(), 120, total * 3 / 5),
-                                top->minimumSizeHint().height());
+    const int least = std::min(m_editors->minimumSizeHint().height(),
+                               total - widget(1)->minimumSizeHint().height());
+    const int wanted =
+        std::max(std::clamp(m_editors->sizeHint().height(), 120, total * 3 / 5), least);
     setSizes({wanted, std::max(total - wanted, 200)});
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The window's central splitter: the editors above, the inputs beside the outputs below. The
-// editors get the height they ask for when an op or lesson opens, until the user drags the
-// handle; edits never move the views.
+// The window's central splitter: the editors above (scrolled in a window shorter than they
+// need), the inputs beside the outputs below. The editors get the height they ask for when an
+// op or lesson opens, until the user drags the handle; edits never move the views.
 #pragma once
 
 #include <QSplitter>
@@ -24,6 +24,7 @@ public:
 private:
     void fit();
 
+    QWidget* m_editors = nullptr;
     bool m_follow = true; ///< the editors' height follows their content (until dragged)
 };
 
