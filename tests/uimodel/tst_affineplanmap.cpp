@@ -97,9 +97,12 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
     }
     outcome.ran = true;
     std::vector<std::int64_t> sizes;
-    for (const Tensor& t : run.inputs)
+    std::vector<Shape> shapes;
+    for (const Tensor& t : run.inputs) {
         sizes.push_back(t.size());
-    auto plan = AffinePlanMap::make(run.plan, sizes);
+        shapes.push_back(t.shape());
+    }
+    auto plan = AffinePlanMap::make(run.plan, shapes);
     if (!plan) return outcome;
     outcome.analytic = true;
 
@@ -403,37 +406,47 @@ void TestAffinePlanMap::randomMoves()
 
 // A constant pad is its input in a border of constants: the positions count the input's
 // elements alone, in output order (the stored orders skip the constants). REFLECT and SYMMETRIC
-// read border elements twice and keep the stored path.
+// read border elements twice: an element's position is the rank of its first read among all
+// first reads, worked out dimension by dimension.
 void TestAffinePlanMap::randomPads()
 {
     std::mt19937_64 rng(5);
     const OpDef* pad = findOp("pad");
-    int analytic = 0, constant = 0;
-    for (int round = 0; round < 600; ++round) {
+    std::map<std::string, std::pair<int, int>> taken; // per mode: ran, took the plan path
+    for (int round = 0; round < 1200; ++round) {
         const Shape shape = randomShape(rng);
         const Tensor x = arange(shape);
+        const char* mode = rng() % 3 == 0 ? "CONSTANT" : rng() % 2 == 0 ? "SYMMETRIC" : "REFLECT";
+        // Mostly within what the mode allows (REFLECT: under the dimension, SYMMETRIC: up to
+        // it), sometimes past it (refused).
+        const bool past = rng() % 10 == 0;
         Attr::List paddings;
         for (std::size_t d = 0; d < shape.size(); ++d) {
+            const std::int64_t most = std::string(mode) == "REFLECT"     ? shape[d] - 1
+                                      : std::string(mode) == "SYMMETRIC" ? shape[d]
+                                                                         : 3;
+            const std::int64_t high = std::max<std::int64_t>(0, std::min<std::int64_t>(most, 3));
             Attr::List pair;
-            pair.push_back(Attr(randomIn(rng, 0, 2)));
-            pair.push_back(Attr(randomIn(rng, 0, 2)));
+            pair.push_back(Attr(randomIn(rng, 0, high + past)));
+            pair.push_back(Attr(randomIn(rng, 0, high + past)));
             paddings.push_back(Attr(pair));
         }
-        const char* mode = rng() % 4 == 0 ? "REFLECT" : rng() % 3 == 0 ? "SYMMETRIC" : "CONSTANT";
         const Outcome o = compareBothWays(*pad, {{x}},
                                           {{"paddings", Attr(paddings)},
                                            {"mode", Attr(std::string(mode))},
                                            {"constant_values", Attr(std::int64_t(-1))}},
                                           rng);
         QVERIFY2(o.error.empty(), (std::string(mode) + ": " + o.error).c_str());
-        if (std::string(mode) == "CONSTANT" && o.ran) {
-            ++constant;
-            analytic += o.analytic;
+        if (o.ran && numElements(shape) > 0) {
+            ++taken[mode].first;
+            taken[mode].second += o.analytic;
         }
     }
-    // Every constant pad takes the plan path.
-    QVERIFY(constant > 200);
-    QCOMPARE(analytic, constant);
+    // Every pad of a non-empty input takes the plan path, whatever its mode.
+    for (const char* mode : {"CONSTANT", "REFLECT", "SYMMETRIC"}) {
+        QVERIFY2(taken[mode].first > 150, mode);
+        QCOMPARE(taken[mode].second, taken[mode].first);
+    }
 }
 
 // A tile reads its whole input in input order once, then again for every repetition: read
@@ -467,17 +480,20 @@ void TestAffinePlanMap::randomTiles()
 
 void TestAffinePlanMap::evaluationKeepsNoSources()
 {
-    // What the workbench does: a slice, a constant pad and a tile are evaluated with no sources
-    // and no stored order at all, a gather keeps them (its indices may repeat).
-    for (const char* op : {"getitem", "pad", "tile", "gather"}) {
+    // What the workbench does: a slice, a constant pad, a tile and a mirror pad are evaluated
+    // with no sources and no stored order at all, a gather keeps them (its indices may repeat).
+    for (std::string op : {"getitem", "pad", "tile", "gather", "pad REFLECT"}) {
         EngineClient client;
         QSignalSpy evaluated(&client, &EngineClient::evaluated);
-        const Workspace ws = exampleWorkspace(*findOp(op));
+        const bool mirror = op == "pad REFLECT";
+        if (mirror) op = "pad";
+        Workspace ws = exampleWorkspace(*findOp(op));
+        if (mirror) ws.attrs["mode"] = Attr(std::string("REFLECT"));
         client.evaluate(ws);
         QVERIFY(evaluated.wait(10000));
         const auto eval = evaluated.front().front().value<std::shared_ptr<const Evaluation>>();
         QVERIFY(eval->ok);
-        const bool derived = std::string(op) != "gather";
+        const bool derived = op != "gather";
         QCOMPARE(bool(eval->sources.plan()), derived);
         QCOMPARE(eval->sources.stored().empty(), derived);
         std::int64_t orderBytes = 0;
@@ -487,11 +503,20 @@ void TestAffinePlanMap::evaluationKeepsNoSources()
         QCOMPARE(orderBytes == 0, derived);
         // x[1:, ::-2] of a 3x4 arange starts at x[1, 3]; the pad's corner is its constant; the
         // tile starts with the input's first element.
-        if (std::string(op) == "getitem")
+        // A mirror pad of [[1, 1], [2, 2]] around a 2x3 input starts with x[1, 2], and reads
+        // every input element, each before any is read again.
+        if (mirror) {
+            QCOMPARE(eval->sources.source(0, 0), packSource(0, 5));
+            QCOMPARE(eval->readSummaries.front().selected, 6);
+            QCOMPARE(eval->lastRead, 5);
+            // x[1, 2] lands in rows 0 and 2, columns 0 and 4 of the 4x7 output.
+            QCOMPARE(eval->sources.targets(0, 5).front(),
+                     (std::vector<std::int64_t>{0, 4, 14, 18}));
+        } else if (op == "getitem")
             QCOMPARE(eval->sources.source(0, 0), packSource(0, 7));
-        else if (std::string(op) == "pad")
+        else if (op == "pad")
             QCOMPARE(eval->sources.source(0, 0), kNoSource);
-        else if (std::string(op) == "tile")
+        else if (op == "tile")
             QCOMPARE(eval->sources.source(0, 0), packSource(0, 0));
     }
 }

@@ -285,12 +285,12 @@ std::vector<std::vector<std::int64_t>> findTargets(const Evaluation& eval, int s
 
 namespace {
 
-std::vector<std::int64_t> slotSizes(const std::vector<Tensor>& inputs)
+std::vector<Shape> slotShapes(const std::vector<Tensor>& inputs)
 {
-    std::vector<std::int64_t> sizes;
+    std::vector<Shape> shapes;
     for (const Tensor& t : inputs)
-        sizes.push_back(t.size());
-    return sizes;
+        shapes.push_back(t.shape());
+    return shapes;
 }
 
 } // namespace
@@ -298,7 +298,7 @@ std::vector<std::int64_t> slotSizes(const std::vector<Tensor>& inputs)
 std::shared_ptr<const AffinePlanMap> planMapFor(const OpPlan& plan,
                                                 const std::vector<Tensor>& inputs)
 {
-    return AffinePlanMap::make(plan, slotSizes(inputs));
+    return AffinePlanMap::make(plan, slotShapes(inputs));
 }
 
 std::int64_t evaluationBytes(const Evaluation& eval)
