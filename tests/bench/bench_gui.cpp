@@ -25,7 +25,8 @@
 //   bench_gui --no-idle          skip the idle edits (each waits 65 s)
 //   bench_gui --first-frame      (internal) print this process's start-to-first-frame time
 //   bench_gui --op pad           the edits mirror-pad the input (REFLECT, SYMMETRIC) instead of
-//                                slicing it (--op getitem, the default)
+//                                slicing it (--op getitem, the default); --op gather: the
+//                                edits gather its rows by index lists
 //   bench_gui --model FILE       a model file opened in the Model dock, until its rows show:
 //                                whole, and its stages (read, check, the window's part)
 #include "model/model_graph.h"
@@ -47,6 +48,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <random>
 #include <string>
 #include <sys/resource.h>
 #include <time.h>
@@ -144,7 +146,9 @@ Attr padding(std::int64_t top, std::int64_t bottom, std::int64_t left, std::int6
 
 /// The edits a row makes for `op` on a float32 input of `shape`: the first evaluation, then
 /// four edits that keep most elements, applied in turn. getitem sets expressions; pad mirrors
-/// the input (REFLECT and SYMMETRIC, whose provenance reads input elements twice).
+/// the input (REFLECT and SYMMETRIC, whose provenance reads input elements twice); gather picks
+/// rows of it by an index list (reversed, each row twice, a random choice, shifted by one), as
+/// many rows as it has.
 std::vector<Workspace> editsFor(const std::string& op, const Shape& shape)
 {
     if (op == "getitem")
@@ -158,6 +162,24 @@ std::vector<Workspace> editsFor(const std::string& op, const Shape& shape)
     input.shape = shape;
     input.dtype = DType::Float32;
     input.fill = FillKind::Arange;
+    if (op == "gather") {
+        const std::int64_t rows = shape.front();
+        std::mt19937_64 rng(1);
+        auto gather = [&](auto rowOf) {
+            std::vector<std::int64_t> picked;
+            for (std::int64_t i = 0; i < rows; ++i)
+                picked.push_back(rowOf(i));
+            Workspace edit = ws;
+            edit.attrs = {{"axis", Attr(std::int64_t(0))}};
+            edit.inputs[1] = {dataSource(Tensor::fromInts(DType::Int32, {rows}, picked))};
+            return edit;
+        };
+        return {gather([](std::int64_t i) { return i; }),
+                gather([&](std::int64_t i) { return rows - 1 - i; }),
+                gather([](std::int64_t i) { return i / 2; }),
+                gather([&](std::int64_t) { return std::int64_t(rng() % std::uint64_t(rows)); }),
+                gather([&](std::int64_t i) { return (i + 1) % rows; })};
+    }
     auto pad = [&](const char* mode, Attr paddings) {
         Workspace edit = ws;
         edit.attrs = {{"paddings", std::move(paddings)}, {"mode", Attr(std::string(mode))}};
@@ -376,8 +398,9 @@ int main(int argc, char** argv)
         if (std::strcmp(argv[i], "--model") == 0) model = QString::fromLocal8Bit(argv[i + 1]);
         if (std::strcmp(argv[i], "--op") == 0) op = argv[i + 1];
     }
-    if (op != "getitem" && op != "pad") {
-        std::fprintf(stderr, "bench_gui: --op takes getitem or pad, not '%s'\n", op.c_str());
+    if (op != "getitem" && op != "pad" && op != "gather") {
+        std::fprintf(stderr, "bench_gui: --op takes getitem, pad or gather, not '%s'\n",
+                     op.c_str());
         return 2;
     }
 

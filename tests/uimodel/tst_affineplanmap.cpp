@@ -7,6 +7,7 @@
 #include "protocol/request.h"
 #include "ui/model/affineplanmap.h"
 #include "ui/model/engineclient.h"
+#include "ui/model/indexplanmap.h"
 #include "ui/model/lessons.h"
 #include "ui/model/workerpool.h"
 
@@ -28,7 +29,8 @@ namespace {
 struct Outcome
 {
     bool ran = false;      ///< the op accepted its arguments
-    bool analytic = false; ///< AffinePlanMap took the plan
+    bool analytic = false; ///< AffinePlanMap or IndexPlanMap took the plan
+    bool indexed = false;  ///< IndexPlanMap did
     std::string error;     ///< empty: both ways agree
 };
 
@@ -103,13 +105,20 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
         shapes.push_back(t.shape());
     }
     auto plan = AffinePlanMap::make(run.plan, shapes);
-    if (!plan) return outcome;
+    std::shared_ptr<IndexPlanMap> index;
+    if (!plan) {
+        index = IndexPlanMap::make(run.plan, sizes);
+        if (!index) return outcome;
+        index->numberReads(nullptr);
+        outcome.indexed = true;
+    }
     outcome.analytic = true;
 
     JobContext ctx;
     Evaluation stored, derived;
     stored.sources = SourceMap(run.sources);
-    derived.sources = SourceMap(plan);
+    derived.sources =
+        plan ? SourceMap(plan) : SourceMap(std::shared_ptr<const IndexPlanMap>(std::move(index)));
     computeReadOrders(run.inputs, stored, pool(), ctx);
     computeReadOrders(run.inputs, derived, pool(), ctx);
     auto fail = [&](std::string e) {
@@ -128,7 +137,10 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
                                    "input " + std::to_string(s), rng);
             !e.empty())
             return fail(e);
-        if (derived.readOrders[s]->bytes() != 0) return fail("a derived order keeps memory");
+        // An index plan keeps the order of the slot it reads, 4 bytes per element; no other.
+        if (derived.readOrders[s]->bytes() != 0 &&
+            (!outcome.indexed || derived.readOrders[s]->bytes() != sizes[s] * 4))
+            return fail("a derived order keeps memory");
         if (summaryText(derived.readSummaries[s]) != summaryText(stored.readSummaries[s]))
             return fail("input " + std::to_string(s) + " summary " +
                         summaryText(derived.readSummaries[s]) +
@@ -139,6 +151,7 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
                                    "output " + std::to_string(k), rng);
             !e.empty())
             return fail(e);
+        if (derived.outputOrders[k]->bytes() != 0) return fail("a derived order keeps memory");
         if (summaryText(derived.outputSummaries[k]) != summaryText(stored.outputSummaries[k]))
             return fail("output " + std::to_string(k) + " summary differs");
     }
@@ -169,7 +182,7 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
     if (!sizes.empty() && sizes[0] > 0 &&
         derived.sources.targets(0, sizes[0] / 2) != stored.sources.targets(0, sizes[0] / 2))
         return fail("stored targets differ");
-    if (derived.sources.bytes() != 0 || derived.sources.targetsCost() != 0)
+    if (derived.sources.bytes() != 0 || (!outcome.indexed && derived.sources.targetsCost() != 0))
         return fail("the derived sources keep memory");
     return outcome;
 }
@@ -259,6 +272,7 @@ private slots:
     void randomMoves();
     void randomPads();
     void randomTiles();
+    void randomGathers();
     void evaluationKeepsNoSources();
 };
 
@@ -280,10 +294,10 @@ void TestAffinePlanMap::everyExample()
     }
     // The plan path is taken where it should be, and only there.
     for (const char* name : {"strided_slice", "getitem", "transpose", "reverse", "concat", "split",
-                             "stack", "unstack", "pad", "tile"})
+                             "stack", "unstack", "pad", "tile", "gather", "gather_nd"})
         QVERIFY2(analytic.count(name), name);
-    // The example gather reads index 1 twice.
-    for (const char* name : {"gather"})
+    // Row lists and computed outputs keep the stored sources.
+    for (const char* name : {"boolean_mask", "unique_with_counts", "dynamic_partition"})
         QVERIFY2(stored.count(name), name);
 }
 
@@ -478,10 +492,63 @@ void TestAffinePlanMap::randomTiles()
     QCOMPARE(analytic, repeating);
 }
 
+// A gather's rows are picked by its indices, read in place: sources from the indices, targets
+// from a scan of them, and the params' read order numbered in one pass (indices repeat, skip and
+// go backwards). gather with an axis and batch_dims, gather_nd with tuples of every depth.
+void TestAffinePlanMap::randomGathers()
+{
+    std::mt19937_64 rng(7);
+    const OpDef* gather = findOp("gather");
+    const OpDef* gatherNd = findOp("gather_nd");
+    int ran = 0, indexed = 0;
+    for (int round = 0; round < 800; ++round) {
+        const Shape ps = randomShape(rng);
+        const auto r = std::int64_t(ps.size());
+        const DType type = rng() % 3 == 0 ? DType::Int64 : rng() % 2 ? DType::Int32 : DType::Int16;
+        const bool nd = round % 2 == 1;
+        // batch_dims 1 sometimes: the indices share params' first dimension.
+        const std::int64_t batch = r >= 2 && rng() % 3 == 0 ? 1 : 0;
+        Shape is;
+        if (batch) is.push_back(ps[0]);
+        for (std::int64_t d = 0, extra = randomIn(rng, nd ? 0 : 0, 2); d < extra; ++d)
+            is.push_back(randomIn(rng, 1, 4));
+        std::vector<std::int64_t> values;
+        Attrs attrs{{"batch_dims", Attr(batch)}};
+        if (!nd) {
+            const std::int64_t axis = randomIn(rng, batch, r - 1);
+            attrs["axis"] = Attr(rng() % 2 ? axis : axis - r);
+            const std::int64_t n = numElements(is);
+            for (std::int64_t k = 0; k < n; ++k)
+                values.push_back(
+                    randomIn(rng, 0, std::max<std::int64_t>(0, ps[std::size_t(axis)] - 1)));
+        } else {
+            const std::int64_t depth = randomIn(rng, 1, r - batch);
+            is.push_back(depth);
+            const std::int64_t tuples = numElements(is) / depth;
+            for (std::int64_t t = 0; t < tuples; ++t)
+                for (std::int64_t c = 0; c < depth; ++c)
+                    values.push_back(randomIn(
+                        rng, 0, std::max<std::int64_t>(0, ps[std::size_t(batch + c)] - 1)));
+        }
+        const Tensor indices = Tensor::fromInts(type, is, values);
+        const Outcome o =
+            compareBothWays(nd ? *gatherNd : *gather, {{arange(ps)}, {indices}}, attrs, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        if (o.ran && numElements(ps) > 0 && !values.empty()) {
+            ++ran;
+            indexed += o.indexed;
+        }
+    }
+    // Every gather that copies something takes the index plan's path.
+    QVERIFY(ran > 300);
+    QCOMPARE(indexed, ran);
+}
+
 void TestAffinePlanMap::evaluationKeepsNoSources()
 {
     // What the workbench does: a slice, a constant pad, a tile and a mirror pad are evaluated
-    // with no sources and no stored order at all, a gather keeps them (its indices may repeat).
+    // with no sources and no stored order at all; a gather keeps no sources and only its
+    // params' read order (which depends on every index before an element's first read).
     for (std::string op : {"getitem", "pad", "tile", "gather", "pad REFLECT"}) {
         EngineClient client;
         QSignalSpy evaluated(&client, &EngineClient::evaluated);
@@ -493,14 +560,16 @@ void TestAffinePlanMap::evaluationKeepsNoSources()
         QVERIFY(evaluated.wait(10000));
         const auto eval = evaluated.front().front().value<std::shared_ptr<const Evaluation>>();
         QVERIFY(eval->ok);
-        const bool derived = op != "gather";
-        QCOMPARE(bool(eval->sources.plan()), derived);
-        QCOMPARE(eval->sources.stored().empty(), derived);
+        const bool indexed = op == "gather";
+        QCOMPARE(bool(eval->sources.plan()), !indexed);
+        QCOMPARE(bool(eval->sources.indexPlan()), indexed);
+        QVERIFY(eval->sources.stored().empty());
+        QCOMPARE(eval->sources.bytes(), 0);
         std::int64_t orderBytes = 0;
         for (const auto* orders : {&eval->readOrders, &eval->outputOrders})
             for (const ReadOrder& order : *orders)
                 orderBytes += order->bytes();
-        QCOMPARE(orderBytes == 0, derived);
+        QCOMPARE(orderBytes, indexed ? eval->inputs.front().front().size() * 4 : 0);
         // x[1:, ::-2] of a 3x4 arange starts at x[1, 3]; the pad's corner is its constant; the
         // tile starts with the input's first element.
         // A mirror pad of [[1, 1], [2, 2]] around a 2x3 input starts with x[1, 2], and reads
