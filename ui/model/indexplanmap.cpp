@@ -45,6 +45,12 @@ public:
     {
     }
     ReadPosition at(std::int64_t flat) const override { return m_map->position(flat); }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        for (std::int64_t i = 0; i < count; ++i)
+            out[i] = m_map->position(first + i * step);
+    }
     std::int64_t bytes() const override { return m_bytes; }
 
 private:
@@ -63,6 +69,11 @@ public:
     ReadPosition at(std::int64_t flat) const override
     {
         return m_map->position(sourceIndex(m_map->source(flat)));
+    }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        m_map->readOutput(first, step, count, out);
     }
     std::int64_t bytes() const override { return 0; }
 
@@ -143,6 +154,23 @@ std::int64_t IndexPlanMap::source(std::int64_t index) const
 {
     const std::int64_t r = index / m_piece.rowLength;
     return packSource(m_piece.slot, rowStart(r) + (index - r * m_piece.rowLength));
+}
+
+void IndexPlanMap::readOutput(std::int64_t first, std::int64_t step, std::int64_t count,
+                              ReadPosition* out) const
+{
+    // A row's source is looked up once for all its elements read together.
+    const std::int64_t length = m_piece.rowLength;
+    std::int64_t row = -1, start = 0;
+    for (std::int64_t i = 0; i < count; ++i) {
+        const std::int64_t flat = first + i * step;
+        const std::int64_t r = flat / length;
+        if (r != row) {
+            row = r;
+            start = rowStart(r) - r * length;
+        }
+        out[i] = m_order[std::size_t(start + flat)];
+    }
 }
 
 std::vector<std::vector<std::int64_t>> IndexPlanMap::targets(int slot, std::int64_t index) const

@@ -56,6 +56,9 @@ public:
     ReadOrderSummary outputSummary() const;
     std::int64_t lastRead() const { return m_lastRead; }
 
+    /// ReadOrderMap::read for the output: each element's source's position.
+    void readOutput(std::int64_t first, std::int64_t step, std::int64_t count,
+                    ReadPosition* out) const;
     /// The input slot's element `index`'s read position (numberReads() made them).
     ReadPosition position(std::int64_t index) const { return m_order[std::size_t(index)]; }
 
