@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Provenance worked out from the plan (AffinePlanMap) against the stored path on the same plan:
-// every op's example, every lesson, and thousands of random strided slices, transposes,
-// reverses, concats, splits, stacks and unstacks. Read orders (at() and read() both ways, with
+// Provenance worked out from the plan (AffinePlanMap, IndexPlanMap) against the stored path on
+// the same plan: every op's example, every lesson, and thousands of random strided slices,
+// transposes, reverses, concats, splits, stacks, unstacks, pads of every mode, tiles, gathers
+// and gather_nds. Read orders (at() and read() both ways, with
 // several steps), summaries, the last read, sources and targets must all agree, and the plan
 // path must really be taken where it should (else the comparison proves nothing).
 #include "protocol/request.h"
