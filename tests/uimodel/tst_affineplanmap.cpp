@@ -428,7 +428,7 @@ void TestAffinePlanMap::randomPads()
     std::mt19937_64 rng(5);
     const OpDef* pad = findOp("pad");
     std::map<std::string, std::pair<int, int>> taken; // per mode: ran, took the plan path
-    for (int round = 0; round < 700; ++round) {
+    for (int round = 0; round < 500; ++round) {
         const Shape shape = randomShape(rng);
         const Tensor x = arange(shape);
         const char* mode = rng() % 3 == 0 ? "CONSTANT" : rng() % 2 == 0 ? "SYMMETRIC" : "REFLECT";
@@ -459,7 +459,7 @@ void TestAffinePlanMap::randomPads()
     }
     // Every pad of a non-empty input takes the plan path, whatever its mode.
     for (const char* mode : {"CONSTANT", "REFLECT", "SYMMETRIC"}) {
-        QVERIFY2(taken[mode].first > 100, mode);
+        QVERIFY2(taken[mode].first > 90, mode);
         QCOMPARE(taken[mode].second, taken[mode].first);
     }
 }
@@ -502,7 +502,7 @@ void TestAffinePlanMap::randomGathers()
     const OpDef* gather = findOp("gather");
     const OpDef* gatherNd = findOp("gather_nd");
     int ran = 0, indexed = 0;
-    for (int round = 0; round < 400; ++round) {
+    for (int round = 0; round < 300; ++round) {
         const Shape ps = randomShape(rng);
         const auto r = std::int64_t(ps.size());
         const DType type = rng() % 3 == 0 ? DType::Int64 : rng() % 2 ? DType::Int32 : DType::Int16;
@@ -541,7 +541,7 @@ void TestAffinePlanMap::randomGathers()
         }
     }
     // Every gather that copies something takes the index plan's path.
-    QVERIFY(ran > 200);
+    QVERIFY(ran > 150);
     QCOMPARE(indexed, ran);
 }
 
