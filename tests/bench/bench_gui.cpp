@@ -24,11 +24,15 @@
 //   30          edits per size bench_gui --only 1000000     one size (and no first-frame runs)
 //   bench_gui --no-idle          skip the idle edits (each waits 65 s)
 //   bench_gui --first-frame      (internal) print this process's start-to-first-frame time
+//   bench_gui --op pad           the edits mirror-pad the input (REFLECT, SYMMETRIC) instead of
+//                                slicing it (--op getitem, the default); --op gather: the
+//                                edits gather its rows by index lists
 //   bench_gui --model FILE       a model file opened in the Model dock, until its rows show:
 //                                whole, and its stages (read, check, the window's part)
-#include "stall_meter.h"
 #include "model/model_graph.h"
+#include "stall_meter.h"
 #include "ui/model/modelnodetable.h"
+#include "ui/model/workspace.h"
 #include "ui/views/palette.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainwindow.h"
@@ -44,6 +48,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <random>
+#include <string>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -125,6 +131,65 @@ Workspace workspaceFor(const Shape& shape, const QString& expr)
     return ws;
 }
 
+Attr padding(std::int64_t top, std::int64_t bottom, std::int64_t left, std::int64_t right)
+{
+    Attr::List rows, columns;
+    rows.push_back(Attr(top));
+    rows.push_back(Attr(bottom));
+    columns.push_back(Attr(left));
+    columns.push_back(Attr(right));
+    Attr::List both;
+    both.push_back(Attr(rows));
+    both.push_back(Attr(columns));
+    return Attr(both);
+}
+
+/// The edits a row makes for `op` on a float32 input of `shape`: the first evaluation, then
+/// four edits that keep most elements, applied in turn. getitem sets expressions; pad mirrors
+/// the input (REFLECT and SYMMETRIC, whose provenance reads input elements twice); gather picks
+/// rows of it by an index list (reversed, each row twice, a random choice, shifted by one), as
+/// many rows as it has.
+std::vector<Workspace> editsFor(const std::string& op, const Shape& shape)
+{
+    if (op == "getitem")
+        return {workspaceFor(shape, QStringLiteral("x[...]")),
+                workspaceFor(shape, QStringLiteral("x[::-1, 1:]")),
+                workspaceFor(shape, QStringLiteral("x[1:, ::-1]")),
+                workspaceFor(shape, QStringLiteral("x[::2, :]")),
+                workspaceFor(shape, QStringLiteral("x[:, ::-2]"))};
+    Workspace ws = exampleWorkspace(*findOp(op));
+    InputSource& input = ws.inputs.front().front();
+    input.shape = shape;
+    input.dtype = DType::Float32;
+    input.fill = FillKind::Arange;
+    if (op == "gather") {
+        const std::int64_t rows = shape.front();
+        std::mt19937_64 rng(1);
+        auto gather = [&](auto rowOf) {
+            std::vector<std::int64_t> picked;
+            for (std::int64_t i = 0; i < rows; ++i)
+                picked.push_back(rowOf(i));
+            Workspace edit = ws;
+            edit.attrs = {{"axis", Attr(std::int64_t(0))}};
+            edit.inputs[1] = {dataSource(Tensor::fromInts(DType::Int32, {rows}, picked))};
+            return edit;
+        };
+        return {gather([](std::int64_t i) { return i; }),
+                gather([&](std::int64_t i) { return rows - 1 - i; }),
+                gather([](std::int64_t i) { return i / 2; }),
+                gather([&](std::int64_t) { return std::int64_t(rng() % std::uint64_t(rows)); }),
+                gather([&](std::int64_t i) { return (i + 1) % rows; })};
+    }
+    auto pad = [&](const char* mode, Attr paddings) {
+        Workspace edit = ws;
+        edit.attrs = {{"paddings", std::move(paddings)}, {"mode", Attr(std::string(mode))}};
+        return edit;
+    };
+    return {pad("CONSTANT", padding(0, 0, 0, 0)), pad("REFLECT", padding(1, 2, 3, 1)),
+            pad("SYMMETRIC", padding(2, 1, 1, 3)), pad("REFLECT", padding(3, 3, 2, 2)),
+            pad("SYMMETRIC", padding(1, 1, 4, 0))};
+}
+
 struct Row
 {
     std::int64_t elements;
@@ -182,8 +247,9 @@ double timedEdit(MainWindow& window, FrameCounter& frames, const Workspace& ws)
     return double(frames.lastPaintNs >= 0 ? frames.lastPaintNs : settledNs) / 1e6;
 }
 
-Row measure(const Shape& shape, int runs, bool idleEdit)
+Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
 {
+    const std::vector<Workspace> edits = editsFor(op, shape);
     MainWindow window;
     window.forgetSession();
     window.show();
@@ -193,11 +259,9 @@ Row measure(const Shape& shape, int runs, bool idleEdit)
     // A quiet spell, as before every edit: the window's own evaluation just started the 100 ms
     // debounce, and an edit within it waits for its end (that wait is not the evaluation's).
     idle(120);
-    const double firstMs = timedEdit(window, frames, workspaceFor(shape, QStringLiteral("x[...]")));
+    const double firstMs = timedEdit(window, frames, edits.front());
     if (firstMs < 0) std::fprintf(stderr, "the first evaluation did not settle\n");
-    // Alternate expressions that keep most elements, so both views change a lot.
-    const QString exprs[] = {QStringLiteral("x[::-1, 1:]"), QStringLiteral("x[1:, ::-1]"),
-                             QStringLiteral("x[::2, :]"), QStringLiteral("x[:, ::-2]")};
+    // Alternate edits that keep most elements, so both views change a lot.
     std::vector<double> latencies;
     std::vector<double> workers;
     std::vector<double> faults;
@@ -206,7 +270,7 @@ Row measure(const Shape& shape, int runs, bool idleEdit)
     for (int i = 0; i < runs; ++i) {
         idle(120); // a quiet spell: the next edit evaluates at once
         const double faultsBefore = minorFaults();
-        const double ms = timedEdit(window, frames, workspaceFor(shape, exprs[i % 4]));
+        const double ms = timedEdit(window, frames, edits[std::size_t(1 + i % 4)]);
         faults.push_back(minorFaults() - faultsBefore);
         if (ms < 0) {
             std::fprintf(stderr, "an edit did not settle\n");
@@ -230,7 +294,7 @@ Row measure(const Shape& shape, int runs, bool idleEdit)
     if (idleEdit) {
         idle(kLongIdleMs);
         const double faultsBefore = minorFaults();
-        row.idleMs = timedEdit(window, frames, workspaceFor(shape, exprs[runs % 4]));
+        row.idleMs = timedEdit(window, frames, edits[std::size_t(1 + runs % 4)]);
         row.idleFaults = minorFaults() - faultsBefore;
     }
     return row;
@@ -303,8 +367,8 @@ int benchModel(const QString& path, int runs)
     std::printf("%-34s %9.1f %9.1f\n", "open until the rows are painted", wholeMs, wholeWorst);
     std::printf("%-34s %9.1f %9.1f\n", "  read (reader + ONNX checker)", readMs, readWorst);
     std::printf("%-34s %9.1f %9.1f\n", "  check every node", checkMs, checkWorst);
-    std::printf("%-34s %9.1f %9s\n", "  the window's part (the rest)",
-                wholeMs - readMs - checkMs, "-");
+    std::printf("%-34s %9.1f %9s\n", "  the window's part (the rest)", wholeMs - readMs - checkMs,
+                "-");
     std::printf("(the whole includes up to 30 ms of waiting for the last frame)\n");
     return rows > 0 ? 0 : 1;
 }
@@ -320,6 +384,7 @@ int main(int argc, char** argv)
     long long max = 10'000'000;
     bool idleEdits = true;
     QString model;
+    std::string op = "getitem";
     bool runsGiven = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--no-idle") == 0) idleEdits = false;
@@ -331,6 +396,12 @@ int main(int argc, char** argv)
         if (std::strcmp(argv[i], "--only") == 0) only = std::atoll(argv[i + 1]);
         if (std::strcmp(argv[i], "--max") == 0) max = std::atoll(argv[i + 1]);
         if (std::strcmp(argv[i], "--model") == 0) model = QString::fromLocal8Bit(argv[i + 1]);
+        if (std::strcmp(argv[i], "--op") == 0) op = argv[i + 1];
+    }
+    if (op != "getitem" && op != "pad" && op != "gather") {
+        std::fprintf(stderr, "bench_gui: --op takes getitem, pad or gather, not '%s'\n",
+                     op.c_str());
+        return 2;
     }
 
     QApplication app(argc, argv);
@@ -346,7 +417,7 @@ int main(int argc, char** argv)
         const std::int64_t n = numElements(shape);
         if (only != 0 ? n != only : n > max) continue;
         const bool big = n >= 10'000'000;
-        const Row row = measure(shape, big ? std::max(5, runs / 4) : runs, big && idleEdits);
+        const Row row = measure(op, shape, big ? std::max(5, runs / 4) : runs, big && idleEdits);
         char idleText[32] = "-", ratioText[32] = "-", idleFaultText[32] = "-";
         if (row.idleMs >= 0 && row.medianMs > 0) {
             std::snprintf(idleText, sizeof idleText, "%.1f", row.idleMs);

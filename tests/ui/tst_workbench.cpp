@@ -660,11 +660,15 @@ void TestWorkbench::inputTooltipOfALargeOpWaitsForTheWorker()
     // element that is not the hovered one says when it is read, without scanning on the GUI
     // thread; once hovered, the worker's answer fills in where it was copied.
     MainWindow w;
-    Workspace padded = getitemWorkspace({1100, 1000}, QStringLiteral("x[::-1]"));
-    padded.op = "pad";
-    padded.attrs = {{"paddings", Attr::List{Attr::List{1, 1}, Attr::List{1, 1}}},
-                     {"mode", Attr(std::string("REFLECT"))}};
-    w.setWorkspace(padded, QStringLiteral("test"));
+    Workspace masked = getitemWorkspace({1100, 1000}, QStringLiteral("x[::-1]"));
+    masked.op = "boolean_mask";
+    masked.attrs = {};
+    InputSource mask;
+    mask.dtype = DType::Bool;
+    mask.shape = {1100};
+    mask.fill = FillKind::Ones;
+    masked.inputs.push_back({mask});
+    w.setWorkspace(masked, QStringLiteral("test"));
     w.resize(1440, 900);
     w.show();
     QVERIFY(waitSettled(w, 60000));
@@ -679,8 +683,8 @@ void TestWorkbench::inputTooltipOfALargeOpWaitsForTheWorker()
         QCoreApplication::sendEvent(viewport, &help);
         return QToolTip::text();
     };
-    // A reflecting pad keeps per-element sources (a constant pad's and a slice's targets come
-    // from the plan at once).
+    // A boolean_mask keeps per-element sources (a pad's, a slice's and a gather's targets come
+    // from the plan at once, a gather's from a scan of its rows).
     const QString before = tooltip();
     QVERIFY2(before.contains(QStringLiteral("is read")) &&
                  !before.contains(QStringLiteral("copied to")),

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Provenance worked out from the plan (AffinePlanMap) against the stored path on the same plan:
-// every op's example, every lesson, and thousands of random strided slices, transposes,
-// reverses, concats, splits, stacks and unstacks. Read orders (at() and read() both ways, with
+// Provenance worked out from the plan (AffinePlanMap, IndexPlanMap) against the stored path on
+// the same plan: every op's example, every lesson, and thousands of random strided slices,
+// transposes, reverses, concats, splits, stacks, unstacks, pads of every mode, tiles, gathers
+// and gather_nds. Read orders (at() and read() both ways, with
 // several steps), summaries, the last read, sources and targets must all agree, and the plan
 // path must really be taken where it should (else the comparison proves nothing).
 #include "protocol/request.h"
 #include "ui/model/affineplanmap.h"
 #include "ui/model/engineclient.h"
+#include "ui/model/indexplanmap.h"
 #include "ui/model/lessons.h"
 #include "ui/model/workerpool.h"
 
@@ -28,7 +30,8 @@ namespace {
 struct Outcome
 {
     bool ran = false;      ///< the op accepted its arguments
-    bool analytic = false; ///< AffinePlanMap took the plan
+    bool analytic = false; ///< AffinePlanMap or IndexPlanMap took the plan
+    bool indexed = false;  ///< IndexPlanMap did
     std::string error;     ///< empty: both ways agree
 };
 
@@ -97,16 +100,26 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
     }
     outcome.ran = true;
     std::vector<std::int64_t> sizes;
-    for (const Tensor& t : run.inputs)
+    std::vector<Shape> shapes;
+    for (const Tensor& t : run.inputs) {
         sizes.push_back(t.size());
-    auto plan = AffinePlanMap::make(run.plan, sizes);
-    if (!plan) return outcome;
+        shapes.push_back(t.shape());
+    }
+    auto plan = AffinePlanMap::make(run.plan, shapes);
+    std::shared_ptr<IndexPlanMap> index;
+    if (!plan) {
+        index = IndexPlanMap::make(run.plan, sizes);
+        if (!index) return outcome;
+        index->numberReads(nullptr);
+        outcome.indexed = true;
+    }
     outcome.analytic = true;
 
     JobContext ctx;
     Evaluation stored, derived;
     stored.sources = SourceMap(run.sources);
-    derived.sources = SourceMap(plan);
+    derived.sources =
+        plan ? SourceMap(plan) : SourceMap(std::shared_ptr<const IndexPlanMap>(std::move(index)));
     computeReadOrders(run.inputs, stored, pool(), ctx);
     computeReadOrders(run.inputs, derived, pool(), ctx);
     auto fail = [&](std::string e) {
@@ -125,7 +138,10 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
                                    "input " + std::to_string(s), rng);
             !e.empty())
             return fail(e);
-        if (derived.readOrders[s]->bytes() != 0) return fail("a derived order keeps memory");
+        // An index plan keeps the order of the slot it reads, 4 bytes per element; no other.
+        if (derived.readOrders[s]->bytes() != 0 &&
+            (!outcome.indexed || derived.readOrders[s]->bytes() != sizes[s] * 4))
+            return fail("a derived order keeps memory");
         if (summaryText(derived.readSummaries[s]) != summaryText(stored.readSummaries[s]))
             return fail("input " + std::to_string(s) + " summary " +
                         summaryText(derived.readSummaries[s]) +
@@ -136,6 +152,7 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
                                    "output " + std::to_string(k), rng);
             !e.empty())
             return fail(e);
+        if (derived.outputOrders[k]->bytes() != 0) return fail("a derived order keeps memory");
         if (summaryText(derived.outputSummaries[k]) != summaryText(stored.outputSummaries[k]))
             return fail("output " + std::to_string(k) + " summary differs");
     }
@@ -166,7 +183,7 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
     if (!sizes.empty() && sizes[0] > 0 &&
         derived.sources.targets(0, sizes[0] / 2) != stored.sources.targets(0, sizes[0] / 2))
         return fail("stored targets differ");
-    if (derived.sources.bytes() != 0 || derived.sources.targetsCost() != 0)
+    if (derived.sources.bytes() != 0 || (!outcome.indexed && derived.sources.targetsCost() != 0))
         return fail("the derived sources keep memory");
     return outcome;
 }
@@ -256,6 +273,7 @@ private slots:
     void randomMoves();
     void randomPads();
     void randomTiles();
+    void randomGathers();
     void evaluationKeepsNoSources();
 };
 
@@ -277,10 +295,10 @@ void TestAffinePlanMap::everyExample()
     }
     // The plan path is taken where it should be, and only there.
     for (const char* name : {"strided_slice", "getitem", "transpose", "reverse", "concat", "split",
-                             "stack", "unstack", "pad", "tile"})
+                             "stack", "unstack", "pad", "tile", "gather", "gather_nd"})
         QVERIFY2(analytic.count(name), name);
-    // The example gather reads index 1 twice.
-    for (const char* name : {"gather"})
+    // Row lists and computed outputs keep the stored sources.
+    for (const char* name : {"boolean_mask", "unique_with_counts", "dynamic_partition"})
         QVERIFY2(stored.count(name), name);
 }
 
@@ -403,37 +421,47 @@ void TestAffinePlanMap::randomMoves()
 
 // A constant pad is its input in a border of constants: the positions count the input's
 // elements alone, in output order (the stored orders skip the constants). REFLECT and SYMMETRIC
-// read border elements twice and keep the stored path.
+// read border elements twice: an element's position is the rank of its first read among all
+// first reads, worked out dimension by dimension.
 void TestAffinePlanMap::randomPads()
 {
     std::mt19937_64 rng(5);
     const OpDef* pad = findOp("pad");
-    int analytic = 0, constant = 0;
-    for (int round = 0; round < 600; ++round) {
+    std::map<std::string, std::pair<int, int>> taken; // per mode: ran, took the plan path
+    for (int round = 0; round < 500; ++round) {
         const Shape shape = randomShape(rng);
         const Tensor x = arange(shape);
+        const char* mode = rng() % 3 == 0 ? "CONSTANT" : rng() % 2 == 0 ? "SYMMETRIC" : "REFLECT";
+        // Mostly within what the mode allows (REFLECT: under the dimension, SYMMETRIC: up to
+        // it), sometimes past it (refused).
+        const bool past = rng() % 10 == 0;
         Attr::List paddings;
         for (std::size_t d = 0; d < shape.size(); ++d) {
+            const std::int64_t most = std::string(mode) == "REFLECT"     ? shape[d] - 1
+                                      : std::string(mode) == "SYMMETRIC" ? shape[d]
+                                                                         : 3;
+            const std::int64_t high = std::max<std::int64_t>(0, std::min<std::int64_t>(most, 3));
             Attr::List pair;
-            pair.push_back(Attr(randomIn(rng, 0, 2)));
-            pair.push_back(Attr(randomIn(rng, 0, 2)));
+            pair.push_back(Attr(randomIn(rng, 0, high + past)));
+            pair.push_back(Attr(randomIn(rng, 0, high + past)));
             paddings.push_back(Attr(pair));
         }
-        const char* mode = rng() % 4 == 0 ? "REFLECT" : rng() % 3 == 0 ? "SYMMETRIC" : "CONSTANT";
         const Outcome o = compareBothWays(*pad, {{x}},
                                           {{"paddings", Attr(paddings)},
                                            {"mode", Attr(std::string(mode))},
                                            {"constant_values", Attr(std::int64_t(-1))}},
                                           rng);
         QVERIFY2(o.error.empty(), (std::string(mode) + ": " + o.error).c_str());
-        if (std::string(mode) == "CONSTANT" && o.ran) {
-            ++constant;
-            analytic += o.analytic;
+        if (o.ran && numElements(shape) > 0) {
+            ++taken[mode].first;
+            taken[mode].second += o.analytic;
         }
     }
-    // Every constant pad takes the plan path.
-    QVERIFY(constant > 200);
-    QCOMPARE(analytic, constant);
+    // Every pad of a non-empty input takes the plan path, whatever its mode.
+    for (const char* mode : {"CONSTANT", "REFLECT", "SYMMETRIC"}) {
+        QVERIFY2(taken[mode].first > 90, mode);
+        QCOMPARE(taken[mode].second, taken[mode].first);
+    }
 }
 
 // A tile reads its whole input in input order once, then again for every repetition: read
@@ -465,33 +493,100 @@ void TestAffinePlanMap::randomTiles()
     QCOMPARE(analytic, repeating);
 }
 
+// A gather's rows are picked by its indices, read in place: sources from the indices, targets
+// from a scan of them, and the params' read order numbered in one pass (indices repeat, skip and
+// go backwards). gather with an axis and batch_dims, gather_nd with tuples of every depth.
+void TestAffinePlanMap::randomGathers()
+{
+    std::mt19937_64 rng(7);
+    const OpDef* gather = findOp("gather");
+    const OpDef* gatherNd = findOp("gather_nd");
+    int ran = 0, indexed = 0;
+    for (int round = 0; round < 300; ++round) {
+        const Shape ps = randomShape(rng);
+        const auto r = std::int64_t(ps.size());
+        const DType type = rng() % 3 == 0 ? DType::Int64 : rng() % 2 ? DType::Int32 : DType::Int16;
+        const bool nd = round % 2 == 1;
+        // batch_dims 1 sometimes: the indices share params' first dimension.
+        const std::int64_t batch = r >= 2 && rng() % 3 == 0 ? 1 : 0;
+        Shape is;
+        if (batch) is.push_back(ps[0]);
+        for (std::int64_t d = 0, extra = randomIn(rng, nd ? 0 : 0, 2); d < extra; ++d)
+            is.push_back(randomIn(rng, 1, 4));
+        std::vector<std::int64_t> values;
+        Attrs attrs{{"batch_dims", Attr(batch)}};
+        if (!nd) {
+            const std::int64_t axis = randomIn(rng, batch, r - 1);
+            attrs["axis"] = Attr(rng() % 2 ? axis : axis - r);
+            const std::int64_t n = numElements(is);
+            for (std::int64_t k = 0; k < n; ++k)
+                values.push_back(
+                    randomIn(rng, 0, std::max<std::int64_t>(0, ps[std::size_t(axis)] - 1)));
+        } else {
+            const std::int64_t depth = randomIn(rng, 1, r - batch);
+            is.push_back(depth);
+            const std::int64_t tuples = numElements(is) / depth;
+            for (std::int64_t t = 0; t < tuples; ++t)
+                for (std::int64_t c = 0; c < depth; ++c)
+                    values.push_back(randomIn(
+                        rng, 0, std::max<std::int64_t>(0, ps[std::size_t(batch + c)] - 1)));
+        }
+        const Tensor indices = Tensor::fromInts(type, is, values);
+        const Outcome o =
+            compareBothWays(nd ? *gatherNd : *gather, {{arange(ps)}, {indices}}, attrs, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        if (o.ran && numElements(ps) > 0 && !values.empty()) {
+            ++ran;
+            indexed += o.indexed;
+        }
+    }
+    // Every gather that copies something takes the index plan's path.
+    QVERIFY(ran > 150);
+    QCOMPARE(indexed, ran);
+}
+
 void TestAffinePlanMap::evaluationKeepsNoSources()
 {
-    // What the workbench does: a slice, a constant pad and a tile are evaluated with no sources
-    // and no stored order at all, a gather keeps them (its indices may repeat).
-    for (const char* op : {"getitem", "pad", "tile", "gather"}) {
+    // What the workbench does: a slice, a constant pad, a tile and a mirror pad are evaluated
+    // with no sources and no stored order at all; a gather keeps no sources and only its
+    // params' read order (which depends on every index before an element's first read).
+    for (std::string op : {"getitem", "pad", "tile", "gather", "pad REFLECT"}) {
         EngineClient client;
         QSignalSpy evaluated(&client, &EngineClient::evaluated);
-        const Workspace ws = exampleWorkspace(*findOp(op));
+        const bool mirror = op == "pad REFLECT";
+        if (mirror) op = "pad";
+        Workspace ws = exampleWorkspace(*findOp(op));
+        if (mirror) ws.attrs["mode"] = Attr(std::string("REFLECT"));
         client.evaluate(ws);
         QVERIFY(evaluated.wait(10000));
         const auto eval = evaluated.front().front().value<std::shared_ptr<const Evaluation>>();
         QVERIFY(eval->ok);
-        const bool derived = std::string(op) != "gather";
-        QCOMPARE(bool(eval->sources.plan()), derived);
-        QCOMPARE(eval->sources.stored().empty(), derived);
+        const bool indexed = op == "gather";
+        QCOMPARE(bool(eval->sources.plan()), !indexed);
+        QCOMPARE(bool(eval->sources.indexPlan()), indexed);
+        QVERIFY(eval->sources.stored().empty());
+        QCOMPARE(eval->sources.bytes(), 0);
         std::int64_t orderBytes = 0;
         for (const auto* orders : {&eval->readOrders, &eval->outputOrders})
             for (const ReadOrder& order : *orders)
                 orderBytes += order->bytes();
-        QCOMPARE(orderBytes == 0, derived);
+        QCOMPARE(orderBytes, indexed ? eval->inputs.front().front().size() * 4 : 0);
         // x[1:, ::-2] of a 3x4 arange starts at x[1, 3]; the pad's corner is its constant; the
         // tile starts with the input's first element.
-        if (std::string(op) == "getitem")
+        // A mirror pad of [[1, 1], [2, 2]] around a 2x3 input starts with x[1, 2], and reads
+        // every input element, each before any is read again.
+        if (mirror) {
+            QCOMPARE(eval->sources.source(0, 0), packSource(0, 5));
+            QCOMPARE(eval->readSummaries.front().selected, 6);
+            QCOMPARE(eval->lastRead, 5);
+            // x[1, 2] lands in rows 0 and 2, columns 0 and 4 of the 4x7 output.
+            QCOMPARE(eval->sources.targets(0, 5).front(),
+                     (std::vector<std::int64_t>{0, 4, 14, 18}));
+        } else if (op == "getitem")
             QCOMPARE(eval->sources.source(0, 0), packSource(0, 7));
-        else if (std::string(op) == "pad")
+        else if (op == "pad")
             QCOMPARE(eval->sources.source(0, 0), kNoSource);
-        else if (std::string(op) == "tile")
+        else if (op == "tile")
             QCOMPARE(eval->sources.source(0, 0), packSource(0, 0));
     }
 }

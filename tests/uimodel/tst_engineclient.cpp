@@ -73,9 +73,10 @@ InputSource literal(const QString& text)
 } // namespace
 
 // Everything an evaluation keeps is charged to one budget before it is allocated, as a CLI
-// request's is: the read orders the workbench stores (4 bytes per input and output element,
-// 40 MB for a 10^7-element input that a gather reads two elements of), and the inputs, sized
-// together before the first is made. Neither was charged: the GUI was killed in a memory cgroup
+// request's is: the read orders the workbench stores (4 bytes per input and output element, 60 MB
+// for a 10^7-element input that a boolean_mask keeps half of; a gather keeps only its params'
+// order, 40 MB for 10^7 params of which it reads two), and the inputs, sized together before the
+// first is made. Neither was charged: the GUI was killed in a memory cgroup
 // by int8 inputs whose tensors fitted.
 void TestEngineClient::evaluationsAreBudgetedWhole_data()
 {
@@ -85,12 +86,22 @@ void TestEngineClient::evaluationsAreBudgetedWhole_data()
     QTest::addColumn<qint64>("limit");
     QTest::addColumn<QString>("refused");
     QTest::newRow("stored read orders")
+        << "boolean_mask"
+        << std::vector<std::vector<InputSource>>{{filled(DType::Int8, {2, 5000000})}, {[] {
+                                                     InputSource mask = literal("[true, false]");
+                                                     mask.dtype = DType::Bool;
+                                                     return mask;
+                                                 }()}}
+        << Attrs{} << qint64(30000000)
+        << "the read orders the workbench keeps for 10000002 input and 5000000 output elements "
+           "(4 bytes each) needs 60.0 MB (60000008 bytes); ";
+    QTest::newRow("a gather's read order")
         << "gather"
         << std::vector<std::vector<InputSource>>{{filled(DType::Int8, {10000000})},
                                                  {literal("[3, 1]")}}
         << Attrs{} << qint64(30000000)
-        << "the read orders the workbench keeps for 10000002 input and 2 output elements (4 "
-           "bytes each) needs 40.0 MB (40000016 bytes); ";
+        << "the read order the workbench keeps for the 10000000 elements an index reads from (4 "
+           "bytes each) needs 40.0 MB (40000000 bytes); ";
     QTest::newRow("the inputs together, before the first is made")
         << "concat"
         << std::vector<std::vector<InputSource>>{{filled(DType::Int8, {20000000}),
@@ -129,7 +140,7 @@ void TestEngineClient::evaluationsAreBudgetedWhole()
         return;
     }
     QVERIFY(!eval->ok);
-    QCOMPARE(eval->code, ErrorCode::ResourceExhausted);
+    QVERIFY2(eval->code == ErrorCode::ResourceExhausted, qPrintable(eval->message));
     QVERIFY2(eval->message.startsWith(refused), qPrintable(eval->message));
     QVERIFY2(eval->message.contains(QStringLiteral(" is available (the byte limit of 30.0 MB")),
              qPrintable(eval->message));

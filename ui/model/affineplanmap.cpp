@@ -353,7 +353,8 @@ private:
 };
 
 // An output with constants: its copied piece's elements are read in output order, the
-// constants not at all.
+// constants not at all. Or an output that reads some input elements again (tile, a mirror pad):
+// each element takes its source's position.
 class SparseOutputOrder final : public ReadOrderMap
 {
 public:
@@ -368,8 +369,7 @@ public:
     void read(std::int64_t first, std::int64_t step, std::int64_t count,
               ReadPosition* out) const override
     {
-        for (std::int64_t i = 0; i < count; ++i)
-            out[i] = m_map->outputPosition(m_output, first + i * step);
+        m_map->readOutput(m_output, first, step, count, out);
     }
     std::int64_t bytes() const override { return 0; }
 
@@ -466,9 +466,19 @@ AffinePlanMap::makeRepeat(const OpPlan& plan, const std::vector<std::int64_t>& s
 }
 
 std::shared_ptr<const AffinePlanMap> AffinePlanMap::make(const OpPlan& plan,
-                                                         const std::vector<std::int64_t>& slotSizes)
+                                                         const std::vector<Shape>& slotShapes)
 {
+    std::vector<std::int64_t> slotSizes;
+    for (const Shape& shape : slotShapes)
+        slotSizes.push_back(numElements(shape));
     if (auto repeat = makeRepeat(plan, slotSizes)) return repeat;
+    if (auto oneToOne = makeOneToOne(plan, slotSizes)) return oneToOne;
+    return makeSeparable(plan, slotShapes);
+}
+
+std::shared_ptr<const AffinePlanMap>
+AffinePlanMap::makeOneToOne(const OpPlan& plan, const std::vector<std::int64_t>& slotSizes)
+{
     std::shared_ptr<AffinePlanMap> map(new AffinePlanMap);
     map->m_slotSizes = slotSizes;
     map->m_slotPieces.resize(slotSizes.size());
@@ -605,6 +615,220 @@ std::shared_ptr<const AffinePlanMap> AffinePlanMap::make(const OpPlan& plan,
     return map;
 }
 
+std::shared_ptr<const AffinePlanMap>
+AffinePlanMap::makeSeparable(const OpPlan& plan, const std::vector<Shape>& slotShapes)
+{
+    if (plan.outputs.size() != 1) return nullptr;
+    const OutputPlan& output = plan.outputs.front();
+    if (output.computed.isValid()) return nullptr;
+    const Shape& outShape = output.shape;
+    const std::size_t rank = outShape.size();
+    const std::int64_t size = numElements(outShape);
+    if (rank == 0 || int(rank) > kMaxDims || size <= 0) return nullptr;
+    const std::vector<std::int64_t> outRow = rowMajorStrides(outShape);
+    int slot = -1;
+    std::vector<std::int64_t> inRow;
+    // Per dimension its distinct runs, and per piece the runs it is the product of (each named
+    // by its outStart, which identifies it once the runs are checked to tile the dimension).
+    std::vector<std::vector<Run>> runs(rank);
+    std::vector<std::vector<std::int64_t>> products;
+    for (const ss::Piece& variant : output.pieces) {
+        const auto* affine = std::get_if<AffinePiece>(&variant);
+        if (!affine || affine->slot < 0 || affine->slot >= int(slotShapes.size())) return nullptr;
+        if (slot >= 0 && affine->slot != slot) return nullptr;
+        if (slot < 0) {
+            slot = affine->slot;
+            if (slotShapes[std::size_t(slot)].size() != rank) return nullptr;
+            inRow = rowMajorStrides(slotShapes[std::size_t(slot)]);
+        }
+        const Shape& inShape = slotShapes[std::size_t(slot)];
+        if (affine->extents.size() != rank || affine->inStrides.size() != rank ||
+            affine->outStrides.size() != rank)
+            return nullptr;
+        if (std::any_of(affine->extents.begin(), affine->extents.end(),
+                        [](std::int64_t e) { return e < 0; }))
+            return nullptr;
+        // An empty piece moves nothing (and its strides are 0: OutputPlan::emptyPiece).
+        if (std::find(affine->extents.begin(), affine->extents.end(), 0) != affine->extents.end())
+            continue;
+        if (affine->inOffset < 0 || affine->inOffset >= numElements(inShape) ||
+            affine->outOffset < 0 || affine->outOffset >= size)
+            return nullptr;
+        // The offsets' coordinates, one dimension at a time (row-major: unique).
+        std::int64_t inRest = affine->inOffset, outRest = affine->outOffset;
+        std::vector<std::int64_t> product;
+        for (std::size_t k = 0; k < rank; ++k) {
+            Run run;
+            run.inStart = inRest / inRow[k];
+            inRest -= run.inStart * inRow[k];
+            run.outStart = outRest / outRow[k];
+            outRest -= run.outStart * outRow[k];
+            run.length = affine->extents[k];
+            if (run.length > 1) {
+                // Through the dimension itself, one element at a time, either way.
+                if (affine->outStrides[k] != outRow[k]) return nullptr;
+                if (affine->inStrides[k] == inRow[k])
+                    run.step = 1;
+                else if (affine->inStrides[k] == -inRow[k])
+                    run.step = -1;
+                else
+                    return nullptr;
+            }
+            const std::int64_t last = run.inStart + run.step * (run.length - 1);
+            if (last < 0 || last >= inShape[k] || run.outStart + run.length > outShape[k])
+                return nullptr;
+            auto& known = runs[k];
+            const auto same = std::find_if(known.begin(), known.end(), [&](const Run& r) {
+                return r.outStart == run.outStart && r.length == run.length &&
+                       r.inStart == run.inStart && r.step == run.step;
+            });
+            if (same == known.end()) known.push_back(run);
+            product.push_back(run.outStart);
+        }
+        products.push_back(std::move(product));
+    }
+    if (slot < 0) return nullptr;
+    // Each dimension's runs tile it; the pieces are every product of runs, each once.
+    std::int64_t combinations = 1;
+    for (std::size_t k = 0; k < rank; ++k) {
+        auto& known = runs[k];
+        std::sort(known.begin(), known.end(),
+                  [](const Run& a, const Run& b) { return a.outStart < b.outStart; });
+        std::int64_t next = 0;
+        for (const Run& run : known) {
+            if (run.outStart != next) return nullptr;
+            next += run.length;
+        }
+        if (next != outShape[k]) return nullptr;
+        combinations *= std::int64_t(known.size());
+        if (combinations > std::int64_t(products.size())) return nullptr;
+    }
+    std::sort(products.begin(), products.end());
+    if (std::adjacent_find(products.begin(), products.end()) != products.end() ||
+        combinations != std::int64_t(products.size()))
+        return nullptr;
+    checkReadPositionLimit(size);
+
+    std::shared_ptr<AffinePlanMap> map(new AffinePlanMap);
+    map->m_axesSlot = slot;
+    for (const Shape& shape : slotShapes)
+        map->m_slotSizes.push_back(numElements(shape));
+    map->m_slotPieces.resize(slotShapes.size());
+    for (std::size_t k = 0; k < rank; ++k) {
+        Axis axis;
+        axis.outExtent = outShape[k];
+        axis.inExtent = slotShapes[std::size_t(slot)][k];
+        axis.outStride = outRow[k];
+        axis.inStride = inRow[k];
+        axis.runs = std::move(runs[k]);
+        // A dimension's first reads, run by run in output order: a run's values not read by an
+        // earlier run, ranked in the run's direction after all earlier runs' new values.
+        std::vector<std::pair<std::int64_t, std::int64_t>> seen; // read values, disjoint
+        for (const Run& run : axis.runs) {
+            const std::int64_t last = run.inStart + run.step * (run.length - 1);
+            const std::int64_t lo = std::min(run.inStart, last), hi = std::max(run.inStart, last);
+            std::sort(seen.begin(), seen.end());
+            std::vector<std::pair<std::int64_t, std::int64_t>> gaps;
+            std::int64_t from = lo;
+            for (const auto& [a, b] : seen) {
+                if (b < from || a > hi) continue;
+                if (a > from) gaps.emplace_back(from, a - 1);
+                from = std::max(from, b + 1);
+            }
+            if (from <= hi) gaps.emplace_back(from, hi);
+            if (run.step < 0) std::reverse(gaps.begin(), gaps.end());
+            for (const auto& [a, b] : gaps) {
+                // Ranked from the end the run reads first.
+                axis.regions.push_back(run.step > 0 ? Region{a, b, axis.distinct, 1}
+                                                    : Region{a, b, axis.distinct + (b - a), -1});
+                axis.distinct += b - a + 1;
+            }
+            seen.emplace_back(lo, hi);
+        }
+        std::sort(axis.regions.begin(), axis.regions.end(),
+                  [](const Region& a, const Region& b) { return a.lo < b.lo; });
+        map->m_axes.push_back(std::move(axis));
+    }
+    std::int64_t selected = 1;
+    for (std::size_t k = rank; k-- > 0;) {
+        map->m_axes[k].weight = selected;
+        selected *= map->m_axes[k].distinct;
+    }
+    map->m_outputSizes = {size};
+    map->m_outputBases = {0};
+    map->m_outputReads = {size};
+    map->m_outputPieces.resize(1);
+    map->m_withConstants = {false};
+    // The elements read first form a product set, ranked 0 .. selected - 1; output element 0
+    // reads the first of them.
+    const std::int64_t first = sourceIndex(map->separableSource(0));
+    for (std::size_t s = 0; s < slotShapes.size(); ++s)
+        map->m_slotSummaries.push_back(
+            int(s) == slot ? ReadOrderSummary{selected, first, selected - 1} : ReadOrderSummary{});
+    map->m_lastRead = selected - 1;
+    return map;
+}
+
+std::int64_t AffinePlanMap::axisSource(const Axis& axis, std::int64_t o) const
+{
+    // The last run starting at or before o holds it (the runs tile the dimension).
+    auto it = std::upper_bound(axis.runs.begin(), axis.runs.end(), o,
+                               [](std::int64_t x, const Run& r) { return x < r.outStart; });
+    const Run& run = *std::prev(it);
+    return run.inStart + run.step * (o - run.outStart);
+}
+
+std::int64_t AffinePlanMap::axisRank(const Axis& axis, std::int64_t v) const
+{
+    auto it = std::upper_bound(axis.regions.begin(), axis.regions.end(), v,
+                               [](std::int64_t x, const Region& r) { return x < r.lo; });
+    if (it == axis.regions.begin()) return -1;
+    const Region& region = *std::prev(it);
+    if (v > region.hi) return -1;
+    return region.rankAtLo + region.slope * (v - region.lo);
+}
+
+std::int64_t AffinePlanMap::separableSource(std::int64_t index) const
+{
+    std::int64_t at = 0;
+    for (const Axis& axis : m_axes) {
+        const std::int64_t o = index / axis.outStride;
+        index -= o * axis.outStride;
+        at += axisSource(axis, o) * axis.inStride;
+    }
+    return packSource(m_axesSlot, at);
+}
+
+void AffinePlanMap::separableRead(bool input, std::int64_t first, std::int64_t step,
+                                  std::int64_t count, ReadPosition* out) const
+{
+    // Along a row only the last dimension changes: the other dimensions' share of the position
+    // is worked out once per row.
+    const Axis& last = m_axes.back();
+    const std::int64_t rowLength = input ? last.inExtent : last.outExtent;
+    std::int64_t row = -1, share = 0;
+    for (std::int64_t i = 0; i < count; ++i) {
+        const std::int64_t flat = first + i * step;
+        const std::int64_t r = flat / rowLength;
+        if (r != row) {
+            row = r;
+            share = 0;
+            std::int64_t rest = flat - flat % rowLength;
+            for (std::size_t k = 0; k + 1 < m_axes.size() && share >= 0; ++k) {
+                const Axis& axis = m_axes[k];
+                const std::int64_t stride = input ? axis.inStride : axis.outStride;
+                const std::int64_t c = rest / stride;
+                rest -= c * stride;
+                const std::int64_t rank = axisRank(axis, input ? c : axisSource(axis, c));
+                share = rank < 0 ? -1 : share + rank * axis.weight;
+            }
+        }
+        const std::int64_t c = flat - r * rowLength;
+        const std::int64_t rank = share < 0 ? -1 : axisRank(last, input ? c : axisSource(last, c));
+        out[i] = rank < 0 ? ReadPosition(-1) : ReadPosition(share + rank);
+    }
+}
+
 const AffinePlanMap::Piece* AffinePlanMap::find(bool input, int which, std::int64_t index,
                                                 std::int64_t* coords) const
 {
@@ -617,6 +841,7 @@ const AffinePlanMap::Piece* AffinePlanMap::find(bool input, int which, std::int6
 
 std::int64_t AffinePlanMap::source(int output, std::int64_t index) const
 {
+    if (!m_axes.empty()) return separableSource(index);
     Coords coords; // invert() writes every coordinate the piece has
     const Piece* piece = find(false, output, index, coords.data());
     // make() proved the pieces cover every output element.
@@ -627,6 +852,11 @@ std::int64_t AffinePlanMap::source(int output, std::int64_t index) const
 std::optional<std::pair<int, std::int64_t>> AffinePlanMap::target(int slot,
                                                                   std::int64_t index) const
 {
+    if (!m_axes.empty()) {
+        const auto all = targets(slot, index);
+        if (all.front().empty()) return std::nullopt;
+        return std::pair{0, all.front().front()};
+    }
     Coords coords; // invert() writes every coordinate the piece has
     const Piece* piece = find(true, slot, index, coords.data());
     if (!piece) return std::nullopt;
@@ -636,6 +866,28 @@ std::optional<std::pair<int, std::int64_t>> AffinePlanMap::target(int slot,
 std::vector<std::vector<std::int64_t>> AffinePlanMap::targets(int slot, std::int64_t index) const
 {
     std::vector<std::vector<std::int64_t>> all(m_outputSizes.size());
+    if (!m_axes.empty()) {
+        if (slot != m_axesSlot || index < 0 || index >= m_slotSizes[std::size_t(slot)]) return all;
+        // Every combination of the element's preimages, one per dimension.
+        std::vector<std::int64_t>& list = all.front();
+        list.push_back(0);
+        for (const Axis& axis : m_axes) {
+            const std::int64_t v = index / axis.inStride;
+            index -= v * axis.inStride;
+            std::vector<std::int64_t> preimages;
+            for (const Run& run : axis.runs) {
+                const std::int64_t q = (v - run.inStart) * run.step;
+                if (q >= 0 && q < run.length) preimages.push_back(run.outStart + q);
+            }
+            std::vector<std::int64_t> longer;
+            for (std::int64_t at : list)
+                for (std::int64_t o : preimages)
+                    longer.push_back(at + o * axis.outStride);
+            list = std::move(longer);
+        }
+        std::sort(list.begin(), list.end());
+        return all;
+    }
     const auto first = target(slot, index);
     if (!first) return all;
     std::vector<std::int64_t>& list = all[std::size_t(first->first)];
@@ -653,6 +905,11 @@ std::vector<std::vector<std::int64_t>> AffinePlanMap::targets(int slot, std::int
 
 ReadPosition AffinePlanMap::inputPosition(int slot, std::int64_t index) const
 {
+    if (!m_axes.empty()) {
+        ReadPosition position = -1;
+        if (slot == m_axesSlot) separableRead(true, index, 1, 1, &position);
+        return position;
+    }
     Coords coords; // invert() writes every coordinate the piece has
     const Piece* piece = find(true, slot, index, coords.data());
     if (!piece) return -1;
@@ -662,6 +919,11 @@ ReadPosition AffinePlanMap::inputPosition(int slot, std::int64_t index) const
 
 ReadPosition AffinePlanMap::outputPosition(int output, std::int64_t index) const
 {
+    if (!m_axes.empty()) {
+        ReadPosition position = -1;
+        separableRead(false, index, 1, 1, &position);
+        return position;
+    }
     Coords coords; // invert() writes every coordinate the piece has
     const Piece* piece = find(false, output, index, coords.data());
     if (!piece) return -1;
@@ -672,6 +934,13 @@ void AffinePlanMap::readInput(int slot, std::int64_t first, std::int64_t step, s
                               ReadPosition* out) const
 {
     if (count <= 0) return;
+    if (!m_axes.empty()) {
+        if (slot == m_axesSlot)
+            separableRead(true, first, step, count, out);
+        else
+            std::fill(out, out + count, ReadPosition(-1));
+        return;
+    }
     const auto& pieces = m_slotPieces[std::size_t(slot)];
     if (step != 1 && step != -1) {
         // Any other step (a column, a strided sample): each piece walks the sequence.
@@ -696,6 +965,18 @@ void AffinePlanMap::readInput(int slot, std::int64_t first, std::int64_t step, s
     }
 }
 
+void AffinePlanMap::readOutput(int output, std::int64_t first, std::int64_t step,
+                               std::int64_t count, ReadPosition* out) const
+{
+    if (count <= 0) return;
+    if (!m_axes.empty()) {
+        separableRead(false, first, step, count, out);
+        return;
+    }
+    for (std::int64_t i = 0; i < count; ++i)
+        out[i] = outputPosition(output, first + i * step);
+}
+
 ReadOrder AffinePlanMap::inputOrder(int slot) const
 {
     return std::make_shared<const InputOrder>(shared_from_this(), slot,
@@ -704,7 +985,7 @@ ReadOrder AffinePlanMap::inputOrder(int slot) const
 
 ReadOrder AffinePlanMap::outputOrder(int output) const
 {
-    if (m_withConstants[std::size_t(output)] || m_repeats)
+    if (m_withConstants[std::size_t(output)] || repeats())
         return std::make_shared<const SparseOutputOrder>(shared_from_this(), output,
                                                          m_outputSizes[std::size_t(output)]);
     return std::make_shared<const OutputOrder>(m_outputBases[std::size_t(output)],
@@ -717,7 +998,7 @@ ReadOrderSummary AffinePlanMap::outputSummary(int output) const
     if (reads == 0) return {};
     const std::int64_t last = m_outputBases[std::size_t(output)] + reads - 1;
     // Repeated: output element 0 reads input element 0, and the input's last is read last.
-    if (m_repeats) return {reads, 0, m_lastRead};
+    if (repeats()) return {reads, 0, m_lastRead};
     if (!m_withConstants[std::size_t(output)]) return {reads, 0, last};
     // The copied piece's first element in output order is read first.
     return {reads, m_pieces[std::size_t(m_outputPieces[std::size_t(output)].front())].out.min,

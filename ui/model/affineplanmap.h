@@ -11,6 +11,16 @@
 // every input element is first read by the first copy, in input order, so its read position is
 // its own index, an output element's is its source's, and an input element's targets are its
 // copies.
+//
+// A plan read dimension by dimension (REFLECT and SYMMETRIC pad) is answered too, though it reads
+// some input elements several times: output element o reads input element (f_0(o_0), ...,
+// f_{r-1}(o_{r-1})), each f_k a few runs that step by +1 or -1 through the input's dimension k.
+// An input element's copies are then the product of its preimages per dimension, and its first
+// read in output order is the product of its first preimages, so the elements read first form a
+// product set too: an input element's read position (its first read's rank among all first
+// reads) is sum_k rank_k(i_k) * (the values read in every dimension after k), where rank_k is a
+// dimension's own order of first reads, a few linear pieces. Nothing is kept per element, and no
+// pass over the elements is made.
 #pragma once
 
 #include "core/op.h"
@@ -35,8 +45,9 @@ public:
     /// nested), pieces that are not provably disjoint in an output or in an input, an output
     /// they do not cover, or an output with constants and more than one copied piece.
     /// O(pieces^2 * rank), never a pass over the elements.
+    /// Or, failing that, the map of a plan read dimension by dimension (see the file's comment).
     static std::shared_ptr<const AffinePlanMap> make(const OpPlan& plan,
-                                                     const std::vector<std::int64_t>& slotSizes);
+                                                     const std::vector<Shape>& slotShapes);
 
     int outputCount() const { return int(m_outputSizes.size()); }
     int slotCount() const { return int(m_slotSizes.size()); }
@@ -53,6 +64,9 @@ public:
     /// increasing order (as many as the repetitions for a tile).
     std::vector<std::vector<std::int64_t>> targets(int slot, std::int64_t index) const;
 
+    /// Whether the plan reads some input elements more than once (tile, a mirror pad).
+    bool repeats() const { return m_repeats || !m_axes.empty(); }
+
     /// Input slot `slot`'s element `index`'s read position, or -1.
     ReadPosition inputPosition(int slot, std::int64_t index) const;
     /// Output `output`'s element `index`'s read position, or -1 for a constant.
@@ -60,6 +74,9 @@ public:
     /// ReadOrderMap::read for input slot `slot`.
     void readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
                    ReadPosition* out) const;
+    /// ReadOrderMap::read for output `output`.
+    void readOutput(int output, std::int64_t first, std::int64_t step, std::int64_t count,
+                    ReadPosition* out) const;
 
     /// The orders, worked out when asked (no memory per element).
     ReadOrder inputOrder(int slot) const;
@@ -103,8 +120,52 @@ public:
         std::int64_t count = 1;
     };
 
+    /// A plan read dimension by dimension: in one dimension, output coordinates outStart ..
+    /// outStart + length - 1 read input coordinates inStart, inStart + step, ...
+    struct Run
+    {
+        std::int64_t outStart = 0;
+        std::int64_t length = 1;
+        std::int64_t inStart = 0;
+        std::int64_t step = 1; ///< +1 or -1
+    };
+    /// Input coordinates lo .. hi of one dimension, first read in that dimension's order at
+    /// ranks rankAtLo + slope * (v - lo).
+    struct Region
+    {
+        std::int64_t lo = 0;
+        std::int64_t hi = 0;
+        std::int64_t rankAtLo = 0;
+        std::int64_t slope = 1;
+    };
+    struct Axis
+    {
+        std::int64_t outExtent = 1;
+        std::int64_t inExtent = 1;
+        std::int64_t outStride = 1;  ///< row-major, in the output
+        std::int64_t inStride = 1;   ///< row-major, in the input
+        std::vector<Run> runs;       ///< by outStart, covering the output's dimension
+        std::vector<Region> regions; ///< by lo: the input coordinates read
+        std::int64_t distinct = 0;   ///< how many input coordinates are read
+        std::int64_t weight = 1;     ///< the product of `distinct` over the later dimensions
+    };
+
 private:
     AffinePlanMap() = default;
+    /// The map of a one-to-one plan, with constants around one piece or none, or null.
+    static std::shared_ptr<const AffinePlanMap>
+    makeOneToOne(const OpPlan& plan, const std::vector<std::int64_t>& slotSizes);
+    /// The map of a plan read dimension by dimension (see the file's comment), or null.
+    static std::shared_ptr<const AffinePlanMap> makeSeparable(const OpPlan& plan,
+                                                              const std::vector<Shape>& slotShapes);
+    /// A separable map's answers: output coordinate `o` of dimension k's input coordinate, an
+    /// input coordinate's rank in its dimension (-1: not read), an output element's source and
+    /// an element's read position (input = true: of the input slot).
+    std::int64_t axisSource(const Axis& axis, std::int64_t o) const;
+    std::int64_t axisRank(const Axis& axis, std::int64_t v) const;
+    std::int64_t separableSource(std::int64_t index) const;
+    void separableRead(bool input, std::int64_t first, std::int64_t step, std::int64_t count,
+                       ReadPosition* out) const;
     /// The map of a one-piece plan with repeated dimensions (see the file's comment), or null.
     static std::shared_ptr<const AffinePlanMap>
     makeRepeat(const OpPlan& plan, const std::vector<std::int64_t>& slotSizes);
@@ -122,6 +183,9 @@ private:
     /// its extent and output stride.
     bool m_repeats = false;
     std::vector<std::pair<std::int64_t, std::int64_t>> m_repeatDims;
+    /// A plan read dimension by dimension (makeSeparable): per output dimension, and its slot.
+    std::vector<Axis> m_axes;
+    int m_axesSlot = -1;
     std::vector<ReadOrderSummary> m_slotSummaries;
     std::int64_t m_lastRead = -1;
 };

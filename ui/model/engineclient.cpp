@@ -36,6 +36,14 @@ constexpr std::int64_t kKeptLargeBufferBytes = std::int64_t(2) << 30;
 // How long memory kept for reuse waits for the next evaluation before it goes back.
 constexpr int kTrimDelayMs = 60000;
 
+std::vector<std::int64_t> slotSizes(const std::vector<Tensor>& inputs)
+{
+    std::vector<std::int64_t> sizes;
+    for (const Tensor& t : inputs)
+        sizes.push_back(t.size());
+    return sizes;
+}
+
 } // namespace
 
 // Read orders, counted over the whole op: the first time an output element takes an input
@@ -57,6 +65,17 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
             eval.outputSummaries.push_back(plan->outputSummary(k));
         }
         eval.lastRead = plan->lastRead();
+        return;
+    }
+    if (const auto& index = eval.sources.indexPlan()) {
+        // Numbered when the plan was made (the one order it keeps); the rest is derived.
+        for (int s = 0; s < index->slotCount(); ++s) {
+            eval.readOrders.push_back(index->inputOrder(s));
+            eval.readSummaries.push_back(index->inputSummary(s));
+        }
+        eval.outputOrders.push_back(index->outputOrder());
+        eval.outputSummaries.push_back(index->outputSummary());
+        eval.lastRead = index->lastRead();
         return;
     }
     const auto& stored = eval.sources.stored();
@@ -224,21 +243,36 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         // by it, and a failure does not leave TensorFlow's last result on show in its place.
         if (ws.framework != Framework::TensorFlow)
             eval->framework = QString::fromUtf8(frameworkModel(ws.framework).title());
-        // A one-to-one affine plan answers for its sources itself: none are made.
+        // An affine plan answers for its sources itself: none are made. So does a gather,
+        // which keeps only its input's read order, numbered here.
         std::shared_ptr<const AffinePlanMap> planMap;
-        request.sourcesWanted = [&planMap, &limits](const OpPlan& plan,
-                                                    const std::vector<Tensor>& inputs) {
+        std::shared_ptr<const IndexPlanMap> indexMap;
+        request.sourcesWanted = [&planMap, &indexMap, &limits,
+                                 &ctx](const OpPlan& plan, const std::vector<Tensor>& inputs) {
             planMap = planMapFor(plan, inputs);
+            if (planMap) return false;
+            if (auto index = IndexPlanMap::make(plan, slotSizes(inputs))) {
+                limits.charge(
+                    index->orderBytes(),
+                    "the read order the workbench keeps for the " +
+                        std::to_string(index->orderBytes() / std::int64_t(sizeof(ReadPosition))) +
+                        " elements an index reads from (4 bytes each)");
+                index->numberReads(&ctx);
+                indexMap = std::move(index);
+                return false;
+            }
             // Stored sources come with stored read orders (computeReadOrders): charged now,
             // before the outputs are made, so a request too big for them is refused first.
-            if (!planMap) chargeStoredReadOrders(plan, inputs, limits);
-            return !planMap;
+            chargeStoredReadOrders(plan, inputs, limits);
+            return true;
         };
         request.inMemory = true; // no response text: "emit" is no remedy the GUI can offer
         RequestResult run = runRequest(request, limits, executor, &ctx);
         eval->outputs = std::move(run.outputs);
         eval->opMs = run.opMs;
-        eval->sources = planMap ? SourceMap(planMap) : SourceMap(std::move(run.sources));
+        eval->sources = planMap    ? SourceMap(planMap)
+                        : indexMap ? SourceMap(std::shared_ptr<const IndexPlanMap>(indexMap))
+                                   : SourceMap(std::move(run.sources));
         computeReadOrders(run.inputs, *eval, executor, ctx);
         eval->steps = std::move(run.plan.steps);
         eval->decode = std::move(run.plan.decode);
@@ -285,12 +319,12 @@ std::vector<std::vector<std::int64_t>> findTargets(const Evaluation& eval, int s
 
 namespace {
 
-std::vector<std::int64_t> slotSizes(const std::vector<Tensor>& inputs)
+std::vector<Shape> slotShapes(const std::vector<Tensor>& inputs)
 {
-    std::vector<std::int64_t> sizes;
+    std::vector<Shape> shapes;
     for (const Tensor& t : inputs)
-        sizes.push_back(t.size());
-    return sizes;
+        shapes.push_back(t.shape());
+    return shapes;
 }
 
 } // namespace
@@ -298,7 +332,7 @@ std::vector<std::int64_t> slotSizes(const std::vector<Tensor>& inputs)
 std::shared_ptr<const AffinePlanMap> planMapFor(const OpPlan& plan,
                                                 const std::vector<Tensor>& inputs)
 {
-    return AffinePlanMap::make(plan, slotSizes(inputs));
+    return AffinePlanMap::make(plan, slotShapes(inputs));
 }
 
 std::int64_t evaluationBytes(const Evaluation& eval)

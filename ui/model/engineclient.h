@@ -44,7 +44,7 @@ struct Evaluation
     std::vector<std::vector<Tensor>> inputs; ///< per op input, list inputs as several tensors
     std::vector<Tensor> outputs;
     /// Where each output element came from and where each input element went: worked out from
-    /// the plan for one-to-one affine plans, stored per element otherwise.
+    /// the plan for affine plans and gathers, stored per element otherwise.
     SourceMap sources;
     /// Per input slot (list inputs expanded in place): each element's read position, counted
     /// over the whole op (outputs in order, elements in order), or -1.
@@ -69,8 +69,8 @@ struct Evaluation
 std::vector<std::vector<std::int64_t>> findTargets(const Evaluation& eval, int slot,
                                                    std::int64_t index);
 
-/// The provenance of `plan` run on `inputs` (slot order) worked out from the plan, or null if
-/// the plan is not one-to-one affine and needs the engine's per-element sources.
+/// The provenance of `plan` run on `inputs` (slot order) worked out from its affine pieces, or
+/// null if AffinePlanMap cannot answer for the plan.
 std::shared_ptr<const AffinePlanMap> planMapFor(const OpPlan& plan,
                                                 const std::vector<Tensor>& inputs);
 

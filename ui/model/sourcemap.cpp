@@ -11,14 +11,18 @@ SourceMap::SourceMap(std::vector<SourceList> stored)
 
 SourceMap::SourceMap(std::shared_ptr<const AffinePlanMap> plan) : m_plan(std::move(plan)) {}
 
+SourceMap::SourceMap(std::shared_ptr<const IndexPlanMap> plan) : m_index(std::move(plan)) {}
+
 int SourceMap::outputCount() const
 {
+    if (m_index) return m_index->outputCount();
     return m_plan ? m_plan->outputCount() : int(m_stored.size());
 }
 
 std::int64_t SourceMap::outputSize(int output) const
 {
     if (output < 0 || output >= outputCount()) return 0;
+    if (m_index) return m_index->outputSize();
     return m_plan ? m_plan->outputSize(output)
                   : std::int64_t(m_stored[std::size_t(output)]->size());
 }
@@ -26,6 +30,7 @@ std::int64_t SourceMap::outputSize(int output) const
 std::int64_t SourceMap::source(int output, std::int64_t index) const
 {
     if (index < 0 || index >= outputSize(output)) return kNoSource;
+    if (m_index) return m_index->source(index);
     return m_plan ? m_plan->source(output, index)
                   : (*m_stored[std::size_t(output)])[std::size_t(index)];
 }
@@ -36,6 +41,10 @@ std::vector<std::vector<std::int64_t>> SourceMap::targets(int slot, std::int64_t
     if (m_plan) {
         if (slot < 0 || slot >= m_plan->slotCount()) return targets;
         return m_plan->targets(slot, index);
+    }
+    if (m_index) {
+        if (slot < 0 || slot >= m_index->slotCount()) return targets;
+        return m_index->targets(slot, index);
     }
     const std::int64_t wanted = packSource(slot, index);
     for (std::size_t k = 0; k < m_stored.size(); ++k) {
@@ -49,6 +58,7 @@ std::vector<std::vector<std::int64_t>> SourceMap::targets(int slot, std::int64_t
 std::int64_t SourceMap::targetsCost() const
 {
     if (m_plan) return 0;
+    if (m_index) return m_index->rows();
     std::int64_t total = 0;
     for (const auto& sources : m_stored)
         total += std::int64_t(sources->size());
@@ -57,7 +67,9 @@ std::int64_t SourceMap::targetsCost() const
 
 std::int64_t SourceMap::bytes() const
 {
-    return m_plan ? 0 : targetsCost() * std::int64_t(sizeof(std::int64_t));
+    // A plan's map keeps no sources (an index plan's read order is the order's own bytes).
+    if (m_plan || m_index) return 0;
+    return targetsCost() * std::int64_t(sizeof(std::int64_t));
 }
 
 } // namespace ss::ui

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Where an evaluation's output elements came from, and where its input elements went: from the
-// plan itself for one-to-one affine plans (AffinePlanMap, no memory per element), else from the
-// engine's per-element sources.
+// plan itself for affine plans (AffinePlanMap, no memory per element) and gathers (IndexPlanMap,
+// which reads the index tensor in place), else from the engine's per-element sources.
 #pragma once
 
 #include "core/plan.h"
 #include "ui/model/affineplanmap.h"
+#include "ui/model/indexplanmap.h"
 
 #include <cstdint>
 #include <memory>
@@ -21,6 +22,7 @@ public:
     /// Per output: packSource(slot, index) or kNoSource for every element.
     explicit SourceMap(std::vector<SourceList> stored);
     explicit SourceMap(std::shared_ptr<const AffinePlanMap> plan);
+    explicit SourceMap(std::shared_ptr<const IndexPlanMap> plan);
 
     /// The outputs it knows (0 for an evaluation that failed).
     int outputCount() const;
@@ -32,20 +34,23 @@ public:
     /// The output elements copied from input slot `slot`'s element `index`: per output, in
     /// output order.
     std::vector<std::vector<std::int64_t>> targets(int slot, std::int64_t index) const;
-    /// The elements targets() looks at: every output element for stored sources, none for a
-    /// plan (which inverts its pieces).
+    /// The elements targets() looks at: every output element for stored sources, none for an
+    /// affine plan (which inverts its pieces), the rows of an index plan (it scans them).
     std::int64_t targetsCost() const;
     /// The memory it keeps.
     std::int64_t bytes() const;
 
     /// The plan's map, if the sources come from it (else null).
     const std::shared_ptr<const AffinePlanMap>& plan() const { return m_plan; }
+    /// The index plan's map, if the sources come from it (else null).
+    const std::shared_ptr<const IndexPlanMap>& indexPlan() const { return m_index; }
     /// The stored sources, if there are (else empty).
     const std::vector<std::shared_ptr<const SourceList>>& stored() const { return m_stored; }
 
 private:
     std::vector<std::shared_ptr<const SourceList>> m_stored;
     std::shared_ptr<const AffinePlanMap> m_plan;
+    std::shared_ptr<const IndexPlanMap> m_index;
 };
 
 } // namespace ss::ui

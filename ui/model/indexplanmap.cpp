@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/model/indexplanmap.h"
+
+#include "core/executor.h"
+#include "ui/model/affineplanmap.h"
+
+#include <algorithm>
+
+namespace ss::ui {
+
+namespace {
+
+// How often the numbering pass looks at the cancel flag (in rows).
+constexpr std::int64_t kCancelCheckRows = std::int64_t(1) << 16;
+
+// Index element `k` of an index tensor (int16, int32 or int64: the planners take no other).
+std::int64_t indexAt(const Tensor& indices, std::int64_t k)
+{
+    switch (indices.dtype()) {
+    case DType::Int16: return indices.data<std::int16_t>()[k];
+    case DType::Int32: return indices.data<std::int32_t>()[k];
+    default: return indices.data<std::int64_t>()[k];
+    }
+}
+
+// An input slot no element of which is read (gather's indices): -1 everywhere, no memory.
+class UnreadOrder final : public ReadOrderMap
+{
+public:
+    explicit UnreadOrder(std::int64_t size) : ReadOrderMap(size) {}
+    ReadPosition at(std::int64_t) const override { return -1; }
+    void read(std::int64_t, std::int64_t, std::int64_t count, ReadPosition* out) const override
+    {
+        std::fill(out, out + count, ReadPosition(-1));
+    }
+    std::int64_t bytes() const override { return 0; }
+};
+
+// The read slot's order: the positions the numbering pass kept.
+class NumberedOrder final : public ReadOrderMap
+{
+public:
+    NumberedOrder(std::shared_ptr<const IndexPlanMap> map, std::int64_t size, std::int64_t bytes)
+        : ReadOrderMap(size), m_map(std::move(map)), m_bytes(bytes)
+    {
+    }
+    ReadPosition at(std::int64_t flat) const override { return m_map->position(flat); }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        for (std::int64_t i = 0; i < count; ++i)
+            out[i] = m_map->position(first + i * step);
+    }
+    std::int64_t bytes() const override { return m_bytes; }
+
+private:
+    std::shared_ptr<const IndexPlanMap> m_map;
+    std::int64_t m_bytes;
+};
+
+// The output's order: each element takes its source's position.
+class SourcePositionOrder final : public ReadOrderMap
+{
+public:
+    SourcePositionOrder(std::shared_ptr<const IndexPlanMap> map, std::int64_t size)
+        : ReadOrderMap(size), m_map(std::move(map))
+    {
+    }
+    ReadPosition at(std::int64_t flat) const override
+    {
+        return m_map->position(sourceIndex(m_map->source(flat)));
+    }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        m_map->readOutput(first, step, count, out);
+    }
+    std::int64_t bytes() const override { return 0; }
+
+private:
+    std::shared_ptr<const IndexPlanMap> m_map;
+};
+
+} // namespace
+
+std::shared_ptr<IndexPlanMap> IndexPlanMap::make(const OpPlan& plan,
+                                                 const std::vector<std::int64_t>& slotSizes)
+{
+    if (plan.outputs.size() != 1) return nullptr;
+    const OutputPlan& output = plan.outputs.front();
+    if (output.computed.isValid() || output.pieces.size() != 1) return nullptr;
+    const auto* piece = std::get_if<IndexPiece>(&output.pieces.front());
+    if (!piece || piece->scatter || piece->slot < 0 || piece->slot >= int(slotSizes.size()))
+        return nullptr;
+    const DType type = piece->indices.dtype();
+    if (type != DType::Int16 && type != DType::Int32 && type != DType::Int64) return nullptr;
+    const std::int64_t size = numElements(output.shape);
+    // The rows fill the output exactly, from its start; an empty output reads nothing.
+    if (size <= 0 || piece->outOffset != 0 || piece->rowLength <= 0 || piece->count <= 0 ||
+        piece->groups <= 0 || piece->groupsPerBlock <= 0 || piece->indexStrides.empty() ||
+        piece->elements() != size)
+        return nullptr;
+    const std::int64_t blocks = (piece->groups + piece->groupsPerBlock - 1) / piece->groupsPerBlock;
+    if (piece->indices.size() < blocks * piece->count * std::int64_t(piece->indexStrides.size()))
+        return nullptr;
+    checkReadPositionLimit(size);
+    std::shared_ptr<IndexPlanMap> map(new IndexPlanMap);
+    map->m_piece = *piece;
+    map->m_slotSizes = slotSizes;
+    map->m_outputSize = size;
+    map->m_rows = piece->groups * piece->count;
+    return map;
+}
+
+std::int64_t IndexPlanMap::orderBytes() const
+{
+    return m_slotSizes[std::size_t(m_piece.slot)] * std::int64_t(sizeof(ReadPosition));
+}
+
+std::int64_t IndexPlanMap::rowStart(std::int64_t r) const
+{
+    // As the copy engine reads the piece (IndexPiece's gather form).
+    const std::int64_t g = r / m_piece.count;
+    const std::int64_t j = r - g * m_piece.count;
+    const std::int64_t t = (g / m_piece.groupsPerBlock) * m_piece.count + j;
+    const auto width = std::int64_t(m_piece.indexStrides.size());
+    std::int64_t at = m_piece.inOffset + g * m_piece.groupStride;
+    for (std::int64_t c = 0; c < width; ++c)
+        at += indexAt(m_piece.indices, t * width + c) * m_piece.indexStrides[std::size_t(c)];
+    return at;
+}
+
+void IndexPlanMap::numberReads(JobContext* ctx)
+{
+    const std::int64_t n = m_slotSizes[std::size_t(m_piece.slot)];
+    m_order.assign(std::size_t(n), ReadPosition(-1));
+    const std::int64_t length = m_piece.rowLength;
+    std::int64_t next = 0;
+    m_summary = {};
+    for (std::int64_t r = 0; r < m_rows; ++r) {
+        if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
+        const std::int64_t start = rowStart(r);
+        ReadPosition* order = m_order.data() + start;
+        for (std::int64_t k = 0; k < length; ++k)
+            if (order[k] < 0) order[k] = ReadPosition(next++);
+    }
+    m_lastRead = next - 1;
+    m_summary.selected = next;
+    m_summary.first = next > 0 ? sourceIndex(source(0)) : -1;
+    m_summary.last = next - 1;
+}
+
+std::int64_t IndexPlanMap::source(std::int64_t index) const
+{
+    const std::int64_t r = index / m_piece.rowLength;
+    return packSource(m_piece.slot, rowStart(r) + (index - r * m_piece.rowLength));
+}
+
+void IndexPlanMap::readOutput(std::int64_t first, std::int64_t step, std::int64_t count,
+                              ReadPosition* out) const
+{
+    // A row's source is looked up once for all its elements read together.
+    const std::int64_t length = m_piece.rowLength;
+    std::int64_t row = -1, start = 0;
+    for (std::int64_t i = 0; i < count; ++i) {
+        const std::int64_t flat = first + i * step;
+        const std::int64_t r = flat / length;
+        if (r != row) {
+            row = r;
+            start = rowStart(r) - r * length;
+        }
+        out[i] = m_order[std::size_t(start + flat)];
+    }
+}
+
+std::vector<std::vector<std::int64_t>> IndexPlanMap::targets(int slot, std::int64_t index) const
+{
+    std::vector<std::vector<std::int64_t>> all(1);
+    if (slot != m_piece.slot || index < 0 || index >= m_slotSizes[std::size_t(slot)]) return all;
+    for (std::int64_t r = 0; r < m_rows; ++r) {
+        const std::int64_t start = rowStart(r);
+        if (index >= start && index < start + m_piece.rowLength)
+            all.front().push_back(r * m_piece.rowLength + (index - start));
+    }
+    return all;
+}
+
+ReadOrder IndexPlanMap::inputOrder(int slot) const
+{
+    const std::int64_t size = m_slotSizes[std::size_t(slot)];
+    if (slot != m_piece.slot) return std::make_shared<const UnreadOrder>(size);
+    return std::make_shared<const NumberedOrder>(shared_from_this(), size, orderBytes());
+}
+
+ReadOrder IndexPlanMap::outputOrder() const
+{
+    return std::make_shared<const SourcePositionOrder>(shared_from_this(), m_outputSize);
+}
+
+ReadOrderSummary IndexPlanMap::inputSummary(int slot) const
+{
+    return slot == m_piece.slot ? m_summary : ReadOrderSummary{};
+}
+
+ReadOrderSummary IndexPlanMap::outputSummary() const
+{
+    // Every output element is read; the first reads what is numbered 0.
+    return {m_outputSize, 0, m_lastRead};
+}
+
+} // namespace ss::ui
