@@ -267,6 +267,8 @@ Limits Limits::machineDefault()
 
 std::int64_t releasePooledBuffers()
 {
+    // Kept file mappings are page cache, not allocated memory: their bytes are not counted.
+    releaseIdleMappings();
     return BufferPool::instance().releaseAll();
 }
 
