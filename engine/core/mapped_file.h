@@ -30,6 +30,7 @@ std::shared_ptr<void> mapFileRange(int fd, std::int64_t offset, std::int64_t byt
                                    const std::string& name, const std::string& path = {});
 
 /// Unmaps the mappings kept for reuse (mapFileRange) and closes their files; returns how many.
+/// releasePooledBuffers() (tensor.h) calls it too.
 int releaseIdleMappings();
 
 /// If `data` lies in a buffer from mapFileRange whose file was truncated while it was read

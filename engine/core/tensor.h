@@ -223,9 +223,7 @@ private:
 void checkMappedInputs(const std::vector<Tensor>& tensors);
 
 /// Frees the buffers that freed tensors leave for reuse (tensor.cpp keeps the last few of 64 KiB
-/// and more, to spare the page faults of fresh memory); returns their bytes. Also unmaps the
-/// file mappings kept for reuse (releaseIdleMappings, mapped_file.h), whose bytes are the
-/// file's page cache and are not counted.
+/// and more, to spare the page faults of fresh memory); returns their bytes.
 std::int64_t releasePooledBuffers();
 /// How many freed buffers of 8 MiB and more are kept for reuse, and how many bytes together at
 /// most (by default 2 and 512 MiB: enough for a script's repeated request). The workbench keeps
