@@ -26,8 +26,12 @@
 //   bench_gui --first-frame      (internal) print this process's start-to-first-frame time
 //   bench_gui --model FILE       a model file opened in the Model dock, until its rows show:
 //                                whole, and its stages (read, check, the window's part)
-#include "stall_meter.h"
+//   bench_gui --npy FILE         the rows with FILE's array (a rank-2 .npy, mapped as File >
+//                                Open maps it) as the input instead of a float32 fill
+#include "core/mapped_file.h"
 #include "model/model_graph.h"
+#include "protocol/npy.h"
+#include "stall_meter.h"
 #include "ui/model/modelnodetable.h"
 #include "ui/views/palette.h"
 #include "ui/workbench/docksetup.h"
@@ -44,6 +48,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -116,11 +122,15 @@ void idle(int ms)
     waitFor([&] { return clock.elapsed() >= ms; }, ms + 1000);
 }
 
+/// --npy FILE: the input every edit slices, read (mapped) from the file, instead of a float32 fill.
+std::optional<InputSource> g_npyInput;
+
 Workspace workspaceFor(const Shape& shape, const QString& expr)
 {
     Workspace ws;
     ws.inputs.front().front().shape = shape;
     ws.inputs.front().front().dtype = DType::Float32;
+    if (g_npyInput) ws.inputs.front().front() = *g_npyInput;
     ws.attrs = {{"expr", Attr(expr.toStdString())}};
     return ws;
 }
@@ -303,8 +313,8 @@ int benchModel(const QString& path, int runs)
     std::printf("%-34s %9.1f %9.1f\n", "open until the rows are painted", wholeMs, wholeWorst);
     std::printf("%-34s %9.1f %9.1f\n", "  read (reader + ONNX checker)", readMs, readWorst);
     std::printf("%-34s %9.1f %9.1f\n", "  check every node", checkMs, checkWorst);
-    std::printf("%-34s %9.1f %9s\n", "  the window's part (the rest)",
-                wholeMs - readMs - checkMs, "-");
+    std::printf("%-34s %9.1f %9s\n", "  the window's part (the rest)", wholeMs - readMs - checkMs,
+                "-");
     std::printf("(the whole includes up to 30 ms of waiting for the last frame)\n");
     return rows > 0 ? 0 : 1;
 }
@@ -320,6 +330,7 @@ int main(int argc, char** argv)
     long long max = 10'000'000;
     bool idleEdits = true;
     QString model;
+    std::string npy;
     bool runsGiven = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--no-idle") == 0) idleEdits = false;
@@ -331,6 +342,7 @@ int main(int argc, char** argv)
         if (std::strcmp(argv[i], "--only") == 0) only = std::atoll(argv[i + 1]);
         if (std::strcmp(argv[i], "--max") == 0) max = std::atoll(argv[i + 1]);
         if (std::strcmp(argv[i], "--model") == 0) model = QString::fromLocal8Bit(argv[i + 1]);
+        if (std::strcmp(argv[i], "--npy") == 0) npy = argv[i + 1];
     }
 
     QApplication app(argc, argv);
@@ -338,10 +350,29 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("SliceScopeBench"));
     applyTheme(app, Theme::Light);
     if (!model.isEmpty()) return benchModel(model, runsGiven ? runs : 5);
+    if (!npy.empty()) {
+        // Read as the window's File > Open reads it: mapped (EngineClient turns mapping on).
+        const bool mapping = npyMapping();
+        setNpyMapping(true);
+        try {
+            const Tensor t = readNpyFile(npy, Limits::machineDefault());
+            if (t.rank() != 2) throw OpError(ErrorCode::BadRequest, npy + " is not of rank 2");
+            std::printf("input: %s, %s %s, %s\n", npy.c_str(),
+                        std::string(dtypeName(t.dtype())).c_str(), shapeString(t.shape()).c_str(),
+                        isMappedFile(t.raw()) ? "mapped" : "read into memory");
+            g_npyInput = dataSource(t);
+            only = t.size();
+        } catch (const OpError& e) {
+            std::fprintf(stderr, "bench_gui: %s\n", e.what());
+            return 1;
+        }
+        setNpyMapping(mapping);
+    }
     std::printf("%10s %6s %8s %12s %9s %9s %9s %9s %6s %8s %6s %8s %8s\n", "elements", "edits",
                 "first", "latency med", "worst", "worker", "stall", "busy", "B/el", "idle", "x med",
                 "faults", "idle flt");
-    const Shape shapes[] = {{25, 40}, {250, 400}, {1000, 1000}, {2500, 4000}, {10000, 10000}};
+    std::vector<Shape> shapes = {{25, 40}, {250, 400}, {1000, 1000}, {2500, 4000}, {10000, 10000}};
+    if (g_npyInput) shapes = {g_npyInput->shape};
     for (const Shape& shape : shapes) {
         const std::int64_t n = numElements(shape);
         if (only != 0 ? n != only : n > max) continue;
@@ -360,6 +391,20 @@ int main(int argc, char** argv)
         std::fflush(stdout);
     }
 
+    if (g_npyInput) {
+        // The budget counts the mapped file as page cache, not as the process's memory:
+        // statm's third field is the resident file-backed (and shared) pages.
+        QFile statm(QStringLiteral("/proc/self/statm"));
+        if (statm.open(QIODevice::ReadOnly)) {
+            const QList<QByteArray> fields = statm.readAll().split(' ');
+            const double page = double(sysconf(_SC_PAGESIZE));
+            const double resident = fields.value(1).toDouble() * page;
+            const double fileBacked = fields.value(2).toDouble() * page;
+            std::printf("resident %.0f MB: %.0f MB file-backed (the mapped input's page cache), "
+                        "%.0f MB the process's own\n",
+                        resident / 1e6, fileBacked / 1e6, (resident - fileBacked) / 1e6);
+        }
+    }
     if (only != 0) return 0;
     // A fresh process, so that loading the libraries counts.
     std::vector<double> firsts;
