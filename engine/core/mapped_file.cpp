@@ -29,16 +29,29 @@ struct Slot
     std::atomic<bool> damaged{false};
     // Under g_mutex, outside the handler:
     bool used = false;
+    int refs = 0;                ///< live buffers handed out; 0 with `used`: kept for reuse
+    std::uint64_t idleSince = 0; ///< g_tick when it was last released (the oldest idle goes first)
     int fd = -1;
     std::string name;
     std::string path;
     struct stat stat
     {
     };
+    std::int64_t start = 0;      ///< the file offset mapped at `begin`
+    std::size_t length = 0;      ///< bytes mapped
+    std::int64_t dataOffset = 0; ///< the range asked for starts at begin + dataOffset
 };
 
 Slot g_slots[kSlots];
 std::mutex g_mutex;
+std::uint64_t g_tick = 0;
+
+// A mapping whose buffers are all gone stays mapped for the next read of the same range of the
+// same unchanged file: a script or the CLI's `run` reads the same .npy input request after
+// request. Mapping it afresh costs little, but the first touch of every page of a new mapping
+// faults again (under a paravirtualised MMU, the hypervisor builds its shadow page tables page by
+// page: about 4 ms per 64 MiB read, as much as the copy that reads it). The last few are kept.
+constexpr int kKeptIdleMappings = 8;
 struct sigaction g_previous
 {
 };
@@ -103,6 +116,74 @@ bool sameFile(const struct stat& a, const struct stat& b)
            a.st_mtim.tv_nsec == b.st_mtim.tv_nsec;
 }
 
+// Under g_mutex: unmaps a slot's mapping and frees the slot.
+void unmapSlot(Slot& s)
+{
+    const std::uintptr_t begin = s.begin.load(std::memory_order_acquire);
+    s.begin.store(0, std::memory_order_release);
+    s.end.store(0, std::memory_order_release);
+    munmap(reinterpret_cast<void*>(begin), s.length);
+    close(s.fd);
+    s.fd = -1;
+    s.name.clear();
+    s.path.clear();
+    s.refs = 0;
+    s.used = false;
+}
+
+bool isIdle(const Slot& s)
+{
+    return s.used && s.refs == 0;
+}
+
+// Under g_mutex: whether an idle mapping still shows its file as it was mapped. A file deleted
+// (its disk space stays taken while it is mapped), changed, truncated or damaged is not kept.
+bool stillCurrent(const Slot& s)
+{
+    struct stat now
+    {
+    };
+    return !s.damaged.load(std::memory_order_acquire) && fstat(s.fd, &now) == 0 &&
+           now.st_nlink > 0 && sameFile(now, s.stat);
+}
+
+// Under g_mutex: unmaps idle mappings whose file changed, then the oldest ones past `keep`.
+void trimIdle(int keep)
+{
+    int idle = 0;
+    for (Slot& s : g_slots) {
+        if (!isIdle(s)) continue;
+        if (stillCurrent(s))
+            ++idle;
+        else
+            unmapSlot(s);
+    }
+    while (idle > keep) {
+        Slot* oldest = nullptr;
+        for (Slot& s : g_slots)
+            if (isIdle(s) && (!oldest || s.idleSince < oldest->idleSince)) oldest = &s;
+        unmapSlot(*oldest);
+        --idle;
+    }
+}
+
+// Under g_mutex: a buffer over the slot's range, counted in its references.
+std::shared_ptr<void> handOut(Slot& slot)
+{
+    ++slot.refs;
+    auto* data =
+        reinterpret_cast<char*>(slot.begin.load(std::memory_order_acquire)) + slot.dataOffset;
+    return std::shared_ptr<void>(data, [&slot](void*) {
+        std::lock_guard guard(g_mutex);
+        if (--slot.refs > 0) return;
+        slot.idleSince = ++g_tick;
+        if (slot.damaged.load(std::memory_order_acquire))
+            unmapSlot(slot);
+        else
+            trimIdle(kKeptIdleMappings);
+    });
+}
+
 } // namespace
 
 std::shared_ptr<void> mapFileRange(int fd, std::int64_t offset, std::int64_t bytes,
@@ -119,12 +200,29 @@ std::shared_ptr<void> mapFileRange(int fd, std::int64_t offset, std::int64_t byt
     };
     if (fstat(fd, &st) != 0 || st.st_size < offset + bytes) return nullptr;
     std::unique_lock lock(g_mutex);
-    Slot* slot = nullptr;
-    for (Slot& s : g_slots)
-        if (!s.used) {
-            slot = &s;
-            break;
-        }
+    trimIdle(kKeptIdleMappings); // drops kept mappings of files deleted or changed since
+    // The same range of the same unchanged file, mapped before and no longer used: its pages
+    // are mapped already. Only an idle one: a live one may carry another reader's advice
+    // (adviseScatteredReads), and errors name the file as this read does.
+    for (Slot& s : g_slots) {
+        if (!isIdle(s) || s.stat.st_dev != st.st_dev || s.stat.st_ino != st.st_ino ||
+            !sameFile(s.stat, st) || s.start != start || s.length != length || s.name != name ||
+            s.path != path || !stillCurrent(s))
+            continue;
+        madvise(reinterpret_cast<void*>(s.begin.load(std::memory_order_acquire)), s.length,
+                MADV_NORMAL); // as a new mapping reads
+        return handOut(s);
+    }
+    auto freeSlot = [] {
+        for (Slot& s : g_slots)
+            if (!s.used) return &s;
+        return static_cast<Slot*>(nullptr);
+    };
+    Slot* slot = freeSlot();
+    if (!slot) {
+        trimIdle(0); // kept mappings give way to a new one
+        slot = freeSlot();
+    }
     if (!slot) return nullptr;
     const int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
     if (own < 0) return nullptr;
@@ -134,27 +232,31 @@ std::shared_ptr<void> mapFileRange(int fd, std::int64_t offset, std::int64_t byt
         return nullptr;
     }
     slot->used = true;
+    slot->refs = 0;
     slot->fd = own;
     slot->name = name;
     slot->path = path;
     slot->stat = st;
+    slot->start = start;
+    slot->length = length;
+    slot->dataOffset = offset - start;
     slot->damaged.store(false);
     const auto begin = reinterpret_cast<std::uintptr_t>(base);
     slot->end.store(begin + length, std::memory_order_release);
     slot->begin.store(begin, std::memory_order_release);
-    lock.unlock();
-    auto* data = static_cast<char*>(base) + (offset - start);
-    return std::shared_ptr<void>(data, [slot, base, length](void*) {
-        std::lock_guard guard(g_mutex);
-        slot->begin.store(0, std::memory_order_release);
-        slot->end.store(0, std::memory_order_release);
-        munmap(base, length);
-        close(slot->fd);
-        slot->fd = -1;
-        slot->name.clear();
-        slot->path.clear();
-        slot->used = false;
-    });
+    return handOut(*slot);
+}
+
+int releaseIdleMappings()
+{
+    std::lock_guard lock(g_mutex);
+    int released = 0;
+    for (Slot& s : g_slots)
+        if (isIdle(s)) {
+            unmapSlot(s);
+            ++released;
+        }
+    return released;
 }
 
 std::optional<std::string> mappedFileProblem(const void* data)

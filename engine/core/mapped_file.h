@@ -20,10 +20,18 @@ namespace ss {
 /// used the data asks mappedFileProblem() afterwards and reports the error. SIGBUS from anywhere
 /// else goes to the handler that was there before (or kills the process, as it would have).
 ///
-/// The returned pointer is the first byte of the range; the buffer is unmapped when the last
-/// copy of the shared_ptr goes. The memory is read-only: a write to it crashes.
+/// The returned pointer is the first byte of the range. The memory is read-only: a write to it
+/// crashes. When the last copy of the shared_ptr goes, the mapping is kept for reuse (the last 8
+/// such): a later call for the same range of the same file under the same name and path, with
+/// the same size and modification time, gets the same pages without mapping and faulting them
+/// in again. A kept mapping whose file was deleted, changed or truncated is unmapped on the next
+/// call or release, never reused; releaseIdleMappings() unmaps them all.
 std::shared_ptr<void> mapFileRange(int fd, std::int64_t offset, std::int64_t bytes,
                                    const std::string& name, const std::string& path = {});
+
+/// Unmaps the mappings kept for reuse (mapFileRange) and closes their files; returns how many.
+/// releasePooledBuffers() (tensor.h) calls it too.
+int releaseIdleMappings();
 
 /// If `data` lies in a buffer from mapFileRange whose file was truncated while it was read
 /// (a SIGBUS caught) or has been changed since it was mapped (another size or modification

@@ -19,9 +19,12 @@
 // of the whole process during an edit (median) and during the idle edit (fresh memory: 1 per
 // 4 KB page, 1 per 2 MB huge page).
 //
+// clang-format off
 //   bench_gui                    every size up to 10^7, then the first-frame time of a fresh
-//   process bench_gui --max 100000000    every size up to 10^8 (needs about 4 GB) bench_gui --runs
-//   30          edits per size bench_gui --only 1000000     one size (and no first-frame runs)
+//                                process
+//   bench_gui --max 100000000    every size up to 10^8 (needs about 4 GB)
+//   bench_gui --runs 30          edits per size
+//   bench_gui --only 1000000     one size (and no first-frame runs)
 //   bench_gui --no-idle          skip the idle edits (each waits 65 s)
 //   bench_gui --first-frame      (internal) print this process's start-to-first-frame time
 //   bench_gui --op pad           the edits mirror-pad the input (REFLECT, SYMMETRIC) instead of
@@ -29,7 +32,12 @@
 //                                edits gather its rows by index lists
 //   bench_gui --model FILE       a model file opened in the Model dock, until its rows show:
 //                                whole, and its stages (read, check, the window's part)
+//   bench_gui --npy FILE         the rows with FILE's array (a rank-2 .npy, mapped as File >
+//                                Open maps it) as the input instead of a float32 fill
+// clang-format on
+#include "core/mapped_file.h"
 #include "model/model_graph.h"
+#include "protocol/npy.h"
 #include "stall_meter.h"
 #include "ui/model/modelnodetable.h"
 #include "ui/model/workspace.h"
@@ -48,6 +56,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 #include <sys/resource.h>
@@ -122,11 +131,15 @@ void idle(int ms)
     waitFor([&] { return clock.elapsed() >= ms; }, ms + 1000);
 }
 
+/// --npy FILE: the input every edit slices, read (mapped) from the file, instead of a float32 fill.
+std::optional<InputSource> g_npyInput;
+
 Workspace workspaceFor(const Shape& shape, const QString& expr)
 {
     Workspace ws;
     ws.inputs.front().front().shape = shape;
     ws.inputs.front().front().dtype = DType::Float32;
+    if (g_npyInput) ws.inputs.front().front() = *g_npyInput;
     ws.attrs = {{"expr", Attr(expr.toStdString())}};
     return ws;
 }
@@ -385,6 +398,7 @@ int main(int argc, char** argv)
     bool idleEdits = true;
     QString model;
     std::string op = "getitem";
+    std::string npy;
     bool runsGiven = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--no-idle") == 0) idleEdits = false;
@@ -397,9 +411,15 @@ int main(int argc, char** argv)
         if (std::strcmp(argv[i], "--max") == 0) max = std::atoll(argv[i + 1]);
         if (std::strcmp(argv[i], "--model") == 0) model = QString::fromLocal8Bit(argv[i + 1]);
         if (std::strcmp(argv[i], "--op") == 0) op = argv[i + 1];
+        if (std::strcmp(argv[i], "--npy") == 0) npy = argv[i + 1];
     }
     if (op != "getitem" && op != "pad" && op != "gather") {
         std::fprintf(stderr, "bench_gui: --op takes getitem, pad or gather, not '%s'\n",
+                     op.c_str());
+        return 2;
+    }
+    if (!npy.empty() && op != "getitem") {
+        std::fprintf(stderr, "bench_gui: --npy slices the file's array: it takes no --op %s\n",
                      op.c_str());
         return 2;
     }
@@ -409,10 +429,29 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("SliceScopeBench"));
     applyTheme(app, Theme::Light);
     if (!model.isEmpty()) return benchModel(model, runsGiven ? runs : 5);
+    if (!npy.empty()) {
+        // Read as the window's File > Open reads it: mapped (EngineClient turns mapping on).
+        const bool mapping = npyMapping();
+        setNpyMapping(true);
+        try {
+            const Tensor t = readNpyFile(npy, Limits::machineDefault());
+            if (t.rank() != 2) throw OpError(ErrorCode::BadRequest, npy + " is not of rank 2");
+            std::printf("input: %s, %s %s, %s\n", npy.c_str(),
+                        std::string(dtypeName(t.dtype())).c_str(), shapeString(t.shape()).c_str(),
+                        isMappedFile(t.raw()) ? "mapped" : "read into memory");
+            g_npyInput = dataSource(t);
+            only = t.size();
+        } catch (const OpError& e) {
+            std::fprintf(stderr, "bench_gui: %s\n", e.what());
+            return 1;
+        }
+        setNpyMapping(mapping);
+    }
     std::printf("%10s %6s %8s %12s %9s %9s %9s %9s %6s %8s %6s %8s %8s\n", "elements", "edits",
                 "first", "latency med", "worst", "worker", "stall", "busy", "B/el", "idle", "x med",
                 "faults", "idle flt");
-    const Shape shapes[] = {{25, 40}, {250, 400}, {1000, 1000}, {2500, 4000}, {10000, 10000}};
+    std::vector<Shape> shapes = {{25, 40}, {250, 400}, {1000, 1000}, {2500, 4000}, {10000, 10000}};
+    if (g_npyInput) shapes = {g_npyInput->shape};
     for (const Shape& shape : shapes) {
         const std::int64_t n = numElements(shape);
         if (only != 0 ? n != only : n > max) continue;
@@ -431,6 +470,20 @@ int main(int argc, char** argv)
         std::fflush(stdout);
     }
 
+    if (g_npyInput) {
+        // The budget counts the mapped file as page cache, not as the process's memory:
+        // statm's third field is the resident file-backed (and shared) pages.
+        QFile statm(QStringLiteral("/proc/self/statm"));
+        if (statm.open(QIODevice::ReadOnly)) {
+            const QList<QByteArray> fields = statm.readAll().split(' ');
+            const double page = double(sysconf(_SC_PAGESIZE));
+            const double resident = fields.value(1).toDouble() * page;
+            const double fileBacked = fields.value(2).toDouble() * page;
+            std::printf("resident %.0f MB: %.0f MB file-backed (the mapped input's page cache), "
+                        "%.0f MB the process's own\n",
+                        resident / 1e6, fileBacked / 1e6, (resident - fileBacked) / 1e6);
+        }
+    }
     if (only != 0) return 0;
     // A fresh process, so that loading the libraries counts.
     std::vector<double> firsts;
