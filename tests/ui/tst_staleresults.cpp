@@ -142,7 +142,7 @@ void TestStaleResults::cancelGreysWhatTheStatusCallsStale()
     QSignalSpy cancelled(w.engine(), &EngineClient::cancelled);
     // As tst_workbench's cancel test: a big random pad keeps the worker busy long enough.
     Workspace big = small;
-    big.inputs[0][0].shape = {6000, 6000};
+    big.inputs[0][0].shape = {10000, 10000};
     big.inputs[0][0].fill = FillKind::Random;
     w.setWorkspace(big, QStringLiteral("t"));
     w.evaluation()->evaluateNow();

@@ -1033,11 +1033,10 @@ void TestWorkbench::cancelKeepsTheLastResult()
     const Tensor good = w.outputView(0)->model()->tensor();
     QSignalSpy cancelled(w.engine(), &EngineClient::cancelled);
     // A big random input keeps the worker busy long enough to cancel it (past the 150 ms after
-    // which progress shows: 4000 x 4000 no longer was once big buffers stopped faulting in
-    // fresh huge pages).
-    // A pad: its border has no source, so the evaluation makes per-element sources and read
-    // orders (a slice's come from its plan, and it is over too soon).
-    Workspace big = getitemWorkspace({6000, 6000}, QStringLiteral("x[::-1]"));
+    // which progress shows): filling 10^8 random elements and padding them. 6000 x 6000 no
+    // longer was, at times, once a constant pad's provenance came from its plan and fresh
+    // buffers took huge pages.
+    Workspace big = getitemWorkspace({10000, 10000}, QStringLiteral("x[::-1]"));
     big.op = "pad";
     big.attrs = {{"paddings", Attr::List{Attr::List{1, 1}, Attr::List{1, 1}}}};
     big.inputs[0][0].fill = FillKind::Random;
