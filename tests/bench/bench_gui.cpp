@@ -34,14 +34,23 @@
 //                                whole, and its stages (read, check, the window's part)
 //   bench_gui --npy FILE         the rows with FILE's array (a rank-2 .npy, mapped as File >
 //                                Open maps it) as the input instead of a float32 fill
+//   bench_gui --stages           after each row, where an edit's time went: every stage the
+//                                window marks (the evaluation on the worker, its delivery, the
+//                                views' sampling, replots) as ms since the edit, and the GUI
+//                                thread's own time per kind of event (queued calls, timers,
+//                                layout, paint)
 // clang-format on
 #include "core/mapped_file.h"
 #include "model/model_graph.h"
 #include "protocol/npy.h"
 #include "stall_meter.h"
+#include "ui/model/attrtext.h"
 #include "ui/model/modelnodetable.h"
+#include "ui/model/stagetrace.h"
 #include "ui/model/workspace.h"
+#include "ui/views/heatmap.h"
 #include "ui/views/palette.h"
+#include "ui/views/tensorview.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/modeldock.h"
@@ -56,11 +65,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
 #include <sys/resource.h>
 #include <time.h>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -107,6 +118,160 @@ public:
         return false;
     }
 };
+
+/// --stages: where each edit's time went.
+bool g_stages = false;
+
+/// The GUI thread's own time per kind of event it handles at the top of the loop (an event
+/// sent from inside another is counted in that one's time), in ms, since the last take().
+class TimedApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (!g_stages || m_depth > 0) return QApplication::notify(receiver, event);
+        ++m_depth;
+        const std::int64_t start = stagetrace::nowNs();
+        const QEvent::Type type = event->type();
+        const bool paint = type == QEvent::UpdateRequest || type == QEvent::Paint;
+        if (paint) stagetrace::mark("gui: paint starts");
+        const bool result = QApplication::notify(receiver, event);
+        if (paint) stagetrace::mark("gui: paint ends");
+        --m_depth;
+        const char* kind = type == QEvent::MetaCall         ? "queued calls (deliveries)"
+                           : type == QEvent::Timer          ? "timers (replots, debounce)"
+                           : type == QEvent::LayoutRequest  ? "layout"
+                           : paint                          ? "paint"
+                           : type == QEvent::DeferredDelete ? "deferred deletes"
+                                                            : "other events";
+        m_ms[kind] += double(stagetrace::nowNs() - start) / 1e6;
+        return result;
+    }
+    std::map<std::string, double> take() { return std::exchange(m_ms, {}); }
+
+private:
+    int m_depth = 0;
+    std::map<std::string, double> m_ms;
+};
+
+/// Per stage (a mark's name, with the view it belongs to), the ms since the edit at which it
+/// was first and last reached, per edit; per kind of GUI-thread event, its ms per edit.
+struct StageTimes
+{
+    std::map<std::string, std::vector<double>> first, last;
+    std::map<std::string, std::vector<double>> guiMs;
+    std::map<std::string, std::vector<double>> took; ///< since the previous mark of its kind
+    /// The slowest edit's stages, in order: name, ms since the edit, took (-1: first of its kind).
+    std::vector<std::tuple<std::string, double, double>> worst;
+    double worstMs = -1;
+};
+StageTimes g_stageTimes;
+
+/// Which view a heat map belongs to, for its stages' names.
+std::string viewName(const void* who)
+{
+    if (!who) return {};
+    for (QWidget* top : QApplication::topLevelWidgets())
+        for (HeatMap* map : top->findChildren<HeatMap*>())
+            if (map == who)
+                for (QWidget* w = map; w; w = w->parentWidget())
+                    if (auto* view = qobject_cast<TensorView*>(w))
+                        return " (" + view->title().toStdString() + ")";
+    return " (?)";
+}
+
+void collectStages(std::int64_t editNs, std::int64_t frameNs)
+{
+    std::map<std::string, std::pair<double, double>> seen;
+    // The time since the previous mark of the same view (or, for the evaluation's marks, of the
+    // same thread kind): how long the stage itself took, robust to when it started.
+    std::map<std::pair<const void*, std::string>, double> previous;
+    std::vector<std::tuple<std::string, double, double>> edit;
+    for (const stagetrace::Mark& m : stagetrace::take()) {
+        const double ms = double(m.ns - editNs) / 1e6;
+        const std::string name = m.stage + viewName(m.who);
+        auto [it, fresh] = seen.try_emplace(name, ms, ms);
+        if (!fresh) it->second.second = ms;
+        const std::string thread = std::string(m.stage).substr(0, 3);
+        const auto key = std::pair(m.who, thread);
+        const auto before = previous.find(key);
+        const double took = before != previous.end() ? ms - before->second : -1;
+        if (took >= 0 && fresh) g_stageTimes.took[name].push_back(took);
+        edit.emplace_back(name, ms, took);
+        previous[key] = ms;
+    }
+    if (double(frameNs) / 1e6 > g_stageTimes.worstMs) {
+        g_stageTimes.worstMs = double(frameNs) / 1e6;
+        g_stageTimes.worst = std::move(edit);
+    }
+    seen["frame (the last paint)"] = {double(frameNs) / 1e6, double(frameNs) / 1e6};
+    for (const auto& [name, times] : seen) {
+        g_stageTimes.first[name].push_back(times.first);
+        g_stageTimes.last[name].push_back(times.second);
+    }
+    for (const auto& [kind, ms] : static_cast<TimedApplication*>(qApp)->take())
+        g_stageTimes.guiMs[kind].push_back(ms);
+}
+
+double median(std::vector<double> values);
+
+void printStages(std::int64_t elements)
+{
+    std::vector<std::pair<double, std::string>> order;
+    for (const auto& [name, times] : g_stageTimes.first)
+        order.emplace_back(median(times), name);
+    std::sort(order.begin(), order.end());
+    std::printf("%lld elements:\n  stage (ms since the edit, median over %zu edits)       first    "
+                "last\n",
+                static_cast<long long>(elements),
+                g_stageTimes.first.empty() ? std::size_t(0)
+                                           : g_stageTimes.first.begin()->second.size());
+    for (const auto& [ms, name] : order) {
+        const auto took = g_stageTimes.took.find(name);
+        std::printf("  %-52s %7.1f %7.1f", name.c_str(), ms, median(g_stageTimes.last[name]));
+        if (took != g_stageTimes.took.end()) std::printf(" %7.1f", median(took->second));
+        std::printf("\n");
+    }
+    std::printf("  the slowest edit (%.1f ms), mark by mark                  at    took\n",
+                g_stageTimes.worstMs);
+    for (const auto& [name, at, took] : g_stageTimes.worst) {
+        std::printf("  %-52s %7.1f", name.c_str(), at);
+        if (took >= 0) std::printf(" %7.1f", took);
+        std::printf("\n");
+    }
+    std::printf("  GUI thread's time per edit (median ms)\n");
+    for (const auto& [kind, ms] : g_stageTimes.guiMs)
+        std::printf("  %-52s %7.1f\n", kind.c_str(), median(ms));
+    g_stageTimes = {};
+}
+
+/// The resident memory by kind of mapping (/proc/self/smaps): the heap, anonymous mappings
+/// (the tensors' pool, thread stacks, large blocks), files (libraries, a mapped input): what
+/// the B/el column is made of.
+void printResidentParts()
+{
+    QFile smaps(QStringLiteral("/proc/self/smaps"));
+    if (!smaps.open(QIODevice::ReadOnly)) return;
+    std::map<std::string, double> kb;
+    std::string kind = "other";
+    for (const QByteArray& line : smaps.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() >= 5 && fields[0].contains('-') && !line.startsWith("VmFlags")) {
+            const QByteArray name = fields.value(5);
+            kind = name == "[heap]" ? "heap"
+                   : name.isEmpty() ? "anonymous (pool, big blocks, stacks)"
+                   : name.startsWith("/")
+                       ? (name.endsWith(".npy") ? "the mapped input" : "files (libraries, fonts)")
+                       : name.toStdString();
+        } else if (fields.value(0) == "Rss:") {
+            kb[kind] += fields.value(1).toDouble();
+        }
+    }
+    std::printf("  resident memory by mapping (MB)\n");
+    for (const auto& [name, size] : kb)
+        if (size >= 1024) std::printf("  %-52s %7.1f\n", name.c_str(), size / 1024);
+}
 
 /// Runs the event loop until done() or the timeout. The loop sleeps between events, as the
 /// application's does: a loop that polls would take a core from the workers it waits for. A 1 ms
@@ -203,6 +368,15 @@ std::vector<Workspace> editsFor(const std::string& op, const Shape& shape)
             pad("SYMMETRIC", padding(1, 1, 4, 0))};
 }
 
+/// An edit as the stage tables name it: the expression, or the op and its attributes.
+std::string describe(const Workspace& ws)
+{
+    std::string text = ws.op;
+    for (const auto& [name, value] : ws.attrs)
+        text += " " + name + "=" + attrText(value).toStdString();
+    return text;
+}
+
 struct Row
 {
     std::int64_t elements;
@@ -245,6 +419,11 @@ double median(std::vector<double> values)
 /// just after). Returns the latency in ms, or -1 if it did not settle.
 double timedEdit(MainWindow& window, FrameCounter& frames, const Workspace& ws)
 {
+    if (g_stages) {
+        (void)stagetrace::take();
+        (void)static_cast<TimedApplication*>(qApp)->take();
+    }
+    const std::int64_t editNs = stagetrace::nowNs();
     QElapsedTimer clock;
     clock.start();
     frames.edit = &clock;
@@ -257,7 +436,9 @@ double timedEdit(MainWindow& window, FrameCounter& frames, const Workspace& ws)
     const qint64 settledNs = clock.nsecsElapsed();
     idle(30);
     frames.edit = nullptr;
-    return double(frames.lastPaintNs >= 0 ? frames.lastPaintNs : settledNs) / 1e6;
+    const qint64 frameNs = frames.lastPaintNs >= 0 ? frames.lastPaintNs : settledNs;
+    if (g_stages) collectStages(editNs, frameNs);
+    return double(frameNs) / 1e6;
 }
 
 Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
@@ -274,10 +455,12 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
     idle(120);
     const double firstMs = timedEdit(window, frames, edits.front());
     if (firstMs < 0) std::fprintf(stderr, "the first evaluation did not settle\n");
+    g_stageTimes = {}; // the stages of the edits below, not of the first evaluation
     // Alternate edits that keep most elements, so both views change a lot.
     std::vector<double> latencies;
     std::vector<double> workers;
     std::vector<double> faults;
+    std::vector<double> byEdit[4]; // latencies of each of the four edits
     StallMeter stalls;
     stalls.start();
     for (int i = 0; i < runs; ++i) {
@@ -290,6 +473,7 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
             break;
         }
         latencies.push_back(ms);
+        byEdit[std::size_t(i % 4)].push_back(ms);
         workers.push_back(window.lastEvaluation()->totalMs);
     }
     stalls.stop();
@@ -304,6 +488,16 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
             -1,
             int(latencies.size()),
             median(faults)};
+    if (g_stages) {
+        printStages(numElements(shape)); // before the idle edit, which would mix in
+        std::printf("  latency of each edit (median, worst ms)\n");
+        for (std::size_t k = 0; k < 4; ++k)
+            if (!byEdit[k].empty())
+                std::printf("  %-52s %7.1f %7.1f\n", describe(edits[1 + k]).c_str(),
+                            median(byEdit[k]),
+                            *std::max_element(byEdit[k].begin(), byEdit[k].end()));
+        printResidentParts();
+    }
     if (idleEdit) {
         idle(kLongIdleMs);
         const double faultsBefore = minorFaults();
@@ -402,6 +596,7 @@ int main(int argc, char** argv)
     bool runsGiven = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--no-idle") == 0) idleEdits = false;
+        if (std::strcmp(argv[i], "--stages") == 0) g_stages = true;
         if (i + 1 >= argc) continue;
         if (std::strcmp(argv[i], "--runs") == 0) {
             runs = std::max(1, std::atoi(argv[i + 1]));
@@ -424,7 +619,8 @@ int main(int argc, char** argv)
         return 2;
     }
 
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
+    stagetrace::enable(g_stages);
     QApplication::setOrganizationName(QStringLiteral("SliceScopeBench"));
     QApplication::setApplicationName(QStringLiteral("SliceScopeBench"));
     applyTheme(app, Theme::Light);
