@@ -139,13 +139,17 @@ public:
         const bool result = QApplication::notify(receiver, event);
         if (paint) stagetrace::mark("gui: paint ends");
         --m_depth;
-        const char* kind = type == QEvent::MetaCall         ? "queued calls (deliveries)"
-                           : type == QEvent::Timer          ? "timers (replots, debounce)"
-                           : type == QEvent::LayoutRequest  ? "layout"
-                           : paint                          ? "paint"
-                           : type == QEvent::DeferredDelete ? "deferred deletes"
-                                                            : "other events";
-        m_ms[kind] += double(stagetrace::nowNs() - start) / 1e6;
+        const std::string kind = type == QEvent::MetaCall         ? "queued calls to"
+                                 : type == QEvent::Timer          ? "timers of"
+                                 : type == QEvent::LayoutRequest  ? "layout"
+                                 : paint                          ? "paint"
+                                 : type == QEvent::DeferredDelete ? "deferred deletes"
+                                                                  : "other events";
+        // Timers and queued calls by receiver: which object's they were.
+        const std::string who = type == QEvent::Timer || type == QEvent::MetaCall
+                                    ? std::string(" ") + receiver->metaObject()->className()
+                                    : std::string();
+        m_ms[kind + who] += double(stagetrace::nowNs() - start) / 1e6;
         return result;
     }
     std::map<std::string, double> take() { return std::exchange(m_ms, {}); }
@@ -268,8 +272,8 @@ void printResidentParts()
             kb[kind] += fields.value(1).toDouble();
             if (fields.value(1).toDouble() >= 64 * 1024) // a big mapping on its own line
                 kb["  of which one mapping of " +
-                   std::to_string(int(fields.value(1).toDouble() / 1024)) + " MB (" + kind +
-                   ")"] += fields.value(1).toDouble();
+                   std::to_string(int(fields.value(1).toDouble() / 1024)) + " MB (" + kind + ")"] +=
+                    fields.value(1).toDouble();
         }
     }
     std::printf("  resident memory by mapping (MB)\n");
@@ -389,7 +393,18 @@ struct Row
     int edits;
     double faultsPerEdit = 0; // median minor page faults of an edit, whole process
     double idleFaults = -1;
+    double cpuMs = 0; // median CPU time of the whole process during an edit (it includes the 30 ms
+                      // wait for the last frame, and what other threads do then)
 };
+
+/// CPU time of the whole process so far (every thread, user and system), in ms.
+double processCpuMs()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+           double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
+}
 
 /// Minor page faults of the whole process so far.
 double minorFaults()
@@ -480,13 +495,16 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
     std::vector<double> workers;
     std::vector<double> faults;
     std::vector<double> byEdit[4]; // latencies of each of the four edits
+    std::vector<double> cpu;       // the process's CPU time during each edit
     StallMeter stalls;
     stalls.start();
     for (int i = 0; i < runs; ++i) {
         idle(120); // a quiet spell: the next edit evaluates at once
         const double faultsBefore = minorFaults();
+        const double cpuBefore = processCpuMs();
         const double ms = timedEdit(window, frames, edits[std::size_t(1 + i % 4)]);
         faults.push_back(minorFaults() - faultsBefore);
+        cpu.push_back(processCpuMs() - cpuBefore);
         if (ms < 0) {
             std::fprintf(stderr, "an edit did not settle\n");
             break;
@@ -508,6 +526,7 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
             -1,
             int(latencies.size()),
             median(faults)};
+    row.cpuMs = median(cpu);
     if (g_stages) {
         printStages(numElements(shape)); // before the idle edit, which would mix in
         std::printf("  latency of each edit (median, worst ms)\n");
@@ -663,9 +682,9 @@ int main(int argc, char** argv)
         }
         setNpyMapping(mapping);
     }
-    std::printf("%10s %6s %8s %12s %9s %9s %9s %9s %6s %8s %6s %8s %8s\n", "elements", "edits",
+    std::printf("%10s %6s %8s %12s %9s %9s %9s %9s %6s %8s %6s %8s %8s %7s\n", "elements", "edits",
                 "first", "latency med", "worst", "worker", "stall", "busy", "B/el", "idle", "x med",
-                "faults", "idle flt");
+                "faults", "idle flt", "cpu");
     std::vector<Shape> shapes = {{25, 40}, {250, 400}, {1000, 1000}, {2500, 4000}, {10000, 10000}};
     if (g_npyInput) shapes = {g_npyInput->shape};
     for (const Shape& shape : shapes) {
@@ -679,10 +698,11 @@ int main(int argc, char** argv)
             std::snprintf(ratioText, sizeof ratioText, "%.2f", row.idleMs / row.medianMs);
             std::snprintf(idleFaultText, sizeof idleFaultText, "%.0f", row.idleFaults);
         }
-        std::printf("%10lld %6d %8.1f %12.1f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %6s %8.0f %8s\n",
-                    static_cast<long long>(row.elements), row.edits, row.firstMs, row.medianMs,
-                    row.worstMs, row.workerMs, row.stallMs, row.busyMs, row.bytesPerElement,
-                    idleText, ratioText, row.faultsPerEdit, idleFaultText);
+        std::printf(
+            "%10lld %6d %8.1f %12.1f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %6s %8.0f %8s %7.1f\n",
+            static_cast<long long>(row.elements), row.edits, row.firstMs, row.medianMs, row.worstMs,
+            row.workerMs, row.stallMs, row.busyMs, row.bytesPerElement, idleText, ratioText,
+            row.faultsPerEdit, idleFaultText, row.cpuMs);
         std::fflush(stdout);
     }
 
