@@ -128,11 +128,14 @@ private slots:
         keepFreedMemoryForReuse();
         ss::releasePooledBuffers();
         const std::int64_t budget = keptBufferBytes(ss::machineMemoryLimit().bytes);
-        QVERIFY(budget >= 16 * MB);
-        {
-            const ss::Tensor within = ss::Tensor::empty(ss::DType::Int8, {budget / 2});
+        // In a small memory cgroup (400 MB: 12.5 MB) no buffer of the pool's large sizes (8 MiB
+        // and more) fits under half the budget; on any machine one over it goes back.
+        if (budget >= 16 * MB) {
+            {
+                const ss::Tensor within = ss::Tensor::empty(ss::DType::Int8, {budget / 2});
+            }
+            QVERIFY(ss::releasePooledBuffers() >= budget / 2);
         }
-        QVERIFY(ss::releasePooledBuffers() >= budget / 2);
         {
             const ss::Tensor over = ss::Tensor::empty(ss::DType::Int8, {budget + 8 * MB});
         }
