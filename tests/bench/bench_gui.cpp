@@ -34,14 +34,23 @@
 //                                whole, and its stages (read, check, the window's part)
 //   bench_gui --npy FILE         the rows with FILE's array (a rank-2 .npy, mapped as File >
 //                                Open maps it) as the input instead of a float32 fill
+//   bench_gui --stages           after each row, where an edit's time went: every stage the
+//                                window marks (the evaluation on the worker, its delivery, the
+//                                views' sampling, replots) as ms since the edit, and the GUI
+//                                thread's own time per kind of event (queued calls, timers,
+//                                layout, paint)
 // clang-format on
 #include "core/mapped_file.h"
 #include "model/model_graph.h"
 #include "protocol/npy.h"
 #include "stall_meter.h"
+#include "ui/model/attrtext.h"
 #include "ui/model/modelnodetable.h"
+#include "ui/model/stagetrace.h"
 #include "ui/model/workspace.h"
+#include "ui/views/heatmap.h"
 #include "ui/views/palette.h"
+#include "ui/views/tensorview.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/modeldock.h"
@@ -56,11 +65,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
 #include <sys/resource.h>
 #include <time.h>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -107,6 +118,168 @@ public:
         return false;
     }
 };
+
+/// --stages: where each edit's time went.
+bool g_stages = false;
+
+/// The GUI thread's own time per kind of event it handles at the top of the loop (an event
+/// sent from inside another is counted in that one's time), in ms, since the last take().
+class TimedApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (!g_stages || m_depth > 0) return QApplication::notify(receiver, event);
+        ++m_depth;
+        const std::int64_t start = stagetrace::nowNs();
+        const QEvent::Type type = event->type();
+        const bool paint = type == QEvent::UpdateRequest || type == QEvent::Paint;
+        if (paint) stagetrace::mark("gui: paint starts");
+        const bool result = QApplication::notify(receiver, event);
+        if (paint) stagetrace::mark("gui: paint ends");
+        --m_depth;
+        const std::string kind = type == QEvent::MetaCall         ? "queued calls to"
+                                 : type == QEvent::Timer          ? "timers of"
+                                 : type == QEvent::LayoutRequest  ? "layout"
+                                 : paint                          ? "paint"
+                                 : type == QEvent::DeferredDelete ? "deferred deletes"
+                                                                  : "other events";
+        // Timers and queued calls by receiver: which object's they were.
+        const std::string who = type == QEvent::Timer || type == QEvent::MetaCall
+                                    ? std::string(" ") + receiver->metaObject()->className()
+                                    : std::string();
+        m_ms[kind + who] += double(stagetrace::nowNs() - start) / 1e6;
+        return result;
+    }
+    std::map<std::string, double> take() { return std::exchange(m_ms, {}); }
+
+private:
+    int m_depth = 0;
+    std::map<std::string, double> m_ms;
+};
+
+/// Per stage (a mark's name, with the view it belongs to), the ms since the edit at which it
+/// was first and last reached, per edit; per kind of GUI-thread event, its ms per edit.
+struct StageTimes
+{
+    std::map<std::string, std::vector<double>> first, last;
+    std::map<std::string, std::vector<double>> guiMs;
+    std::map<std::string, std::vector<double>> took; ///< since the previous mark of its kind
+    /// The slowest edit's stages, in order: name, ms since the edit, took (-1: first of its kind).
+    std::vector<std::tuple<std::string, double, double>> worst;
+    double worstMs = -1;
+};
+StageTimes g_stageTimes;
+
+/// Which view a heat map belongs to, for its stages' names.
+std::string viewName(const void* who)
+{
+    if (!who) return {};
+    for (QWidget* top : QApplication::topLevelWidgets())
+        for (HeatMap* map : top->findChildren<HeatMap*>())
+            if (map == who)
+                for (QWidget* w = map; w; w = w->parentWidget())
+                    if (auto* view = qobject_cast<TensorView*>(w))
+                        return " (" + view->title().toStdString() + ")";
+    return " (?)";
+}
+
+void collectStages(std::int64_t editNs, std::int64_t frameNs)
+{
+    std::map<std::string, std::pair<double, double>> seen;
+    // The time since the previous mark of the same view (or, for the evaluation's marks, of the
+    // same thread kind): how long the stage itself took, robust to when it started.
+    std::map<std::pair<const void*, std::string>, double> previous;
+    std::vector<std::tuple<std::string, double, double>> edit;
+    for (const stagetrace::Mark& m : stagetrace::take()) {
+        const double ms = double(m.ns - editNs) / 1e6;
+        const std::string name = m.stage + viewName(m.who);
+        auto [it, fresh] = seen.try_emplace(name, ms, ms);
+        if (!fresh) it->second.second = ms;
+        const std::string thread = std::string(m.stage).substr(0, 3);
+        const auto key = std::pair(m.who, thread);
+        const auto before = previous.find(key);
+        const double took = before != previous.end() ? ms - before->second : -1;
+        if (took >= 0 && fresh) g_stageTimes.took[name].push_back(took);
+        edit.emplace_back(name, ms, took);
+        previous[key] = ms;
+    }
+    if (double(frameNs) / 1e6 > g_stageTimes.worstMs) {
+        g_stageTimes.worstMs = double(frameNs) / 1e6;
+        g_stageTimes.worst = std::move(edit);
+    }
+    seen["frame (the last paint)"] = {double(frameNs) / 1e6, double(frameNs) / 1e6};
+    for (const auto& [name, times] : seen) {
+        g_stageTimes.first[name].push_back(times.first);
+        g_stageTimes.last[name].push_back(times.second);
+    }
+    for (const auto& [kind, ms] : static_cast<TimedApplication*>(qApp)->take())
+        g_stageTimes.guiMs[kind].push_back(ms);
+}
+
+double median(std::vector<double> values);
+
+void printStages(std::int64_t elements)
+{
+    std::vector<std::pair<double, std::string>> order;
+    for (const auto& [name, times] : g_stageTimes.first)
+        order.emplace_back(median(times), name);
+    std::sort(order.begin(), order.end());
+    std::printf("%lld elements:\n  stage (ms since the edit, median over %zu edits)       first    "
+                "last\n",
+                static_cast<long long>(elements),
+                g_stageTimes.first.empty() ? std::size_t(0)
+                                           : g_stageTimes.first.begin()->second.size());
+    for (const auto& [ms, name] : order) {
+        const auto took = g_stageTimes.took.find(name);
+        std::printf("  %-52s %7.1f %7.1f", name.c_str(), ms, median(g_stageTimes.last[name]));
+        if (took != g_stageTimes.took.end()) std::printf(" %7.1f", median(took->second));
+        std::printf("\n");
+    }
+    std::printf("  the slowest edit (%.1f ms), mark by mark                  at    took\n",
+                g_stageTimes.worstMs);
+    for (const auto& [name, at, took] : g_stageTimes.worst) {
+        std::printf("  %-52s %7.1f", name.c_str(), at);
+        if (took >= 0) std::printf(" %7.1f", took);
+        std::printf("\n");
+    }
+    std::printf("  GUI thread's time per edit (median ms)\n");
+    for (const auto& [kind, ms] : g_stageTimes.guiMs)
+        std::printf("  %-52s %7.1f\n", kind.c_str(), median(ms));
+    g_stageTimes = {};
+}
+
+/// The resident memory by kind of mapping (/proc/self/smaps): the heap, anonymous mappings
+/// (the tensors' pool, thread stacks, large blocks), files (libraries, a mapped input): what
+/// the B/el column is made of.
+void printResidentParts()
+{
+    QFile smaps(QStringLiteral("/proc/self/smaps"));
+    if (!smaps.open(QIODevice::ReadOnly)) return;
+    std::map<std::string, double> kb;
+    std::string kind = "other";
+    for (const QByteArray& line : smaps.readAll().split('\n')) {
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() >= 5 && fields[0].contains('-') && !line.startsWith("VmFlags")) {
+            const QByteArray name = fields.value(5);
+            kind = name == "[heap]" ? "heap"
+                   : name.isEmpty() ? "anonymous (pool, big blocks, stacks)"
+                   : name.startsWith("/")
+                       ? (name.endsWith(".npy") ? "the mapped input" : "files (libraries, fonts)")
+                       : name.toStdString();
+        } else if (fields.value(0) == "Rss:") {
+            kb[kind] += fields.value(1).toDouble();
+            if (fields.value(1).toDouble() >= 64 * 1024) // a big mapping on its own line
+                kb["  of which one mapping of " +
+                   std::to_string(int(fields.value(1).toDouble() / 1024)) + " MB (" + kind + ")"] +=
+                    fields.value(1).toDouble();
+        }
+    }
+    std::printf("  resident memory by mapping (MB)\n");
+    for (const auto& [name, size] : kb)
+        if (size >= 1024) std::printf("  %-52s %7.1f\n", name.c_str(), size / 1024);
+}
 
 /// Runs the event loop until done() or the timeout. The loop sleeps between events, as the
 /// application's does: a loop that polls would take a core from the workers it waits for. A 1 ms
@@ -203,6 +376,15 @@ std::vector<Workspace> editsFor(const std::string& op, const Shape& shape)
             pad("SYMMETRIC", padding(1, 1, 4, 0))};
 }
 
+/// An edit as the stage tables name it: the expression, or the op and its attributes.
+std::string describe(const Workspace& ws)
+{
+    std::string text = ws.op;
+    for (const auto& [name, value] : ws.attrs)
+        text += " " + name + "=" + attrText(value).toStdString();
+    return text;
+}
+
 struct Row
 {
     std::int64_t elements;
@@ -211,7 +393,18 @@ struct Row
     int edits;
     double faultsPerEdit = 0; // median minor page faults of an edit, whole process
     double idleFaults = -1;
+    double cpuMs = 0; // median CPU time of the whole process during an edit (it includes the 30 ms
+                      // wait for the last frame, and what other threads do then)
 };
+
+/// CPU time of the whole process so far (every thread, user and system), in ms.
+double processCpuMs()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1e3 +
+           double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e3;
+}
 
 /// Minor page faults of the whole process so far.
 double minorFaults()
@@ -227,6 +420,21 @@ double residentBytes()
     QFile statm(QStringLiteral("/proc/self/statm"));
     if (!statm.open(QIODevice::ReadOnly)) return 0;
     return statm.readAll().split(' ').value(1).toDouble() * double(sysconf(_SC_PAGESIZE));
+}
+
+/// The resident memory and its file-backed part (statm's third field: resident shared and
+/// file-backed pages) after the last row's edits, while its window is still open: once it
+/// closes, what it showed is freed (and partly kept for reuse).
+double g_residentAfterEdits = 0, g_fileBackedAfterEdits = 0;
+
+void noteResident()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly)) return;
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    const double page = double(sysconf(_SC_PAGESIZE));
+    g_residentAfterEdits = fields.value(1).toDouble() * page;
+    g_fileBackedAfterEdits = fields.value(2).toDouble() * page;
 }
 
 /// Longer than the quiet spell after which the workbench may give kept memory back (60 s).
@@ -245,6 +453,11 @@ double median(std::vector<double> values)
 /// just after). Returns the latency in ms, or -1 if it did not settle.
 double timedEdit(MainWindow& window, FrameCounter& frames, const Workspace& ws)
 {
+    if (g_stages) {
+        (void)stagetrace::take();
+        (void)static_cast<TimedApplication*>(qApp)->take();
+    }
+    const std::int64_t editNs = stagetrace::nowNs();
     QElapsedTimer clock;
     clock.start();
     frames.edit = &clock;
@@ -257,7 +470,9 @@ double timedEdit(MainWindow& window, FrameCounter& frames, const Workspace& ws)
     const qint64 settledNs = clock.nsecsElapsed();
     idle(30);
     frames.edit = nullptr;
-    return double(frames.lastPaintNs >= 0 ? frames.lastPaintNs : settledNs) / 1e6;
+    const qint64 frameNs = frames.lastPaintNs >= 0 ? frames.lastPaintNs : settledNs;
+    if (g_stages) collectStages(editNs, frameNs);
+    return double(frameNs) / 1e6;
 }
 
 Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
@@ -274,25 +489,32 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
     idle(120);
     const double firstMs = timedEdit(window, frames, edits.front());
     if (firstMs < 0) std::fprintf(stderr, "the first evaluation did not settle\n");
+    g_stageTimes = {}; // the stages of the edits below, not of the first evaluation
     // Alternate edits that keep most elements, so both views change a lot.
     std::vector<double> latencies;
     std::vector<double> workers;
     std::vector<double> faults;
+    std::vector<double> byEdit[4]; // latencies of each of the four edits
+    std::vector<double> cpu;       // the process's CPU time during each edit
     StallMeter stalls;
     stalls.start();
     for (int i = 0; i < runs; ++i) {
         idle(120); // a quiet spell: the next edit evaluates at once
         const double faultsBefore = minorFaults();
+        const double cpuBefore = processCpuMs();
         const double ms = timedEdit(window, frames, edits[std::size_t(1 + i % 4)]);
         faults.push_back(minorFaults() - faultsBefore);
+        cpu.push_back(processCpuMs() - cpuBefore);
         if (ms < 0) {
             std::fprintf(stderr, "an edit did not settle\n");
             break;
         }
         latencies.push_back(ms);
+        byEdit[std::size_t(i % 4)].push_back(ms);
         workers.push_back(window.lastEvaluation()->totalMs);
     }
     stalls.stop();
+    noteResident();
     Row row{numElements(shape),
             firstMs,
             median(latencies),
@@ -304,6 +526,17 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
             -1,
             int(latencies.size()),
             median(faults)};
+    row.cpuMs = median(cpu);
+    if (g_stages) {
+        printStages(numElements(shape)); // before the idle edit, which would mix in
+        std::printf("  latency of each edit (median, worst ms)\n");
+        for (std::size_t k = 0; k < 4; ++k)
+            if (!byEdit[k].empty())
+                std::printf("  %-52s %7.1f %7.1f\n", describe(edits[1 + k]).c_str(),
+                            median(byEdit[k]),
+                            *std::max_element(byEdit[k].begin(), byEdit[k].end()));
+        printResidentParts();
+    }
     if (idleEdit) {
         idle(kLongIdleMs);
         const double faultsBefore = minorFaults();
@@ -402,6 +635,7 @@ int main(int argc, char** argv)
     bool runsGiven = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--no-idle") == 0) idleEdits = false;
+        if (std::strcmp(argv[i], "--stages") == 0) g_stages = true;
         if (i + 1 >= argc) continue;
         if (std::strcmp(argv[i], "--runs") == 0) {
             runs = std::max(1, std::atoi(argv[i + 1]));
@@ -424,7 +658,8 @@ int main(int argc, char** argv)
         return 2;
     }
 
-    QApplication app(argc, argv);
+    TimedApplication app(argc, argv);
+    stagetrace::enable(g_stages);
     QApplication::setOrganizationName(QStringLiteral("SliceScopeBench"));
     QApplication::setApplicationName(QStringLiteral("SliceScopeBench"));
     applyTheme(app, Theme::Light);
@@ -447,9 +682,9 @@ int main(int argc, char** argv)
         }
         setNpyMapping(mapping);
     }
-    std::printf("%10s %6s %8s %12s %9s %9s %9s %9s %6s %8s %6s %8s %8s\n", "elements", "edits",
+    std::printf("%10s %6s %8s %12s %9s %9s %9s %9s %6s %8s %6s %8s %8s %7s\n", "elements", "edits",
                 "first", "latency med", "worst", "worker", "stall", "busy", "B/el", "idle", "x med",
-                "faults", "idle flt");
+                "faults", "idle flt", "cpu");
     std::vector<Shape> shapes = {{25, 40}, {250, 400}, {1000, 1000}, {2500, 4000}, {10000, 10000}};
     if (g_npyInput) shapes = {g_npyInput->shape};
     for (const Shape& shape : shapes) {
@@ -463,27 +698,19 @@ int main(int argc, char** argv)
             std::snprintf(ratioText, sizeof ratioText, "%.2f", row.idleMs / row.medianMs);
             std::snprintf(idleFaultText, sizeof idleFaultText, "%.0f", row.idleFaults);
         }
-        std::printf("%10lld %6d %8.1f %12.1f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %6s %8.0f %8s\n",
-                    static_cast<long long>(row.elements), row.edits, row.firstMs, row.medianMs,
-                    row.worstMs, row.workerMs, row.stallMs, row.busyMs, row.bytesPerElement,
-                    idleText, ratioText, row.faultsPerEdit, idleFaultText);
+        std::printf(
+            "%10lld %6d %8.1f %12.1f %9.1f %9.1f %9.1f %9.1f %6.1f %8s %6s %8.0f %8s %7.1f\n",
+            static_cast<long long>(row.elements), row.edits, row.firstMs, row.medianMs, row.worstMs,
+            row.workerMs, row.stallMs, row.busyMs, row.bytesPerElement, idleText, ratioText,
+            row.faultsPerEdit, idleFaultText, row.cpuMs);
         std::fflush(stdout);
     }
 
-    if (g_npyInput) {
-        // The budget counts the mapped file as page cache, not as the process's memory:
-        // statm's third field is the resident file-backed (and shared) pages.
-        QFile statm(QStringLiteral("/proc/self/statm"));
-        if (statm.open(QIODevice::ReadOnly)) {
-            const QList<QByteArray> fields = statm.readAll().split(' ');
-            const double page = double(sysconf(_SC_PAGESIZE));
-            const double resident = fields.value(1).toDouble() * page;
-            const double fileBacked = fields.value(2).toDouble() * page;
-            std::printf("resident %.0f MB: %.0f MB file-backed (the mapped input's page cache), "
-                        "%.0f MB the process's own\n",
-                        resident / 1e6, fileBacked / 1e6, (resident - fileBacked) / 1e6);
-        }
-    }
+    if (g_npyInput)
+        std::printf("resident after the edits, the window open: %.0f MB: %.0f MB file-backed (the "
+                    "mapped input's page cache and the libraries), %.0f MB the process's own\n",
+                    g_residentAfterEdits / 1e6, g_fileBackedAfterEdits / 1e6,
+                    (g_residentAfterEdits - g_fileBackedAfterEdits) / 1e6);
     if (only != 0) return 0;
     // A fresh process, so that loading the libraries counts.
     std::vector<double> firsts;

@@ -71,6 +71,25 @@ Tensor strings(const Shape& shape, const std::vector<std::string>& values)
 }
 
 /// The order in which `reads` are read: reads[k] is read k-th (first read wins).
+/// An order that says it rises with the index (an output read in its own order), so that a heat
+/// map takes each block's first element as its first read: every element is read, those from
+/// `jump` on a billion positions later than the ones before.
+class RisingOrder final : public ReadOrderMap
+{
+public:
+    RisingOrder(std::int64_t size, std::int64_t jump) : ReadOrderMap(size), m_jump(jump) {}
+    ReadPosition at(std::int64_t flat) const override
+    {
+        return ReadPosition(flat + (flat >= m_jump ? kJump : 0));
+    }
+    std::int64_t bytes() const override { return 0; }
+    bool ascending() const override { return true; }
+    static constexpr std::int64_t kJump = 1'000'000'000;
+
+private:
+    std::int64_t m_jump;
+};
+
 ReadOrder orderOf(std::int64_t size, const std::vector<std::int64_t>& reads)
 {
     ReadPositions order(std::size_t(size), -1);
@@ -158,6 +177,7 @@ private slots:
     void elementAtAndElementRectAreInverses();
     void selectionMapMarksExactlyTheSelected();
     void sparseSelectionSurvivesDownsampling();
+    void risingOrderDrawsAsItsStoredCopy();
     void pinsJumpToShowTheSelection();
     void scrollsToTheFirstSelectedFace();
     void outlineJumpsToItsElement();
@@ -534,6 +554,50 @@ void TestTensorView::selectionMapMarksExactlyTheSelected()
     shot = view.grab().toImage();
     QVERIFY(
         near(shot.pixelColor(view.elementRect(31).center()), expectedHeat(1.0 / 8, 31 / 599.0)));
+}
+
+void TestTensorView::risingOrderDrawsAsItsStoredCopy()
+{
+    // An order that rises with the index is sampled from each block's first element alone: drawn
+    // exactly as the same positions stored per element, whose every element is read. The jump
+    // falls inside a map cell's block (thousands of elements share a pixel), where the first
+    // element, before it, decides the cell's colour.
+    const Tensor values = arange(DType::Int32, {3000, 2000});
+    const std::int64_t jump = 1234 * 2000 + 1717;
+    const auto rising = std::make_shared<RisingOrder>(values.size(), jump);
+    ReadPositions positions(std::size_t(values.size()));
+    rising->read(0, 1, values.size(), positions.data());
+    const ReadOrder stored = storedReadOrder(std::move(positions));
+    const std::int64_t last = values.size() - 1 + RisingOrder::kJump;
+    TensorView views[2];
+    const ReadOrder orders[2] = {rising, stored};
+    for (int k = 0; k < 2; ++k) {
+        views[k].resize(500, 400);
+        views[k].setTensor(values, QStringLiteral("x"));
+        views[k].setReadOrder(orders[k], ReadOrderSummary{values.size(), 0, last}, last);
+        views[k].show();
+        QVERIFY(QTest::qWaitForWindowExposed(&views[k]));
+    }
+    const auto shots = [&] {
+        std::vector<QImage> images;
+        for (TensorView& view : views) {
+            [&] { QTRY_VERIFY(view.isSettled()); }();
+            images.push_back(
+                view.findChild<QCustomPlot*>(QStringLiteral("heatMap"))->grab().toImage());
+        }
+        return images;
+    };
+    QVERIFY(views[0].isHeatMap());
+    std::vector<QImage> images = shots();
+    QCOMPARE(images[0], images[1]);
+    // Zoomed in on the jump, blocks start away from the face's first row and column.
+    for (TensorView& view : views) {
+        auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("heatMap"));
+        plot->xAxis2->setRange(1717 - 300.3, 1717 + 200.6);
+        plot->yAxis->setRange(1234 - 150.2, 1234 + 250.9);
+    }
+    images = shots();
+    QCOMPARE(images[0], images[1]);
 }
 
 void TestTensorView::sparseSelectionSurvivesDownsampling()

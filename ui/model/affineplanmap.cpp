@@ -347,6 +347,7 @@ public:
             out[i] = ReadPosition(position);
     }
     std::int64_t bytes() const override { return 0; }
+    bool ascending() const override { return true; }
 
 private:
     std::int64_t m_base;

@@ -2,8 +2,10 @@
 #include "ui/model/engineclient.h"
 
 #include "core/mapped_file.h"
+#include "core/memory_budget.h"
 #include "protocol/npy.h"
 #include "protocol/request.h"
+#include "ui/model/stagetrace.h"
 
 #include <QTimer>
 
@@ -30,9 +32,12 @@ double msSince(Clock::time_point start)
 constexpr std::int64_t kCancelCheckInterval = std::int64_t(1) << 20;
 // Blocks up to this size come from the heap, where freed ones stay for the next evaluation.
 constexpr int kKeptBlockLimit = 1 << 30;
-// Freed tensor buffers of 8 MiB and more kept for the next evaluation: how many, and their bytes.
+// Freed tensor buffers of 8 MiB and more kept for the next evaluation: how many, and their bytes
+// at most (keptBufferBytes() gives less on a machine under 64 GB).
 constexpr int kKeptLargeBuffers = 16;
 constexpr std::int64_t kKeptLargeBufferBytes = std::int64_t(2) << 30;
+// The share of the process's memory limit that buffers kept for reuse may take.
+constexpr std::int64_t kKeptShare = 32;
 // How long memory kept for reuse waits for the next evaluation before it goes back.
 constexpr int kTrimDelayMs = 60000;
 
@@ -267,13 +272,16 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
             return true;
         };
         request.inMemory = true; // no response text: "emit" is no remedy the GUI can offer
+        stagetrace::mark("worker: inputs ready");
         RequestResult run = runRequest(request, limits, executor, &ctx);
+        stagetrace::mark("worker: op done");
         eval->outputs = std::move(run.outputs);
         eval->opMs = run.opMs;
         eval->sources = planMap    ? SourceMap(planMap)
                         : indexMap ? SourceMap(std::shared_ptr<const IndexPlanMap>(indexMap))
                                    : SourceMap(std::move(run.sources));
         computeReadOrders(run.inputs, *eval, executor, ctx);
+        stagetrace::mark("worker: read orders done");
         eval->steps = std::move(run.plan.steps);
         eval->decode = std::move(run.plan.decode);
         eval->extras = std::move(run.plan.extras);
@@ -372,7 +380,16 @@ void keepFreedMemoryForReuse()
 #endif
     // Tensors' large buffers are kept by their own pool, outside the heap. More of them than a
     // script needs: an op may have several big outputs, and at 10^8 elements one is 400 MB.
-    keepPooledBuffers(kKeptLargeBuffers, kKeptLargeBufferBytes);
+    keepPooledBuffers(kKeptLargeBuffers, keptBufferBytes(machineMemoryLimit().bytes));
+}
+
+std::int64_t keptBufferBytes(std::int64_t memoryLimit)
+{
+    // Kept, the previous output of a 10^9-element int8 file (1 GB) doubled the process's own
+    // memory (3.05 GB resident with the file's pages, over its 3 GB): on a 24 GB machine it now
+    // goes back when freed, and the next edit faults its output in afresh (about 0.3 s per GB),
+    // while a 10^8-element float32 output (400 MB) is still kept.
+    return std::clamp<std::int64_t>(memoryLimit / kKeptShare, 0, kKeptLargeBufferBytes);
 }
 
 EngineClient::EngineClient(QObject* parent)
@@ -401,6 +418,7 @@ EngineClient::~EngineClient()
 
 quint64 EngineClient::evaluate(const Workspace& workspace)
 {
+    stagetrace::mark("gui: evaluate");
     // Inputs made by an earlier evaluation are reused when their description is unchanged, so
     // editing the expression never regenerates a 10^7-element input.
     std::vector<std::vector<Tensor>> cached;
@@ -425,17 +443,21 @@ quint64 EngineClient::evaluate(const Workspace& workspace)
     // `this` is only used in what is delivered, which runs on this thread while the client lives.
     auto work = [this, workspace, cached, generation, limits,
                  pool](JobContext& ctx, const JobTracker::Delivery& to) {
+        stagetrace::mark("worker: evaluation starts");
         ctx.setProgressSink([this, to](double fraction) {
             to.post([this, fraction] { emit progress(fraction); });
         });
         std::shared_ptr<const Evaluation> eval =
             runEvaluation(workspace, cached, generation, *pool, ctx, limits);
+        stagetrace::mark("worker: evaluation ends");
         to.postAnyway([this, eval, workspace] { rememberInputs(workspace, *eval); });
         to.post([this, eval] {
+            stagetrace::mark("gui: result delivered");
             setBusy(false);
             m_trimPolicy.evaluated(evaluationBytes(*eval));
             m_trimTimer->start();
             emit evaluated(eval);
+            stagetrace::mark("gui: result shown");
         });
     };
     const quint64 started = m_evaluations->start(
@@ -504,7 +526,11 @@ void EngineClient::releaseLater(std::vector<std::shared_ptr<const Evaluation>> e
 {
     // The job's work function is dropped on the worker after it runs, and with it the last
     // references to the buffers.
-    m_evaluations->pool().submit({}, [evaluations = std::move(evaluations)](JobContext&) {});
+    m_evaluations->pool().submit({}, [evaluations = std::move(evaluations)](JobContext&) mutable {
+        stagetrace::mark("worker: release starts");
+        evaluations.clear();
+        stagetrace::mark("worker: release ends");
+    });
 }
 
 void EngineClient::trimMemory()

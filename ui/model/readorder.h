@@ -39,6 +39,10 @@ public:
                       ReadPosition* out) const;
     /// The memory the order keeps, in bytes (what an evaluation's size counts).
     virtual std::int64_t bytes() const = 0;
+    /// True when every element is read and positions rise with the flat index (an output read
+    /// in its own order): then the first read of any block of elements is its lowest index, and
+    /// a heat map need not read the rest.
+    virtual bool ascending() const { return false; }
 
 private:
     std::int64_t m_size;

@@ -3,6 +3,7 @@
 
 #include "ui/editors/inputpanel.h"
 #include "ui/editors/opeditors.h"
+#include "ui/model/stagetrace.h"
 #include "ui/model/workerpool.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/autosavewarning.h"
@@ -327,11 +328,13 @@ void MainWindow::checkSettled()
 void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
 {
     m_result->show(eval);
+    stagetrace::mark("gui: views given the result");
     m_messages->setEvaluation(*eval);
     if (eval->ok) m_result->applyPendingFaces(m_doc->workspace());
     m_result->fitColours(); // now, so that the first frame of the result has its colours
     m_outputs->forgetHover();
     m_result->applyStaleness(); // updates the status and lights the current step
+    stagetrace::mark("gui: messages, colours, staleness");
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event)
