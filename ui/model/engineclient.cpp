@@ -2,7 +2,6 @@
 #include "ui/model/engineclient.h"
 
 #include "core/mapped_file.h"
-#include "core/memory_budget.h"
 #include "protocol/npy.h"
 #include "protocol/request.h"
 #include "ui/model/stagetrace.h"
@@ -32,12 +31,9 @@ double msSince(Clock::time_point start)
 constexpr std::int64_t kCancelCheckInterval = std::int64_t(1) << 20;
 // Blocks up to this size come from the heap, where freed ones stay for the next evaluation.
 constexpr int kKeptBlockLimit = 1 << 30;
-// Freed tensor buffers of 8 MiB and more kept for the next evaluation: how many, and their bytes
-// at most (keptBufferBytes() gives less on a machine under 64 GB).
+// Freed tensor buffers of 8 MiB and more kept for the next evaluation: how many, and their bytes.
 constexpr int kKeptLargeBuffers = 16;
 constexpr std::int64_t kKeptLargeBufferBytes = std::int64_t(2) << 30;
-// The share of the process's memory limit that buffers kept for reuse may take.
-constexpr std::int64_t kKeptShare = 32;
 // How long memory kept for reuse waits for the next evaluation before it goes back.
 constexpr int kTrimDelayMs = 60000;
 
@@ -380,16 +376,7 @@ void keepFreedMemoryForReuse()
 #endif
     // Tensors' large buffers are kept by their own pool, outside the heap. More of them than a
     // script needs: an op may have several big outputs, and at 10^8 elements one is 400 MB.
-    keepPooledBuffers(kKeptLargeBuffers, keptBufferBytes(machineMemoryLimit().bytes));
-}
-
-std::int64_t keptBufferBytes(std::int64_t memoryLimit)
-{
-    // Kept, the previous output of a 10^9-element int8 file (1 GB) doubled the process's own
-    // memory (3.05 GB resident with the file's pages, over its 3 GB): on a 24 GB machine it now
-    // goes back when freed, and the next edit faults its output in afresh (about 0.3 s per GB),
-    // while a 10^8-element float32 output (400 MB) is still kept.
-    return std::clamp<std::int64_t>(memoryLimit / kKeptShare, 0, kKeptLargeBufferBytes);
+    keepPooledBuffers(kKeptLargeBuffers, kKeptLargeBufferBytes);
 }
 
 EngineClient::EngineClient(QObject* parent)

@@ -93,12 +93,6 @@ std::int64_t evaluationBytes(const Evaluation& eval);
 /// if the next edit will not need it (MemoryTrimPolicy).
 void keepFreedMemoryForReuse();
 
-/// How many bytes of freed tensor buffers keepFreedMemoryForReuse() keeps for the next edit,
-/// for a process that may use `memoryLimit` bytes (machineMemoryLimit()): a 32nd of it, at most
-/// 2 GiB. Enough for a 10^8-element float32 output on a 16 GB machine; not the previous output
-/// of a 10^9-element file on a 24 GB one, which would double the process's own memory.
-std::int64_t keptBufferBytes(std::int64_t memoryLimit);
-
 class EngineClient : public QObject
 {
     Q_OBJECT
