@@ -256,7 +256,12 @@ template <class T> struct ValueMover
             } else if (inStride == -1) {
                 reverse(dst, src, n);
             } else {
-                for (std::int64_t k = 0; k < n; ++k)
+                std::int64_t k = 0;
+#if defined(__SSE2__)
+                if constexpr (kBlocks)
+                    if (largeOutput && n >= 4 * kLine) k = gatherStream(dst, src, n, inStride);
+#endif
+                for (; k < n; ++k)
                     dst[k] = src[k * inStride];
             }
             return;
@@ -352,6 +357,33 @@ private:
     }
 
 #if defined(__SSE2__)
+    // dst[k] = src[k * inStride] for k up to the last whole 16 bytes of dst (returned), 16 bytes
+    // at a time with streaming stores from its first 16-byte boundary on: every input line is read
+    // anyway (x[..., ::3]), and a large output written through the caches is first read into
+    // them (x[..., None, ::3] on 4096^2 float32: 22 MB more traffic on top of 64 + 22).
+    static std::int64_t gatherStream(T* dst, const T* src, std::int64_t n, std::int64_t inStride)
+    {
+        std::int64_t k = 0;
+        for (; k < n && reinterpret_cast<std::uintptr_t>(dst + k) % 16 != 0; ++k)
+            dst[k] = src[k * inStride];
+        const std::int64_t s = inStride;
+        if constexpr (sizeof(T) == 4) {
+            for (; k + 4 <= n; k += 4) {
+                const T* p = src + k * s;
+                _mm_stream_si128(
+                    reinterpret_cast<__m128i*>(dst + k),
+                    _mm_setr_epi32(int(p[0]), int(p[s]), int(p[2 * s]), int(p[3 * s])));
+            }
+        } else {
+            for (; k + 2 <= n; k += 2) {
+                const T* p = src + k * s;
+                _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k),
+                                 _mm_set_epi64x(std::int64_t(p[s]), std::int64_t(p[0])));
+            }
+        }
+        return k;
+    }
+
     // One line-square tile of narrow elements (a.in == 1, b.out == 1): the kLine source rows are
     // copied into a contiguous buffer (each source line read once, in one burst), transposed in
     // register blocks into a second buffer, and each output line written from it in one burst.

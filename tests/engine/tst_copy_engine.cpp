@@ -118,12 +118,11 @@ Permuted permuted(const Shape& shape, const std::vector<int>& perm,
     return r;
 }
 
-// Runs the piece through the engine and checks every output element against the input element
-// the piece names, walked with an odometer (no per-element allocation: some cases are 8 MB).
-void checkPermuted(DType dtype, const Shape& shape, const std::vector<int>& perm,
-                   const std::vector<bool>& flipped)
+// Runs the piece (row-major output strides) over a random input of `shape` through the engine
+// and checks every output element against the input element the piece names, walked with an
+// odometer (no per-element allocation: some cases are 8 MB).
+void checkPiece(DType dtype, const Shape& shape, const Permuted& p)
 {
-    const Permuted p = permuted(shape, perm, flipped);
     const Tensor input = makeFilled(dtype, shape, Fill::Random, 99, {});
     OutputPlan out;
     out.dtype = dtype;
@@ -149,6 +148,12 @@ void checkPermuted(DType dtype, const Shape& shape, const std::vector<int>& perm
             c[k] = 0;
         }
     }
+}
+
+void checkPermuted(DType dtype, const Shape& shape, const std::vector<int>& perm,
+                   const std::vector<bool>& flipped)
+{
+    checkPiece(dtype, shape, permuted(shape, perm, flipped));
 }
 
 } // namespace
@@ -262,6 +267,44 @@ private slots:
         std::vector<int> perm(shape.size());
         std::iota(perm.begin(), perm.end(), 0);
         checkPermuted(DType(dtype), shape, perm, flipped);
+    }
+
+    // Every |stride|-th element of each row (x[:, ::3], x[:, ::-2]): a large output of 4- and
+    // 8-byte elements is written with streaming stores from each row's first 16-byte boundary
+    // on (odd row lengths put the rows at every alignment), the rest element by element.
+    void stridedRows_data()
+    {
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<std::int64_t>("stride");
+        QTest::addColumn<std::int64_t>("outRows");
+        for (DType t :
+             {DType::Float32, DType::Int32, DType::Float64, DType::Complex64, DType::Int16}) {
+            for (std::int64_t stride : {2, 3, 5, -2, -3}) {
+                const std::string name =
+                    std::string(dtypeName(t)) + " stride " + std::to_string(stride);
+                // Over 8 MiB of output, and a small one that stays in the caches.
+                QTest::newRow((name + " large").c_str()) << int(t) << stride << std::int64_t(1031);
+                QTest::newRow((name + " small").c_str()) << int(t) << stride << std::int64_t(3);
+            }
+        }
+    }
+
+    void stridedRows()
+    {
+        QFETCH(int, dtype);
+        QFETCH(std::int64_t, stride);
+        QFETCH(std::int64_t, outRows);
+        const std::int64_t size = dtypeSize(DType(dtype));
+        const std::int64_t outCols = ((std::int64_t(17) << 19) / size / 1031) | 1;
+        const std::int64_t cols = outCols * std::abs(stride) + 1;
+        const Shape shape{outRows, cols};
+        Permuted p;
+        p.outShape = {outRows, outCols};
+        p.piece.extents = p.outShape;
+        p.piece.inStrides = {cols, stride};
+        p.piece.outStrides = rowMajorStrides(p.outShape);
+        p.piece.inOffset = stride < 0 ? cols - 1 : 1;
+        checkPiece(DType(dtype), shape, p);
     }
 
     void transposeTakesTiles()
