@@ -307,6 +307,43 @@ private slots:
         checkPiece(DType(dtype), shape, p);
     }
 
+    // Short contiguous runs read from every other position, as space_to_batch_nd by 2 moves
+    // them: runs of 8 to 256 bytes are copied as fixed-size blocks, other lengths element by
+    // element; into a large output and a small one.
+    void shortRuns_data()
+    {
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<std::int64_t>("runBytes");
+        QTest::addColumn<bool>("large");
+        for (DType t : {DType::Float32, DType::Float64, DType::Complex128, DType::Int8}) {
+            for (std::int64_t bytes : {16, 24, 32, 48, 64, 128, 256}) {
+                if (bytes % dtypeSize(t) != 0) continue;
+                const std::string name =
+                    std::string(dtypeName(t)) + " " + std::to_string(bytes) + " bytes";
+                QTest::newRow((name + " large").c_str()) << int(t) << bytes << true;
+                QTest::newRow((name + " small").c_str()) << int(t) << bytes << false;
+            }
+        }
+    }
+
+    void shortRuns()
+    {
+        QFETCH(int, dtype);
+        QFETCH(std::int64_t, runBytes);
+        QFETCH(bool, large);
+        const std::int64_t n = runBytes / dtypeSize(DType(dtype));
+        constexpr std::int64_t w = 257;
+        const std::int64_t rows = large ? (std::int64_t(17) << 19) / (2 * w * runBytes) + 1 : 3;
+        // Input [rows, w, 2, n]; output [2, rows, w, n]: block b takes every other run.
+        const Shape shape{rows, w, 2, n};
+        Permuted p;
+        p.outShape = {2, rows, w, n};
+        p.piece.extents = p.outShape;
+        p.piece.inStrides = {n, w * 2 * n, 2 * n, 1};
+        p.piece.outStrides = rowMajorStrides(p.outShape);
+        checkPiece(DType(dtype), shape, p);
+    }
+
     void transposeTakesTiles()
     {
         // 300 x 200 transposed: the output's inner axis reads with stride 200.
