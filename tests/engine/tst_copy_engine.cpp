@@ -282,8 +282,11 @@ private slots:
             for (std::int64_t stride : {2, 3, 5, -2, -3}) {
                 const std::string name =
                     std::string(dtypeName(t)) + " stride " + std::to_string(stride);
-                // Over 8 MiB of output, and a small one that stays in the caches.
-                QTest::newRow((name + " large").c_str()) << int(t) << stride << std::int64_t(1031);
+                // Over 8 MiB of output (one stride of each sign per dtype: the suite runs under
+                // AddressSanitizer too), and a small one that stays in the caches.
+                if (stride == 3 || stride == -2)
+                    QTest::newRow((name + " large").c_str())
+                        << int(t) << stride << std::int64_t(1031);
                 QTest::newRow((name + " small").c_str()) << int(t) << stride << std::int64_t(3);
             }
         }
@@ -320,7 +323,8 @@ private slots:
                 if (bytes % dtypeSize(t) != 0) continue;
                 const std::string name =
                     std::string(dtypeName(t)) + " " + std::to_string(bytes) + " bytes";
-                QTest::newRow((name + " large").c_str()) << int(t) << bytes << true;
+                if (t == DType::Float32 && bytes == 64) // space_to_batch_nd's case
+                    QTest::newRow((name + " large").c_str()) << int(t) << bytes << true;
                 QTest::newRow((name + " small").c_str()) << int(t) << bytes << false;
             }
         }
