@@ -529,6 +529,8 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
         std::string text;
         JsonWriter writer(text);
         writeResponse(writer, request, result, start);
+        // The result may share the mapped input's pages: its values were read just now.
+        checkMappedInputs(result.outputs);
         p.out() << text << "\n";
         return 0;
     }

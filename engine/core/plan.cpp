@@ -76,21 +76,32 @@ bool contiguous(const std::vector<std::int64_t>& extents, const std::vector<std:
 
 } // namespace
 
+std::optional<InputRun> OutputPlan::contiguousRun(const std::vector<Tensor>& inputs) const
+{
+    if (computed.isValid() || pieces.size() != 1) return std::nullopt;
+    const auto* p = std::get_if<AffinePiece>(&pieces.front());
+    if (!p || p->slot < 0 || p->slot >= int(inputs.size())) return std::nullopt;
+    const Tensor& input = inputs[std::size_t(p->slot)];
+    if (!input.isValid() || input.dtype() != dtype || p->inOffset < 0 || p->outOffset != 0 ||
+        p->extents.size() != p->inStrides.size() || p->extents.size() != p->outStrides.size())
+        return std::nullopt;
+    const auto n = checkedNumElements(shape);
+    if (!n || *n == 0 || p->inOffset > input.size() || *n > input.size() - p->inOffset)
+        return std::nullopt;
+    const auto count = checkedNumElements(p->extents);
+    if (!count || *count != *n) return std::nullopt;
+    if (!contiguous(p->extents, p->inStrides) || !contiguous(p->extents, p->outStrides))
+        return std::nullopt;
+    return InputRun{p->slot, p->inOffset};
+}
+
 int OutputPlan::identitySlot(const std::vector<Tensor>& inputs) const
 {
-    if (computed.isValid() || pieces.size() != 1) return -1;
-    const auto* p = std::get_if<AffinePiece>(&pieces.front());
-    if (!p || p->slot < 0 || p->slot >= int(inputs.size())) return -1;
-    const Tensor& input = inputs[std::size_t(p->slot)];
-    if (!input.isValid() || input.dtype() != dtype || p->inOffset != 0 || p->outOffset != 0 ||
-        p->extents.size() != p->inStrides.size() || p->extents.size() != p->outStrides.size())
+    const auto run = contiguousRun(inputs);
+    if (!run || run->offset != 0 ||
+        inputs[std::size_t(run->slot)].size() != checkedNumElements(shape).value_or(-1))
         return -1;
-    const auto n = checkedNumElements(shape);
-    if (!n || *n == 0 || *n != input.size()) return -1;
-    const auto count = checkedNumElements(p->extents);
-    if (!count || *count != *n) return -1;
-    if (!contiguous(p->extents, p->inStrides) || !contiguous(p->extents, p->outStrides)) return -1;
-    return p->slot;
+    return run->slot;
 }
 
 } // namespace ss

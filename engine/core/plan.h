@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -121,6 +122,13 @@ struct IndexPiece
 
 using Piece = std::variant<AffinePiece, RowsPiece, IndexPiece>;
 
+/// Consecutive elements of one input: [offset, offset + an output's element count) of `slot`.
+struct InputRun
+{
+    int slot = 0;
+    std::int64_t offset = 0;
+};
+
 /// How one output tensor is made. Pieces run in order and a later piece overwrites an earlier
 /// one where they meet (strided_slice_assign, dynamic_stitch duplicates); together they must
 /// write every element. An output whose values are computed rather than moved (unique's idx and
@@ -150,6 +158,11 @@ struct OutputPlan
     /// x[...], transpose by the identity, a tile by ones, a pad by zeros), or -1. Such an output
     /// shares the input's buffer instead of copying it (executePlan).
     int identitySlot(const std::vector<Tensor>& inputs) const;
+    /// The run of consecutive input elements this output is a copy of, in their order (one
+    /// affine piece reading an input of the same dtype contiguously from some element on, such
+    /// as x[7] of a row-major tensor, x[2:5], or any identity above), or nothing. Such an output
+    /// of a mapped file shares the file's pages instead of copying them (executePlan).
+    std::optional<InputRun> contiguousRun(const std::vector<Tensor>& inputs) const;
 };
 
 } // namespace ss

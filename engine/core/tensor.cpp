@@ -506,6 +506,24 @@ Tensor Tensor::reshaped(Shape shape) const
     return t;
 }
 
+Tensor Tensor::view(std::int64_t offset, Shape shape) const
+{
+    if (m_dtype == DType::String) invalidArgument("a string tensor cannot be viewed in place");
+    const auto n = checkedNumElements(shape);
+    if (!n || offset < 0 || *n > m_size - offset)
+        throw OpError(ErrorCode::Internal, "a view of elements outside its tensor");
+    Tensor t;
+    t.m_dtype = m_dtype;
+    t.m_shape = std::move(shape);
+    t.m_size = *n;
+    t.m_valid = true;
+    // The aliasing constructor: the view points into the buffer and owns a share of all of it.
+    if (t.m_size > 0)
+        t.m_data = std::shared_ptr<void>(m_data, static_cast<char*>(m_data.get()) +
+                                                     offset * std::int64_t(dtypeSize(m_dtype)));
+    return t;
+}
+
 std::int64_t Tensor::intAt(std::int64_t i) const
 {
     return visitDType(m_dtype, [&](auto tag) -> std::int64_t {

@@ -188,6 +188,10 @@ public:
     Tensor clone(const Limits& limits = {}) const;
     /// The same buffer under another shape with the same element count.
     Tensor reshaped(Shape shape) const;
+    /// Elements [offset, offset + n) of this tensor's buffer as a tensor of `shape` (n elements),
+    /// sharing the buffer, which the view keeps alive: a contiguous block of a mapped file read
+    /// where it lies. Numeric dtypes only; the range must lie inside this tensor.
+    Tensor view(std::int64_t offset, Shape shape) const;
 
     /// Element i as int64 (bool: 0/1; floats truncated toward zero; complex: the real part). Not
     /// for strings.

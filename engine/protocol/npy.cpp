@@ -886,10 +886,16 @@ Tensor readNpyBytes(std::string_view bytes, const Limits& limits)
 
 void writeNpyFile(const std::string& path, const Tensor& tensor)
 {
+    // The tensor may be a mapped file's pages (an input, or a result that shares them): if the
+    // file changed or was truncated while they were written out, the new file holds neither
+    // version, and is not put in place. A truncated page makes write() fail (EFAULT) rather than
+    // raise SIGBUS: the file's problem, not "Bad address", is the error.
     const std::string why =
         writeFileAtomically(QFile::decodeName(path.c_str()), [&](const auto& sink) {
             writeNpy(tensor, [&](const char* data, std::size_t size) { sink(data, size); });
+            checkMappedInputs({tensor});
         });
+    checkMappedInputs({tensor});
     if (!why.empty()) badRequest("cannot write '" + path + "': " + why);
 }
 

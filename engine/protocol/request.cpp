@@ -779,6 +779,9 @@ std::string RequestHandler::handleLine(std::string_view line)
         text.reserve(std::size_t(result.responseBytes)); // no regrowth: the charge is the peak
         JsonWriter writer(text);
         writeResponse(writer, request, result, start, &m_executor);
+        // An output may share a mapped input's pages (executePlan): its values or checksum were
+        // read just now, after runRequest's check.
+        checkMappedInputs(result.outputs);
         response = std::move(text);
     });
     const Job::State state = job->wait();

@@ -118,12 +118,11 @@ Permuted permuted(const Shape& shape, const std::vector<int>& perm,
     return r;
 }
 
-// Runs the piece through the engine and checks every output element against the input element
-// the piece names, walked with an odometer (no per-element allocation: some cases are 8 MB).
-void checkPermuted(DType dtype, const Shape& shape, const std::vector<int>& perm,
-                   const std::vector<bool>& flipped)
+// Runs the piece (row-major output strides) over a random input of `shape` through the engine
+// and checks every output element against the input element the piece names, walked with an
+// odometer (no per-element allocation: some cases are 8 MB).
+void checkPiece(DType dtype, const Shape& shape, const Permuted& p)
 {
-    const Permuted p = permuted(shape, perm, flipped);
     const Tensor input = makeFilled(dtype, shape, Fill::Random, 99, {});
     OutputPlan out;
     out.dtype = dtype;
@@ -149,6 +148,12 @@ void checkPermuted(DType dtype, const Shape& shape, const std::vector<int>& perm
             c[k] = 0;
         }
     }
+}
+
+void checkPermuted(DType dtype, const Shape& shape, const std::vector<int>& perm,
+                   const std::vector<bool>& flipped)
+{
+    checkPiece(dtype, shape, permuted(shape, perm, flipped));
 }
 
 } // namespace
@@ -262,6 +267,85 @@ private slots:
         std::vector<int> perm(shape.size());
         std::iota(perm.begin(), perm.end(), 0);
         checkPermuted(DType(dtype), shape, perm, flipped);
+    }
+
+    // Every |stride|-th element of each row (x[:, ::3], x[:, ::-2]): a large output of 4- and
+    // 8-byte elements is written with streaming stores from each row's first 16-byte boundary
+    // on (odd row lengths put the rows at every alignment), the rest element by element.
+    void stridedRows_data()
+    {
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<std::int64_t>("stride");
+        QTest::addColumn<std::int64_t>("outRows");
+        for (DType t :
+             {DType::Float32, DType::Int32, DType::Float64, DType::Complex64, DType::Int16}) {
+            for (std::int64_t stride : {2, 3, 5, -2, -3}) {
+                const std::string name =
+                    std::string(dtypeName(t)) + " stride " + std::to_string(stride);
+                // Over 8 MiB of output (one stride of each sign per dtype: the suite runs under
+                // AddressSanitizer too), and a small one that stays in the caches.
+                if (stride == 3 || stride == -2)
+                    QTest::newRow((name + " large").c_str())
+                        << int(t) << stride << std::int64_t(1031);
+                QTest::newRow((name + " small").c_str()) << int(t) << stride << std::int64_t(3);
+            }
+        }
+    }
+
+    void stridedRows()
+    {
+        QFETCH(int, dtype);
+        QFETCH(std::int64_t, stride);
+        QFETCH(std::int64_t, outRows);
+        const std::int64_t size = dtypeSize(DType(dtype));
+        const std::int64_t outCols = ((std::int64_t(17) << 19) / size / 1031) | 1;
+        const std::int64_t cols = outCols * std::abs(stride) + 1;
+        const Shape shape{outRows, cols};
+        Permuted p;
+        p.outShape = {outRows, outCols};
+        p.piece.extents = p.outShape;
+        p.piece.inStrides = {cols, stride};
+        p.piece.outStrides = rowMajorStrides(p.outShape);
+        p.piece.inOffset = stride < 0 ? cols - 1 : 1;
+        checkPiece(DType(dtype), shape, p);
+    }
+
+    // Short contiguous runs read from every other position, as space_to_batch_nd by 2 moves
+    // them: runs of 8 to 256 bytes are copied as fixed-size blocks, other lengths element by
+    // element; into a large output and a small one.
+    void shortRuns_data()
+    {
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<std::int64_t>("runBytes");
+        QTest::addColumn<bool>("large");
+        for (DType t : {DType::Float32, DType::Float64, DType::Complex128, DType::Int8}) {
+            for (std::int64_t bytes : {16, 24, 32, 48, 64, 128, 256}) {
+                if (bytes % dtypeSize(t) != 0) continue;
+                const std::string name =
+                    std::string(dtypeName(t)) + " " + std::to_string(bytes) + " bytes";
+                if (t == DType::Float32 && bytes == 64) // space_to_batch_nd's case
+                    QTest::newRow((name + " large").c_str()) << int(t) << bytes << true;
+                QTest::newRow((name + " small").c_str()) << int(t) << bytes << false;
+            }
+        }
+    }
+
+    void shortRuns()
+    {
+        QFETCH(int, dtype);
+        QFETCH(std::int64_t, runBytes);
+        QFETCH(bool, large);
+        const std::int64_t n = runBytes / dtypeSize(DType(dtype));
+        constexpr std::int64_t w = 257;
+        const std::int64_t rows = large ? (std::int64_t(17) << 19) / (2 * w * runBytes) + 1 : 3;
+        // Input [rows, w, 2, n]; output [2, rows, w, n]: block b takes every other run.
+        const Shape shape{rows, w, 2, n};
+        Permuted p;
+        p.outShape = {2, rows, w, n};
+        p.piece.extents = p.outShape;
+        p.piece.inStrides = {n, w * 2 * n, 2 * n, 1};
+        p.piece.outStrides = rowMajorStrides(p.outShape);
+        checkPiece(DType(dtype), shape, p);
     }
 
     void transposeTakesTiles()

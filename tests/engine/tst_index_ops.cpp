@@ -1510,6 +1510,64 @@ private slots:
     }
 
     // Erratum 23: y[idx[i]] == x[i] for every i < len(x) (not rank(x)).
+    // Large stitches (range checks and row bitmaps in several parallel parts) against a loop: a
+    // permutation, dense rows with duplicates, rows past the index count; later writers win,
+    // unnamed rows are zero.
+    void largeStitch_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<std::vector<std::int64_t>>("sizes"); // of each indices tensor
+        QTest::newRow("permutation") << "permutation" << std::vector<std::int64_t>{300000};
+        QTest::newRow("permutation, three parts")
+            << "permutation" << std::vector<std::int64_t>{100000, 0, 150001, 49999};
+        QTest::newRow("dense with duplicates")
+            << "dense" << std::vector<std::int64_t>{170000, 130000};
+        QTest::newRow("sparse past the count")
+            << "sparse" << std::vector<std::int64_t>{90000, 110000};
+        QTest::newRow("last index past the count")
+            << "last" << std::vector<std::int64_t>{200000, 100000};
+    }
+
+    void largeStitch()
+    {
+        QFETCH(QString, kind);
+        QFETCH(std::vector<std::int64_t>, sizes);
+        std::int64_t total = 0;
+        for (std::int64_t n : sizes)
+            total += n;
+        std::mt19937_64 rng(24);
+        std::vector<std::int64_t> all(static_cast<std::size_t>(total));
+        for (std::int64_t i = 0; i < total; ++i) {
+            if (kind == "permutation")
+                all[std::size_t(i)] = (i * 6700417 + 12345) % total; // 6700417 is prime
+            else if (kind == "dense")
+                all[std::size_t(i)] = std::int64_t(rng() % std::uint64_t(total - 7));
+            else if (kind == "sparse")
+                all[std::size_t(i)] = std::int64_t(rng() % std::uint64_t(3 * total));
+            else
+                all[std::size_t(i)] = i == total - 1 ? total : std::int64_t(rng() % 1000);
+        }
+        std::vector<Tensor> indices, data;
+        std::int64_t at = 0;
+        std::int64_t rows = 0;
+        for (std::int64_t n : sizes) {
+            std::vector<std::int64_t> part(all.begin() + at, all.begin() + at + n);
+            for (std::int64_t v : part)
+                rows = std::max(rows, v + 1);
+            indices.push_back(i32({n}, part));
+            data.push_back(iota({n, 2}, 2 * at + 1));
+            at += n;
+        }
+        const OpRun run = runOp("dynamic_stitch", {indices, data});
+        std::vector<std::int64_t> want(static_cast<std::size_t>(rows * 2), 0);
+        for (std::size_t m = 0; m < indices.size(); ++m)
+            for (std::int64_t i = 0; i < indices[m].size(); ++i)
+                for (std::int64_t c = 0; c < 2; ++c)
+                    want[std::size_t(indices[m].intAt(i) * 2 + c)] = data[m].intAt(i * 2 + c);
+        QCOMPARE(run.outputs[0].shape(), (Shape{rows, 2}));
+        QVERIFY(values(run.outputs[0]) == want);
+    }
+
     void uniqueRebuildsX()
     {
         const Tensor x = i32({9}, {1, 1, 2, 4, 4, 4, 7, 8, 8});

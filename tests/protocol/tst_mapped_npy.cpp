@@ -11,6 +11,7 @@
 #include "protocol/request.h"
 #include "protocol_test.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -118,6 +119,9 @@ private slots:
     void aChangedFileIsMappedAfresh();
     void aFileBiggerThanTheLimitsIsSlicedWhereItLies_data();
     void aFileBiggerThanTheLimitsIsSlicedWhereItLies();
+    void aContiguousBlockSharesTheFilesPages_data();
+    void aContiguousBlockSharesTheFilesPages();
+    void aSharedBlockOfATruncatedFileIsNotSaved();
 };
 
 void TestMappedNpy::mapsWhereTheLayoutAllows_data()
@@ -431,6 +435,99 @@ void TestMappedNpy::aFileBiggerThanTheLimitsIsSlicedWhereItLies()
     // Only the output (and the request's own bookkeeping) was allocated.
     QVERIFY2(allocatedResidentBytes() - allocated < 32 << 20,
              qPrintable(QString::number(allocatedResidentBytes() - allocated)));
+}
+
+namespace {
+
+// The getitem request `expr` on the .npy file at `path`, read mapped or into memory.
+RequestResult getitemOnFile(const QString& path, const std::string& expr, bool mapped)
+{
+    const Json json =
+        parseJson("{\"op\": \"getitem\", \"inputs\": {\"input\": {\"npy\": \"" +
+                  path.toStdString() + "\"}}, \"attrs\": {\"expr\": \"" + expr + "\"}}");
+    const Limits limits = kLimits.forRequest();
+    setNpyMapping(mapped);
+    Request request;
+    try {
+        request = requestFromJson(json, limits);
+    } catch (...) {
+        setNpyMapping(false);
+        throw;
+    }
+    setNpyMapping(false);
+    return runRequest(request, limits, testExecutor());
+}
+
+} // namespace
+
+void TestMappedNpy::aContiguousBlockSharesTheFilesPages_data()
+{
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<std::int64_t>("firstElement"); // of the input, where the result starts
+    QTest::addColumn<bool>("shared");
+    QTest::newRow("a row") << "x[7]" << std::int64_t(7 * 65536) << true;
+    QTest::newRow("rows") << "x[2:5]" << std::int64_t(2 * 65536) << true;
+    QTest::newRow("a row's rows") << "x[7, 3:9]" << std::int64_t(7 * 65536 + 3 * 256) << true;
+    QTest::newRow("a row, new axes") << "x[None, 7, ..., None]" << std::int64_t(7 * 65536) << true;
+    QTest::newRow("the whole") << "x[...]" << std::int64_t(0) << true;
+    // Not at a 64-byte boundary (the alignment of every tensor buffer): copied.
+    QTest::newRow("unaligned") << "x[7, 0, 1:]" << std::int64_t(-1) << false;
+    // Not consecutive elements: copied.
+    QTest::newRow("columns") << "x[7, :, 1:]" << std::int64_t(-1) << false;
+    QTest::newRow("reversed") << "x[7, ::-1]" << std::int64_t(-1) << false;
+}
+
+// NumPy's x[7] is a view; here a result that is a run of consecutive elements of a mapped input
+// is that input's pages too (no copy, no allocation), and equal to the copy a read file gives.
+void TestMappedNpy::aContiguousBlockSharesTheFilesPages()
+{
+    QFETCH(QString, expr);
+    QFETCH(std::int64_t, firstElement);
+    QFETCH(bool, shared);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("x.npy");
+    const std::int64_t n = 16 * 256 * 256;
+    writeFile(path, npyFile("<f4", false, "(16, 256, 256)", elementBytes(n, 4), 128));
+    const RequestResult copied = getitemOnFile(path, expr.toStdString(), false);
+    const RequestResult mapped = getitemOnFile(path, expr.toStdString(), true);
+    const Tensor& input = mapped.inputs.at(0);
+    QVERIFY(isMappedFile(input.raw()));
+    const Tensor& out = mapped.outputs.at(0);
+    QVERIFY(out.identical(copied.outputs.at(0)));
+    QCOMPARE(isMappedFile(out.raw()), shared);
+    if (shared) QCOMPARE(out.raw(), static_cast<const void*>(input.data<float>() + firstElement));
+    checkMappedInputs(mapped.outputs);
+}
+
+// A result that shares a mapped file's pages is checked like the file: cut short under it, the
+// result is not saved (no file appears), and the error says why; intact, it saves the row.
+void TestMappedNpy::aSharedBlockOfATruncatedFileIsNotSaved()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("x.npy");
+    const std::int64_t n = 16 * 256 * 256;
+    writeFile(path, npyFile("<f4", false, "(16, 256, 256)", elementBytes(n, 4), 128));
+    const RequestResult result = getitemOnFile(path, "x[7]", true);
+    const Tensor row = result.outputs.at(0);
+    QVERIFY(isMappedFile(row.raw()));
+    const std::string saved = dir.filePath("row.npy").toStdString();
+    writeNpyFile(saved, row);
+    QVERIFY(readNpyFile(saved, kLimits).identical(row.clone()));
+    QVERIFY(
+        readNpyFile(saved, kLimits).identical(getitemOnFile(path, "x[7]", false).outputs.at(0)));
+
+    // Cut in the middle of row 3: row 7 is gone from the file.
+    QVERIFY(::truncate(QFile::encodeName(path).constData(), 128 + 3 * 65536 * 4) == 0);
+    const std::string lost = dir.filePath("lost.npy").toStdString();
+    try {
+        writeNpyFile(lost, row);
+        QFAIL("a row of a truncated file was saved");
+    } catch (const OpError& e) {
+        QCOMPARE(e.code(), ErrorCode::BadRequest);
+        QVERIFY2(std::string(e.what()).find("x.npy' was truncated") != std::string::npos, e.what());
+    }
+    QVERIFY(!QFile::exists(QString::fromStdString(lost)));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2); // x, row
 }
 
 QTEST_APPLESS_MAIN(TestMappedNpy)
