@@ -296,11 +296,14 @@ void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered)
     madvise(reinterpret_cast<void*>(first), end - first, scattered ? MADV_RANDOM : MADV_NORMAL);
 }
 
-std::optional<std::string> mappedFilePath(const void* data)
+std::optional<std::string> mappedFilePath(const void* data, std::int64_t bytes)
 {
     std::lock_guard lock(g_mutex);
-    const Slot* s = slotOf(reinterpret_cast<std::uintptr_t>(data));
+    const auto at = reinterpret_cast<std::uintptr_t>(data);
+    const Slot* s = slotOf(at);
     if (!s || s->path.empty()) return std::nullopt;
+    const std::uintptr_t first = s->begin.load(std::memory_order_acquire) + s->dataOffset;
+    if (at != first || bytes != std::int64_t(s->length) - s->dataOffset) return std::nullopt;
     return s->path;
 }
 

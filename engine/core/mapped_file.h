@@ -50,8 +50,9 @@ bool isMappedFile(const void* data);
 /// memory that is not a mapped file.
 void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered);
 
-/// The path given to mapFileRange for the buffer `data` lies in, if it is one and was given a
-/// path: where a workspace finds the data again instead of holding a copy of it.
-std::optional<std::string> mappedFilePath(const void* data);
+/// The path given to mapFileRange, if [data, data + bytes) is the whole range it mapped and it
+/// was given a path: where a workspace finds the data again instead of holding a copy of it. A
+/// part of the range (a result that shares the file's pages, such as `x[7]`) is not the file.
+std::optional<std::string> mappedFilePath(const void* data, std::int64_t bytes);
 
 } // namespace ss

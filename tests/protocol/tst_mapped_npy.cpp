@@ -122,6 +122,7 @@ private slots:
     void aContiguousBlockSharesTheFilesPages_data();
     void aContiguousBlockSharesTheFilesPages();
     void aSharedBlockOfATruncatedFileIsNotSaved();
+    void onlyTheWholeMappedRangeIsTheFile();
 };
 
 void TestMappedNpy::mapsWhereTheLayoutAllows_data()
@@ -531,4 +532,23 @@ void TestMappedNpy::aSharedBlockOfATruncatedFileIsNotSaved()
 }
 
 QTEST_APPLESS_MAIN(TestMappedNpy)
+// A workspace writes a big mapped input as its file's path: only the whole range read from the
+// file is that file; a block of it that shares its pages (x[7]) is not.
+void TestMappedNpy::onlyTheWholeMappedRangeIsTheFile()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("v.npy").toStdString();
+    const std::int64_t n = 1 << 18;
+    writeFile(QString::fromStdString(path),
+              npyFile("<f4", false, "(512, 512)", elementBytes(n, 4), 128));
+    const Tensor t = readMapped(path);
+    QVERIFY(isMappedFile(t.raw()));
+    QCOMPARE(mappedFilePath(t.raw(), n * 4).value_or("(none)"), path);
+    const Tensor row = t.view(512 * 7, {512});
+    QVERIFY(isMappedFile(row.raw()));
+    QVERIFY(!mappedFilePath(row.raw(), 512 * 4));
+    const Tensor first = t.view(0, {512}); // where the file's data starts, but not all of it
+    QVERIFY(!mappedFilePath(first.raw(), 512 * 4));
+}
+
 #include "tst_mapped_npy.moc"

@@ -73,10 +73,11 @@ void writeSource(JsonWriter& w, const InputSource& source, const std::string& na
         // file bigger than memory would not fit in memory as text. Smaller ones are written as
         // their elements, as every other input, so that the workspace holds its data.
         if (const void* data = source.data.raw()) {
-            if (const auto path = mappedFilePath(data)) {
+            const std::int64_t bytes =
+                std::int64_t(source.data.size()) * dtypeSize(source.data.dtype());
+            if (const auto path = mappedFilePath(data, bytes)) {
                 if (const auto problem = mappedFileProblem(data)) badRequest(*problem);
-                if (std::int64_t(source.data.size()) * dtypeSize(source.data.dtype()) >
-                    kMappedInputEmbedBytes) {
+                if (bytes > kMappedInputEmbedBytes) {
                     w.beginObject();
                     w.key("npy");
                     w.value(QFile::encodeName(
