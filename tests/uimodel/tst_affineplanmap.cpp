@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Provenance worked out from the plan (AffinePlanMap, IndexPlanMap) against the stored path on
-// the same plan: every op's example, every lesson, and thousands of random strided slices,
-// transposes, reverses, concats, splits, stacks, unstacks, pads of every mode, tiles, gathers
-// and gather_nds. Read orders (at() and read() both ways, with
-// several steps), summaries, the last read, sources and targets must all agree, and the plan
-// path must really be taken where it should (else the comparison proves nothing).
+// Provenance worked out from the plan (AffinePlanMap, IndexPlanMap, RowsPlanMap) against the
+// stored path on the same plan: every op's example, every lesson, and thousands of random
+// strided slices, transposes, reverses, concats, splits, stacks, unstacks, pads of every mode,
+// tiles, gathers, gather_nds, boolean_masks, one_hots, sequence_masks, dynamic_partitions and
+// unique_with_counts. Read orders (at() and read() both ways, with several steps), summaries,
+// the last read, sources and targets must all agree, and the plan path must really be taken
+// where it should (else the comparison proves nothing).
 #include "protocol/request.h"
 #include "ui/model/affineplanmap.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/indexplanmap.h"
 #include "ui/model/lessons.h"
+#include "ui/model/rowsplanmap.h"
 #include "ui/model/workerpool.h"
 
 #include <QSignalSpy>
@@ -17,6 +19,7 @@
 
 #include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -30,8 +33,9 @@ namespace {
 struct Outcome
 {
     bool ran = false;      ///< the op accepted its arguments
-    bool analytic = false; ///< AffinePlanMap or IndexPlanMap took the plan
+    bool analytic = false; ///< a plan map took the plan
     bool indexed = false;  ///< IndexPlanMap did
+    bool rows = false;     ///< RowsPlanMap did
     std::string error;     ///< empty: both ways agree
 };
 
@@ -100,26 +104,20 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
     }
     outcome.ran = true;
     std::vector<std::int64_t> sizes;
-    std::vector<Shape> shapes;
-    for (const Tensor& t : run.inputs) {
+    for (const Tensor& t : run.inputs)
         sizes.push_back(t.size());
-        shapes.push_back(t.shape());
-    }
-    auto plan = AffinePlanMap::make(run.plan, shapes);
-    std::shared_ptr<IndexPlanMap> index;
-    if (!plan) {
-        index = IndexPlanMap::make(run.plan, sizes);
-        if (!index) return outcome;
-        index->numberReads(nullptr);
-        outcome.indexed = true;
-    }
+    // The evaluation's own choice of map (EngineClient and the Frameworks panel make it so).
+    std::optional<SourceMap> fromPlan =
+        SourceMap::fromPlan(run.plan, run.inputs, Limits::machineDefault(), nullptr);
+    if (!fromPlan) return outcome;
     outcome.analytic = true;
+    outcome.indexed = bool(fromPlan->indexPlan());
+    outcome.rows = bool(fromPlan->rowsPlan());
 
     JobContext ctx;
     Evaluation stored, derived;
     stored.sources = SourceMap(run.sources);
-    derived.sources =
-        plan ? SourceMap(plan) : SourceMap(std::shared_ptr<const IndexPlanMap>(std::move(index)));
+    derived.sources = std::move(*fromPlan);
     computeReadOrders(run.inputs, stored, pool(), ctx);
     computeReadOrders(run.inputs, derived, pool(), ctx);
     auto fail = [&](std::string e) {
@@ -183,7 +181,14 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
     if (!sizes.empty() && sizes[0] > 0 &&
         derived.sources.targets(0, sizes[0] / 2) != stored.sources.targets(0, sizes[0] / 2))
         return fail("stored targets differ");
-    if (derived.sources.bytes() != 0 || (!outcome.indexed && derived.sources.targetsCost() != 0))
+    // Only a row-picking plan keeps anything with its sources: its bitmaps, 1/8 byte per input
+    // row and output plus a word per 512 rows (rounded up to whole words per output).
+    std::int64_t bitmapBound = 0;
+    if (outcome.rows)
+        for (std::int64_t n : sizes)
+            bitmapBound += RowsPlanMap::kMaxOutputsPerSlot * (n / 64 + n / 512 + 2) * 8;
+    if (derived.sources.bytes() > bitmapBound ||
+        (!outcome.indexed && derived.sources.targetsCost() != 0))
         return fail("the derived sources keep memory");
     return outcome;
 }
@@ -261,6 +266,25 @@ Attr ints(const std::vector<std::int64_t>& v)
     return Attr::ints(v);
 }
 
+// A tensor of any integer or bool dtype holding `values`.
+Tensor tensorOf(DType dtype, const Shape& shape, const std::vector<std::int64_t>& values)
+{
+    Tensor t = Tensor::empty(dtype, shape);
+    for (std::int64_t i = 0; i < t.size(); ++i)
+        t.setFromInt(i, values[std::size_t(i)]);
+    return t;
+}
+
+// `n` random values in [lo, hi].
+std::vector<std::int64_t> randomValues(std::mt19937_64& rng, std::int64_t n, std::int64_t lo,
+                                       std::int64_t hi)
+{
+    std::vector<std::int64_t> values;
+    for (std::int64_t i = 0; i < n; ++i)
+        values.push_back(randomIn(rng, lo, hi));
+    return values;
+}
+
 } // namespace
 
 class TestAffinePlanMap : public QObject
@@ -274,6 +298,10 @@ private slots:
     void randomPads();
     void randomTiles();
     void randomGathers();
+    void randomMasks();
+    void randomOneHots();
+    void randomPartitions();
+    void randomUniques();
     void evaluationKeepsNoSources();
 };
 
@@ -294,11 +322,13 @@ void TestAffinePlanMap::everyExample()
         (o.analytic ? analytic : stored).insert(def.name);
     }
     // The plan path is taken where it should be, and only there.
-    for (const char* name : {"strided_slice", "getitem", "transpose", "reverse", "concat", "split",
-                             "stack", "unstack", "pad", "tile", "gather", "gather_nd"})
+    for (const char* name :
+         {"strided_slice", "getitem", "transpose", "reverse", "concat", "split", "stack", "unstack",
+          "pad", "tile", "gather", "gather_nd", "boolean_mask", "one_hot", "sequence_mask",
+          "unique_with_counts", "dynamic_partition"})
         QVERIFY2(analytic.count(name), name);
-    // Row lists and computed outputs keep the stored sources.
-    for (const char* name : {"boolean_mask", "unique_with_counts", "dynamic_partition"})
+    // A scatter whose later rows win keeps the stored sources.
+    for (const char* name : {"dynamic_stitch"})
         QVERIFY2(stored.count(name), name);
 }
 
@@ -545,12 +575,163 @@ void TestAffinePlanMap::randomGathers()
     QCOMPARE(indexed, ran);
 }
 
+// boolean_mask picks the rows of its true mask entries, in order, in every outer block: the
+// input's read order is a rank in the rows picked, an output element's source a select.
+void TestAffinePlanMap::randomMasks()
+{
+    std::mt19937_64 rng(8);
+    const OpDef* mask = findOp("boolean_mask");
+    int ran = 0, analytic = 0, rows = 0;
+    for (int round = 0; round < 400; ++round) {
+        // Now and then a mask of thousands of rows, so that the bitmaps span many words and
+        // their rank samples (one per 512 rows) are used.
+        const Shape shape =
+            round % 20 == 0 ? Shape{2, randomIn(rng, 1000, 3000), 2} : randomShape(rng);
+        const auto r = std::int64_t(shape.size());
+        const std::int64_t axis = randomIn(rng, 0, r - 1);
+        const std::int64_t k = randomIn(rng, 1, r - axis);
+        const Shape ms(shape.begin() + axis, shape.begin() + axis + k);
+        // All false, all true, or each true with a random density.
+        const auto kind = rng() % 4;
+        const std::int64_t percent = randomIn(rng, 0, 100);
+        std::vector<std::int64_t> bits;
+        for (std::int64_t i = 0; i < numElements(ms); ++i)
+            bits.push_back(kind == 0   ? 0
+                           : kind == 1 ? 1
+                                       : std::int64_t(randomIn(rng, 1, 100) <= percent));
+        const Attrs attrs{{"axis", Attr(rng() % 2 ? axis : axis - r)}};
+        const Outcome o = compareBothWays(
+            *mask, {{arange(shape)}, {tensorOf(DType::Bool, ms, bits)}}, attrs, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        if (o.ran) {
+            ++ran;
+            analytic += o.analytic;
+            rows += o.rows;
+        }
+    }
+    // Every mask takes a plan's path: the row-picking plan's, or for an empty output (no true
+    // entry, or an empty tensor) the affine plan's, which has no piece. A negative axis whose
+    // slice of the shape runs past its end is refused, as in TensorFlow.
+    QVERIFY2(ran > 250, std::to_string(ran).c_str());
+    QCOMPARE(analytic, ran);
+    QVERIFY2(rows > 100, std::to_string(rows).c_str());
+}
+
+// one_hot and sequence_mask are all constants: nothing is read, every source is none.
+void TestAffinePlanMap::randomOneHots()
+{
+    std::mt19937_64 rng(9);
+    const OpDef* oneHot = findOp("one_hot");
+    const OpDef* sequenceMask = findOp("sequence_mask");
+    int ran = 0, analytic = 0;
+    for (int round = 0; round < 300; ++round) {
+        Shape shape = randomShape(rng);
+        shape.resize(
+            std::size_t(randomIn(rng, 0, std::int64_t(std::min<std::size_t>(3, shape.size())))));
+        const std::int64_t depth = randomIn(rng, 0, 4);
+        const DType types[] = {DType::Int32, DType::Int64, DType::UInt8, DType::Int8};
+        const DType type = types[rng() % 4];
+        const auto values =
+            randomValues(rng, numElements(shape), type == DType::UInt8 ? 0 : -1, depth);
+        const auto rank = std::int64_t(shape.size());
+        Attrs attrs{{"depth", Attr(depth)},
+                    {"on_value", Attr(std::int64_t(5))},
+                    {"off_value", Attr(std::int64_t(-2))}};
+        if (rng() % 2) attrs["axis"] = Attr(randomIn(rng, 0, rank));
+        Outcome o = compareBothWays(*oneHot, {{tensorOf(type, shape, values)}}, attrs, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        ran += o.ran;
+        analytic += o.analytic;
+
+        Attrs maskAttrs;
+        if (rng() % 2) maskAttrs["maxlen"] = Attr(randomIn(rng, 0, 5));
+        o = compareBothWays(
+            *sequenceMask,
+            {{tensorOf(DType::Int32, shape, randomValues(rng, numElements(shape), -1, 5))}},
+            maskAttrs, rng);
+        QVERIFY2(o.error.empty(), ("sequence_mask: " + o.error).c_str());
+        ran += o.ran;
+        analytic += o.analytic;
+    }
+    QVERIFY(ran > 500);
+    QCOMPARE(analytic, ran);
+}
+
+// dynamic_partition sends every row of data to one output, in order: each output picks rows in
+// increasing order and no two share one. More outputs than RowsPlanMap takes keep stored sources.
+void TestAffinePlanMap::randomPartitions()
+{
+    std::mt19937_64 rng(10);
+    const OpDef* partition = findOp("dynamic_partition");
+    int ran = 0, rows = 0;
+    for (int round = 0; round < 400; ++round) {
+        const bool many = rng() % 10 == 0;
+        Shape shape = randomShape(rng);
+        std::int64_t n = randomIn(rng, 1, 5);
+        Shape ps(shape.begin(), shape.begin() + randomIn(rng, 0, std::int64_t(shape.size())));
+        std::vector<std::int64_t> values = randomValues(rng, numElements(ps), 0, n - 1);
+        if (many) {
+            // Every one of more outputs than RowsPlanMap takes gets a row.
+            n = RowsPlanMap::kMaxOutputsPerSlot + 1;
+            shape = {n + 3, randomIn(rng, 1, 3)};
+            ps = {n + 3};
+            values.clear();
+            for (std::int64_t i = 0; i < n + 3; ++i)
+                values.push_back(i % n);
+            std::shuffle(values.begin(), values.end(), rng);
+        }
+        const Outcome o =
+            compareBothWays(*partition, {{arange(shape)}, {tensorOf(DType::Int32, ps, values)}},
+                            {{"num_partitions", Attr(n)}}, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        if (many) {
+            QVERIFY(o.ran && !o.analytic);
+        } else if (o.ran) {
+            ++ran;
+            rows += o.rows;
+        }
+    }
+    QVERIFY(ran > 300);
+    QCOMPARE(rows, ran);
+}
+
+// unique_with_counts' y copies each distinct value's first occurrence, in order; idx and count
+// are computed and read nothing.
+void TestAffinePlanMap::randomUniques()
+{
+    std::mt19937_64 rng(11);
+    const OpDef* unique = findOp("unique_with_counts");
+    int ran = 0, rows = 0;
+    for (int round = 0; round < 300; ++round) {
+        // Now and then thousands of elements, most of them distinct (many rank samples).
+        const bool large = round % 20 == 0;
+        const std::int64_t n = large ? randomIn(rng, 1000, 3000) : randomIn(rng, 0, 30);
+        const std::int64_t spread = large ? n : randomIn(rng, 0, 40);
+        const DType type = rng() % 2 ? DType::Int32 : DType::Int64;
+        const Outcome o =
+            compareBothWays(*unique, {{tensorOf(type, {n}, randomValues(rng, n, -spread, spread))}},
+                            {{"out_idx", Attr(std::string(rng() % 2 ? "int32" : "int64"))}}, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        if (o.ran) {
+            ++ran;
+            rows += o.rows;
+        }
+    }
+    QVERIFY(ran > 250);
+    QCOMPARE(rows, ran);
+}
+
 void TestAffinePlanMap::evaluationKeepsNoSources()
 {
     // What the workbench does: a slice, a constant pad, a tile and a mirror pad are evaluated
     // with no sources and no stored order at all; a gather keeps no sources and only its
-    // params' read order (which depends on every index before an element's first read).
-    for (std::string op : {"getitem", "pad", "tile", "gather", "pad REFLECT"}) {
+    // params' read order (which depends on every index before an element's first read); the
+    // row-picking ops keep only their bitmaps (a word per 64 input rows and output, and one
+    // per 512: two words per reading output for an example).
+    const std::set<std::string> rowPicking{"boolean_mask", "one_hot", "sequence_mask",
+                                           "unique_with_counts", "dynamic_partition"};
+    for (std::string op : {"getitem", "pad", "tile", "gather", "pad REFLECT", "boolean_mask",
+                           "one_hot", "sequence_mask", "unique_with_counts", "dynamic_partition"}) {
         EngineClient client;
         QSignalSpy evaluated(&client, &EngineClient::evaluated);
         const bool mirror = op == "pad REFLECT";
@@ -562,10 +743,15 @@ void TestAffinePlanMap::evaluationKeepsNoSources()
         const auto eval = evaluated.front().front().value<std::shared_ptr<const Evaluation>>();
         QVERIFY(eval->ok);
         const bool indexed = op == "gather";
-        QCOMPARE(bool(eval->sources.plan()), !indexed);
+        const bool rows = rowPicking.count(op) > 0;
+        QCOMPARE(bool(eval->sources.plan()), !indexed && !rows);
         QCOMPARE(bool(eval->sources.indexPlan()), indexed);
+        QCOMPARE(bool(eval->sources.rowsPlan()), rows);
         QVERIFY(eval->sources.stored().empty());
-        QCOMPARE(eval->sources.bytes(), 0);
+        if (rows)
+            QVERIFY(eval->sources.bytes() <= 16 * eval->sources.outputCount());
+        else
+            QCOMPARE(eval->sources.bytes(), 0);
         std::int64_t orderBytes = 0;
         for (const auto* orders : {&eval->readOrders, &eval->outputOrders})
             for (const ReadOrder& order : *orders)

@@ -23,19 +23,6 @@ std::int64_t indexAt(const Tensor& indices, std::int64_t k)
     }
 }
 
-// An input slot no element of which is read (gather's indices): -1 everywhere, no memory.
-class UnreadOrder final : public ReadOrderMap
-{
-public:
-    explicit UnreadOrder(std::int64_t size) : ReadOrderMap(size) {}
-    ReadPosition at(std::int64_t) const override { return -1; }
-    void read(std::int64_t, std::int64_t, std::int64_t count, ReadPosition* out) const override
-    {
-        std::fill(out, out + count, ReadPosition(-1));
-    }
-    std::int64_t bytes() const override { return 0; }
-};
-
 // The read slot's order: the positions the numbering pass kept.
 class NumberedOrder final : public ReadOrderMap
 {
@@ -188,11 +175,12 @@ std::vector<std::vector<std::int64_t>> IndexPlanMap::targets(int slot, std::int6
 ReadOrder IndexPlanMap::inputOrder(int slot) const
 {
     const std::int64_t size = m_slotSizes[std::size_t(slot)];
-    if (slot != m_piece.slot) return std::make_shared<const UnreadOrder>(size);
+    // An input slot no element of which is read (gather's indices).
+    if (slot != m_piece.slot) return unreadOrder(size);
     return std::make_shared<const NumberedOrder>(shared_from_this(), size, orderBytes());
 }
 
-ReadOrder IndexPlanMap::outputOrder() const
+ReadOrder IndexPlanMap::outputOrder(int) const
 {
     return std::make_shared<const SourcePositionOrder>(shared_from_this(), m_outputSize);
 }
@@ -202,7 +190,7 @@ ReadOrderSummary IndexPlanMap::inputSummary(int slot) const
     return slot == m_piece.slot ? m_summary : ReadOrderSummary{};
 }
 
-ReadOrderSummary IndexPlanMap::outputSummary() const
+ReadOrderSummary IndexPlanMap::outputSummary(int) const
 {
     // Every output element is read; the first reads what is numbered 0.
     return {m_outputSize, 0, m_lastRead};

@@ -51,9 +51,10 @@ public:
     std::vector<std::vector<std::int64_t>> targets(int slot, std::int64_t index) const;
 
     ReadOrder inputOrder(int slot) const;
-    ReadOrder outputOrder() const;
+    /// The one output's order and summary (`output` is 0, as for the other plan maps).
+    ReadOrder outputOrder(int output = 0) const;
     ReadOrderSummary inputSummary(int slot) const;
-    ReadOrderSummary outputSummary() const;
+    ReadOrderSummary outputSummary(int output = 0) const;
     std::int64_t lastRead() const { return m_lastRead; }
 
     /// ReadOrderMap::read for the output: each element's source's position.

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Where an evaluation's output elements came from, and where its input elements went: from the
-// plan itself for affine plans (AffinePlanMap, no memory per element) and gathers (IndexPlanMap,
-// which reads the index tensor in place), else from the engine's per-element sources.
+// plan itself for affine plans (AffinePlanMap, no memory per element), gathers (IndexPlanMap,
+// which reads the index tensor in place) and plans that pick rows in order (RowsPlanMap, a bitmap
+// of the rows picked), else from the engine's per-element sources.
 #pragma once
 
 #include "core/plan.h"
 #include "ui/model/affineplanmap.h"
 #include "ui/model/indexplanmap.h"
+#include "ui/model/rowsplanmap.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace ss::ui {
@@ -23,6 +26,14 @@ public:
     explicit SourceMap(std::vector<SourceList> stored);
     explicit SourceMap(std::shared_ptr<const AffinePlanMap> plan);
     explicit SourceMap(std::shared_ptr<const IndexPlanMap> plan);
+    explicit SourceMap(std::shared_ptr<const RowsPlanMap> plan);
+
+    /// The sources of `plan` run on `inputs` (slot order) worked out from the plan itself (by
+    /// AffinePlanMap, IndexPlanMap or RowsPlanMap, tried in that order), or none if no map answers
+    /// for it: the plan then needs the engine's stored sources. What a map keeps is charged to
+    /// `limits` before it is made; its passes over the plan check `ctx` (which may be null).
+    static std::optional<SourceMap> fromPlan(const OpPlan& plan, const std::vector<Tensor>& inputs,
+                                             const Limits& limits, JobContext* ctx);
 
     /// The outputs it knows (0 for an evaluation that failed).
     int outputCount() const;
@@ -35,15 +46,19 @@ public:
     /// output order.
     std::vector<std::vector<std::int64_t>> targets(int slot, std::int64_t index) const;
     /// The elements targets() looks at: every output element for stored sources, none for an
-    /// affine plan (which inverts its pieces), the rows of an index plan (it scans them).
+    /// affine plan (which inverts its pieces) or a row-picking one (a rank per output), the rows
+    /// of an index plan (it scans them).
     std::int64_t targetsCost() const;
-    /// The memory it keeps.
+    /// The memory it keeps (a row-picking plan's bitmaps; an index plan's read order is the
+    /// order's own bytes).
     std::int64_t bytes() const;
 
     /// The plan's map, if the sources come from it (else null).
     const std::shared_ptr<const AffinePlanMap>& plan() const { return m_plan; }
     /// The index plan's map, if the sources come from it (else null).
     const std::shared_ptr<const IndexPlanMap>& indexPlan() const { return m_index; }
+    /// The row-picking plan's map, if the sources come from it (else null).
+    const std::shared_ptr<const RowsPlanMap>& rowsPlan() const { return m_rows; }
     /// The stored sources, if there are (else empty).
     const std::vector<std::shared_ptr<const SourceList>>& stored() const { return m_stored; }
 
@@ -51,6 +66,7 @@ private:
     std::vector<std::shared_ptr<const SourceList>> m_stored;
     std::shared_ptr<const AffinePlanMap> m_plan;
     std::shared_ptr<const IndexPlanMap> m_index;
+    std::shared_ptr<const RowsPlanMap> m_rows;
 };
 
 } // namespace ss::ui

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/model/rowsplanmap.h"
+
+#include "core/executor.h"
+#include "ui/model/affineplanmap.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace ss::ui {
+
+namespace {
+
+// A rank sample every this many bits (8 words): a rank adds at most 8 popcounts to it.
+constexpr int kBlockShift = 9;
+constexpr std::int64_t kWordsPerBlock = (std::int64_t(1) << kBlockShift) / 64;
+// How often the marking pass looks at the cancel flag (in rows).
+constexpr std::int64_t kCancelCheckRows = std::int64_t(1) << 16;
+
+std::int64_t wordsFor(std::int64_t bits)
+{
+    return (bits + 63) / 64;
+}
+
+std::int64_t blocksFor(std::int64_t bits)
+{
+    return (wordsFor(bits) + kWordsPerBlock - 1) / kWordsPerBlock;
+}
+
+class RowsInputOrder final : public ReadOrderMap
+{
+public:
+    RowsInputOrder(std::shared_ptr<const RowsPlanMap> map, int slot, std::int64_t size)
+        : ReadOrderMap(size), m_map(std::move(map)), m_slot(slot)
+    {
+    }
+    ReadPosition at(std::int64_t flat) const override { return m_map->inputPosition(m_slot, flat); }
+    // The bitmaps are counted once, as the sources' memory (SourceMap::bytes).
+    std::int64_t bytes() const override { return 0; }
+
+private:
+    std::shared_ptr<const RowsPlanMap> m_map;
+    int m_slot;
+};
+
+} // namespace
+
+std::shared_ptr<RowsPlanMap> RowsPlanMap::make(const OpPlan& plan,
+                                               const std::vector<std::int64_t>& slotSizes)
+{
+    if (plan.outputs.empty()) return nullptr;
+    std::shared_ptr<RowsPlanMap> map(new RowsPlanMap);
+    map->m_slotSizes = slotSizes;
+    map->m_slotOutputs.resize(slotSizes.size());
+    std::vector<std::int64_t> slotRowLength(slotSizes.size(), 0);
+    std::int64_t elements = 0, base = 0;
+    for (std::size_t k = 0; k < plan.outputs.size(); ++k) {
+        const OutputPlan& plannedOutput = plan.outputs[k];
+        Output& out = map->m_outputs.emplace_back();
+        out.size = numElements(plannedOutput.shape);
+        out.base = base;
+        elements += out.size;
+        if (plannedOutput.computed.isValid() || out.size == 0) continue;
+        if (plannedOutput.pieces.size() != 1) return nullptr;
+        const auto* rows = std::get_if<RowsPiece>(&plannedOutput.pieces.front());
+        if (!rows || rows->outOffset != 0 || rows->rowLength <= 0 || rows->rows.empty() ||
+            std::int64_t(rows->rows.size()) * rows->rowLength != out.size)
+            return nullptr;
+        const int slot = sourceSlot(rows->rows.front());
+        if (slot == kConstantSlot) {
+            out.constant = true;
+            continue;
+        }
+        if (rows->constantRuns || slot < 0 || slot >= int(slotSizes.size())) return nullptr;
+        const std::int64_t slotSize = slotSizes[std::size_t(slot)];
+        std::int64_t& length = slotRowLength[std::size_t(slot)];
+        if (slotSize % rows->rowLength != 0 || (length != 0 && length != rows->rowLength))
+            return nullptr;
+        length = rows->rowLength;
+        auto& readers = map->m_slotOutputs[std::size_t(slot)];
+        if (int(readers.size()) == kMaxOutputsPerSlot) return nullptr;
+        readers.push_back(int(k));
+        out.reads = true;
+        out.slot = slot;
+        out.rowLength = rows->rowLength;
+        const std::int64_t inRows = slotSize / rows->rowLength;
+        map->m_bytes += (wordsFor(inRows) + blocksFor(inRows)) * std::int64_t(sizeof(std::int64_t));
+        base += out.size;
+    }
+    checkReadPositionLimit(elements);
+    map->m_lastRead = base - 1;
+    return map;
+}
+
+bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
+{
+    // Per slot read by several outputs, the rows any of them picked so far: no row twice.
+    std::vector<std::vector<std::uint64_t>> taken(m_slotSizes.size());
+    for (std::size_t k = 0; k < m_outputs.size(); ++k) {
+        Output& out = m_outputs[k];
+        if (!out.reads && !out.constant) continue;
+        const auto& rows = std::get<RowsPiece>(plan.outputs[k].pieces.front()).rows;
+        const auto n = std::int64_t(rows.size());
+        if (out.constant) {
+            for (std::int64_t r = 0; r < n; ++r) {
+                if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
+                if (sourceSlot(rows[std::size_t(r)]) != kConstantSlot) return false;
+            }
+            continue;
+        }
+        const std::int64_t inRows = m_slotSizes[std::size_t(out.slot)] / out.rowLength;
+        out.bits.assign(std::size_t(wordsFor(inRows)), 0);
+        auto& shared = taken[std::size_t(out.slot)];
+        const bool several = m_slotOutputs[std::size_t(out.slot)].size() > 1;
+        if (several && shared.empty()) shared.assign(out.bits.size(), 0);
+        std::int64_t previous = -1;
+        for (std::int64_t r = 0; r < n; ++r) {
+            if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
+            const std::int64_t s = rows[std::size_t(r)];
+            if (s < 0 || sourceSlot(s) != out.slot) return false;
+            const std::int64_t start = sourceIndex(s);
+            const std::int64_t row = start / out.rowLength;
+            if (row * out.rowLength != start || row <= previous || row >= inRows) return false;
+            previous = row;
+            const std::uint64_t bit = std::uint64_t(1) << (row & 63);
+            out.bits[std::size_t(row >> 6)] |= bit;
+            if (several) {
+                std::uint64_t& word = shared[std::size_t(row >> 6)];
+                if (word & bit) return false;
+                word |= bit;
+            }
+        }
+        out.ranks.resize(std::size_t(blocksFor(inRows)));
+        std::int64_t count = 0;
+        for (std::size_t w = 0; w < out.bits.size(); ++w) {
+            if (w % std::size_t(kWordsPerBlock) == 0)
+                out.ranks[w / std::size_t(kWordsPerBlock)] = count;
+            count += std::popcount(out.bits[w]);
+        }
+    }
+    // A slot's first element read is its first reader's first source; its last position the
+    // last reader's last.
+    m_slotSummaries.assign(m_slotSizes.size(), ReadOrderSummary{});
+    for (std::size_t s = 0; s < m_slotSizes.size(); ++s) {
+        ReadOrderSummary& summary = m_slotSummaries[s];
+        for (int k : m_slotOutputs[s]) {
+            const Output& out = m_outputs[std::size_t(k)];
+            if (summary.selected == 0) summary.first = sourceIndex(source(k, 0));
+            summary.selected += out.size;
+            summary.last = out.base + out.size - 1;
+        }
+    }
+    return true;
+}
+
+std::int64_t RowsPlanMap::rank(const Output& out, std::int64_t row)
+{
+    const std::int64_t word = row >> 6;
+    std::int64_t count = out.ranks[std::size_t(row >> kBlockShift)];
+    for (std::int64_t w = (row >> kBlockShift) * kWordsPerBlock; w < word; ++w)
+        count += std::popcount(out.bits[std::size_t(w)]);
+    const std::uint64_t below = (std::uint64_t(1) << (row & 63)) - 1;
+    return count + std::popcount(out.bits[std::size_t(word)] & below);
+}
+
+std::int64_t RowsPlanMap::select(const Output& out, std::int64_t r)
+{
+    // The last block with fewer than r + 1 bits before it holds the bit.
+    const auto block =
+        std::upper_bound(out.ranks.begin(), out.ranks.end(), r) - out.ranks.begin() - 1;
+    r -= out.ranks[std::size_t(block)];
+    for (std::int64_t w = block * kWordsPerBlock;; ++w) {
+        std::uint64_t bits = out.bits[std::size_t(w)];
+        const int count = std::popcount(bits);
+        if (r >= count) {
+            r -= count;
+            continue;
+        }
+        for (; r > 0; --r)
+            bits &= bits - 1; // drops the lowest set bit
+        return w * 64 + std::countr_zero(bits);
+    }
+}
+
+std::int64_t RowsPlanMap::source(int output, std::int64_t index) const
+{
+    const Output& out = m_outputs[std::size_t(output)];
+    if (!out.reads) return kNoSource;
+    const std::int64_t r = index / out.rowLength;
+    return packSource(out.slot, select(out, r) * out.rowLength + (index - r * out.rowLength));
+}
+
+std::vector<std::vector<std::int64_t>> RowsPlanMap::targets(int slot, std::int64_t index) const
+{
+    std::vector<std::vector<std::int64_t>> all(m_outputs.size());
+    if (slot < 0 || slot >= slotCount() || index < 0 || index >= m_slotSizes[std::size_t(slot)])
+        return all;
+    for (int k : m_slotOutputs[std::size_t(slot)]) {
+        const Output& out = m_outputs[std::size_t(k)];
+        const std::int64_t row = index / out.rowLength;
+        if (picked(out, row))
+            all[std::size_t(k)].push_back(rank(out, row) * out.rowLength +
+                                          (index - row * out.rowLength));
+    }
+    return all;
+}
+
+ReadPosition RowsPlanMap::inputPosition(int slot, std::int64_t index) const
+{
+    for (int k : m_slotOutputs[std::size_t(slot)]) {
+        const Output& out = m_outputs[std::size_t(k)];
+        const std::int64_t row = index / out.rowLength;
+        if (picked(out, row))
+            return ReadPosition(out.base + rank(out, row) * out.rowLength +
+                                (index - row * out.rowLength));
+    }
+    return -1;
+}
+
+ReadOrder RowsPlanMap::inputOrder(int slot) const
+{
+    const std::int64_t size = m_slotSizes[std::size_t(slot)];
+    if (m_slotOutputs[std::size_t(slot)].empty()) return unreadOrder(size);
+    return std::make_shared<const RowsInputOrder>(shared_from_this(), slot, size);
+}
+
+ReadOrder RowsPlanMap::outputOrder(int output) const
+{
+    const Output& out = m_outputs[std::size_t(output)];
+    // Every element of a reading output is a first read, in output order.
+    return out.reads ? sequentialOrder(out.base, out.size) : unreadOrder(out.size);
+}
+
+ReadOrderSummary RowsPlanMap::outputSummary(int output) const
+{
+    const Output& out = m_outputs[std::size_t(output)];
+    if (!out.reads) return {};
+    return {out.size, 0, out.base + out.size - 1};
+}
+
+} // namespace ss::ui
