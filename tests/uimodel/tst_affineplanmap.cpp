@@ -9,6 +9,7 @@
 #include "protocol/request.h"
 #include "ui/model/affineplanmap.h"
 #include "ui/model/engineclient.h"
+#include "ui/model/frameworkcomparer.h"
 #include "ui/model/indexplanmap.h"
 #include "ui/model/lessons.h"
 #include "ui/model/rowsplanmap.h"
@@ -86,44 +87,23 @@ Executor& pool()
     return *executor;
 }
 
-Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>& inputs,
-                        const Attrs& attrs, std::mt19937_64& rng)
+// The first disagreement between sources from the plan and the stored sources of the same plan
+// run on `inputs`, or "".
+std::string compareSources(const std::vector<Tensor>& inputs, SourceMap storedSources,
+                           SourceMap derivedSources, std::mt19937_64& rng)
 {
-    Outcome outcome;
-    Request request;
-    request.op = &def;
-    request.inputs = inputs;
-    request.attrs = attrs;
-    request.sources = true;
-    request.inMemory = true;
-    RequestResult run;
-    try {
-        run = runRequest(request, Limits::machineDefault(), pool());
-    } catch (const OpError&) {
-        return outcome; // the op refused these arguments: nothing to compare
-    }
-    outcome.ran = true;
+    const bool indexed = bool(derivedSources.indexPlan());
+    const bool rows = bool(derivedSources.rowsPlan());
     std::vector<std::int64_t> sizes;
-    for (const Tensor& t : run.inputs)
+    for (const Tensor& t : inputs)
         sizes.push_back(t.size());
-    // The evaluation's own choice of map (EngineClient and the Frameworks panel make it so).
-    std::optional<SourceMap> fromPlan =
-        SourceMap::fromPlan(run.plan, run.inputs, Limits::machineDefault(), nullptr);
-    if (!fromPlan) return outcome;
-    outcome.analytic = true;
-    outcome.indexed = bool(fromPlan->indexPlan());
-    outcome.rows = bool(fromPlan->rowsPlan());
-
     JobContext ctx;
     Evaluation stored, derived;
-    stored.sources = SourceMap(run.sources);
-    derived.sources = std::move(*fromPlan);
-    computeReadOrders(run.inputs, stored, pool(), ctx);
-    computeReadOrders(run.inputs, derived, pool(), ctx);
-    auto fail = [&](std::string e) {
-        outcome.error = def.name + ": " + e;
-        return outcome;
-    };
+    stored.sources = std::move(storedSources);
+    derived.sources = std::move(derivedSources);
+    computeReadOrders(inputs, stored, pool(), ctx);
+    computeReadOrders(inputs, derived, pool(), ctx);
+    auto fail = [](std::string e) { return e; };
 
     if (stored.lastRead != derived.lastRead)
         return fail("lastRead " + std::to_string(derived.lastRead) +
@@ -138,7 +118,7 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
             return fail(e);
         // An index plan keeps the order of the slot it reads, 4 bytes per element; no other.
         if (derived.readOrders[s]->bytes() != 0 &&
-            (!outcome.indexed || derived.readOrders[s]->bytes() != sizes[s] * 4))
+            (!indexed || derived.readOrders[s]->bytes() != sizes[s] * 4))
             return fail("a derived order keeps memory");
         if (summaryText(derived.readSummaries[s]) != summaryText(stored.readSummaries[s]))
             return fail("input " + std::to_string(s) + " summary " +
@@ -182,14 +162,48 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
         derived.sources.targets(0, sizes[0] / 2) != stored.sources.targets(0, sizes[0] / 2))
         return fail("stored targets differ");
     // Only a row-picking plan keeps anything with its sources: its bitmaps, 1/8 byte per input
-    // row and output plus a word per 512 rows (rounded up to whole words per output).
-    std::int64_t bitmapBound = 0;
-    if (outcome.rows)
+    // row and output plus a word per 512 rows (rounded up to whole words per output); and a row
+    // list answered as an index plan its rows' starts (4 bytes each here).
+    std::int64_t bound = 0;
+    if (rows)
         for (std::int64_t n : sizes)
-            bitmapBound += RowsPlanMap::kMaxOutputsPerSlot * (n / 64 + n / 512 + 2) * 8;
-    if (derived.sources.bytes() > bitmapBound ||
-        (!outcome.indexed && derived.sources.targetsCost() != 0))
+            bound += RowsPlanMap::kMaxOutputsPerSlot * (n / 64 + n / 512 + 2) * 8;
+    if (indexed) bound = derived.sources.outputSize(0) * 4;
+    if (derived.sources.bytes() > bound || (!indexed && derived.sources.targetsCost() != 0))
         return fail("the derived sources keep memory");
+    return {};
+}
+
+Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>& inputs,
+                        const Attrs& attrs, std::mt19937_64& rng)
+{
+    Outcome outcome;
+    Request request;
+    request.op = &def;
+    request.inputs = inputs;
+    request.attrs = attrs;
+    request.sources = true;
+    request.inMemory = true;
+    RequestResult run;
+    try {
+        run = runRequest(request, Limits::machineDefault(), pool());
+    } catch (const OpError&) {
+        return outcome; // the op refused these arguments: nothing to compare
+    }
+    outcome.ran = true;
+    std::vector<std::int64_t> sizes;
+    for (const Tensor& t : run.inputs)
+        sizes.push_back(t.size());
+    // The evaluation's own choice of map (EngineClient and the Frameworks panel make it so).
+    std::optional<SourceMap> fromPlan =
+        SourceMap::fromPlan(run.plan, run.inputs, Limits::machineDefault(), nullptr);
+    if (!fromPlan) return outcome;
+    outcome.analytic = true;
+    outcome.indexed = bool(fromPlan->indexPlan());
+    outcome.rows = bool(fromPlan->rowsPlan());
+
+    outcome.error = compareSources(run.inputs, SourceMap(run.sources), std::move(*fromPlan), rng);
+    if (!outcome.error.empty()) outcome.error = def.name + ": " + outcome.error;
     return outcome;
 }
 
@@ -302,6 +316,7 @@ private slots:
     void randomOneHots();
     void randomPartitions();
     void randomUniques();
+    void frameworkResults();
     void evaluationKeepsNoSources();
 };
 
@@ -719,6 +734,47 @@ void TestAffinePlanMap::randomUniques()
     }
     QVERIFY(ran > 250);
     QCOMPARE(rows, ran);
+}
+
+// The Frameworks panel shows a framework's result with provenance from its plan too: a slice's
+// by its affine map, integer array indexing (NumPy, PyTorch, JAX: a row list, one element per
+// row) by the row-picking map where it reads elements in order and by the index plan's map
+// otherwise (repeated, backwards). Each agrees with the stored path on the same plan.
+void TestAffinePlanMap::frameworkResults()
+{
+    std::mt19937_64 rng(12);
+    int results = 0, indexed = 0, rows = 0;
+    for (const char* expr :
+         {"x[[2, 0, 2]]", "x[[0, 1], ::-1]", "x[:, [3, 1]]", "x[[1, 2], [0, 3]]",
+          "x[1:, [0, 0, 2]]", "x[[0, 2]]", "x[:, [1, 2]]", "x[::-1, 1:]", "x[[-1, 0]]"}) {
+        auto base = std::make_shared<Evaluation>();
+        base->op = "getitem";
+        base->attrs = {{"expr", Attr(std::string(expr))}};
+        base->inputs = {{arange({3, 4})}};
+        for (Framework framework : {Framework::NumPy, Framework::PyTorch, Framework::Jax}) {
+            JobContext ctx;
+            const auto report =
+                FrameworkComparer::run(base, framework, Limits::machineDefault(), pool(), ctx);
+            QVERIFY2(report->error.isEmpty(), qPrintable(report->error));
+            const FrameworkOutcome& outcome = report->comparison.outcomes[std::size_t(framework)];
+            if (outcome.kind != FrameworkOutcome::Kind::Result) continue;
+            const Evaluation& chosen = *report->chosenEvaluation;
+            QVERIFY(chosen.ok);
+            QVERIFY2(chosen.sources.stored().empty(), expr);
+            ++results;
+            indexed += bool(chosen.sources.indexPlan());
+            rows += bool(chosen.sources.rowsPlan());
+            std::vector<SourceList> stored;
+            for (int k = 0; k < int(outcome.plan.outputs.size()); ++k)
+                stored.push_back(planSources(outcome.plan, k, pool()));
+            const std::string e = compareSources(base->slotTensors(), SourceMap(std::move(stored)),
+                                                 chosen.sources, rng);
+            QVERIFY2(e.empty(), (std::string(expr) + ": " + e).c_str());
+        }
+    }
+    QVERIFY(results > 20);
+    QVERIFY(indexed > 5);
+    QVERIFY(rows > 5);
 }
 
 void TestAffinePlanMap::evaluationKeepsNoSources()

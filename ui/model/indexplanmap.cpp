@@ -5,6 +5,7 @@
 #include "ui/model/affineplanmap.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ss::ui {
 
@@ -70,12 +71,52 @@ private:
 
 } // namespace
 
+std::shared_ptr<IndexPlanMap> IndexPlanMap::fromRows(const RowsPiece& rows, std::int64_t size,
+                                                     const std::vector<std::int64_t>& slotSizes,
+                                                     const Limits& limits)
+{
+    const auto count = std::int64_t(rows.rows.size());
+    if (size <= 0 || rows.outOffset != 0 || rows.rowLength <= 0 || rows.constantRuns ||
+        count * rows.rowLength != size)
+        return nullptr;
+    const int slot = sourceSlot(rows.rows.front());
+    if (slot < 0 || slot >= int(slotSizes.size())) return nullptr;
+    const std::int64_t slotSize = slotSizes[std::size_t(slot)];
+    // The gather form of the list: tuple r is row r's start, read with index stride 1.
+    const DType type =
+        slotSize <= std::numeric_limits<std::int32_t>::max() ? DType::Int32 : DType::Int64;
+    Tensor indices = Tensor::empty(type, {count}, limits);
+    for (std::int64_t r = 0; r < count; ++r) {
+        const std::int64_t s = rows.rows[std::size_t(r)];
+        const std::int64_t start = sourceIndex(s);
+        if (s < 0 || sourceSlot(s) != slot || start > slotSize - rows.rowLength) return nullptr;
+        if (type == DType::Int32)
+            indices.data<std::int32_t>()[r] = std::int32_t(start);
+        else
+            indices.data<std::int64_t>()[r] = start;
+    }
+    checkReadPositionLimit(size);
+    std::shared_ptr<IndexPlanMap> map(new IndexPlanMap);
+    map->m_piece.slot = slot;
+    map->m_piece.indices = std::move(indices);
+    map->m_piece.rowLength = rows.rowLength;
+    map->m_piece.count = count;
+    map->m_slotSizes = slotSizes;
+    map->m_outputSize = size;
+    map->m_rows = count;
+    map->m_rowBytes = count * std::int64_t(dtypeSize(type));
+    return map;
+}
+
 std::shared_ptr<IndexPlanMap> IndexPlanMap::make(const OpPlan& plan,
-                                                 const std::vector<std::int64_t>& slotSizes)
+                                                 const std::vector<std::int64_t>& slotSizes,
+                                                 const Limits& limits)
 {
     if (plan.outputs.size() != 1) return nullptr;
     const OutputPlan& output = plan.outputs.front();
     if (output.computed.isValid() || output.pieces.size() != 1) return nullptr;
+    if (const auto* rows = std::get_if<RowsPiece>(&output.pieces.front()))
+        return fromRows(*rows, numElements(output.shape), slotSizes, limits);
     const auto* piece = std::get_if<IndexPiece>(&output.pieces.front());
     if (!piece || piece->scatter || piece->slot < 0 || piece->slot >= int(slotSizes.size()))
         return nullptr;

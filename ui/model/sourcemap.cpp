@@ -27,19 +27,20 @@ std::optional<SourceMap> SourceMap::fromPlan(const OpPlan& plan, const std::vect
         sizes.push_back(t.size());
     }
     if (auto affine = AffinePlanMap::make(plan, shapes)) return SourceMap(std::move(affine));
-    if (auto index = IndexPlanMap::make(plan, sizes)) {
+    // Rows picked in order before any row list: their bitmaps are smaller than an index.
+    if (auto rows = RowsPlanMap::make(plan, sizes)) {
+        limits.charge(rows->bytes(), "the bitmaps of the rows the op picks, which the workbench "
+                                     "keeps (" +
+                                         std::to_string(rows->bytes()) + " bytes)");
+        if (rows->markRows(plan, ctx)) return SourceMap(std::shared_ptr<const RowsPlanMap>(rows));
+    }
+    if (auto index = IndexPlanMap::make(plan, sizes, limits)) {
         limits.charge(index->orderBytes(),
                       "the read order the workbench keeps for the " +
                           std::to_string(index->orderBytes() / std::int64_t(sizeof(ReadPosition))) +
                           " elements an index reads from (4 bytes each)");
         index->numberReads(ctx);
         return SourceMap(std::shared_ptr<const IndexPlanMap>(std::move(index)));
-    }
-    if (auto rows = RowsPlanMap::make(plan, sizes)) {
-        limits.charge(rows->bytes(), "the bitmaps of the rows the op picks, which the workbench "
-                                     "keeps (" +
-                                         std::to_string(rows->bytes()) + " bytes)");
-        if (rows->markRows(plan, ctx)) return SourceMap(std::shared_ptr<const RowsPlanMap>(rows));
     }
     return std::nullopt;
 }
@@ -105,7 +106,8 @@ std::int64_t SourceMap::bytes() const
     // An affine plan's map keeps no sources (an index plan's read order is the order's own
     // bytes); a row-picking plan's keeps its bitmaps.
     if (m_rows) return m_rows->bytes();
-    if (m_plan || m_index) return 0;
+    if (m_index) return m_index->rowBytes();
+    if (m_plan) return 0;
     return targetsCost() * std::int64_t(sizeof(std::int64_t));
 }
 

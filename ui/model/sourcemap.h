@@ -29,7 +29,7 @@ public:
     explicit SourceMap(std::shared_ptr<const RowsPlanMap> plan);
 
     /// The sources of `plan` run on `inputs` (slot order) worked out from the plan itself (by
-    /// AffinePlanMap, IndexPlanMap or RowsPlanMap, tried in that order), or none if no map answers
+    /// AffinePlanMap, RowsPlanMap or IndexPlanMap, tried in that order), or none if no map answers
     /// for it: the plan then needs the engine's stored sources. What a map keeps is charged to
     /// `limits` before it is made; its passes over the plan check `ctx` (which may be null).
     static std::optional<SourceMap> fromPlan(const OpPlan& plan, const std::vector<Tensor>& inputs,
@@ -49,8 +49,8 @@ public:
     /// affine plan (which inverts its pieces) or a row-picking one (a rank per output), the rows
     /// of an index plan (it scans them).
     std::int64_t targetsCost() const;
-    /// The memory it keeps (a row-picking plan's bitmaps; an index plan's read order is the
-    /// order's own bytes).
+    /// The memory it keeps (a row-picking plan's bitmaps, a row list's starts; an index plan's
+    /// read order is the order's own bytes).
     std::int64_t bytes() const;
 
     /// The plan's map, if the sources come from it (else null).
