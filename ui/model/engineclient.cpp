@@ -63,6 +63,7 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
     };
     if (const auto& plan = eval.sources.plan()) return fromMap(*plan);
     if (const auto& rows = eval.sources.rowsPlan()) return fromMap(*rows);
+    if (const auto& scatter = eval.sources.scatterPlan()) return fromMap(*scatter);
     if (const auto& index = eval.sources.indexPlan()) return fromMap(*index);
     const auto& stored = eval.sources.stored();
     std::int64_t outputElements = 0;

@@ -14,16 +14,6 @@ namespace {
 // How often the numbering pass looks at the cancel flag (in rows).
 constexpr std::int64_t kCancelCheckRows = std::int64_t(1) << 16;
 
-// Index element `k` of an index tensor (int16, int32 or int64: the planners take no other).
-std::int64_t indexAt(const Tensor& indices, std::int64_t k)
-{
-    switch (indices.dtype()) {
-    case DType::Int16: return indices.data<std::int16_t>()[k];
-    case DType::Int32: return indices.data<std::int32_t>()[k];
-    default: return indices.data<std::int64_t>()[k];
-    }
-}
-
 // The read slot's order: the positions the numbering pass kept.
 class NumberedOrder final : public ReadOrderMap
 {
@@ -70,6 +60,15 @@ private:
 };
 
 } // namespace
+
+std::int64_t indexAt(const Tensor& indices, std::int64_t k)
+{
+    switch (indices.dtype()) {
+    case DType::Int16: return indices.data<std::int16_t>()[k];
+    case DType::Int32: return indices.data<std::int32_t>()[k];
+    default: return indices.data<std::int64_t>()[k];
+    }
+}
 
 std::shared_ptr<IndexPlanMap> IndexPlanMap::fromRows(const RowsPiece& rows, std::int64_t size,
                                                      const std::vector<std::int64_t>& slotSizes,

@@ -22,6 +22,9 @@ class JobContext;
 
 namespace ss::ui {
 
+/// Index element `k` of an index tensor (int16, int32 or int64: the planners take no other).
+std::int64_t indexAt(const Tensor& indices, std::int64_t k);
+
 /// An index plan's provenance: one IndexPiece in gather form (not scatter) that writes the
 /// whole of the plan's one output; or one row list of any order (a NumPy or PyTorch integer array
 /// index in the Frameworks panel, roll's element list), whose rows' starts it keeps as an index

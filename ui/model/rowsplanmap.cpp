@@ -27,6 +27,65 @@ std::int64_t blocksFor(std::int64_t bits)
     return (wordsFor(bits) + kWordsPerBlock - 1) / kWordsPerBlock;
 }
 
+} // namespace
+
+RowBitmap::RowBitmap(std::int64_t rows) : m_bits(std::size_t(wordsFor(rows)), 0) {}
+
+std::int64_t RowBitmap::bytesFor(std::int64_t rows)
+{
+    return (wordsFor(rows) + blocksFor(rows)) * std::int64_t(sizeof(std::int64_t));
+}
+
+bool RowBitmap::set(std::int64_t row)
+{
+    std::uint64_t& word = m_bits[std::size_t(row >> 6)];
+    const std::uint64_t bit = std::uint64_t(1) << (row & 63);
+    if (word & bit) return false;
+    word |= bit;
+    return true;
+}
+
+void RowBitmap::finish()
+{
+    const auto perBlock = std::size_t(kWordsPerBlock);
+    m_ranks.resize((m_bits.size() + perBlock - 1) / perBlock);
+    std::int64_t count = 0;
+    for (std::size_t w = 0; w < m_bits.size(); ++w) {
+        if (w % perBlock == 0) m_ranks[w / perBlock] = count;
+        count += std::popcount(m_bits[w]);
+    }
+}
+
+std::int64_t RowBitmap::rank(std::int64_t row) const
+{
+    const std::int64_t word = row >> 6;
+    std::int64_t count = m_ranks[std::size_t(row >> kBlockShift)];
+    for (std::int64_t w = (row >> kBlockShift) * kWordsPerBlock; w < word; ++w)
+        count += std::popcount(m_bits[std::size_t(w)]);
+    const std::uint64_t below = (std::uint64_t(1) << (row & 63)) - 1;
+    return count + std::popcount(m_bits[std::size_t(word)] & below);
+}
+
+std::int64_t RowBitmap::select(std::int64_t r) const
+{
+    // The last block with fewer than r + 1 rows set before it holds the row.
+    const auto block = std::upper_bound(m_ranks.begin(), m_ranks.end(), r) - m_ranks.begin() - 1;
+    r -= m_ranks[std::size_t(block)];
+    for (std::int64_t w = block * kWordsPerBlock;; ++w) {
+        std::uint64_t bits = m_bits[std::size_t(w)];
+        const int count = std::popcount(bits);
+        if (r >= count) {
+            r -= count;
+            continue;
+        }
+        for (; r > 0; --r)
+            bits &= bits - 1; // drops the lowest set bit
+        return w * 64 + std::countr_zero(bits);
+    }
+}
+
+namespace {
+
 class RowsInputOrder final : public ReadOrderMap
 {
 public:
@@ -84,7 +143,7 @@ std::shared_ptr<RowsPlanMap> RowsPlanMap::make(const OpPlan& plan,
         out.slot = slot;
         out.rowLength = rows->rowLength;
         const std::int64_t inRows = slotSize / rows->rowLength;
-        map->m_bytes += (wordsFor(inRows) + blocksFor(inRows)) * std::int64_t(sizeof(std::int64_t));
+        map->m_bytes += RowBitmap::bytesFor(inRows);
         base += out.size;
     }
     checkReadPositionLimit(elements);
@@ -95,7 +154,7 @@ std::shared_ptr<RowsPlanMap> RowsPlanMap::make(const OpPlan& plan,
 bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
 {
     // Per slot read by several outputs, the rows any of them picked so far: no row twice.
-    std::vector<std::vector<std::uint64_t>> taken(m_slotSizes.size());
+    std::vector<RowBitmap> taken(m_slotSizes.size());
     for (std::size_t k = 0; k < m_outputs.size(); ++k) {
         Output& out = m_outputs[k];
         if (!out.reads && !out.constant) continue;
@@ -109,10 +168,11 @@ bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
             continue;
         }
         const std::int64_t inRows = m_slotSizes[std::size_t(out.slot)] / out.rowLength;
-        out.bits.assign(std::size_t(wordsFor(inRows)), 0);
-        auto& shared = taken[std::size_t(out.slot)];
-        const bool several = m_slotOutputs[std::size_t(out.slot)].size() > 1;
-        if (several && shared.empty()) shared.assign(out.bits.size(), 0);
+        const auto& readers = m_slotOutputs[std::size_t(out.slot)];
+        const bool several = readers.size() > 1;
+        RowBitmap& shared = taken[std::size_t(out.slot)];
+        if (several && int(k) == readers.front()) shared = RowBitmap(inRows);
+        out.picked = RowBitmap(inRows);
         std::int64_t previous = -1;
         for (std::int64_t r = 0; r < n; ++r) {
             if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
@@ -122,21 +182,10 @@ bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
             const std::int64_t row = start / out.rowLength;
             if (row * out.rowLength != start || row <= previous || row >= inRows) return false;
             previous = row;
-            const std::uint64_t bit = std::uint64_t(1) << (row & 63);
-            out.bits[std::size_t(row >> 6)] |= bit;
-            if (several) {
-                std::uint64_t& word = shared[std::size_t(row >> 6)];
-                if (word & bit) return false;
-                word |= bit;
-            }
+            out.picked.set(row);
+            if (several && !shared.set(row)) return false;
         }
-        out.ranks.resize(std::size_t(blocksFor(inRows)));
-        std::int64_t count = 0;
-        for (std::size_t w = 0; w < out.bits.size(); ++w) {
-            if (w % std::size_t(kWordsPerBlock) == 0)
-                out.ranks[w / std::size_t(kWordsPerBlock)] = count;
-            count += std::popcount(out.bits[w]);
-        }
+        out.picked.finish();
     }
     // A slot's first element read is its first reader's first source; its last position the
     // last reader's last.
@@ -153,41 +202,12 @@ bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
     return true;
 }
 
-std::int64_t RowsPlanMap::rank(const Output& out, std::int64_t row)
-{
-    const std::int64_t word = row >> 6;
-    std::int64_t count = out.ranks[std::size_t(row >> kBlockShift)];
-    for (std::int64_t w = (row >> kBlockShift) * kWordsPerBlock; w < word; ++w)
-        count += std::popcount(out.bits[std::size_t(w)]);
-    const std::uint64_t below = (std::uint64_t(1) << (row & 63)) - 1;
-    return count + std::popcount(out.bits[std::size_t(word)] & below);
-}
-
-std::int64_t RowsPlanMap::select(const Output& out, std::int64_t r)
-{
-    // The last block with fewer than r + 1 bits before it holds the bit.
-    const auto block =
-        std::upper_bound(out.ranks.begin(), out.ranks.end(), r) - out.ranks.begin() - 1;
-    r -= out.ranks[std::size_t(block)];
-    for (std::int64_t w = block * kWordsPerBlock;; ++w) {
-        std::uint64_t bits = out.bits[std::size_t(w)];
-        const int count = std::popcount(bits);
-        if (r >= count) {
-            r -= count;
-            continue;
-        }
-        for (; r > 0; --r)
-            bits &= bits - 1; // drops the lowest set bit
-        return w * 64 + std::countr_zero(bits);
-    }
-}
-
 std::int64_t RowsPlanMap::source(int output, std::int64_t index) const
 {
     const Output& out = m_outputs[std::size_t(output)];
     if (!out.reads) return kNoSource;
     const std::int64_t r = index / out.rowLength;
-    return packSource(out.slot, select(out, r) * out.rowLength + (index - r * out.rowLength));
+    return packSource(out.slot, out.picked.select(r) * out.rowLength + (index - r * out.rowLength));
 }
 
 std::vector<std::vector<std::int64_t>> RowsPlanMap::targets(int slot, std::int64_t index) const
@@ -198,8 +218,8 @@ std::vector<std::vector<std::int64_t>> RowsPlanMap::targets(int slot, std::int64
     for (int k : m_slotOutputs[std::size_t(slot)]) {
         const Output& out = m_outputs[std::size_t(k)];
         const std::int64_t row = index / out.rowLength;
-        if (picked(out, row))
-            all[std::size_t(k)].push_back(rank(out, row) * out.rowLength +
+        if (out.picked.has(row))
+            all[std::size_t(k)].push_back(out.picked.rank(row) * out.rowLength +
                                           (index - row * out.rowLength));
     }
     return all;
@@ -210,8 +230,8 @@ ReadPosition RowsPlanMap::inputPosition(int slot, std::int64_t index) const
     for (int k : m_slotOutputs[std::size_t(slot)]) {
         const Output& out = m_outputs[std::size_t(k)];
         const std::int64_t row = index / out.rowLength;
-        if (picked(out, row))
-            return ReadPosition(out.base + rank(out, row) * out.rowLength +
+        if (out.picked.has(row))
+            return ReadPosition(out.base + out.picked.rank(row) * out.rowLength +
                                 (index - row * out.rowLength));
     }
     return -1;

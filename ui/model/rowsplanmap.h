@@ -25,6 +25,32 @@ class JobContext;
 
 namespace ss::ui {
 
+/// A set of rows 0 .. n-1 as a bitmap with the count of rows set before every 512 of them, so
+/// that a rank or a select is a few popcounts: 1/8 byte per row, plus 1/64.
+class RowBitmap
+{
+public:
+    RowBitmap() = default;
+    /// `rows` rows, none set.
+    explicit RowBitmap(std::int64_t rows);
+    /// The bytes a bitmap of `rows` rows keeps.
+    static std::int64_t bytesFor(std::int64_t rows);
+
+    bool has(std::int64_t row) const { return (m_bits[std::size_t(row >> 6)] >> (row & 63)) & 1; }
+    /// Sets `row`; false if it was set already.
+    bool set(std::int64_t row);
+    /// Counts the rank samples: after the last set(), before rank() or select().
+    void finish();
+    /// The rows set before `row`.
+    std::int64_t rank(std::int64_t row) const;
+    /// The row set that has `r` rows set before it (r < the rows set).
+    std::int64_t select(std::int64_t r) const;
+
+private:
+    std::vector<std::uint64_t> m_bits;
+    std::vector<std::int64_t> m_ranks;
+};
+
 /// A row-picking plan's provenance (see the file's comment).
 class RowsPlanMap : public std::enable_shared_from_this<RowsPlanMap>
 {
@@ -80,20 +106,10 @@ private:
         bool constant = false; ///< a row list of constants only (checked by markRows)
         int slot = -1;
         std::int64_t size = 0;
-        std::int64_t base = 0;           ///< the read position of its first element
-        std::int64_t rowLength = 1;      ///< > 0 where it reads
-        std::vector<std::uint64_t> bits; ///< per input row of its slot: picked
-        std::vector<std::int64_t> ranks; ///< per 512 bits: the bits set before them
+        std::int64_t base = 0;      ///< the read position of its first element
+        std::int64_t rowLength = 1; ///< > 0 where it reads
+        RowBitmap picked;           ///< the input rows of its slot it picks
     };
-
-    /// How many of `out`'s rows come before input row `row` (whose bit must be set or not).
-    static std::int64_t rank(const Output& out, std::int64_t row);
-    /// The input row of `out`'s row `r` (r < its rows).
-    static std::int64_t select(const Output& out, std::int64_t r);
-    static bool picked(const Output& out, std::int64_t row)
-    {
-        return (out.bits[std::size_t(row >> 6)] >> (row & 63)) & 1;
-    }
 
     std::vector<Output> m_outputs;
     std::vector<std::vector<int>> m_slotOutputs; ///< per slot, the outputs reading it
