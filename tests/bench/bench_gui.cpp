@@ -30,9 +30,10 @@
 //   bench_gui --op pad           the edits mirror-pad the input (REFLECT, SYMMETRIC) instead of
 //                                slicing it (--op getitem, the default); --op gather: the
 //                                edits gather its rows by index lists; --op boolean_mask,
-//                                dynamic_partition: by masks and partition numbers of its
-//                                shape; --op unique_with_counts: of int32 values as many as its
-//                                elements; --op one_hot: a tenth as many indices, depth 10
+//                                dynamic_partition, dynamic_stitch: by masks, partition numbers
+//                                and indices of its shape; --op unique_with_counts: of int32
+//                                values as many as its elements; --op one_hot: a tenth as many
+//                                indices, depth 10
 //   bench_gui --model FILE       a model file opened in the Model dock, until its rows show:
 //                                whole, and its stages (read, check, the window's part)
 //   bench_gui --npy FILE         the rows with FILE's array (a rank-2 .npy, mapped as File >
@@ -164,8 +165,9 @@ Attr padding(std::int64_t top, std::int64_t bottom, std::int64_t left, std::int6
 /// four edits that keep most elements, applied in turn. getitem sets expressions; pad mirrors
 /// the input (REFLECT and SYMMETRIC, whose provenance reads input elements twice); gather picks
 /// rows of it by an index list (reversed, each row twice, a random choice, shifted by one), as
-/// many rows as it has; boolean_mask, dynamic_partition, unique_with_counts and one_hot pick
-/// its elements by masks, partition numbers and values (all, random, every other, ...).
+/// many rows as it has; boolean_mask, dynamic_partition, dynamic_stitch, unique_with_counts and
+/// one_hot move its elements by masks, partition numbers, indices and values (all, random, every
+/// other, ...).
 std::vector<Workspace> editsFor(const std::string& op, const Shape& shape)
 {
     if (op == "getitem")
@@ -239,6 +241,20 @@ std::vector<Workspace> editsFor(const std::string& op, const Shape& shape)
         return {values([](std::int64_t i) { return i; }), values(random(n / 4)),
                 values([](std::int64_t i) { return i / 2; }), values(random(n)),
                 values([](std::int64_t i) { return i % 1000; })};
+    }
+    if (op == "dynamic_stitch") {
+        // One indices and one data tensor of the input's shape: every element its own row.
+        InputSource data = ws.inputs.front().front();
+        auto stitched = [&](auto rowOf) {
+            Workspace edit = ws;
+            edit.inputs = {{ints(DType::Int32, shape, rowOf)}, {data}};
+            edit.attrs = {};
+            return edit;
+        };
+        return {stitched([](std::int64_t i) { return i; }),
+                stitched([n](std::int64_t i) { return n - 1 - i; }),
+                stitched([](std::int64_t i) { return i / 2; }), stitched(random(n)),
+                stitched([n](std::int64_t i) { return (i + 1) % n; })};
     }
     if (op == "one_hot") {
         const Shape indices{shape.front(), shape.back() / 10};
@@ -470,13 +486,13 @@ int main(int argc, char** argv)
         if (std::strcmp(argv[i], "--op") == 0) op = argv[i + 1];
         if (std::strcmp(argv[i], "--npy") == 0) npy = argv[i + 1];
     }
-    const std::vector<std::string> ops{"getitem",          "pad",     "gather",
-                                       "boolean_mask",     "one_hot", "unique_with_counts",
-                                       "dynamic_partition"};
+    const std::vector<std::string> ops{"getitem",           "pad",           "gather",
+                                       "boolean_mask",      "one_hot",       "unique_with_counts",
+                                       "dynamic_partition", "dynamic_stitch"};
     if (std::find(ops.begin(), ops.end(), op) == ops.end()) {
         std::fprintf(stderr,
                      "bench_gui: --op takes getitem, pad, gather, boolean_mask, one_hot, "
-                     "unique_with_counts or dynamic_partition, not '%s'\n",
+                     "unique_with_counts, dynamic_partition or dynamic_stitch, not '%s'\n",
                      op.c_str());
         return 2;
     }
