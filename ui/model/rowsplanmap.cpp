@@ -94,6 +94,11 @@ public:
     {
     }
     ReadPosition at(std::int64_t flat) const override { return m_map->inputPosition(m_slot, flat); }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        m_map->readInput(m_slot, first, step, count, out);
+    }
     // The bitmaps are counted once, as the sources' memory (SourceMap::bytes).
     std::int64_t bytes() const override { return 0; }
 
@@ -235,6 +240,33 @@ ReadPosition RowsPlanMap::inputPosition(int slot, std::int64_t index) const
                                 (index - row * out.rowLength));
     }
     return -1;
+}
+
+void RowsPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
+                            ReadPosition* out) const
+{
+    std::fill(out, out + count, ReadPosition(-1));
+    // An element is picked by one output at most: each writes the elements it picks.
+    for (int k : m_slotOutputs[std::size_t(slot)]) {
+        const Output& o = m_outputs[std::size_t(k)];
+        std::int64_t row = -2, rank = 0;
+        bool has = false;
+        for (std::int64_t i = 0; i < count; ++i) {
+            const std::int64_t flat = first + i * step;
+            const std::int64_t r = flat / o.rowLength;
+            if (r != row) {
+                if (r == row + 1) {
+                    rank += has; // the rows picked before r: those before row, and row
+                    has = o.picked.has(r);
+                } else {
+                    has = o.picked.has(r);
+                    rank = o.picked.rank(r);
+                }
+                row = r;
+            }
+            if (has) out[i] = ReadPosition(o.base + rank * o.rowLength + (flat - r * o.rowLength));
+        }
+    }
 }
 
 ReadOrder RowsPlanMap::inputOrder(int slot) const

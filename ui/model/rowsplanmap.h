@@ -88,6 +88,10 @@ public:
 
     /// Input slot `slot`'s element `index`'s read position, or -1.
     ReadPosition inputPosition(int slot, std::int64_t index) const;
+    /// ReadOrderMap::read for input slot `slot`: a rank per row where the walk jumps, the next
+    /// row's from the last one's where it steps to it (a view's row, a whole-order pass).
+    void readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
+                   ReadPosition* out) const;
 
     ReadOrder inputOrder(int slot) const;
     ReadOrder outputOrder(int output) const;

@@ -182,8 +182,17 @@ std::vector<std::vector<std::int64_t>> ScatterPlanMap::targets(int slot, std::in
 
 ReadPosition ScatterPlanMap::inputPosition(int slot, std::int64_t index) const
 {
-    const auto all = targets(slot, index);
-    return all.front().empty() ? ReadPosition(-1) : outputPosition(all.front().front());
+    // As targets() finds the one target, without a list per element.
+    for (std::size_t p = 0; p < m_pieces.size(); ++p) {
+        const IndexPiece& piece = m_pieces[p];
+        if (piece.slot != slot || index < piece.inOffset) continue;
+        const std::int64_t j = (index - piece.inOffset) / m_rowLength;
+        if (j >= piece.count) continue;
+        const std::int64_t t = indexAt(piece.indices, j);
+        if (m_winners[std::size_t(t)] == m_pieceBases[p] + j)
+            return outputPosition(t * m_rowLength + (index - piece.inOffset - j * m_rowLength));
+    }
+    return -1;
 }
 
 ReadOrder ScatterPlanMap::inputOrder(int slot) const
