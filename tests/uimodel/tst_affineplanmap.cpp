@@ -602,11 +602,11 @@ void TestAffinePlanMap::randomMasks()
     std::mt19937_64 rng(8);
     const OpDef* mask = findOp("boolean_mask");
     int ran = 0, analytic = 0, rows = 0;
-    for (int round = 0; round < 400; ++round) {
+    for (int round = 0; round < 200; ++round) {
         // Now and then a mask of thousands of rows, so that the bitmaps span many words and
         // their rank samples (one per 512 rows) are used.
         const Shape shape =
-            round % 20 == 0 ? Shape{2, randomIn(rng, 1000, 3000), 2} : randomShape(rng);
+            round % 10 == 0 ? Shape{2, randomIn(rng, 1000, 3000), 2} : randomShape(rng);
         const auto r = std::int64_t(shape.size());
         const std::int64_t axis = randomIn(rng, 0, r - 1);
         const std::int64_t k = randomIn(rng, 1, r - axis);
@@ -632,9 +632,9 @@ void TestAffinePlanMap::randomMasks()
     // Every mask takes a plan's path: the row-picking plan's, or for an empty output (no true
     // entry, or an empty tensor) the affine plan's, which has no piece. A negative axis whose
     // slice of the shape runs past its end is refused, as in TensorFlow.
-    QVERIFY2(ran > 250, std::to_string(ran).c_str());
+    QVERIFY2(ran > 125, std::to_string(ran).c_str());
     QCOMPARE(analytic, ran);
-    QVERIFY2(rows > 100, std::to_string(rows).c_str());
+    QVERIFY2(rows > 50, std::to_string(rows).c_str());
 }
 
 // one_hot and sequence_mask are all constants: nothing is read, every source is none.
@@ -644,7 +644,7 @@ void TestAffinePlanMap::randomOneHots()
     const OpDef* oneHot = findOp("one_hot");
     const OpDef* sequenceMask = findOp("sequence_mask");
     int ran = 0, analytic = 0;
-    for (int round = 0; round < 300; ++round) {
+    for (int round = 0; round < 150; ++round) {
         Shape shape = randomShape(rng);
         shape.resize(
             std::size_t(randomIn(rng, 0, std::int64_t(std::min<std::size_t>(3, shape.size())))));
@@ -673,7 +673,7 @@ void TestAffinePlanMap::randomOneHots()
         ran += o.ran;
         analytic += o.analytic;
     }
-    QVERIFY(ran > 500);
+    QVERIFY(ran > 250);
     QCOMPARE(analytic, ran);
 }
 
@@ -684,7 +684,7 @@ void TestAffinePlanMap::randomPartitions()
     std::mt19937_64 rng(10);
     const OpDef* partition = findOp("dynamic_partition");
     int ran = 0, rows = 0;
-    for (int round = 0; round < 400; ++round) {
+    for (int round = 0; round < 200; ++round) {
         const bool many = rng() % 10 == 0;
         Shape shape = randomShape(rng);
         std::int64_t n = randomIn(rng, 1, 5);
@@ -711,7 +711,7 @@ void TestAffinePlanMap::randomPartitions()
             rows += o.rows;
         }
     }
-    QVERIFY(ran > 300);
+    QVERIFY(ran > 150);
     QCOMPARE(rows, ran);
 }
 
@@ -722,9 +722,9 @@ void TestAffinePlanMap::randomUniques()
     std::mt19937_64 rng(11);
     const OpDef* unique = findOp("unique_with_counts");
     int ran = 0, rows = 0;
-    for (int round = 0; round < 300; ++round) {
+    for (int round = 0; round < 150; ++round) {
         // Now and then thousands of elements, most of them distinct (many rank samples).
-        const bool large = round % 20 == 0;
+        const bool large = round % 10 == 0;
         const std::int64_t n = large ? randomIn(rng, 1000, 3000) : randomIn(rng, 0, 30);
         const std::int64_t spread = large ? n : randomIn(rng, 0, 40);
         const DType type = rng() % 2 ? DType::Int32 : DType::Int64;
@@ -737,7 +737,7 @@ void TestAffinePlanMap::randomUniques()
             rows += o.rows;
         }
     }
-    QVERIFY(ran > 250);
+    QVERIFY(ran > 125);
     QCOMPARE(rows, ran);
 }
 
@@ -749,8 +749,8 @@ void TestAffinePlanMap::randomStitches()
     std::mt19937_64 rng(13);
     const OpDef* stitch = findOp("dynamic_stitch");
     int ran = 0, scattered = 0;
-    for (int round = 0; round < 400; ++round) {
-        const bool large = round % 40 == 0;
+    for (int round = 0; round < 200; ++round) {
+        const bool large = round % 20 == 0;
         Shape slice;
         for (std::int64_t d = 0, rank = randomIn(rng, 0, 2); d < rank; ++d)
             slice.push_back(randomIn(rng, 1, 3));
@@ -774,8 +774,8 @@ void TestAffinePlanMap::randomStitches()
         }
     }
     // Every stitch that writes something takes the scatter plan's path.
-    QVERIFY(ran > 300);
-    QVERIFY2(scattered > 250, std::to_string(scattered).c_str());
+    QVERIFY(ran > 150);
+    QVERIFY2(scattered > 125, std::to_string(scattered).c_str());
 }
 
 // The Frameworks panel shows a framework's result with provenance from its plan too: a slice's
