@@ -249,6 +249,14 @@ void RowsPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, std
     // An element is picked by one output at most: each writes the elements it picks.
     for (int k : m_slotOutputs[std::size_t(slot)]) {
         const Output& o = m_outputs[std::size_t(k)];
+        if (o.rowLength == 1 && step == 1) {
+            // A run of one-element rows (a mask of the whole tensor): one rank, then a bit test
+            // per element, with no division.
+            std::int64_t position = o.base + o.picked.rank(first);
+            for (std::int64_t i = 0; i < count; ++i)
+                if (o.picked.has(first + i)) out[i] = ReadPosition(position++);
+            continue;
+        }
         std::int64_t row = -2, rank = 0;
         bool has = false;
         for (std::int64_t i = 0; i < count; ++i) {
