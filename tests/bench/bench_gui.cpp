@@ -29,7 +29,11 @@
 //   bench_gui --first-frame      (internal) print this process's start-to-first-frame time
 //   bench_gui --op pad           the edits mirror-pad the input (REFLECT, SYMMETRIC) instead of
 //                                slicing it (--op getitem, the default); --op gather: the
-//                                edits gather its rows by index lists
+//                                edits gather its rows by index lists; --op boolean_mask,
+//                                dynamic_partition, dynamic_stitch: by masks, partition numbers
+//                                and indices of its shape; --op unique_with_counts: of int32
+//                                values as many as its elements; --op one_hot: a tenth as many
+//                                indices, depth 10
 //   bench_gui --model FILE       a model file opened in the Model dock, until its rows show:
 //                                whole, and its stages (read, check, the window's part)
 //   bench_gui --npy FILE         the rows with FILE's array (a rank-2 .npy, mapped as File >
@@ -334,7 +338,9 @@ Attr padding(std::int64_t top, std::int64_t bottom, std::int64_t left, std::int6
 /// four edits that keep most elements, applied in turn. getitem sets expressions; pad mirrors
 /// the input (REFLECT and SYMMETRIC, whose provenance reads input elements twice); gather picks
 /// rows of it by an index list (reversed, each row twice, a random choice, shifted by one), as
-/// many rows as it has.
+/// many rows as it has; boolean_mask, dynamic_partition, dynamic_stitch, unique_with_counts and
+/// one_hot move its elements by masks, partition numbers, indices and values (all, random, every
+/// other, ...).
 std::vector<Workspace> editsFor(const std::string& op, const Shape& shape)
 {
     if (op == "getitem")
@@ -365,6 +371,73 @@ std::vector<Workspace> editsFor(const std::string& op, const Shape& shape)
                 gather([](std::int64_t i) { return i / 2; }),
                 gather([&](std::int64_t) { return std::int64_t(rng() % std::uint64_t(rows)); }),
                 gather([&](std::int64_t i) { return (i + 1) % rows; })};
+    }
+    // The row-picking ops, each element its own row: a mask, partition numbers or values of
+    // the input's size, and one_hot of a tenth as many indices at depth 10.
+    const std::int64_t n = numElements(shape);
+    std::mt19937_64 rng(1);
+    auto ints = [&](DType type, const Shape& s, auto valueOf) {
+        Tensor t = Tensor::empty(type, s);
+        for (std::int64_t i = 0; i < t.size(); ++i)
+            t.setFromInt(i, valueOf(i));
+        return dataSource(t);
+    };
+    auto random = [&](std::int64_t below) {
+        return [&rng, below](std::int64_t) { return std::int64_t(rng() % std::uint64_t(below)); };
+    };
+    auto withInput = [&](int slot, InputSource source, Attrs attrs) {
+        Workspace edit = ws;
+        edit.inputs[std::size_t(slot)] = {std::move(source)};
+        edit.attrs = std::move(attrs);
+        return edit;
+    };
+    if (op == "boolean_mask") {
+        auto masked = [&](auto bitOf) { return withInput(1, ints(DType::Bool, shape, bitOf), {}); };
+        return {masked([](std::int64_t) { return 1; }), masked(random(2)),
+                masked([](std::int64_t i) { return i % 2; }),
+                masked([n](std::int64_t i) { return std::int64_t(i < n / 2); }),
+                masked([&](std::int64_t) { return std::int64_t(rng() % 10 != 0); })};
+    }
+    if (op == "dynamic_partition") {
+        auto parts = [&](std::int64_t count, auto partOf) {
+            return withInput(1, ints(DType::Int32, shape, partOf),
+                             {{"num_partitions", Attr(count)}});
+        };
+        return {parts(1, [](std::int64_t) { return 0; }), parts(4, random(4)),
+                parts(3, [](std::int64_t i) { return i % 3; }), parts(8, random(8)),
+                parts(2, [n](std::int64_t i) { return std::int64_t(i >= n / 3); })};
+    }
+    if (op == "unique_with_counts") {
+        auto values = [&](auto valueOf) {
+            return withInput(0, ints(DType::Int32, {n}, valueOf), {});
+        };
+        return {values([](std::int64_t i) { return i; }), values(random(n / 4)),
+                values([](std::int64_t i) { return i / 2; }), values(random(n)),
+                values([](std::int64_t i) { return i % 1000; })};
+    }
+    if (op == "dynamic_stitch") {
+        // One indices and one data tensor of the input's shape: every element its own row.
+        InputSource data = ws.inputs.front().front();
+        auto stitched = [&](auto rowOf) {
+            Workspace edit = ws;
+            edit.inputs = {{ints(DType::Int32, shape, rowOf)}, {data}};
+            edit.attrs = {};
+            return edit;
+        };
+        return {stitched([](std::int64_t i) { return i; }),
+                stitched([n](std::int64_t i) { return n - 1 - i; }),
+                stitched([](std::int64_t i) { return i / 2; }), stitched(random(n)),
+                stitched([n](std::int64_t i) { return (i + 1) % n; })};
+    }
+    if (op == "one_hot") {
+        const Shape indices{shape.front(), shape.back() / 10};
+        auto hot = [&](std::int64_t axis, auto valueOf) {
+            return withInput(0, ints(DType::Int32, indices, valueOf),
+                             {{"depth", Attr(std::int64_t(10))}, {"axis", Attr(axis)}});
+        };
+        return {hot(-1, [](std::int64_t i) { return i % 10; }), hot(-1, random(10)),
+                hot(-1, random(12)), hot(0, random(10)),
+                hot(-1, [](std::int64_t i) { return i % 7; })};
     }
     auto pad = [&](const char* mode, Attr paddings) {
         Workspace edit = ws;
@@ -647,8 +720,13 @@ int main(int argc, char** argv)
         if (std::strcmp(argv[i], "--op") == 0) op = argv[i + 1];
         if (std::strcmp(argv[i], "--npy") == 0) npy = argv[i + 1];
     }
-    if (op != "getitem" && op != "pad" && op != "gather") {
-        std::fprintf(stderr, "bench_gui: --op takes getitem, pad or gather, not '%s'\n",
+    const std::vector<std::string> ops{"getitem",           "pad",           "gather",
+                                       "boolean_mask",      "one_hot",       "unique_with_counts",
+                                       "dynamic_partition", "dynamic_stitch"};
+    if (std::find(ops.begin(), ops.end(), op) == ops.end()) {
+        std::fprintf(stderr,
+                     "bench_gui: --op takes getitem, pad, gather, boolean_mask, one_hot, "
+                     "unique_with_counts, dynamic_partition or dynamic_stitch, not '%s'\n",
                      op.c_str());
         return 2;
     }

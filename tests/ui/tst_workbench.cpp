@@ -660,15 +660,16 @@ void TestWorkbench::inputTooltipOfALargeOpWaitsForTheWorker()
     // element that is not the hovered one says when it is read, without scanning on the GUI
     // thread; once hovered, the worker's answer fills in where it was copied.
     MainWindow w;
-    Workspace masked = getitemWorkspace({1100, 1000}, QStringLiteral("x[::-1]"));
-    masked.op = "boolean_mask";
-    masked.attrs = {};
-    InputSource mask;
-    mask.dtype = DType::Bool;
-    mask.shape = {1100};
-    mask.fill = FillKind::Ones;
-    masked.inputs.push_back({mask});
-    w.setWorkspace(masked, QStringLiteral("test"));
+    // A gather of every column by its index: 1.1 million rows of one element to scan.
+    Workspace gathered = getitemWorkspace({1100, 1000}, QStringLiteral("x[::-1]"));
+    gathered.op = "gather";
+    gathered.attrs = {{"axis", Attr(std::int64_t(1))}};
+    InputSource indices;
+    indices.dtype = DType::Int32;
+    indices.shape = {1000};
+    indices.fill = FillKind::Arange;
+    gathered.inputs.push_back({indices});
+    w.setWorkspace(gathered, QStringLiteral("test"));
     w.resize(1440, 900);
     w.show();
     QVERIFY(waitSettled(w, 60000));
@@ -683,8 +684,8 @@ void TestWorkbench::inputTooltipOfALargeOpWaitsForTheWorker()
         QCoreApplication::sendEvent(viewport, &help);
         return QToolTip::text();
     };
-    // A boolean_mask keeps per-element sources (a pad's, a slice's and a gather's targets come
-    // from the plan at once, a gather's from a scan of its rows).
+    // A gather's targets come from a scan of its rows (a pad's, a slice's, a boolean_mask's from
+    // the plan at once).
     const QString before = tooltip();
     QVERIFY2(before.contains(QStringLiteral("is read")) &&
                  !before.contains(QStringLiteral("copied to")),

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Provenance worked out from the plan (AffinePlanMap, IndexPlanMap) against the stored path on
-// the same plan: every op's example, every lesson, and thousands of random strided slices,
-// transposes, reverses, concats, splits, stacks, unstacks, pads of every mode, tiles, gathers
-// and gather_nds. Read orders (at() and read() both ways, with
-// several steps), summaries, the last read, sources and targets must all agree, and the plan
-// path must really be taken where it should (else the comparison proves nothing).
+// Provenance worked out from the plan (AffinePlanMap, IndexPlanMap, RowsPlanMap) against the
+// stored path on the same plan: every op's example, every lesson, and thousands of random
+// strided slices, transposes, reverses, concats, splits, stacks, unstacks, pads of every mode,
+// tiles, gathers, gather_nds, boolean_masks, one_hots, sequence_masks, dynamic_partitions and
+// unique_with_counts. Read orders (at() and read() both ways, with several steps), summaries,
+// the last read, sources and targets must all agree, and the plan path must really be taken
+// where it should (else the comparison proves nothing).
 #include "protocol/request.h"
 #include "ui/model/affineplanmap.h"
 #include "ui/model/engineclient.h"
+#include "ui/model/frameworkcomparer.h"
 #include "ui/model/indexplanmap.h"
 #include "ui/model/lessons.h"
+#include "ui/model/rowsplanmap.h"
 #include "ui/model/workerpool.h"
 
 #include <QSignalSpy>
@@ -17,6 +20,7 @@
 
 #include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -30,8 +34,10 @@ namespace {
 struct Outcome
 {
     bool ran = false;      ///< the op accepted its arguments
-    bool analytic = false; ///< AffinePlanMap or IndexPlanMap took the plan
+    bool analytic = false; ///< a plan map took the plan
     bool indexed = false;  ///< IndexPlanMap did
+    bool rows = false;     ///< RowsPlanMap did
+    bool scatter = false;  ///< ScatterPlanMap did
     std::string error;     ///< empty: both ways agree
 };
 
@@ -82,50 +88,23 @@ Executor& pool()
     return *executor;
 }
 
-Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>& inputs,
-                        const Attrs& attrs, std::mt19937_64& rng)
+// The first disagreement between sources from the plan and the stored sources of the same plan
+// run on `inputs`, or "".
+std::string compareSources(const std::vector<Tensor>& inputs, SourceMap storedSources,
+                           SourceMap derivedSources, std::mt19937_64& rng)
 {
-    Outcome outcome;
-    Request request;
-    request.op = &def;
-    request.inputs = inputs;
-    request.attrs = attrs;
-    request.sources = true;
-    request.inMemory = true;
-    RequestResult run;
-    try {
-        run = runRequest(request, Limits::machineDefault(), pool());
-    } catch (const OpError&) {
-        return outcome; // the op refused these arguments: nothing to compare
-    }
-    outcome.ran = true;
+    const bool indexed = bool(derivedSources.indexPlan());
+    const bool rows = bool(derivedSources.rowsPlan());
     std::vector<std::int64_t> sizes;
-    std::vector<Shape> shapes;
-    for (const Tensor& t : run.inputs) {
+    for (const Tensor& t : inputs)
         sizes.push_back(t.size());
-        shapes.push_back(t.shape());
-    }
-    auto plan = AffinePlanMap::make(run.plan, shapes);
-    std::shared_ptr<IndexPlanMap> index;
-    if (!plan) {
-        index = IndexPlanMap::make(run.plan, sizes);
-        if (!index) return outcome;
-        index->numberReads(nullptr);
-        outcome.indexed = true;
-    }
-    outcome.analytic = true;
-
     JobContext ctx;
     Evaluation stored, derived;
-    stored.sources = SourceMap(run.sources);
-    derived.sources =
-        plan ? SourceMap(plan) : SourceMap(std::shared_ptr<const IndexPlanMap>(std::move(index)));
-    computeReadOrders(run.inputs, stored, pool(), ctx);
-    computeReadOrders(run.inputs, derived, pool(), ctx);
-    auto fail = [&](std::string e) {
-        outcome.error = def.name + ": " + e;
-        return outcome;
-    };
+    stored.sources = std::move(storedSources);
+    derived.sources = std::move(derivedSources);
+    computeReadOrders(inputs, stored, pool(), ctx);
+    computeReadOrders(inputs, derived, pool(), ctx);
+    auto fail = [](std::string e) { return e; };
 
     if (stored.lastRead != derived.lastRead)
         return fail("lastRead " + std::to_string(derived.lastRead) +
@@ -140,7 +119,7 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
             return fail(e);
         // An index plan keeps the order of the slot it reads, 4 bytes per element; no other.
         if (derived.readOrders[s]->bytes() != 0 &&
-            (!outcome.indexed || derived.readOrders[s]->bytes() != sizes[s] * 4))
+            (!indexed || derived.readOrders[s]->bytes() != sizes[s] * 4))
             return fail("a derived order keeps memory");
         if (summaryText(derived.readSummaries[s]) != summaryText(stored.readSummaries[s]))
             return fail("input " + std::to_string(s) + " summary " +
@@ -183,8 +162,54 @@ Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>
     if (!sizes.empty() && sizes[0] > 0 &&
         derived.sources.targets(0, sizes[0] / 2) != stored.sources.targets(0, sizes[0] / 2))
         return fail("stored targets differ");
-    if (derived.sources.bytes() != 0 || (!outcome.indexed && derived.sources.targetsCost() != 0))
+    // Only a row-picking plan keeps anything with its sources: its bitmaps, 1/8 byte per input
+    // row and output plus a word per 512 rows (rounded up to whole words per output); and a row
+    // list answered as an index plan its rows' starts (4 bytes each here).
+    std::int64_t bound = 0;
+    if (rows)
+        for (std::int64_t n : sizes)
+            bound += RowsPlanMap::kMaxOutputsPerSlot * (n / 64 + n / 512 + 2) * 8;
+    if (indexed) bound = derived.sources.outputSize(0) * 4;
+    // A scatter keeps each output row's winner and, with a fill, a bitmap of the rows written.
+    if (derived.sources.scatterPlan())
+        bound =
+            derived.sources.outputSize(0) * 4 + RowBitmap::bytesFor(derived.sources.outputSize(0));
+    if (derived.sources.bytes() > bound || (!indexed && derived.sources.targetsCost() != 0))
         return fail("the derived sources keep memory");
+    return {};
+}
+
+Outcome compareBothWays(const OpDef& def, const std::vector<std::vector<Tensor>>& inputs,
+                        const Attrs& attrs, std::mt19937_64& rng)
+{
+    Outcome outcome;
+    Request request;
+    request.op = &def;
+    request.inputs = inputs;
+    request.attrs = attrs;
+    request.sources = true;
+    request.inMemory = true;
+    RequestResult run;
+    try {
+        run = runRequest(request, Limits::machineDefault(), pool());
+    } catch (const OpError&) {
+        return outcome; // the op refused these arguments: nothing to compare
+    }
+    outcome.ran = true;
+    std::vector<std::int64_t> sizes;
+    for (const Tensor& t : run.inputs)
+        sizes.push_back(t.size());
+    // The evaluation's own choice of map (EngineClient and the Frameworks panel make it so).
+    std::optional<SourceMap> fromPlan =
+        SourceMap::fromPlan(run.plan, run.inputs, Limits::machineDefault(), nullptr);
+    if (!fromPlan) return outcome;
+    outcome.analytic = true;
+    outcome.indexed = bool(fromPlan->indexPlan());
+    outcome.rows = bool(fromPlan->rowsPlan());
+    outcome.scatter = bool(fromPlan->scatterPlan());
+
+    outcome.error = compareSources(run.inputs, SourceMap(run.sources), std::move(*fromPlan), rng);
+    if (!outcome.error.empty()) outcome.error = def.name + ": " + outcome.error;
     return outcome;
 }
 
@@ -261,6 +286,25 @@ Attr ints(const std::vector<std::int64_t>& v)
     return Attr::ints(v);
 }
 
+// A tensor of any integer or bool dtype holding `values`.
+Tensor tensorOf(DType dtype, const Shape& shape, const std::vector<std::int64_t>& values)
+{
+    Tensor t = Tensor::empty(dtype, shape);
+    for (std::int64_t i = 0; i < t.size(); ++i)
+        t.setFromInt(i, values[std::size_t(i)]);
+    return t;
+}
+
+// `n` random values in [lo, hi].
+std::vector<std::int64_t> randomValues(std::mt19937_64& rng, std::int64_t n, std::int64_t lo,
+                                       std::int64_t hi)
+{
+    std::vector<std::int64_t> values;
+    for (std::int64_t i = 0; i < n; ++i)
+        values.push_back(randomIn(rng, lo, hi));
+    return values;
+}
+
 } // namespace
 
 class TestAffinePlanMap : public QObject
@@ -274,6 +318,12 @@ private slots:
     void randomPads();
     void randomTiles();
     void randomGathers();
+    void randomMasks();
+    void randomOneHots();
+    void randomPartitions();
+    void randomUniques();
+    void randomStitches();
+    void frameworkResults();
     void evaluationKeepsNoSources();
 };
 
@@ -294,12 +344,12 @@ void TestAffinePlanMap::everyExample()
         (o.analytic ? analytic : stored).insert(def.name);
     }
     // The plan path is taken where it should be, and only there.
-    for (const char* name : {"strided_slice", "getitem", "transpose", "reverse", "concat", "split",
-                             "stack", "unstack", "pad", "tile", "gather", "gather_nd"})
+    for (const char* name :
+         {"strided_slice", "getitem", "transpose", "reverse", "concat", "split", "stack", "unstack",
+          "pad", "tile", "gather", "gather_nd", "boolean_mask", "one_hot", "sequence_mask",
+          "unique_with_counts", "dynamic_partition"})
         QVERIFY2(analytic.count(name), name);
-    // Row lists and computed outputs keep the stored sources.
-    for (const char* name : {"boolean_mask", "unique_with_counts", "dynamic_partition"})
-        QVERIFY2(stored.count(name), name);
+    QVERIFY(analytic.count("dynamic_stitch"));
 }
 
 void TestAffinePlanMap::everyLesson()
@@ -545,12 +595,243 @@ void TestAffinePlanMap::randomGathers()
     QCOMPARE(indexed, ran);
 }
 
+// boolean_mask picks the rows of its true mask entries, in order, in every outer block: the
+// input's read order is a rank in the rows picked, an output element's source a select.
+void TestAffinePlanMap::randomMasks()
+{
+    std::mt19937_64 rng(8);
+    const OpDef* mask = findOp("boolean_mask");
+    int ran = 0, analytic = 0, rows = 0;
+    for (int round = 0; round < 200; ++round) {
+        // Now and then a mask of thousands of rows, so that the bitmaps span many words and
+        // their rank samples (one per 512 rows) are used.
+        const Shape shape =
+            round % 10 == 0 ? Shape{2, randomIn(rng, 1000, 3000), 2} : randomShape(rng);
+        const auto r = std::int64_t(shape.size());
+        const std::int64_t axis = randomIn(rng, 0, r - 1);
+        const std::int64_t k = randomIn(rng, 1, r - axis);
+        const Shape ms(shape.begin() + axis, shape.begin() + axis + k);
+        // All false, all true, or each true with a random density.
+        const auto kind = rng() % 4;
+        const std::int64_t percent = randomIn(rng, 0, 100);
+        std::vector<std::int64_t> bits;
+        for (std::int64_t i = 0; i < numElements(ms); ++i)
+            bits.push_back(kind == 0   ? 0
+                           : kind == 1 ? 1
+                                       : std::int64_t(randomIn(rng, 1, 100) <= percent));
+        const Attrs attrs{{"axis", Attr(rng() % 2 ? axis : axis - r)}};
+        const Outcome o = compareBothWays(
+            *mask, {{arange(shape)}, {tensorOf(DType::Bool, ms, bits)}}, attrs, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        if (o.ran) {
+            ++ran;
+            analytic += o.analytic;
+            rows += o.rows;
+        }
+    }
+    // Every mask takes a plan's path: the row-picking plan's, or for an empty output (no true
+    // entry, or an empty tensor) the affine plan's, which has no piece. A negative axis whose
+    // slice of the shape runs past its end is refused, as in TensorFlow.
+    QVERIFY2(ran > 125, std::to_string(ran).c_str());
+    QCOMPARE(analytic, ran);
+    QVERIFY2(rows > 50, std::to_string(rows).c_str());
+}
+
+// one_hot and sequence_mask are all constants: nothing is read, every source is none.
+void TestAffinePlanMap::randomOneHots()
+{
+    std::mt19937_64 rng(9);
+    const OpDef* oneHot = findOp("one_hot");
+    const OpDef* sequenceMask = findOp("sequence_mask");
+    int ran = 0, analytic = 0;
+    for (int round = 0; round < 150; ++round) {
+        Shape shape = randomShape(rng);
+        shape.resize(
+            std::size_t(randomIn(rng, 0, std::int64_t(std::min<std::size_t>(3, shape.size())))));
+        const std::int64_t depth = randomIn(rng, 0, 4);
+        const DType types[] = {DType::Int32, DType::Int64, DType::UInt8, DType::Int8};
+        const DType type = types[rng() % 4];
+        const auto values =
+            randomValues(rng, numElements(shape), type == DType::UInt8 ? 0 : -1, depth);
+        const auto rank = std::int64_t(shape.size());
+        Attrs attrs{{"depth", Attr(depth)},
+                    {"on_value", Attr(std::int64_t(5))},
+                    {"off_value", Attr(std::int64_t(-2))}};
+        if (rng() % 2) attrs["axis"] = Attr(randomIn(rng, 0, rank));
+        Outcome o = compareBothWays(*oneHot, {{tensorOf(type, shape, values)}}, attrs, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        ran += o.ran;
+        analytic += o.analytic;
+
+        Attrs maskAttrs;
+        if (rng() % 2) maskAttrs["maxlen"] = Attr(randomIn(rng, 0, 5));
+        o = compareBothWays(
+            *sequenceMask,
+            {{tensorOf(DType::Int32, shape, randomValues(rng, numElements(shape), -1, 5))}},
+            maskAttrs, rng);
+        QVERIFY2(o.error.empty(), ("sequence_mask: " + o.error).c_str());
+        ran += o.ran;
+        analytic += o.analytic;
+    }
+    QVERIFY(ran > 250);
+    QCOMPARE(analytic, ran);
+}
+
+// dynamic_partition sends every row of data to one output, in order: each output picks rows in
+// increasing order and no two share one. More outputs than RowsPlanMap takes keep stored sources.
+void TestAffinePlanMap::randomPartitions()
+{
+    std::mt19937_64 rng(10);
+    const OpDef* partition = findOp("dynamic_partition");
+    int ran = 0, rows = 0;
+    for (int round = 0; round < 200; ++round) {
+        const bool many = rng() % 10 == 0;
+        Shape shape = randomShape(rng);
+        std::int64_t n = randomIn(rng, 1, 5);
+        Shape ps(shape.begin(), shape.begin() + randomIn(rng, 0, std::int64_t(shape.size())));
+        std::vector<std::int64_t> values = randomValues(rng, numElements(ps), 0, n - 1);
+        if (many) {
+            // Every one of more outputs than RowsPlanMap takes gets a row.
+            n = RowsPlanMap::kMaxOutputsPerSlot + 1;
+            shape = {n + 3, randomIn(rng, 1, 3)};
+            ps = {n + 3};
+            values.clear();
+            for (std::int64_t i = 0; i < n + 3; ++i)
+                values.push_back(i % n);
+            std::shuffle(values.begin(), values.end(), rng);
+        }
+        const Outcome o =
+            compareBothWays(*partition, {{arange(shape)}, {tensorOf(DType::Int32, ps, values)}},
+                            {{"num_partitions", Attr(n)}}, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        if (many) {
+            QVERIFY(o.ran && !o.analytic);
+        } else if (o.ran) {
+            ++ran;
+            rows += o.rows;
+        }
+    }
+    QVERIFY(ran > 150);
+    QCOMPARE(rows, ran);
+}
+
+// unique_with_counts' y copies each distinct value's first occurrence, in order; idx and count
+// are computed and read nothing.
+void TestAffinePlanMap::randomUniques()
+{
+    std::mt19937_64 rng(11);
+    const OpDef* unique = findOp("unique_with_counts");
+    int ran = 0, rows = 0;
+    for (int round = 0; round < 150; ++round) {
+        // Now and then thousands of elements, most of them distinct (many rank samples).
+        const bool large = round % 10 == 0;
+        const std::int64_t n = large ? randomIn(rng, 1000, 3000) : randomIn(rng, 0, 30);
+        const std::int64_t spread = large ? n : randomIn(rng, 0, 40);
+        const DType type = rng() % 2 ? DType::Int32 : DType::Int64;
+        const Outcome o =
+            compareBothWays(*unique, {{tensorOf(type, {n}, randomValues(rng, n, -spread, spread))}},
+                            {{"out_idx", Attr(std::string(rng() % 2 ? "int32" : "int64"))}}, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        if (o.ran) {
+            ++ran;
+            rows += o.rows;
+        }
+    }
+    QVERIFY(ran > 125);
+    QCOMPARE(rows, ran);
+}
+
+// dynamic_stitch scatters the rows of every data tensor to the rows its indices name, a later one
+// winning, and fills the rows none names with zeros: an output row's source is its last writer,
+// an input row is read only if it is one.
+void TestAffinePlanMap::randomStitches()
+{
+    std::mt19937_64 rng(13);
+    const OpDef* stitch = findOp("dynamic_stitch");
+    int ran = 0, scattered = 0;
+    for (int round = 0; round < 200; ++round) {
+        const bool large = round % 20 == 0;
+        Shape slice;
+        for (std::int64_t d = 0, rank = randomIn(rng, 0, 2); d < rank; ++d)
+            slice.push_back(randomIn(rng, 1, 3));
+        const std::int64_t targets = large ? randomIn(rng, 1000, 2000) : randomIn(rng, 1, 8);
+        std::vector<Tensor> indices, data;
+        for (std::int64_t m = 0, count = randomIn(rng, 1, 3); m < count; ++m) {
+            Shape is;
+            for (std::int64_t d = 0, rank = randomIn(rng, 0, 2); d < rank; ++d)
+                is.push_back(large ? randomIn(rng, 20, 40) : randomIn(rng, 0, 3));
+            indices.push_back(
+                tensorOf(DType::Int32, is, randomValues(rng, numElements(is), 0, targets - 1)));
+            Shape ds = is;
+            ds.insert(ds.end(), slice.begin(), slice.end());
+            data.push_back(arange(ds));
+        }
+        const Outcome o = compareBothWays(*stitch, {indices, data}, {}, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        if (o.ran) {
+            ++ran;
+            scattered += o.scatter;
+        }
+    }
+    // Every stitch that writes something takes the scatter plan's path.
+    QVERIFY(ran > 150);
+    QVERIFY2(scattered > 125, std::to_string(scattered).c_str());
+}
+
+// The Frameworks panel shows a framework's result with provenance from its plan too: a slice's
+// by its affine map, integer array indexing (NumPy, PyTorch, JAX: a row list, one element per
+// row) by the row-picking map where it reads elements in order and by the index plan's map
+// otherwise (repeated, backwards). Each agrees with the stored path on the same plan.
+void TestAffinePlanMap::frameworkResults()
+{
+    std::mt19937_64 rng(12);
+    int results = 0, indexed = 0, rows = 0;
+    for (const char* expr :
+         {"x[[2, 0, 2]]", "x[[0, 1], ::-1]", "x[:, [3, 1]]", "x[[1, 2], [0, 3]]",
+          "x[1:, [0, 0, 2]]", "x[[0, 2]]", "x[:, [1, 2]]", "x[::-1, 1:]", "x[[-1, 0]]"}) {
+        auto base = std::make_shared<Evaluation>();
+        base->op = "getitem";
+        base->attrs = {{"expr", Attr(std::string(expr))}};
+        base->inputs = {{arange({3, 4})}};
+        for (Framework framework : {Framework::NumPy, Framework::PyTorch, Framework::Jax}) {
+            JobContext ctx;
+            const auto report =
+                FrameworkComparer::run(base, framework, Limits::machineDefault(), pool(), ctx);
+            QVERIFY2(report->error.isEmpty(), qPrintable(report->error));
+            const FrameworkOutcome& outcome = report->comparison.outcomes[std::size_t(framework)];
+            if (outcome.kind != FrameworkOutcome::Kind::Result) continue;
+            const Evaluation& chosen = *report->chosenEvaluation;
+            QVERIFY(chosen.ok);
+            QVERIFY2(chosen.sources.stored().empty(), expr);
+            ++results;
+            indexed += bool(chosen.sources.indexPlan());
+            rows += bool(chosen.sources.rowsPlan());
+            std::vector<SourceList> stored;
+            for (int k = 0; k < int(outcome.plan.outputs.size()); ++k)
+                stored.push_back(planSources(outcome.plan, k, pool()));
+            const std::string e = compareSources(base->slotTensors(), SourceMap(std::move(stored)),
+                                                 chosen.sources, rng);
+            QVERIFY2(e.empty(), (std::string(expr) + ": " + e).c_str());
+        }
+    }
+    QVERIFY(results > 20);
+    QVERIFY(indexed > 5);
+    QVERIFY(rows > 5);
+}
+
 void TestAffinePlanMap::evaluationKeepsNoSources()
 {
     // What the workbench does: a slice, a constant pad, a tile and a mirror pad are evaluated
     // with no sources and no stored order at all; a gather keeps no sources and only its
-    // params' read order (which depends on every index before an element's first read).
-    for (std::string op : {"getitem", "pad", "tile", "gather", "pad REFLECT"}) {
+    // params' read order (which depends on every index before an element's first read); the
+    // row-picking ops keep only their bitmaps (a word per 64 input rows and output, and one
+    // per 512: two words per reading output for an example), dynamic_stitch the last writer of
+    // each output row (its position depends on every later index).
+    const std::set<std::string> rowPicking{"boolean_mask", "one_hot", "sequence_mask",
+                                           "unique_with_counts", "dynamic_partition"};
+    for (std::string op :
+         {"getitem", "pad", "tile", "gather", "pad REFLECT", "boolean_mask", "one_hot",
+          "sequence_mask", "unique_with_counts", "dynamic_partition", "dynamic_stitch"}) {
         EngineClient client;
         QSignalSpy evaluated(&client, &EngineClient::evaluated);
         const bool mirror = op == "pad REFLECT";
@@ -562,10 +843,21 @@ void TestAffinePlanMap::evaluationKeepsNoSources()
         const auto eval = evaluated.front().front().value<std::shared_ptr<const Evaluation>>();
         QVERIFY(eval->ok);
         const bool indexed = op == "gather";
-        QCOMPARE(bool(eval->sources.plan()), !indexed);
+        const bool rows = rowPicking.count(op) > 0;
+        const bool scatter = op == "dynamic_stitch";
+        QCOMPARE(bool(eval->sources.plan()), !indexed && !rows && !scatter);
         QCOMPARE(bool(eval->sources.indexPlan()), indexed);
+        QCOMPARE(bool(eval->sources.rowsPlan()), rows);
+        QCOMPARE(bool(eval->sources.scatterPlan()), scatter);
         QVERIFY(eval->sources.stored().empty());
-        QCOMPARE(eval->sources.bytes(), 0);
+        if (rows)
+            QVERIFY(eval->sources.bytes() <= 16 * eval->sources.outputCount());
+        else if (scatter) // a winner per output row, and the rows written
+            QVERIFY(eval->sources.bytes() <=
+                    eval->outputs.front().shape().front() * 4 +
+                        RowBitmap::bytesFor(eval->outputs.front().shape().front()));
+        else
+            QCOMPARE(eval->sources.bytes(), 0);
         std::int64_t orderBytes = 0;
         for (const auto* orders : {&eval->readOrders, &eval->outputOrders})
             for (const ReadOrder& order : *orders)

@@ -73,9 +73,10 @@ InputSource literal(const QString& text)
 } // namespace
 
 // Everything an evaluation keeps is charged to one budget before it is allocated, as a CLI
-// request's is: the read orders the workbench stores (4 bytes per input and output element, 60 MB
-// for a 10^7-element input that a boolean_mask keeps half of; a gather keeps only its params'
-// order, 40 MB for 10^7 params of which it reads two), and the inputs, sized together before the
+// request's is: the read orders the workbench stores (4 bytes per input and output element, 80 MB
+// for a 10^7-element input that a strided_slice_assign writes two elements of; a gather keeps
+// only its params' order, 40 MB for 10^7 params of which it reads two), and the inputs, sized
+// together before the
 // first is made. Neither was charged: the GUI was killed in a memory cgroup
 // by int8 inputs whose tensors fitted.
 void TestEngineClient::evaluationsAreBudgetedWhole_data()
@@ -86,15 +87,16 @@ void TestEngineClient::evaluationsAreBudgetedWhole_data()
     QTest::addColumn<qint64>("limit");
     QTest::addColumn<QString>("refused");
     QTest::newRow("stored read orders")
-        << "boolean_mask"
-        << std::vector<std::vector<InputSource>>{{filled(DType::Int8, {2, 5000000})}, {[] {
-                                                     InputSource mask = literal("[true, false]");
-                                                     mask.dtype = DType::Bool;
-                                                     return mask;
+        << "strided_slice_assign"
+        << std::vector<std::vector<InputSource>>{{filled(DType::Int8, {10000000})}, {[] {
+                                                     InputSource value = literal("[1, 2]");
+                                                     value.dtype = DType::Int8;
+                                                     return value;
                                                  }()}}
-        << Attrs{} << qint64(30000000)
-        << "the read orders the workbench keeps for 10000002 input and 5000000 output elements "
-           "(4 bytes each) needs 60.0 MB (60000008 bytes); ";
+        << Attrs{{"begin", Attr::ints({0})}, {"end", Attr::ints({2})}, {"strides", Attr::ints({1})}}
+        << qint64(30000000)
+        << "the read orders the workbench keeps for 10000002 input and 10000000 output elements "
+           "(4 bytes each) needs 80.0 MB (80000008 bytes); ";
     QTest::newRow("a gather's read order")
         << "gather"
         << std::vector<std::vector<InputSource>>{{filled(DType::Int8, {10000000})},

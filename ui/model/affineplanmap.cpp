@@ -333,26 +333,6 @@ private:
     int m_slot;
 };
 
-// Every output element is read, in output order: its position is its place over the whole op.
-class OutputOrder final : public ReadOrderMap
-{
-public:
-    OutputOrder(std::int64_t base, std::int64_t size) : ReadOrderMap(size), m_base(base) {}
-    ReadPosition at(std::int64_t flat) const override { return ReadPosition(m_base + flat); }
-    void read(std::int64_t first, std::int64_t step, std::int64_t count,
-              ReadPosition* out) const override
-    {
-        std::int64_t position = m_base + first;
-        for (std::int64_t i = 0; i < count; ++i, position += step)
-            out[i] = ReadPosition(position);
-    }
-    std::int64_t bytes() const override { return 0; }
-    bool ascending() const override { return true; }
-
-private:
-    std::int64_t m_base;
-};
-
 // An output with constants: its copied piece's elements are read in output order, the
 // constants not at all. Or an output that reads some input elements again (tile, a mirror pad):
 // each element takes its source's position.
@@ -989,8 +969,8 @@ ReadOrder AffinePlanMap::outputOrder(int output) const
     if (m_withConstants[std::size_t(output)] || repeats())
         return std::make_shared<const SparseOutputOrder>(shared_from_this(), output,
                                                          m_outputSizes[std::size_t(output)]);
-    return std::make_shared<const OutputOrder>(m_outputBases[std::size_t(output)],
-                                               m_outputSizes[std::size_t(output)]);
+    // Every output element is read, in output order: its position is its place over the op.
+    return sequentialOrder(m_outputBases[std::size_t(output)], m_outputSizes[std::size_t(output)]);
 }
 
 ReadOrderSummary AffinePlanMap::outputSummary(int output) const

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <optional>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -37,14 +38,6 @@ constexpr std::int64_t kKeptLargeBufferBytes = std::int64_t(2) << 30;
 // How long memory kept for reuse waits for the next evaluation before it goes back.
 constexpr int kTrimDelayMs = 60000;
 
-std::vector<std::int64_t> slotSizes(const std::vector<Tensor>& inputs)
-{
-    std::vector<std::int64_t> sizes;
-    for (const Tensor& t : inputs)
-        sizes.push_back(t.size());
-    return sizes;
-}
-
 } // namespace
 
 // Read orders, counted over the whole op: the first time an output element takes an input
@@ -56,29 +49,23 @@ std::vector<std::int64_t> slotSizes(const std::vector<Tensor>& inputs)
 void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Executor& executor,
                        JobContext& ctx)
 {
-    if (const auto& plan = eval.sources.plan()) {
-        for (int s = 0; s < plan->slotCount(); ++s) {
-            eval.readOrders.push_back(plan->inputOrder(s));
-            eval.readSummaries.push_back(plan->inputSummary(s));
+    // A map's orders are worked out when asked (an index plan's input order was numbered when
+    // the plan was made): nothing else to do.
+    auto fromMap = [&eval](const auto& map) {
+        for (int s = 0; s < map.slotCount(); ++s) {
+            eval.readOrders.push_back(map.inputOrder(s));
+            eval.readSummaries.push_back(map.inputSummary(s));
         }
-        for (int k = 0; k < plan->outputCount(); ++k) {
-            eval.outputOrders.push_back(plan->outputOrder(k));
-            eval.outputSummaries.push_back(plan->outputSummary(k));
+        for (int k = 0; k < map.outputCount(); ++k) {
+            eval.outputOrders.push_back(map.outputOrder(k));
+            eval.outputSummaries.push_back(map.outputSummary(k));
         }
-        eval.lastRead = plan->lastRead();
-        return;
-    }
-    if (const auto& index = eval.sources.indexPlan()) {
-        // Numbered when the plan was made (the one order it keeps); the rest is derived.
-        for (int s = 0; s < index->slotCount(); ++s) {
-            eval.readOrders.push_back(index->inputOrder(s));
-            eval.readSummaries.push_back(index->inputSummary(s));
-        }
-        eval.outputOrders.push_back(index->outputOrder());
-        eval.outputSummaries.push_back(index->outputSummary());
-        eval.lastRead = index->lastRead();
-        return;
-    }
+        eval.lastRead = map.lastRead();
+    };
+    if (const auto& plan = eval.sources.plan()) return fromMap(*plan);
+    if (const auto& rows = eval.sources.rowsPlan()) return fromMap(*rows);
+    if (const auto& scatter = eval.sources.scatterPlan()) return fromMap(*scatter);
+    if (const auto& index = eval.sources.indexPlan()) return fromMap(*index);
     const auto& stored = eval.sources.stored();
     std::int64_t outputElements = 0;
     for (const auto& outputSources : stored)
@@ -244,24 +231,13 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         // by it, and a failure does not leave TensorFlow's last result on show in its place.
         if (ws.framework != Framework::TensorFlow)
             eval->framework = QString::fromUtf8(frameworkModel(ws.framework).title());
-        // An affine plan answers for its sources itself: none are made. So does a gather,
-        // which keeps only its input's read order, numbered here.
-        std::shared_ptr<const AffinePlanMap> planMap;
-        std::shared_ptr<const IndexPlanMap> indexMap;
-        request.sourcesWanted = [&planMap, &indexMap, &limits,
-                                 &ctx](const OpPlan& plan, const std::vector<Tensor>& inputs) {
-            planMap = planMapFor(plan, inputs);
-            if (planMap) return false;
-            if (auto index = IndexPlanMap::make(plan, slotSizes(inputs))) {
-                limits.charge(
-                    index->orderBytes(),
-                    "the read order the workbench keeps for the " +
-                        std::to_string(index->orderBytes() / std::int64_t(sizeof(ReadPosition))) +
-                        " elements an index reads from (4 bytes each)");
-                index->numberReads(&ctx);
-                indexMap = std::move(index);
-                return false;
-            }
+        // A plan that a map answers for (affine, a gather, rows picked in order) gives its
+        // sources itself: none are made. A gather keeps its input's read order, numbered here.
+        std::optional<SourceMap> fromPlan;
+        request.sourcesWanted = [&fromPlan, &limits, &ctx](const OpPlan& plan,
+                                                           const std::vector<Tensor>& inputs) {
+            fromPlan = SourceMap::fromPlan(plan, inputs, limits, &ctx);
+            if (fromPlan) return false;
             // Stored sources come with stored read orders (computeReadOrders): charged now,
             // before the outputs are made, so a request too big for them is refused first.
             chargeStoredReadOrders(plan, inputs, limits);
@@ -273,9 +249,7 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         stagetrace::mark("worker: op done");
         eval->outputs = std::move(run.outputs);
         eval->opMs = run.opMs;
-        eval->sources = planMap    ? SourceMap(planMap)
-                        : indexMap ? SourceMap(std::shared_ptr<const IndexPlanMap>(indexMap))
-                                   : SourceMap(std::move(run.sources));
+        eval->sources = fromPlan ? std::move(*fromPlan) : SourceMap(std::move(run.sources));
         computeReadOrders(run.inputs, *eval, executor, ctx);
         stagetrace::mark("worker: read orders done");
         eval->steps = std::move(run.plan.steps);
@@ -319,24 +293,6 @@ std::vector<std::vector<std::int64_t>> findTargets(const Evaluation& eval, int s
                                                    std::int64_t index)
 {
     return eval.sources.targets(slot, index);
-}
-
-namespace {
-
-std::vector<Shape> slotShapes(const std::vector<Tensor>& inputs)
-{
-    std::vector<Shape> shapes;
-    for (const Tensor& t : inputs)
-        shapes.push_back(t.shape());
-    return shapes;
-}
-
-} // namespace
-
-std::shared_ptr<const AffinePlanMap> planMapFor(const OpPlan& plan,
-                                                const std::vector<Tensor>& inputs)
-{
-    return AffinePlanMap::make(plan, slotShapes(inputs));
 }
 
 std::int64_t evaluationBytes(const Evaluation& eval)

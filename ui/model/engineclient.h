@@ -69,11 +69,6 @@ struct Evaluation
 std::vector<std::vector<std::int64_t>> findTargets(const Evaluation& eval, int slot,
                                                    std::int64_t index);
 
-/// The provenance of `plan` run on `inputs` (slot order) worked out from its affine pieces, or
-/// null if AffinePlanMap cannot answer for the plan.
-std::shared_ptr<const AffinePlanMap> planMapFor(const OpPlan& plan,
-                                                const std::vector<Tensor>& inputs);
-
 /// Fills `eval`'s read orders and summaries from its sources (on a worker, `executor`'s):
 /// every evaluation's, and a framework's result shown in place of the op's (FrameworkComparer).
 /// Sources from the plan give orders worked out from it, which cost no pass and no memory.

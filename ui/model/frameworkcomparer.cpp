@@ -15,7 +15,8 @@ namespace {
 // highlights, hover and the decode panel show it exactly as they show the op's own result.
 std::shared_ptr<const Evaluation> evaluateOutcome(const Evaluation& base,
                                                   const FrameworkOutcome& outcome,
-                                                  Executor& executor, JobContext& ctx)
+                                                  const Limits& limits, Executor& executor,
+                                                  JobContext& ctx)
 {
     auto eval = std::make_shared<Evaluation>();
     eval->generation = base.generation;
@@ -29,8 +30,10 @@ std::shared_ptr<const Evaluation> evaluateOutcome(const Evaluation& base,
         const std::vector<Tensor> inputs = base.slotTensors();
         const auto start = std::chrono::steady_clock::now();
         eval->outputs = executePlan(outcome.plan, inputs, executor, &ctx);
-        if (auto planMap = planMapFor(outcome.plan, inputs)) {
-            eval->sources = SourceMap(std::move(planMap));
+        // As for the op's own evaluation: from the plan where a map answers for it (a NumPy or
+        // PyTorch integer array index is a gather), stored otherwise.
+        if (auto fromPlan = SourceMap::fromPlan(outcome.plan, inputs, limits, &ctx)) {
+            eval->sources = std::move(*fromPlan);
         } else {
             std::vector<SourceList> stored;
             for (int k = 0; k < int(outcome.plan.outputs.size()); ++k)
@@ -95,7 +98,7 @@ std::shared_ptr<FrameworkReport> FrameworkComparer::run(std::shared_ptr<const Ev
         ctx.throwIfCancelled();
         if (chosen != Framework::TensorFlow)
             report->chosenEvaluation = evaluateOutcome(
-                *base, report->comparison.outcomes[std::size_t(chosen)], executor, ctx);
+                *base, report->comparison.outcomes[std::size_t(chosen)], limits, executor, ctx);
     } catch (const OpError& e) {
         if (e.code() == ErrorCode::Cancelled) throw;
         report->comparison = {};

@@ -5,6 +5,7 @@
 #include "ui/model/affineplanmap.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ss::ui {
 
@@ -12,29 +13,6 @@ namespace {
 
 // How often the numbering pass looks at the cancel flag (in rows).
 constexpr std::int64_t kCancelCheckRows = std::int64_t(1) << 16;
-
-// Index element `k` of an index tensor (int16, int32 or int64: the planners take no other).
-std::int64_t indexAt(const Tensor& indices, std::int64_t k)
-{
-    switch (indices.dtype()) {
-    case DType::Int16: return indices.data<std::int16_t>()[k];
-    case DType::Int32: return indices.data<std::int32_t>()[k];
-    default: return indices.data<std::int64_t>()[k];
-    }
-}
-
-// An input slot no element of which is read (gather's indices): -1 everywhere, no memory.
-class UnreadOrder final : public ReadOrderMap
-{
-public:
-    explicit UnreadOrder(std::int64_t size) : ReadOrderMap(size) {}
-    ReadPosition at(std::int64_t) const override { return -1; }
-    void read(std::int64_t, std::int64_t, std::int64_t count, ReadPosition* out) const override
-    {
-        std::fill(out, out + count, ReadPosition(-1));
-    }
-    std::int64_t bytes() const override { return 0; }
-};
 
 // The read slot's order: the positions the numbering pass kept.
 class NumberedOrder final : public ReadOrderMap
@@ -83,12 +61,61 @@ private:
 
 } // namespace
 
+std::int64_t indexAt(const Tensor& indices, std::int64_t k)
+{
+    switch (indices.dtype()) {
+    case DType::Int16: return indices.data<std::int16_t>()[k];
+    case DType::Int32: return indices.data<std::int32_t>()[k];
+    default: return indices.data<std::int64_t>()[k];
+    }
+}
+
+std::shared_ptr<IndexPlanMap> IndexPlanMap::fromRows(const RowsPiece& rows, std::int64_t size,
+                                                     const std::vector<std::int64_t>& slotSizes,
+                                                     const Limits& limits)
+{
+    const auto count = std::int64_t(rows.rows.size());
+    if (size <= 0 || rows.outOffset != 0 || rows.rowLength <= 0 || rows.constantRuns ||
+        count * rows.rowLength != size)
+        return nullptr;
+    const int slot = sourceSlot(rows.rows.front());
+    if (slot < 0 || slot >= int(slotSizes.size())) return nullptr;
+    const std::int64_t slotSize = slotSizes[std::size_t(slot)];
+    // The gather form of the list: tuple r is row r's start, read with index stride 1.
+    const DType type =
+        slotSize <= std::numeric_limits<std::int32_t>::max() ? DType::Int32 : DType::Int64;
+    Tensor indices = Tensor::empty(type, {count}, limits);
+    for (std::int64_t r = 0; r < count; ++r) {
+        const std::int64_t s = rows.rows[std::size_t(r)];
+        const std::int64_t start = sourceIndex(s);
+        if (s < 0 || sourceSlot(s) != slot || start > slotSize - rows.rowLength) return nullptr;
+        if (type == DType::Int32)
+            indices.data<std::int32_t>()[r] = std::int32_t(start);
+        else
+            indices.data<std::int64_t>()[r] = start;
+    }
+    checkReadPositionLimit(size);
+    std::shared_ptr<IndexPlanMap> map(new IndexPlanMap);
+    map->m_piece.slot = slot;
+    map->m_piece.indices = std::move(indices);
+    map->m_piece.rowLength = rows.rowLength;
+    map->m_piece.count = count;
+    map->m_slotSizes = slotSizes;
+    map->m_outputSize = size;
+    map->m_rows = count;
+    map->m_rowBytes = count * std::int64_t(dtypeSize(type));
+    return map;
+}
+
 std::shared_ptr<IndexPlanMap> IndexPlanMap::make(const OpPlan& plan,
-                                                 const std::vector<std::int64_t>& slotSizes)
+                                                 const std::vector<std::int64_t>& slotSizes,
+                                                 const Limits& limits)
 {
     if (plan.outputs.size() != 1) return nullptr;
     const OutputPlan& output = plan.outputs.front();
     if (output.computed.isValid() || output.pieces.size() != 1) return nullptr;
+    if (const auto* rows = std::get_if<RowsPiece>(&output.pieces.front()))
+        return fromRows(*rows, numElements(output.shape), slotSizes, limits);
     const auto* piece = std::get_if<IndexPiece>(&output.pieces.front());
     if (!piece || piece->scatter || piece->slot < 0 || piece->slot >= int(slotSizes.size()))
         return nullptr;
@@ -188,11 +215,12 @@ std::vector<std::vector<std::int64_t>> IndexPlanMap::targets(int slot, std::int6
 ReadOrder IndexPlanMap::inputOrder(int slot) const
 {
     const std::int64_t size = m_slotSizes[std::size_t(slot)];
-    if (slot != m_piece.slot) return std::make_shared<const UnreadOrder>(size);
+    // An input slot no element of which is read (gather's indices).
+    if (slot != m_piece.slot) return unreadOrder(size);
     return std::make_shared<const NumberedOrder>(shared_from_this(), size, orderBytes());
 }
 
-ReadOrder IndexPlanMap::outputOrder() const
+ReadOrder IndexPlanMap::outputOrder(int) const
 {
     return std::make_shared<const SourcePositionOrder>(shared_from_this(), m_outputSize);
 }
@@ -202,7 +230,7 @@ ReadOrderSummary IndexPlanMap::inputSummary(int slot) const
     return slot == m_piece.slot ? m_summary : ReadOrderSummary{};
 }
 
-ReadOrderSummary IndexPlanMap::outputSummary() const
+ReadOrderSummary IndexPlanMap::outputSummary(int) const
 {
     // Every output element is read; the first reads what is numbered 0.
     return {m_outputSize, 0, m_lastRead};

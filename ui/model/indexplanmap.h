@@ -22,18 +22,28 @@ class JobContext;
 
 namespace ss::ui {
 
+/// Index element `k` of an index tensor (int16, int32 or int64: the planners take no other).
+std::int64_t indexAt(const Tensor& indices, std::int64_t k);
+
 /// An index plan's provenance: one IndexPiece in gather form (not scatter) that writes the
-/// whole of the plan's one output.
+/// whole of the plan's one output; or one row list of any order (a NumPy or PyTorch integer array
+/// index in the Frameworks panel, roll's element list), whose rows' starts it keeps as an index
+/// tensor of 4 bytes per row (8 past 2^31 elements) instead of 8-byte sources per element.
 class IndexPlanMap : public std::enable_shared_from_this<IndexPlanMap>
 {
 public:
     /// The map of `plan` over inputs of these element counts (slot order), or null if the plan
     /// is not one gather-form IndexPiece covering its one output. Cheap: the read order is
     /// numbered by numberReads(), which must be called before the map is used.
-    static std::shared_ptr<IndexPlanMap> make(const OpPlan& plan,
-                                              const std::vector<std::int64_t>& slotSizes);
+    /// A row list's starts are copied into the index tensor, checked against `limits` and
+    /// charged to it first; null if they do not all read one input slot inside it.
+    static std::shared_ptr<IndexPlanMap>
+    make(const OpPlan& plan, const std::vector<std::int64_t>& slotSizes, const Limits& limits = {});
     /// The bytes numberReads() will keep.
     std::int64_t orderBytes() const;
+    /// The bytes of a row list's starts that make() kept (0 for an IndexPiece, whose indices
+    /// are an input's).
+    std::int64_t rowBytes() const { return m_rowBytes; }
     /// Numbers the input slot's elements in the order the rows first read them: one pass over
     /// the rows, which checks `ctx` for cancellation now and then (ctx may be null).
     void numberReads(JobContext* ctx);
@@ -51,9 +61,10 @@ public:
     std::vector<std::vector<std::int64_t>> targets(int slot, std::int64_t index) const;
 
     ReadOrder inputOrder(int slot) const;
-    ReadOrder outputOrder() const;
+    /// The one output's order and summary (`output` is 0, as for the other plan maps).
+    ReadOrder outputOrder(int output = 0) const;
     ReadOrderSummary inputSummary(int slot) const;
-    ReadOrderSummary outputSummary() const;
+    ReadOrderSummary outputSummary(int output = 0) const;
     std::int64_t lastRead() const { return m_lastRead; }
 
     /// ReadOrderMap::read for the output: each element's source's position.
@@ -64,6 +75,10 @@ public:
 
 private:
     IndexPlanMap() = default;
+    /// make() for a row list of `size` elements.
+    static std::shared_ptr<IndexPlanMap> fromRows(const RowsPiece& rows, std::int64_t size,
+                                                  const std::vector<std::int64_t>& slotSizes,
+                                                  const Limits& limits);
     /// The input offset of row `r`'s run.
     std::int64_t rowStart(std::int64_t r) const;
 
@@ -74,6 +89,7 @@ private:
     ReadPositions m_order;
     ReadOrderSummary m_summary;
     std::int64_t m_lastRead = -1;
+    std::int64_t m_rowBytes = 0;
 };
 
 } // namespace ss::ui

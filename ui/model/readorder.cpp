@@ -37,6 +37,51 @@ ReadOrder storedReadOrder(ReadPositions positions)
 
 namespace {
 
+class UnreadOrder final : public ReadOrderMap
+{
+public:
+    explicit UnreadOrder(std::int64_t size) : ReadOrderMap(size) {}
+    ReadPosition at(std::int64_t) const override { return -1; }
+    void read(std::int64_t, std::int64_t, std::int64_t count, ReadPosition* out) const override
+    {
+        std::fill(out, out + count, ReadPosition(-1));
+    }
+    std::int64_t bytes() const override { return 0; }
+};
+
+class SequentialOrder final : public ReadOrderMap
+{
+public:
+    SequentialOrder(std::int64_t base, std::int64_t size) : ReadOrderMap(size), m_base(base) {}
+    ReadPosition at(std::int64_t flat) const override { return ReadPosition(m_base + flat); }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        std::int64_t position = m_base + first;
+        for (std::int64_t i = 0; i < count; ++i, position += step)
+            out[i] = ReadPosition(position);
+    }
+    std::int64_t bytes() const override { return 0; }
+    bool ascending() const override { return true; }
+
+private:
+    std::int64_t m_base;
+};
+
+} // namespace
+
+ReadOrder unreadOrder(std::int64_t size)
+{
+    return std::make_shared<const UnreadOrder>(size);
+}
+
+ReadOrder sequentialOrder(std::int64_t base, std::int64_t size)
+{
+    return std::make_shared<const SequentialOrder>(base, size);
+}
+
+namespace {
+
 // Whole-order passes read the order in blocks, so an order that works its positions out does
 // it a row at a time rather than an element at a time.
 constexpr std::int64_t kBlock = 4096;

@@ -72,6 +72,12 @@ private:
 /// A stored order of `positions`.
 ReadOrder storedReadOrder(ReadPositions positions);
 
+/// The order of a tensor of `size` elements the op does not read (-1 everywhere), no memory.
+ReadOrder unreadOrder(std::int64_t size);
+/// The order of a tensor of `size` elements read in its own order from position `base` on
+/// (element i at base + i), no memory: an output that reads a new input element every element.
+ReadOrder sequentialOrder(std::int64_t base, std::int64_t size);
+
 /// What a view needs to know about a read order besides the order itself. Whoever makes an order
 /// can say it on the way (the workbench does, on its worker), so that a view never scans
 /// millions of elements on the GUI thread.

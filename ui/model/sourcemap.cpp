@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/sourcemap.h"
 
+#include <string>
+
 namespace ss::ui {
 
 SourceMap::SourceMap(std::vector<SourceList> stored)
@@ -13,9 +15,50 @@ SourceMap::SourceMap(std::shared_ptr<const AffinePlanMap> plan) : m_plan(std::mo
 
 SourceMap::SourceMap(std::shared_ptr<const IndexPlanMap> plan) : m_index(std::move(plan)) {}
 
+SourceMap::SourceMap(std::shared_ptr<const RowsPlanMap> plan) : m_rows(std::move(plan)) {}
+
+SourceMap::SourceMap(std::shared_ptr<const ScatterPlanMap> plan) : m_scatter(std::move(plan)) {}
+
+std::optional<SourceMap> SourceMap::fromPlan(const OpPlan& plan, const std::vector<Tensor>& inputs,
+                                             const Limits& limits, JobContext* ctx)
+{
+    std::vector<Shape> shapes;
+    std::vector<std::int64_t> sizes;
+    for (const Tensor& t : inputs) {
+        shapes.push_back(t.shape());
+        sizes.push_back(t.size());
+    }
+    if (auto affine = AffinePlanMap::make(plan, shapes)) return SourceMap(std::move(affine));
+    // Rows picked in order before any row list: their bitmaps are smaller than an index.
+    if (auto rows = RowsPlanMap::make(plan, sizes)) {
+        limits.charge(rows->bytes(), "the bitmaps of the rows the op picks, which the workbench "
+                                     "keeps (" +
+                                         std::to_string(rows->bytes()) + " bytes)");
+        if (rows->markRows(plan, ctx)) return SourceMap(std::shared_ptr<const RowsPlanMap>(rows));
+    }
+    if (auto scatter = ScatterPlanMap::make(plan, sizes)) {
+        limits.charge(scatter->bytes(), "the last writer of every output row, which the workbench "
+                                        "keeps (" +
+                                            std::to_string(scatter->bytes()) + " bytes)");
+        if (scatter->findWinners(ctx))
+            return SourceMap(std::shared_ptr<const ScatterPlanMap>(scatter));
+    }
+    if (auto index = IndexPlanMap::make(plan, sizes, limits)) {
+        limits.charge(index->orderBytes(),
+                      "the read order the workbench keeps for the " +
+                          std::to_string(index->orderBytes() / std::int64_t(sizeof(ReadPosition))) +
+                          " elements an index reads from (4 bytes each)");
+        index->numberReads(ctx);
+        return SourceMap(std::shared_ptr<const IndexPlanMap>(std::move(index)));
+    }
+    return std::nullopt;
+}
+
 int SourceMap::outputCount() const
 {
     if (m_index) return m_index->outputCount();
+    if (m_rows) return m_rows->outputCount();
+    if (m_scatter) return m_scatter->outputCount();
     return m_plan ? m_plan->outputCount() : int(m_stored.size());
 }
 
@@ -23,6 +66,8 @@ std::int64_t SourceMap::outputSize(int output) const
 {
     if (output < 0 || output >= outputCount()) return 0;
     if (m_index) return m_index->outputSize();
+    if (m_rows) return m_rows->outputSize(output);
+    if (m_scatter) return m_scatter->outputSize(output);
     return m_plan ? m_plan->outputSize(output)
                   : std::int64_t(m_stored[std::size_t(output)]->size());
 }
@@ -31,6 +76,8 @@ std::int64_t SourceMap::source(int output, std::int64_t index) const
 {
     if (index < 0 || index >= outputSize(output)) return kNoSource;
     if (m_index) return m_index->source(index);
+    if (m_rows) return m_rows->source(output, index);
+    if (m_scatter) return m_scatter->source(output, index);
     return m_plan ? m_plan->source(output, index)
                   : (*m_stored[std::size_t(output)])[std::size_t(index)];
 }
@@ -46,6 +93,8 @@ std::vector<std::vector<std::int64_t>> SourceMap::targets(int slot, std::int64_t
         if (slot < 0 || slot >= m_index->slotCount()) return targets;
         return m_index->targets(slot, index);
     }
+    if (m_rows) return m_rows->targets(slot, index);
+    if (m_scatter) return m_scatter->targets(slot, index);
     const std::int64_t wanted = packSource(slot, index);
     for (std::size_t k = 0; k < m_stored.size(); ++k) {
         const SourceList& sources = *m_stored[k];
@@ -57,7 +106,7 @@ std::vector<std::vector<std::int64_t>> SourceMap::targets(int slot, std::int64_t
 
 std::int64_t SourceMap::targetsCost() const
 {
-    if (m_plan) return 0;
+    if (m_plan || m_rows || m_scatter) return 0;
     if (m_index) return m_index->rows();
     std::int64_t total = 0;
     for (const auto& sources : m_stored)
@@ -67,8 +116,12 @@ std::int64_t SourceMap::targetsCost() const
 
 std::int64_t SourceMap::bytes() const
 {
-    // A plan's map keeps no sources (an index plan's read order is the order's own bytes).
-    if (m_plan || m_index) return 0;
+    // An affine plan's map keeps no sources (an index plan's read order is the order's own
+    // bytes); a row-picking plan's keeps its bitmaps.
+    if (m_rows) return m_rows->bytes();
+    if (m_scatter) return m_scatter->bytes();
+    if (m_index) return m_index->rowBytes();
+    if (m_plan) return 0;
     return targetsCost() * std::int64_t(sizeof(std::int64_t));
 }
 

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/model/rowsplanmap.h"
+
+#include "core/executor.h"
+#include "ui/model/affineplanmap.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace ss::ui {
+
+namespace {
+
+// A rank sample every this many bits (8 words): a rank adds at most 8 popcounts to it.
+constexpr int kBlockShift = 9;
+constexpr std::int64_t kWordsPerBlock = (std::int64_t(1) << kBlockShift) / 64;
+// How often the marking pass looks at the cancel flag (in rows).
+constexpr std::int64_t kCancelCheckRows = std::int64_t(1) << 16;
+
+std::int64_t wordsFor(std::int64_t bits)
+{
+    return (bits + 63) / 64;
+}
+
+std::int64_t blocksFor(std::int64_t bits)
+{
+    return (wordsFor(bits) + kWordsPerBlock - 1) / kWordsPerBlock;
+}
+
+} // namespace
+
+RowBitmap::RowBitmap(std::int64_t rows) : m_bits(std::size_t(wordsFor(rows)), 0) {}
+
+std::int64_t RowBitmap::bytesFor(std::int64_t rows)
+{
+    return (wordsFor(rows) + blocksFor(rows)) * std::int64_t(sizeof(std::int64_t));
+}
+
+bool RowBitmap::set(std::int64_t row)
+{
+    std::uint64_t& word = m_bits[std::size_t(row >> 6)];
+    const std::uint64_t bit = std::uint64_t(1) << (row & 63);
+    if (word & bit) return false;
+    word |= bit;
+    return true;
+}
+
+void RowBitmap::finish()
+{
+    const auto perBlock = std::size_t(kWordsPerBlock);
+    m_ranks.resize((m_bits.size() + perBlock - 1) / perBlock);
+    std::int64_t count = 0;
+    for (std::size_t w = 0; w < m_bits.size(); ++w) {
+        if (w % perBlock == 0) m_ranks[w / perBlock] = count;
+        count += std::popcount(m_bits[w]);
+    }
+}
+
+std::int64_t RowBitmap::rank(std::int64_t row) const
+{
+    const std::int64_t word = row >> 6;
+    std::int64_t count = m_ranks[std::size_t(row >> kBlockShift)];
+    for (std::int64_t w = (row >> kBlockShift) * kWordsPerBlock; w < word; ++w)
+        count += std::popcount(m_bits[std::size_t(w)]);
+    const std::uint64_t below = (std::uint64_t(1) << (row & 63)) - 1;
+    return count + std::popcount(m_bits[std::size_t(word)] & below);
+}
+
+std::int64_t RowBitmap::select(std::int64_t r) const
+{
+    // The last block with fewer than r + 1 rows set before it holds the row.
+    const auto block = std::upper_bound(m_ranks.begin(), m_ranks.end(), r) - m_ranks.begin() - 1;
+    r -= m_ranks[std::size_t(block)];
+    for (std::int64_t w = block * kWordsPerBlock;; ++w) {
+        std::uint64_t bits = m_bits[std::size_t(w)];
+        const int count = std::popcount(bits);
+        if (r >= count) {
+            r -= count;
+            continue;
+        }
+        for (; r > 0; --r)
+            bits &= bits - 1; // drops the lowest set bit
+        return w * 64 + std::countr_zero(bits);
+    }
+}
+
+namespace {
+
+class RowsInputOrder final : public ReadOrderMap
+{
+public:
+    RowsInputOrder(std::shared_ptr<const RowsPlanMap> map, int slot, std::int64_t size)
+        : ReadOrderMap(size), m_map(std::move(map)), m_slot(slot)
+    {
+    }
+    ReadPosition at(std::int64_t flat) const override { return m_map->inputPosition(m_slot, flat); }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        m_map->readInput(m_slot, first, step, count, out);
+    }
+    // The bitmaps are counted once, as the sources' memory (SourceMap::bytes).
+    std::int64_t bytes() const override { return 0; }
+
+private:
+    std::shared_ptr<const RowsPlanMap> m_map;
+    int m_slot;
+};
+
+} // namespace
+
+std::shared_ptr<RowsPlanMap> RowsPlanMap::make(const OpPlan& plan,
+                                               const std::vector<std::int64_t>& slotSizes)
+{
+    if (plan.outputs.empty()) return nullptr;
+    std::shared_ptr<RowsPlanMap> map(new RowsPlanMap);
+    map->m_slotSizes = slotSizes;
+    map->m_slotOutputs.resize(slotSizes.size());
+    std::vector<std::int64_t> slotRowLength(slotSizes.size(), 0);
+    std::int64_t elements = 0, base = 0;
+    for (std::size_t k = 0; k < plan.outputs.size(); ++k) {
+        const OutputPlan& plannedOutput = plan.outputs[k];
+        Output& out = map->m_outputs.emplace_back();
+        out.size = numElements(plannedOutput.shape);
+        out.base = base;
+        elements += out.size;
+        if (plannedOutput.computed.isValid() || out.size == 0) continue;
+        if (plannedOutput.pieces.size() != 1) return nullptr;
+        const auto* rows = std::get_if<RowsPiece>(&plannedOutput.pieces.front());
+        if (!rows || rows->outOffset != 0 || rows->rowLength <= 0 || rows->rows.empty() ||
+            std::int64_t(rows->rows.size()) * rows->rowLength != out.size)
+            return nullptr;
+        const int slot = sourceSlot(rows->rows.front());
+        if (slot == kConstantSlot) {
+            out.constant = true;
+            continue;
+        }
+        if (rows->constantRuns || slot < 0 || slot >= int(slotSizes.size())) return nullptr;
+        const std::int64_t slotSize = slotSizes[std::size_t(slot)];
+        std::int64_t& length = slotRowLength[std::size_t(slot)];
+        if (slotSize % rows->rowLength != 0 || (length != 0 && length != rows->rowLength))
+            return nullptr;
+        length = rows->rowLength;
+        auto& readers = map->m_slotOutputs[std::size_t(slot)];
+        if (int(readers.size()) == kMaxOutputsPerSlot) return nullptr;
+        readers.push_back(int(k));
+        out.reads = true;
+        out.slot = slot;
+        out.rowLength = rows->rowLength;
+        const std::int64_t inRows = slotSize / rows->rowLength;
+        map->m_bytes += RowBitmap::bytesFor(inRows);
+        base += out.size;
+    }
+    checkReadPositionLimit(elements);
+    map->m_lastRead = base - 1;
+    return map;
+}
+
+bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
+{
+    // Per slot read by several outputs, the rows any of them picked so far: no row twice.
+    std::vector<RowBitmap> taken(m_slotSizes.size());
+    for (std::size_t k = 0; k < m_outputs.size(); ++k) {
+        Output& out = m_outputs[k];
+        if (!out.reads && !out.constant) continue;
+        const auto& rows = std::get<RowsPiece>(plan.outputs[k].pieces.front()).rows;
+        const auto n = std::int64_t(rows.size());
+        if (out.constant) {
+            for (std::int64_t r = 0; r < n; ++r) {
+                if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
+                if (sourceSlot(rows[std::size_t(r)]) != kConstantSlot) return false;
+            }
+            continue;
+        }
+        const std::int64_t inRows = m_slotSizes[std::size_t(out.slot)] / out.rowLength;
+        const auto& readers = m_slotOutputs[std::size_t(out.slot)];
+        const bool several = readers.size() > 1;
+        RowBitmap& shared = taken[std::size_t(out.slot)];
+        if (several && int(k) == readers.front()) shared = RowBitmap(inRows);
+        out.picked = RowBitmap(inRows);
+        std::int64_t previous = -1;
+        for (std::int64_t r = 0; r < n; ++r) {
+            if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
+            const std::int64_t s = rows[std::size_t(r)];
+            if (s < 0 || sourceSlot(s) != out.slot) return false;
+            const std::int64_t start = sourceIndex(s);
+            const std::int64_t row = start / out.rowLength;
+            if (row * out.rowLength != start || row <= previous || row >= inRows) return false;
+            previous = row;
+            out.picked.set(row);
+            if (several && !shared.set(row)) return false;
+        }
+        out.picked.finish();
+    }
+    // A slot's first element read is its first reader's first source; its last position the
+    // last reader's last.
+    m_slotSummaries.assign(m_slotSizes.size(), ReadOrderSummary{});
+    for (std::size_t s = 0; s < m_slotSizes.size(); ++s) {
+        ReadOrderSummary& summary = m_slotSummaries[s];
+        for (int k : m_slotOutputs[s]) {
+            const Output& out = m_outputs[std::size_t(k)];
+            if (summary.selected == 0) summary.first = sourceIndex(source(k, 0));
+            summary.selected += out.size;
+            summary.last = out.base + out.size - 1;
+        }
+    }
+    return true;
+}
+
+std::int64_t RowsPlanMap::source(int output, std::int64_t index) const
+{
+    const Output& out = m_outputs[std::size_t(output)];
+    if (!out.reads) return kNoSource;
+    const std::int64_t r = index / out.rowLength;
+    return packSource(out.slot, out.picked.select(r) * out.rowLength + (index - r * out.rowLength));
+}
+
+std::vector<std::vector<std::int64_t>> RowsPlanMap::targets(int slot, std::int64_t index) const
+{
+    std::vector<std::vector<std::int64_t>> all(m_outputs.size());
+    if (slot < 0 || slot >= slotCount() || index < 0 || index >= m_slotSizes[std::size_t(slot)])
+        return all;
+    for (int k : m_slotOutputs[std::size_t(slot)]) {
+        const Output& out = m_outputs[std::size_t(k)];
+        const std::int64_t row = index / out.rowLength;
+        if (out.picked.has(row))
+            all[std::size_t(k)].push_back(out.picked.rank(row) * out.rowLength +
+                                          (index - row * out.rowLength));
+    }
+    return all;
+}
+
+ReadPosition RowsPlanMap::inputPosition(int slot, std::int64_t index) const
+{
+    for (int k : m_slotOutputs[std::size_t(slot)]) {
+        const Output& out = m_outputs[std::size_t(k)];
+        const std::int64_t row = index / out.rowLength;
+        if (out.picked.has(row))
+            return ReadPosition(out.base + out.picked.rank(row) * out.rowLength +
+                                (index - row * out.rowLength));
+    }
+    return -1;
+}
+
+void RowsPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
+                            ReadPosition* out) const
+{
+    std::fill(out, out + count, ReadPosition(-1));
+    // An element is picked by one output at most: each writes the elements it picks.
+    for (int k : m_slotOutputs[std::size_t(slot)]) {
+        const Output& o = m_outputs[std::size_t(k)];
+        if (o.rowLength == 1 && step == 1) {
+            // A run of one-element rows (a mask of the whole tensor): one rank, then a bit test
+            // per element, with no division.
+            std::int64_t position = o.base + o.picked.rank(first);
+            for (std::int64_t i = 0; i < count; ++i)
+                if (o.picked.has(first + i)) out[i] = ReadPosition(position++);
+            continue;
+        }
+        std::int64_t row = -2, rank = 0;
+        bool has = false;
+        for (std::int64_t i = 0; i < count; ++i) {
+            const std::int64_t flat = first + i * step;
+            const std::int64_t r = flat / o.rowLength;
+            if (r != row) {
+                if (r == row + 1) {
+                    rank += has; // the rows picked before r: those before row, and row
+                    has = o.picked.has(r);
+                } else {
+                    has = o.picked.has(r);
+                    rank = o.picked.rank(r);
+                }
+                row = r;
+            }
+            if (has) out[i] = ReadPosition(o.base + rank * o.rowLength + (flat - r * o.rowLength));
+        }
+    }
+}
+
+ReadOrder RowsPlanMap::inputOrder(int slot) const
+{
+    const std::int64_t size = m_slotSizes[std::size_t(slot)];
+    if (m_slotOutputs[std::size_t(slot)].empty()) return unreadOrder(size);
+    return std::make_shared<const RowsInputOrder>(shared_from_this(), slot, size);
+}
+
+ReadOrder RowsPlanMap::outputOrder(int output) const
+{
+    const Output& out = m_outputs[std::size_t(output)];
+    // Every element of a reading output is a first read, in output order.
+    return out.reads ? sequentialOrder(out.base, out.size) : unreadOrder(out.size);
+}
+
+ReadOrderSummary RowsPlanMap::outputSummary(int output) const
+{
+    const Output& out = m_outputs[std::size_t(output)];
+    if (!out.reads) return {};
+    return {out.size, 0, out.base + out.size - 1};
+}
+
+} // namespace ss::ui

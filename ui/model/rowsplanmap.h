@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Provenance of a plan that picks whole rows of an input in their own order (boolean_mask,
+// dynamic_partition, unique's y), worked out from the plan instead of kept per element. Each
+// output is one row list whose rows are distinct rows of one input, in increasing order, and no
+// two outputs share a row; or it is computed (unique's idx and count), all constants (one_hot,
+// sequence_mask) or empty, and reads nothing. Every input element is then read at most once, in
+// output order: an output element's read position is its place among the elements read (the
+// outputs before it, then its index), and an input element's is the place of the one element
+// that copies it. What is kept is which input rows each output picks, as a bitmap with a count
+// of the bits set before every 512 of them (1/8 byte per input row and output, plus 1/64 byte):
+// an input row's place in its output is a rank in the bitmap, and an output row's source a
+// select, both a few popcounts, so nothing is kept per element.
+#pragma once
+
+#include "core/op.h"
+#include "ui/model/readorder.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace ss {
+class JobContext;
+}
+
+namespace ss::ui {
+
+/// A set of rows 0 .. n-1 as a bitmap with the count of rows set before every 512 of them, so
+/// that a rank or a select is a few popcounts: 1/8 byte per row, plus 1/64.
+class RowBitmap
+{
+public:
+    RowBitmap() = default;
+    /// `rows` rows, none set.
+    explicit RowBitmap(std::int64_t rows);
+    /// The bytes a bitmap of `rows` rows keeps.
+    static std::int64_t bytesFor(std::int64_t rows);
+
+    bool has(std::int64_t row) const { return (m_bits[std::size_t(row >> 6)] >> (row & 63)) & 1; }
+    /// Sets `row`; false if it was set already.
+    bool set(std::int64_t row);
+    /// Counts the rank samples: after the last set(), before rank() or select().
+    void finish();
+    /// The rows set before `row`.
+    std::int64_t rank(std::int64_t row) const;
+    /// The row set that has `r` rows set before it (r < the rows set).
+    std::int64_t select(std::int64_t r) const;
+
+private:
+    std::vector<std::uint64_t> m_bits;
+    std::vector<std::int64_t> m_ranks;
+};
+
+/// A row-picking plan's provenance (see the file's comment).
+class RowsPlanMap : public std::enable_shared_from_this<RowsPlanMap>
+{
+public:
+    /// Inputs read by more outputs than this keep their stored sources: an input element's
+    /// position tests each of them, and their bitmaps would pass 4 bytes per input row.
+    static constexpr int kMaxOutputsPerSlot = 32;
+
+    /// The map of `plan` over inputs of these element counts (slot order), or null if an output
+    /// is not computed, empty, or one RowsPiece that covers it from its start (reading rows of
+    /// one input slot with a row length that divides the slot, or only constants), or if an
+    /// input is read by outputs of different row lengths or by more than kMaxOutputsPerSlot.
+    /// Cheap: the rows are checked and marked by markRows(), which must succeed before the map
+    /// is used.
+    static std::shared_ptr<RowsPlanMap> make(const OpPlan& plan,
+                                             const std::vector<std::int64_t>& slotSizes);
+    /// The bytes markRows() will keep.
+    std::int64_t bytes() const { return m_bytes; }
+    /// One pass over the plan's rows (the plan make() was given): marks the rows each output
+    /// picks, checking `ctx` for cancellation now and then (ctx may be null). False if they are
+    /// not distinct, row-aligned rows in increasing order, or two outputs share one: the plan
+    /// then needs its stored sources.
+    bool markRows(const OpPlan& plan, JobContext* ctx);
+
+    int outputCount() const { return int(m_outputs.size()); }
+    int slotCount() const { return int(m_slotSizes.size()); }
+    std::int64_t outputSize(int output) const { return m_outputs[std::size_t(output)].size; }
+
+    /// packSource(slot, index) of output `output`'s element `index` (which must exist), or
+    /// kNoSource for an output that reads nothing.
+    std::int64_t source(int output, std::int64_t index) const;
+    /// The output element copied from input slot `slot`'s element `index` (at most one), per
+    /// output.
+    std::vector<std::vector<std::int64_t>> targets(int slot, std::int64_t index) const;
+
+    /// Input slot `slot`'s element `index`'s read position, or -1.
+    ReadPosition inputPosition(int slot, std::int64_t index) const;
+    /// ReadOrderMap::read for input slot `slot`: a rank per row where the walk jumps, the next
+    /// row's from the last one's where it steps to it (a view's row, a whole-order pass).
+    void readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
+                   ReadPosition* out) const;
+
+    ReadOrder inputOrder(int slot) const;
+    ReadOrder outputOrder(int output) const;
+    ReadOrderSummary inputSummary(int slot) const { return m_slotSummaries[std::size_t(slot)]; }
+    ReadOrderSummary outputSummary(int output) const;
+    /// The op's last read position.
+    std::int64_t lastRead() const { return m_lastRead; }
+
+private:
+    RowsPlanMap() = default;
+
+    /// One output: the input rows it picks, or none (reads = false).
+    struct Output
+    {
+        bool reads = false;
+        bool constant = false; ///< a row list of constants only (checked by markRows)
+        int slot = -1;
+        std::int64_t size = 0;
+        std::int64_t base = 0;      ///< the read position of its first element
+        std::int64_t rowLength = 1; ///< > 0 where it reads
+        RowBitmap picked;           ///< the input rows of its slot it picks
+    };
+
+    std::vector<Output> m_outputs;
+    std::vector<std::vector<int>> m_slotOutputs; ///< per slot, the outputs reading it
+    std::vector<std::int64_t> m_slotSizes;
+    std::vector<ReadOrderSummary> m_slotSummaries;
+    std::int64_t m_bytes = 0;
+    std::int64_t m_lastRead = -1;
+};
+
+} // namespace ss::ui

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Provenance of a plan that scatters rows by index tensors (dynamic_stitch): source row j of
+// piece m goes to the output row its index names, a later one wins where two name one row, and
+// rows no index names keep a constant fill. An output row's source is its last writer, which
+// depends on every index after it, so no formula gives it: one pass over the indices keeps each
+// output row's winner (4 bytes per output row) and a bitmap of the rows written. Every winner
+// is read once, in output order, so an output element's read position is its place among the
+// written elements (a rank in the bitmap), and an input element's is its row's if it is the
+// winner there, found through its index read in place. Nothing else is kept per element.
+#pragma once
+
+#include "core/op.h"
+#include "ui/model/readorder.h"
+#include "ui/model/rowsplanmap.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace ss {
+class JobContext;
+}
+
+namespace ss::ui {
+
+/// A scatter plan's provenance (see the file's comment).
+class ScatterPlanMap : public std::enable_shared_from_this<ScatterPlanMap>
+{
+public:
+    /// The map of `plan` over inputs of these element counts (slot order), or null if its one
+    /// output is not an optional constant fill of the whole output followed by scatter-form
+    /// IndexPieces of one row length and one 1-D index of stride rowLength each, naming rows of
+    /// the whole output. Cheap: the winners are found by findWinners(), which must succeed
+    /// before the map is used.
+    static std::shared_ptr<ScatterPlanMap> make(const OpPlan& plan,
+                                                const std::vector<std::int64_t>& slotSizes);
+    /// The bytes findWinners() will keep.
+    std::int64_t bytes() const;
+    /// One pass over the indices in plan order, checking `ctx` for cancellation now and then
+    /// (ctx may be null). False if an index names no output row, or, with no fill, a row is
+    /// never written: the plan then needs its stored sources.
+    bool findWinners(JobContext* ctx);
+
+    int outputCount() const { return 1; }
+    int slotCount() const { return int(m_slotSizes.size()); }
+    std::int64_t outputSize(int) const { return m_targetRows * m_rowLength; }
+
+    /// packSource(slot, index) of output element `index`, or kNoSource for the fill.
+    std::int64_t source(int output, std::int64_t index) const;
+    /// The output element copied from input slot `slot`'s element `index` (at most one).
+    std::vector<std::vector<std::int64_t>> targets(int slot, std::int64_t index) const;
+    /// Read positions of input slot `slot`'s element `index` and of output element `index`.
+    ReadPosition inputPosition(int slot, std::int64_t index) const;
+    ReadPosition outputPosition(std::int64_t index) const;
+
+    ReadOrder inputOrder(int slot) const;
+    ReadOrder outputOrder(int output) const;
+    ReadOrderSummary inputSummary(int slot) const { return m_slotSummaries[std::size_t(slot)]; }
+    ReadOrderSummary outputSummary(int output) const;
+    std::int64_t lastRead() const { return m_lastRead; }
+
+private:
+    ScatterPlanMap() = default;
+    /// The piece and source row of a winner's number (pieces' rows counted one after another).
+    std::pair<std::size_t, std::int64_t> pieceOf(std::int32_t winner) const;
+
+    std::vector<IndexPiece> m_pieces;
+    std::vector<std::int64_t> m_pieceBases; ///< per piece, the number of its row 0
+    std::vector<std::int64_t> m_slotSizes;
+    std::int64_t m_rowLength = 1;
+    std::int64_t m_targetRows = 0;
+    bool m_filled = false;
+    std::vector<std::int32_t> m_winners; ///< per output row, its winner's number or -1
+    RowBitmap m_written;                 ///< the output rows some piece writes
+    std::int64_t m_writtenRows = 0;
+    std::vector<ReadOrderSummary> m_slotSummaries;
+    std::int64_t m_lastRead = -1;
+};
+
+} // namespace ss::ui
