@@ -53,6 +53,7 @@ QString kindName(SubscriptItem::Kind kind)
     case SubscriptItem::Kind::NewAxis: return QStringLiteral("None");
     case SubscriptItem::Kind::Ellipsis: return QStringLiteral("...");
     case SubscriptItem::Kind::Bool: return QStringLiteral("bool");
+    case SubscriptItem::Kind::IndexArray: return QStringLiteral("array");
     case SubscriptItem::Kind::Other: return QStringLiteral("other");
     }
     return {};

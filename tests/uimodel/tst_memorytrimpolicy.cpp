@@ -20,8 +20,10 @@ constexpr std::int64_t MB = std::int64_t(1) << 20;
 
 // Called through volatile pointers, so that the compiler cannot treat them as the builtins and
 // drop a malloc and free pair whose memory is never used.
+#if defined(__GLIBC__) && !defined(SLICESCOPE_ASAN)
 void* (*volatile g_malloc)(std::size_t) = std::malloc;
 void (*volatile g_free)(void*) = std::free;
+#endif
 
 } // namespace
 

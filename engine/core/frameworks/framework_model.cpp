@@ -152,6 +152,9 @@ OpPlan planInFramework(Framework framework, const std::string& op, const Attrs& 
 
 namespace frameworks {
 
+// The last position an axis pick reads, exactly, wherever its first, step and count lie in int64.
+__extension__ using WideInt = __int128;
+
 PythonSlice pythonSliceIndices(std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
                                std::int64_t step, std::int64_t size)
 {
@@ -201,7 +204,7 @@ FrameworkOutcome resultOutcome(Framework framework, const Tensor& input,
     for (std::size_t k = 0; k < picks.size() && !readsNothing; ++k) {
         const AxisPick& p = picks[k];
         if (p.count == 0) continue;
-        const __int128 last = __int128(p.first) + __int128(p.step) * (p.count - 1);
+        const WideInt last = WideInt(p.first) + WideInt(p.step) * (p.count - 1);
         if (p.count < 0 || p.first < 0 || p.first >= inShape[k] || last < 0 || last >= inShape[k])
             throw OpError(ErrorCode::Internal,
                           "a framework model reads outside dimension " + num(std::int64_t(k)));
