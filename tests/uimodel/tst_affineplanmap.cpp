@@ -5,8 +5,7 @@
 // tiles, gathers, gather_nds, boolean_masks, one_hots, sequence_masks, dynamic_partitions and
 // unique_with_counts. Read orders (at() and read() both ways, with several steps), summaries,
 // the last read, sources and targets must all agree, and the plan path must really be taken
-// where it should (else the comparison proves nothing). The sanitizer build runs the first
-// rounds of each random sweep only (rounds()).
+// where it should (else the comparison proves nothing).
 #include "protocol/request.h"
 #include "ui/model/affineplanmap.h"
 #include "ui/model/engineclient.h"
@@ -306,17 +305,6 @@ std::vector<std::int64_t> randomValues(std::mt19937_64& rng, std::int64_t n, std
     return values;
 }
 
-// How many of a sweep's `n` random rounds to run: all of them, or under
-// SLICESCOPE_SWEEP_EVERY=N (the sanitizer build, where the stored path compared against runs
-// several times slower) the first n / N, at least 25: the same seed, so the same first rounds.
-int rounds(int n)
-{
-    bool ok = false;
-    const int every = qEnvironmentVariableIntValue("SLICESCOPE_SWEEP_EVERY", &ok);
-    if (!ok || every <= 1) return n;
-    return std::max(n / every, std::min(n, 25));
-}
-
 } // namespace
 
 class TestAffinePlanMap : public QObject
@@ -386,7 +374,7 @@ void TestAffinePlanMap::randomSlices()
     const OpDef* getitem = findOp("getitem");
     const OpDef* raw = findOp("strided_slice");
     int analytic = 0;
-    for (int round = 0, last = rounds(2000); round < last; ++round) {
+    for (int round = 0; round < 2000; ++round) {
         const Shape shape = randomShape(rng);
         const Tensor x = arange(shape);
         const std::string expr = randomSubscript(rng, shape.size());
@@ -424,7 +412,7 @@ void TestAffinePlanMap::randomMoves()
 {
     std::mt19937_64 rng(4);
     int analytic = 0;
-    for (int round = 0, last = rounds(400); round < last; ++round) {
+    for (int round = 0; round < 400; ++round) {
         const Shape shape = randomShape(rng);
         const auto rank = std::int64_t(shape.size());
         const Tensor x = arange(shape);
@@ -490,7 +478,7 @@ void TestAffinePlanMap::randomPads()
     std::mt19937_64 rng(5);
     const OpDef* pad = findOp("pad");
     std::map<std::string, std::pair<int, int>> taken; // per mode: ran, took the plan path
-    for (int round = 0, last = rounds(500); round < last; ++round) {
+    for (int round = 0; round < 500; ++round) {
         const Shape shape = randomShape(rng);
         const Tensor x = arange(shape);
         const char* mode = rng() % 3 == 0 ? "CONSTANT" : rng() % 2 == 0 ? "SYMMETRIC" : "REFLECT";
@@ -533,7 +521,7 @@ void TestAffinePlanMap::randomTiles()
     std::mt19937_64 rng(6);
     const OpDef* tile = findOp("tile");
     int analytic = 0, repeating = 0;
-    for (int round = 0, last = rounds(600); round < last; ++round) {
+    for (int round = 0; round < 600; ++round) {
         const Shape shape = randomShape(rng);
         std::vector<std::int64_t> multiples;
         bool repeats = false;
@@ -564,7 +552,7 @@ void TestAffinePlanMap::randomGathers()
     const OpDef* gather = findOp("gather");
     const OpDef* gatherNd = findOp("gather_nd");
     int ran = 0, indexed = 0;
-    for (int round = 0, last = rounds(300); round < last; ++round) {
+    for (int round = 0; round < 300; ++round) {
         const Shape ps = randomShape(rng);
         const auto r = std::int64_t(ps.size());
         const DType type = rng() % 3 == 0 ? DType::Int64 : rng() % 2 ? DType::Int32 : DType::Int16;
@@ -614,7 +602,7 @@ void TestAffinePlanMap::randomMasks()
     std::mt19937_64 rng(8);
     const OpDef* mask = findOp("boolean_mask");
     int ran = 0, analytic = 0, rows = 0;
-    for (int round = 0, last = rounds(200); round < last; ++round) {
+    for (int round = 0; round < 200; ++round) {
         // Now and then a mask of thousands of rows, so that the bitmaps span many words and
         // their rank samples (one per 512 rows) are used.
         const Shape shape =
@@ -656,7 +644,7 @@ void TestAffinePlanMap::randomOneHots()
     const OpDef* oneHot = findOp("one_hot");
     const OpDef* sequenceMask = findOp("sequence_mask");
     int ran = 0, analytic = 0;
-    for (int round = 0, last = rounds(150); round < last; ++round) {
+    for (int round = 0; round < 150; ++round) {
         Shape shape = randomShape(rng);
         shape.resize(
             std::size_t(randomIn(rng, 0, std::int64_t(std::min<std::size_t>(3, shape.size())))));
@@ -696,7 +684,7 @@ void TestAffinePlanMap::randomPartitions()
     std::mt19937_64 rng(10);
     const OpDef* partition = findOp("dynamic_partition");
     int ran = 0, rows = 0;
-    for (int round = 0, last = rounds(200); round < last; ++round) {
+    for (int round = 0; round < 200; ++round) {
         const bool many = rng() % 10 == 0;
         Shape shape = randomShape(rng);
         std::int64_t n = randomIn(rng, 1, 5);
@@ -734,7 +722,7 @@ void TestAffinePlanMap::randomUniques()
     std::mt19937_64 rng(11);
     const OpDef* unique = findOp("unique_with_counts");
     int ran = 0, rows = 0;
-    for (int round = 0, last = rounds(150); round < last; ++round) {
+    for (int round = 0; round < 150; ++round) {
         // Now and then thousands of elements, most of them distinct (many rank samples).
         const bool large = round % 10 == 0;
         const std::int64_t n = large ? randomIn(rng, 1000, 3000) : randomIn(rng, 0, 30);
@@ -761,7 +749,7 @@ void TestAffinePlanMap::randomStitches()
     std::mt19937_64 rng(13);
     const OpDef* stitch = findOp("dynamic_stitch");
     int ran = 0, scattered = 0;
-    for (int round = 0, last = rounds(200); round < last; ++round) {
+    for (int round = 0; round < 200; ++round) {
         const bool large = round % 20 == 0;
         Shape slice;
         for (std::int64_t d = 0, rank = randomIn(rng, 0, 2); d < rank; ++d)
