@@ -313,26 +313,6 @@ void walkSequence(const AffinePlanMap::Piece& piece, std::int64_t base, std::int
     }
 }
 
-class InputOrder final : public ReadOrderMap
-{
-public:
-    InputOrder(std::shared_ptr<const AffinePlanMap> map, int slot, std::int64_t size)
-        : ReadOrderMap(size), m_map(std::move(map)), m_slot(slot)
-    {
-    }
-    ReadPosition at(std::int64_t flat) const override { return m_map->inputPosition(m_slot, flat); }
-    void read(std::int64_t first, std::int64_t step, std::int64_t count,
-              ReadPosition* out) const override
-    {
-        m_map->readInput(m_slot, first, step, count, out);
-    }
-    std::int64_t bytes() const override { return 0; }
-
-private:
-    std::shared_ptr<const AffinePlanMap> m_map;
-    int m_slot;
-};
-
 // An output with constants: its copied piece's elements are read in output order, the
 // constants not at all. Or an output that reads some input elements again (tile, a mirror pad):
 // each element takes its source's position.
@@ -960,8 +940,8 @@ void AffinePlanMap::readOutput(int output, std::int64_t first, std::int64_t step
 
 ReadOrder AffinePlanMap::inputOrder(int slot) const
 {
-    return std::make_shared<const InputOrder>(shared_from_this(), slot,
-                                              m_slotSizes[std::size_t(slot)]);
+    return std::make_shared<const PlanInputOrder<AffinePlanMap>>(shared_from_this(), slot,
+                                                                 m_slotSizes[std::size_t(slot)]);
 }
 
 ReadOrder AffinePlanMap::outputOrder(int output) const

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace ss::ui {
@@ -77,6 +78,34 @@ ReadOrder unreadOrder(std::int64_t size);
 /// The order of a tensor of `size` elements read in its own order from position `base` on
 /// (element i at base + i), no memory: an output that reads a new input element every element.
 ReadOrder sequentialOrder(std::int64_t base, std::int64_t size);
+
+/// The read order of input `slot` of an op, worked out when asked from the op's plan map `Map`
+/// (AffinePlanMap, RowsPlanMap, ScatterPlanMap): its `inputPosition(slot, flat)`, and its
+/// `readInput(slot, first, step, count, out)` where it has one. Keeps nothing of its own: the
+/// map's memory is counted once, as the sources' (SourceMap::bytes).
+template <class Map>
+class PlanInputOrder final : public ReadOrderMap
+{
+public:
+    PlanInputOrder(std::shared_ptr<const Map> map, int slot, std::int64_t size)
+        : ReadOrderMap(size), m_map(std::move(map)), m_slot(slot)
+    {
+    }
+    ReadPosition at(std::int64_t flat) const override { return m_map->inputPosition(m_slot, flat); }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        if constexpr (requires { m_map->readInput(m_slot, first, step, count, out); })
+            m_map->readInput(m_slot, first, step, count, out);
+        else
+            ReadOrderMap::read(first, step, count, out);
+    }
+    std::int64_t bytes() const override { return 0; }
+
+private:
+    std::shared_ptr<const Map> m_map;
+    int m_slot;
+};
 
 /// What a view needs to know about a read order besides the order itself. Whoever makes an order
 /// can say it on the way (the workbench does, on its worker), so that a view never scans

@@ -84,31 +84,6 @@ std::int64_t RowBitmap::select(std::int64_t r) const
     }
 }
 
-namespace {
-
-class RowsInputOrder final : public ReadOrderMap
-{
-public:
-    RowsInputOrder(std::shared_ptr<const RowsPlanMap> map, int slot, std::int64_t size)
-        : ReadOrderMap(size), m_map(std::move(map)), m_slot(slot)
-    {
-    }
-    ReadPosition at(std::int64_t flat) const override { return m_map->inputPosition(m_slot, flat); }
-    void read(std::int64_t first, std::int64_t step, std::int64_t count,
-              ReadPosition* out) const override
-    {
-        m_map->readInput(m_slot, first, step, count, out);
-    }
-    // The bitmaps are counted once, as the sources' memory (SourceMap::bytes).
-    std::int64_t bytes() const override { return 0; }
-
-private:
-    std::shared_ptr<const RowsPlanMap> m_map;
-    int m_slot;
-};
-
-} // namespace
-
 std::shared_ptr<RowsPlanMap> RowsPlanMap::make(const OpPlan& plan,
                                                const std::vector<std::int64_t>& slotSizes)
 {
@@ -281,7 +256,7 @@ ReadOrder RowsPlanMap::inputOrder(int slot) const
 {
     const std::int64_t size = m_slotSizes[std::size_t(slot)];
     if (m_slotOutputs[std::size_t(slot)].empty()) return unreadOrder(size);
-    return std::make_shared<const RowsInputOrder>(shared_from_this(), slot, size);
+    return std::make_shared<const PlanInputOrder<RowsPlanMap>>(shared_from_this(), slot, size);
 }
 
 ReadOrder RowsPlanMap::outputOrder(int output) const

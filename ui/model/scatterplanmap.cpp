@@ -15,22 +15,6 @@ namespace {
 // How often the pass over the indices looks at the cancel flag (in rows).
 constexpr std::int64_t kCancelCheckRows = std::int64_t(1) << 16;
 
-class ScatterInputOrder final : public ReadOrderMap
-{
-public:
-    ScatterInputOrder(std::shared_ptr<const ScatterPlanMap> map, int slot, std::int64_t size)
-        : ReadOrderMap(size), m_map(std::move(map)), m_slot(slot)
-    {
-    }
-    ReadPosition at(std::int64_t flat) const override { return m_map->inputPosition(m_slot, flat); }
-    // The winners are counted once, as the sources' memory (SourceMap::bytes).
-    std::int64_t bytes() const override { return 0; }
-
-private:
-    std::shared_ptr<const ScatterPlanMap> m_map;
-    int m_slot;
-};
-
 class ScatterOutputOrder final : public ReadOrderMap
 {
 public:
@@ -199,7 +183,7 @@ ReadOrder ScatterPlanMap::inputOrder(int slot) const
 {
     const std::int64_t size = m_slotSizes[std::size_t(slot)];
     if (m_slotSummaries[std::size_t(slot)].selected == 0) return unreadOrder(size);
-    return std::make_shared<const ScatterInputOrder>(shared_from_this(), slot, size);
+    return std::make_shared<const PlanInputOrder<ScatterPlanMap>>(shared_from_this(), slot, size);
 }
 
 ReadOrder ScatterPlanMap::outputOrder(int) const
