@@ -5,6 +5,7 @@
 #
 #   packaging/dev.sh app    install, build, open SliceScope on its first lesson
 #   packaging/dev.sh test   install, build, run all tests
+#   packaging/dev.sh deps   install only (CI starts its sanitizer build before the tests)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -62,6 +63,9 @@ build() {
 }
 
 case "${1:-app}" in
+  deps)
+    install_dependencies
+    ;;
   app)
     install_dependencies
     build
@@ -83,7 +87,7 @@ case "${1:-app}" in
     exec ctest --preset default
     ;;
   *)
-    echo "usage: packaging/dev.sh app|test" >&2
+    echo "usage: packaging/dev.sh app|test|deps" >&2
     exit 2
     ;;
 esac
