@@ -6,6 +6,7 @@
 
 #include <QTest>
 
+#include <cmath>
 #include <cstring>
 #include <numeric>
 #include <random>
@@ -346,6 +347,44 @@ private slots:
         p.piece.inStrides = {n, w * 2 * n, 2 * n, 1};
         p.piece.outStrides = rowMajorStrides(p.outShape);
         checkPiece(DType(dtype), shape, p);
+    }
+
+    // extract_image_patches' pattern: each output pixel is 3 runs of 3 * d elements, one from
+    // each of 3 input rows. The window rows go innermost, so that each pixel is written in order;
+    // runs as fixed-size blocks (96 bytes: the benchmark's case) or element by element.
+    void patchRuns_data()
+    {
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<std::int64_t>("depth");
+        QTest::addColumn<bool>("large");
+        for (DType t : {DType::Float32, DType::Float64, DType::Int8, DType::Complex128}) {
+            for (std::int64_t depth : {8, 5, 2}) {
+                const std::string name =
+                    std::string(dtypeName(t)) + " depth " + std::to_string(depth);
+                // Over 8 MiB of output too (it runs under AddressSanitizer: two cases).
+                if ((t == DType::Float32 && depth == 8) || (t == DType::Float64 && depth == 2))
+                    QTest::newRow((name + " large").c_str()) << int(t) << depth << true;
+                QTest::newRow((name + " small").c_str()) << int(t) << depth << false;
+            }
+        }
+    }
+
+    void patchRuns()
+    {
+        QFETCH(int, dtype);
+        QFETCH(std::int64_t, depth);
+        QFETCH(bool, large);
+        const std::int64_t pixelBytes = 9 * depth * dtypeSize(DType(dtype));
+        const std::int64_t side =
+            large ? std::int64_t(std::sqrt(double((std::int64_t(17) << 19) / pixelBytes))) + 3 : 7;
+        // Input [side, side + 1, depth]; output [side - 2, side - 1, 3, 3 * depth].
+        const std::int64_t rows = side, cols = side + 1;
+        Permuted p;
+        p.outShape = {rows - 2, cols - 2, 3, 3 * depth};
+        p.piece.extents = p.outShape;
+        p.piece.inStrides = {cols * depth, depth, cols * depth, 1};
+        p.piece.outStrides = rowMajorStrides(p.outShape);
+        checkPiece(DType(dtype), {rows, cols, depth}, p);
     }
 
     void transposeTakesTiles()
