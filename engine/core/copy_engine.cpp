@@ -294,6 +294,10 @@ template <class T> struct ValueMover
             if (l.run.in == 1 && l.run.out == 1) {
                 T* dst = out + o;
                 const T* src = in + i;
+#if defined(__SSE2__)
+                if constexpr (kBlocks)
+                    if (largeOutput && streamable(dst, l)) return streamRuns(dst, src, count, l);
+#endif
                 switch (std::size_t(l.run.extent) * sizeof(T)) {
                 case 8: return copyRuns<8>(dst, src, count, l);
                 case 16: return copyRuns<16>(dst, src, count, l);
@@ -370,6 +374,34 @@ private:
     }
 
 #if defined(__SSE2__)
+    // Whether short runs of whole 16-byte units, each starting on a 16-byte boundary, fill the
+    // output's lines in order: one after another, or (with a sub) sub.extent side by side streams.
+    // Longer runs stay with memcpy: streamed, the 1 KiB runs of a reversal along axis 2 of
+    // 16x64x256x256 float32 took 113 ms against 62 (CLI, load 8).
+    static bool streamable(const T* dst, const RunLoops& l)
+    {
+        constexpr std::int64_t kUnit = 16 / std::int64_t(sizeof(T));
+        constexpr std::int64_t kMaxStreamedRun = 256 / std::int64_t(sizeof(T));
+        const bool inOrder =
+            l.row.out == l.run.extent * (l.sub.out == l.run.extent ? l.sub.extent : 1);
+        return inOrder && l.run.extent % kUnit == 0 && l.run.extent <= kMaxStreamedRun &&
+               l.sub.out % kUnit == 0 && l.row.out % kUnit == 0 &&
+               reinterpret_cast<std::uintptr_t>(dst) % 16 == 0;
+    }
+
+    // The runs of runByRuns written with streaming stores (streamable).
+    static void streamRuns(T* dst, const T* src, std::int64_t count, const RunLoops& l)
+    {
+        const std::int64_t units = l.run.extent * std::int64_t(sizeof(T)) / 16;
+        for (std::int64_t r = 0; r < count; ++r)
+            for (std::int64_t s = 0; s < l.sub.extent; ++s) {
+                auto* d = reinterpret_cast<__m128i*>(dst + r * l.row.out + s * l.sub.out);
+                const auto* q = reinterpret_cast<const __m128i*>(src + r * l.row.in + s * l.sub.in);
+                for (std::int64_t k = 0; k < units; ++k)
+                    _mm_stream_si128(d + k, _mm_loadu_si128(q + k));
+            }
+    }
+
     // dst[k] = src[k * inStride] for k up to the last whole 16 bytes of dst (returned), 16 bytes
     // at a time with streaming stores from its first 16-byte boundary on: every input line is read
     // anyway (x[..., ::3]), and a large output written through the caches is first read into

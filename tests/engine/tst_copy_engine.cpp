@@ -313,7 +313,8 @@ private slots:
 
     // Short contiguous runs read from every other position, as space_to_batch_nd by 2 moves
     // them: runs of 8 to 256 bytes are copied as fixed-size blocks, other lengths element by
-    // element; into a large output and a small one.
+    // element; into a large output (streaming stores: space_to_batch_nd reads each input row in
+    // order and writes its two block columns as two streams) and a small one.
     void shortRuns_data()
     {
         QTest::addColumn<int>("dtype");
@@ -350,8 +351,9 @@ private slots:
     }
 
     // extract_image_patches' pattern: each output pixel is 3 runs of 3 * d elements, one from
-    // each of 3 input rows. The window rows go innermost, so that each pixel is written in order;
-    // runs as fixed-size blocks (96 bytes: the benchmark's case) or element by element.
+    // each of 3 input rows. The window rows go innermost, so each pixel is written in order, and
+    // a large output of 4- and 8-byte elements whose runs are whole 16-byte units is written
+    // with streaming stores; other run lengths element by element or as fixed-size blocks.
     void patchRuns_data()
     {
         QTest::addColumn<int>("dtype");
@@ -361,7 +363,8 @@ private slots:
             for (std::int64_t depth : {8, 5, 2}) {
                 const std::string name =
                     std::string(dtypeName(t)) + " depth " + std::to_string(depth);
-                // Over 8 MiB of output too (it runs under AddressSanitizer: two cases).
+                // Over 8 MiB of output: 96-byte runs of float32 (the benchmark's case) and
+                // 48-byte runs of float64, both streamed.
                 if ((t == DType::Float32 && depth == 8) || (t == DType::Float64 && depth == 2))
                     QTest::newRow((name + " large").c_str()) << int(t) << depth << true;
                 QTest::newRow((name + " small").c_str()) << int(t) << depth << false;
