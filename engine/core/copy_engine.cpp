@@ -84,25 +84,32 @@ struct RunLoops
     Dim run;
 };
 
+// Calls f(out, in) with the offsets of each of `count` steps' runs from the first one's, in the
+// order they are walked.
+template <class F> inline void forEachRun(std::int64_t count, const RunLoops& l, F&& f)
+{
+    for (std::int64_t r = 0; r < count; ++r)
+        for (std::int64_t s = 0; s < l.sub.extent; ++s)
+            f(r * l.row.out + s * l.sub.out, r * l.row.in + s * l.sub.in);
+}
+
 template <class Mover>
 void runByRuns(const Mover& mv, std::int64_t o, std::int64_t i, std::int64_t count,
                const RunLoops& l)
 {
-    for (std::int64_t r = 0; r < count; ++r)
-        for (std::int64_t s = 0; s < l.sub.extent; ++s)
-            mv.run(o + r * l.row.out + s * l.sub.out, i + r * l.row.in + s * l.sub.in, l.run.extent,
-                   l.run.in, l.run.out);
+    forEachRun(count, l, [&](std::int64_t to, std::int64_t from) {
+        mv.run(o + to, i + from, l.run.extent, l.run.in, l.run.out);
+    });
 }
 
-// Contiguous runs of Bytes each, as runByRuns walks them: a constant size lets the compiler
-// inline the moves, where a memcpy call per 64-byte run would cost more than the move itself.
+// Contiguous runs of Bytes each: a constant size lets the compiler inline the moves, where a
+// memcpy call per 64-byte run would cost more than the move itself.
 template <std::size_t Bytes, class T>
 void copyRuns(T* dst, const T* src, std::int64_t count, const RunLoops& l)
 {
-    for (std::int64_t r = 0; r < count; ++r)
-        for (std::int64_t s = 0; s < l.sub.extent; ++s)
-            std::memcpy(dst + r * l.row.out + s * l.sub.out, src + r * l.row.in + s * l.sub.in,
-                        Bytes);
+    forEachRun(count, l, [&](std::int64_t to, std::int64_t from) {
+        std::memcpy(dst + to, src + from, Bytes);
+    });
 }
 
 #if defined(__SSE2__)
@@ -389,17 +396,16 @@ private:
                reinterpret_cast<std::uintptr_t>(dst) % 16 == 0;
     }
 
-    // The runs of runByRuns written with streaming stores (streamable).
+    // Contiguous runs written with streaming stores (streamable).
     static void streamRuns(T* dst, const T* src, std::int64_t count, const RunLoops& l)
     {
         const std::int64_t units = l.run.extent * std::int64_t(sizeof(T)) / 16;
-        for (std::int64_t r = 0; r < count; ++r)
-            for (std::int64_t s = 0; s < l.sub.extent; ++s) {
-                auto* d = reinterpret_cast<__m128i*>(dst + r * l.row.out + s * l.sub.out);
-                const auto* q = reinterpret_cast<const __m128i*>(src + r * l.row.in + s * l.sub.in);
-                for (std::int64_t k = 0; k < units; ++k)
-                    _mm_stream_si128(d + k, _mm_loadu_si128(q + k));
-            }
+        forEachRun(count, l, [&](std::int64_t to, std::int64_t from) {
+            auto* d = reinterpret_cast<__m128i*>(dst + to);
+            const auto* q = reinterpret_cast<const __m128i*>(src + from);
+            for (std::int64_t k = 0; k < units; ++k)
+                _mm_stream_si128(d + k, _mm_loadu_si128(q + k));
+        });
     }
 
     // dst[k] = src[k * inStride] for k up to the last whole 16 bytes of dst (returned), 16 bytes
