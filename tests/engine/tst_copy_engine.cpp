@@ -6,6 +6,7 @@
 
 #include <QTest>
 
+#include <cmath>
 #include <cstring>
 #include <numeric>
 #include <random>
@@ -312,7 +313,8 @@ private slots:
 
     // Short contiguous runs read from every other position, as space_to_batch_nd by 2 moves
     // them: runs of 8 to 256 bytes are copied as fixed-size blocks, other lengths element by
-    // element; into a large output and a small one.
+    // element; into a large output (streaming stores: space_to_batch_nd reads each input row in
+    // order and writes its two block columns as two streams) and a small one.
     void shortRuns_data()
     {
         QTest::addColumn<int>("dtype");
@@ -346,6 +348,46 @@ private slots:
         p.piece.inStrides = {n, w * 2 * n, 2 * n, 1};
         p.piece.outStrides = rowMajorStrides(p.outShape);
         checkPiece(DType(dtype), shape, p);
+    }
+
+    // extract_image_patches' pattern: each output pixel is 3 runs of 3 * d elements, one from
+    // each of 3 input rows. The window rows go innermost, so each pixel is written in order, and
+    // a large output of 4- and 8-byte elements whose runs are whole 16-byte units is written
+    // with streaming stores; other run lengths element by element or as fixed-size blocks.
+    void patchRuns_data()
+    {
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<std::int64_t>("depth");
+        QTest::addColumn<bool>("large");
+        for (DType t : {DType::Float32, DType::Float64, DType::Int8, DType::Complex128}) {
+            for (std::int64_t depth : {8, 5, 2}) {
+                const std::string name =
+                    std::string(dtypeName(t)) + " depth " + std::to_string(depth);
+                // Over 8 MiB of output: 96-byte runs of float32 (the benchmark's case) and
+                // 48-byte runs of float64, both streamed.
+                if ((t == DType::Float32 && depth == 8) || (t == DType::Float64 && depth == 2))
+                    QTest::newRow((name + " large").c_str()) << int(t) << depth << true;
+                QTest::newRow((name + " small").c_str()) << int(t) << depth << false;
+            }
+        }
+    }
+
+    void patchRuns()
+    {
+        QFETCH(int, dtype);
+        QFETCH(std::int64_t, depth);
+        QFETCH(bool, large);
+        const std::int64_t pixelBytes = 9 * depth * dtypeSize(DType(dtype));
+        const std::int64_t side =
+            large ? std::int64_t(std::sqrt(double((std::int64_t(17) << 19) / pixelBytes))) + 3 : 7;
+        // Input [side, side + 1, depth]; output [side - 2, side - 1, 3, 3 * depth].
+        const std::int64_t rows = side, cols = side + 1;
+        Permuted p;
+        p.outShape = {rows - 2, cols - 2, 3, 3 * depth};
+        p.piece.extents = p.outShape;
+        p.piece.inStrides = {cols * depth, depth, cols * depth, 1};
+        p.piece.outStrides = rowMajorStrides(p.outShape);
+        checkPiece(DType(dtype), {rows, cols, depth}, p);
     }
 
     void transposeTakesTiles()
