@@ -322,7 +322,7 @@ void MainActions::buildToolBar()
     toolbar->addAction(undoButton);
     toolbar->addAction(redoButton);
     toolbar->addSeparator();
-    auto* opLabel = new QLabel(tr("  Op: "));
+    auto* opLabel = new QLabel(tr("  &Op: "));
     toolbar->addWidget(opLabel);
     m_opPicker = new OpPicker;
     m_opPicker->setObjectName(QStringLiteral("opPicker"));

@@ -367,6 +367,17 @@ void MainWindow::resizeEvent(QResizeEvent* event)
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
+    // The keys start in the op's editor (the expression), where Tab starts after the op picker:
+    // Qt gave them to the first widget made that takes focus, the Decode steps list, whose focus
+    // made step 1 current before anyone asked.
+    if (!m_shownBefore) {
+        m_shownBefore = true;
+        for (QWidget* widget : TabOrder::chain(this))
+            if (m_editorHost->isAncestorOf(widget)) {
+                widget->setFocus(Qt::OtherFocusReason);
+                break;
+            }
+    }
     // Hidden widgets ask for no room: the fit made before the window was shown is redone now
     // that the editors can say what they need.
     m_splitter->refit();

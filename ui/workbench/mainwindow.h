@@ -201,6 +201,7 @@ private:
     LessonNavigator* m_lessons = nullptr;
     Unreadable m_unreadableArgs;   ///< the op editor's fields
     Unreadable m_unreadableShapes; ///< the inputs' shape fields
+    bool m_shownBefore = false;    ///< the first show puts the keys in the op's editor
 };
 
 } // namespace ss::ui
