@@ -20,7 +20,10 @@
 #include "protocol/text_format.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <limits>
@@ -410,9 +413,18 @@ int runCommand(const Options& o, std::istream& in, std::ostream& out, std::ostre
 {
     std::ifstream file;
     if (!o.positional.empty()) {
-        file.open(o.positional[0], std::ios::binary);
-        if (!file) {
-            err << "slicescope-cli: cannot read " << o.positional[0] << "\n";
+        // Not openRegularFile: a FIFO is a stream of requests as standard input is (`run
+        // <(...)`), and a file of requests has no size cap. A directory opens, though, and only
+        // its first read would fail.
+        const std::string& path = o.positional[0];
+        std::error_code ec;
+        std::string why = std::filesystem::is_directory(path, ec) ? "it is a directory" : "";
+        if (why.empty()) {
+            file.open(path, std::ios::binary);
+            if (!file) why = std::strerror(errno);
+        }
+        if (!why.empty()) {
+            err << "slicescope-cli: cannot read '" << path << "': " << why << "\n";
             return 1;
         }
     }

@@ -480,9 +480,18 @@ void TestCli::runReadsFiles()
     const CliRun run = cli({"run", path.toStdString()});
     QCOMPARE(run.exit, 0);
     QCOMPARE(lines(run.out).size(), std::size_t(2));
-    const CliRun missing = cli({"run", dir.filePath("nope.jsonl").toStdString()});
+    // What cannot be read says why, as the GUI does for the files it reads.
+    const std::string nope = dir.filePath("nope.jsonl").toStdString();
+    const CliRun missing = cli({"run", nope});
     QCOMPARE(missing.exit, 1);
-    QVERIFY(contains(missing.err, "slicescope-cli: cannot read "));
+    QCOMPARE(missing.err,
+             "slicescope-cli: cannot read '" + nope + "': No such file or directory\n");
+    // A directory opens, and only its first read failed: "reading the requests failed".
+    const CliRun folder = cli({"run", dir.path().toStdString()});
+    QCOMPARE(folder.exit, 1);
+    QCOMPARE(folder.err, "slicescope-cli: cannot read '" + dir.path().toStdString() +
+                             "': it is a directory\n");
+    QVERIFY(folder.out.empty());
 }
 
 // Each response arrives before the next request is written: the loop flushes every line.

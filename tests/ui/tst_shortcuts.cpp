@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The keys tables say what the actions do: ui/README.md's keys table and the Keyboard Shortcuts
 // dialog list exactly the keys the window's actions and shortcuts answer to, no more, no fewer.
+// Every Alt key and menu letter reaches one thing: two items of a menu with the same underlined
+// letter only take turns being highlighted (Alt+F, O never opened File > Open), and a label's
+// Alt key that is also a menu's takes the menu's place (Alt+E went to the expression, not Edit).
 #include "ui/workbench/shortcuttable.h"
 #include "workbench_testing.h"
 
+#include <QAbstractButton>
 #include <QFile>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenuBar>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
 
+using namespace ss;
 using namespace ss::ui;
 
 namespace {
@@ -61,6 +69,55 @@ QString sorted(const QSet<QString>& keys)
     return list.join(QStringLiteral(", "));
 }
 
+// The Alt key of a text with an underlined letter ("Save &As…": "Alt+A"), or "".
+QString mnemonicOf(const QString& text)
+{
+    return QKeySequence::mnemonic(text).toString(QKeySequence::PortableText);
+}
+
+// "Alt+A: Save As, Export Read-Order Animation" for each key that more than one text underlines.
+QStringList clashes(const QStringList& texts)
+{
+    QMap<QString, QStringList> byKey;
+    for (const QString& text : texts)
+        if (const QString key = mnemonicOf(text); !key.isEmpty())
+            byKey[key] << QString(text).remove(u'&');
+    QStringList found;
+    for (auto it = byKey.cbegin(); it != byKey.cend(); ++it)
+        if (it->size() > 1) found << it.key() + QStringLiteral(": ") + it->join(QStringLiteral(", "));
+    return found;
+}
+
+// The clashes among the items of `menu` and of each of its submenus, named by menu.
+QStringList menuClashes(const QMenu& menu)
+{
+    QStringList texts, found;
+    for (const QAction* action : menu.actions()) {
+        if (action->isSeparator() || !action->isVisible()) continue;
+        texts << action->text();
+        if (const QMenu* sub = action->menu()) found += menuClashes(*sub);
+    }
+    for (const QString& clash : clashes(texts))
+        found << menu.title().remove(u'&') + QStringLiteral(" menu: ") + clash;
+    return found;
+}
+
+// The texts whose underlined letter is an Alt key of the window: the menu bar's titles, the
+// labels that lead to a control and the buttons and group boxes of the window and its docks.
+QStringList windowMnemonicTexts(MainWindow& window)
+{
+    QStringList texts;
+    for (const QAction* top : window.menuBar()->actions())
+        texts << top->text();
+    for (const QLabel* label : window.findChildren<QLabel*>())
+        if (label->buddy()) texts << label->text();
+    for (const QAbstractButton* button : window.findChildren<QAbstractButton*>())
+        texts << button->text();
+    for (const QGroupBox* box : window.findChildren<QGroupBox*>())
+        texts << box->title();
+    return texts;
+}
+
 } // namespace
 
 class TestShortcuts : public QObject
@@ -99,6 +156,36 @@ private slots:
             source == QLatin1String("readme") ? readmeKeysColumn() : dialogText(w);
         QVERIFY2(!listed.isEmpty(), "no keys table found");
         QCOMPARE(sorted(keysIn(listed)), sorted(expected));
+    }
+
+    void everyMenuLetterOpensOneItem()
+    {
+        MainWindow w;
+        w.forgetSession();
+        QStringList found;
+        for (const QAction* top : w.menuBar()->actions())
+            if (const QMenu* menu = top->menu()) found += menuClashes(*menu);
+        QVERIFY2(found.isEmpty(), qPrintable(found.join(QStringLiteral("; "))));
+    }
+
+    // Each op's editor has labels and buttons of its own: every one of them is checked against
+    // the menu bar and the docks.
+    void everyAltKeyReachesOneControl_data()
+    {
+        QTest::addColumn<QString>("op");
+        for (const OpDef& def : allOps())
+            QTest::newRow(def.name.c_str()) << QString::fromStdString(def.name);
+    }
+    void everyAltKeyReachesOneControl()
+    {
+        QFETCH(QString, op);
+        MainWindow w;
+        w.forgetSession();
+        w.setWorkspace(exampleWorkspace(*findOp(op.toStdString())), QStringLiteral("t"));
+        // The first op's editor, replaced, goes with the deferred deletes.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        const QStringList found = clashes(windowMnemonicTexts(w));
+        QVERIFY2(found.isEmpty(), qPrintable(found.join(QStringLiteral("; "))));
     }
 };
 

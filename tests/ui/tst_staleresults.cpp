@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Nothing stale looks current: an attribute that does not parse greys the last result and says
-// which; a cancelled evaluation greys what the status calls stale; a failed edit's decode header
+// Nothing stale looks current: an attribute or an input's shape that does not parse greys the
+// last result and says which; a cancelled evaluation greys what the status calls stale; a failed edit's decode header
 // pairs shapes of one result; a lesson's decode starts at the beginning and every edit clears
 // the step highlights; counts read as people write them.
 #include "core/op.h"
@@ -58,6 +58,7 @@ private slots:
     void initTestCase() { ss::testing::useCleanTestEnvironment(); }
     void anUnreadableAttributeGreysTheResult_data();
     void anUnreadableAttributeGreysTheResult();
+    void anUnreadableShapeGreysTheResult();
     void cancelGreysWhatTheStatusCallsStale();
     void aFailedShapeKeepsOneResultsShapes();
     void aLessonOpensAtTheStartOfItsDecode();
@@ -124,6 +125,46 @@ void TestStaleResults::anUnreadableAttributeGreysTheResult()
     QVERIFY(!w.isStale());
     QVERIFY(!w.outputView(0)->isStale());
     QVERIFY(!w.inputView(0)->isStale());
+    QVERIFY2(w.message().isEmpty(), qPrintable(w.message()));
+    QVERIFY(statusState(w).isEmpty());
+}
+
+// Typing `5, -1, x` into the shape field went through `5,`, which was evaluated and failed: the
+// field was outlined red, but the strip kept the error of (5,) ("Index out of range using input
+// dim 1"), a shape no field showed, and the status said nothing of the field.
+void TestStaleResults::anUnreadableShapeGreysTheResult()
+{
+    MainWindow w;
+    w.forgetSession();
+    w.setWorkspace(getitemWorkspace({5, 6}, QStringLiteral("x[1:, ::-1]")), QStringLiteral("t"));
+    w.show();
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.lastEvaluation()->ok);
+    auto* field = w.findChild<QLineEdit*>(QStringLiteral("input0Shape"));
+    QVERIFY(field);
+    field->setText(QStringLiteral("5,"));
+    QVERIFY(waitSettled(w));
+    QVERIFY(!w.lastEvaluation()->ok);
+    QVERIFY2(w.message().contains(QStringLiteral("Index out of range")), qPrintable(w.message()));
+
+    field->setText(QStringLiteral("5, -1, x"));
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.isStale());
+    QVERIFY(w.outputView(0)->isStale());
+    QVERIFY2(statusState(w).contains(QStringLiteral("shape of input does not parse")),
+             qPrintable(statusState(w)));
+    const QString message = plainText(w.message());
+    QVERIFY2(message.contains(QStringLiteral("shape of input does not parse: '5, -1, x' is not a "
+                                             "shape")),
+             qPrintable(message));
+    QVERIFY2(!message.contains(QStringLiteral("Index out of range")), qPrintable(message));
+
+    // Fixed: evaluated, current again.
+    field->setText(QStringLiteral("4, 6"));
+    QVERIFY(waitSettled(w));
+    QVERIFY(w.lastEvaluation()->ok);
+    QVERIFY(!w.isStale());
+    QVERIFY(!w.outputView(0)->isStale());
     QVERIFY2(w.message().isEmpty(), qPrintable(w.message()));
     QVERIFY(statusState(w).isEmpty());
 }

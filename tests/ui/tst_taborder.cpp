@@ -2,6 +2,7 @@
 // Every control can be reached with the keyboard, in a sensible order: Tab from the focus widget
 // goes op picker, the op's editor, the inputs, the views, the docks; Tab leaves the tables (the
 // arrows move inside them); Shift+Tab walks the same way back.
+#include "ui/workbench/decodestepper.h"
 #include "workbench_testing.h"
 
 #include <QAbstractItemView>
@@ -66,6 +67,7 @@ private slots:
     void tabReachesEveryControl_data();
     void tabReachesEveryControl();
     void tabLeavesTheTable();
+    void theKeysStartInTheOpsEditor();
 };
 
 void TestTabOrder::tabReachesEveryControl_data()
@@ -160,6 +162,20 @@ void TestTabOrder::tabLeavesTheTable()
     table->setFocus();
     QTest::keyClick(table, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
     QCOMPARE(nameOf(QApplication::focusWidget()), QStringLiteral("frameworkSelector"));
+}
+
+// The window opened with the keys in the Decode steps dock (the first widget made that takes
+// focus), whose focus made step 1 current before anyone asked: a first keystroke moved the steps.
+void TestTabOrder::theKeysStartInTheOpsEditor()
+{
+    MainWindow w;
+    w.forgetSession();
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1:, ::-1]")), QStringLiteral("t"));
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(nameOf(QApplication::focusWidget()), QStringLiteral("specEditor"));
+    QCOMPARE(w.stepper()->currentStep(), -1);
 }
 
 QTEST_MAIN(TestTabOrder)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/editors/inputpanel.h"
 
+#include "core/error.h"
+#include "protocol/shape_text.h"
 #include "ui/editors/workbenchupdate.h"
 #include "ui/views/palette.h"
 #include "ui/views/tensorview.h"
@@ -32,7 +34,7 @@ template <class W> W* named(W* widget, const QString& name, const QString& acces
 } // namespace
 
 InputControls::InputControls(const QString& prefix, const QString& label, QWidget* parent)
-    : QWidget(parent), m_prefix(prefix),
+    : QWidget(parent), m_prefix(prefix), m_name(label),
       m_label(new QLabel(QStringLiteral("<b>%1</b>").arg(label.toHtmlEscaped()), this)),
       m_shape(named(new QLineEdit(this), prefix + QStringLiteral("Shape"),
                     tr("Shape of %1").arg(label))),
@@ -85,10 +87,16 @@ InputControls::InputControls(const QString& prefix, const QString& label, QWidge
 
     // Every change but the workbench's own (setSource, showMade) is an edit, however it came.
     onFieldEdited(m_shape, this, [this](const QString& text) {
-        const auto shape = parseShapeText(text);
-        m_shape->setStyleSheet(shape ? QString() : unreadableFieldStyle());
-        if (!shape || *shape == m_source.shape) return;
-        m_source.shape = *shape;
+        Shape shape;
+        try {
+            shape = parseShape(text.toStdString());
+        } catch (const OpError& e) {
+            setShapeProblem(QString::fromUtf8(e.what()));
+            return;
+        }
+        setShapeProblem({});
+        if (shape == m_source.shape) return;
+        m_source.shape = shape;
         if (m_source.fill == FillKind::Data)
             m_source.fill = FillKind::Arange; // new dimensions have no cells yet: count them
         emitEdit(QStringLiteral("shape"));
@@ -201,7 +209,7 @@ void InputControls::setSource(const InputSource& source)
     const QString shape = shapeText(source.shape);
     const auto shown = parseShapeText(m_shape->text());
     if (!shown || *shown != source.shape) showFieldText(m_shape, shape);
-    m_shape->setStyleSheet(QString());
+    setShapeProblem({});
     const QString dtype = source.dtype ? dtypeText(*source.dtype) : QString();
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(dtype)));
     m_fill->setCurrentIndex(m_fill->findData(int(source.fill)));
@@ -232,6 +240,19 @@ void InputControls::showFieldsFor(FillKind fill)
     m_shape->setToolTip(literal ? tr("The literal's shape, read from its nesting")
                                 : tr("Dimension sizes, outermost first: \"5, 6\", \"(2, 3, 4)\"; "
                                      "empty or () for a scalar"));
+}
+
+void InputControls::setShapeProblem(const QString& why)
+{
+    m_shape->setStyleSheet(why.isEmpty() ? QString() : unreadableFieldStyle());
+    if (why == m_shapeProblem) return;
+    m_shapeProblem = why;
+    emit shapeProblemChanged();
+}
+
+QString InputControls::shapeName() const
+{
+    return tr("shape of %1").arg(m_name);
 }
 
 void InputControls::emitEdit(const QString& field)
@@ -282,6 +303,22 @@ void InputPanel::setWorkspace(const OpDef& def, const Workspace& ws)
     for (const auto& list : ws.inputs)
         for (const InputSource& source : list)
             m_controls[std::size_t(slot++)]->setSource(source);
+    checkUnreadable(); // the controls of a rebuild are new, and the old ones' problems gone
+}
+
+void InputPanel::checkUnreadable()
+{
+    std::vector<std::pair<QString, QString>> fields;
+    QStringList names;
+    for (const InputControls* controls : m_controls) {
+        if (controls->shapeProblem().isEmpty()) continue;
+        names << controls->shapeName();
+        fields.emplace_back(names.back(), controls->shapeProblem());
+    }
+    const QString text = unreadableFieldsHtml(fields);
+    if (text == m_unreadable) return;
+    m_unreadable = text;
+    emit unreadableChanged(text, names);
 }
 
 void InputPanel::setToolTipProvider(std::function<QString(int, std::int64_t)> provider)
@@ -355,6 +392,8 @@ void InputPanel::rebuild(const OpDef& def, const Workspace& ws)
             m_splitter->addWidget(block);
             m_controls.push_back(controls);
             m_views.push_back(view);
+            connect(controls, &InputControls::shapeProblemChanged, this,
+                    &InputPanel::checkUnreadable);
             connect(controls, &InputControls::sourceEdited, this,
                     [this, k, j](const InputSource& source, const QString& mergeKey) {
                         auto inputs = m_inputs;

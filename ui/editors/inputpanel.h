@@ -40,11 +40,16 @@ public:
     QComboBox* fillField() const { return m_fill; }
     QSpinBox* seedField() const { return m_seed; }
     QLineEdit* literalField() const { return m_literal; }
+    /// Why the shape field's text is not a shape; empty while it is one.
+    QString shapeProblem() const { return m_shapeProblem; }
+    /// The shape field as messages name it ("shape of input").
+    QString shapeName() const;
 
     QSize minimumSizeHint() const override;
 
 signals:
     void sourceEdited(const ss::ui::InputSource& source, const QString& mergeKey);
+    void shapeProblemChanged();
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -59,9 +64,13 @@ private:
     /// `field` names a typed-in field (its keystrokes merge into one undo step); empty: a
     /// choice, one step of its own.
     void emitEdit(const QString& field);
+    /// Outlines the shape field while `why` says it does not read.
+    void setShapeProblem(const QString& why);
 
     QString m_prefix;
+    QString m_name; ///< what the window calls this input ("input", "values[1]")
     InputSource m_source;
+    QString m_shapeProblem;
     QLabel* m_label;
     QLineEdit* m_shape;
     QComboBox* m_dtype;
@@ -90,6 +99,9 @@ public:
     void setToolTipProvider(std::function<QString(int slot, std::int64_t flatIndex)> provider);
 
 signals:
+    /// The shape fields that do not read, as OpEditorHost::unreadableChanged says the op's
+    /// fields: `html` why ("<b>shape of input</b> does not parse: ..."), `names` which.
+    void unreadableChanged(const QString& html, const QStringList& names);
     void inputsEdited(const std::vector<std::vector<ss::ui::InputSource>>& inputs,
                       const QString& mergeKey);
     void elementEdited(int slot, qint64 flatIndex, const QString& text);
@@ -101,6 +113,7 @@ signals:
 
 private:
     void rebuild(const OpDef& def, const Workspace& ws);
+    void checkUnreadable();
 
     std::vector<std::vector<InputSource>> m_inputs;
     std::string m_op;
@@ -110,6 +123,7 @@ private:
     std::vector<InputControls*> m_controls;
     std::vector<TensorView*> m_views;
     std::function<QString(int, std::int64_t)> m_toolTips;
+    QString m_unreadable; ///< the last unreadableChanged's html
 };
 
 } // namespace ss::ui

@@ -135,7 +135,7 @@ public:
                                rawColumns(), this))
     {
         setObjectName(QStringLiteral("exprEditor"));
-        auto* label = new QLabel(tr("&Expression"), this);
+        auto* label = new QLabel(tr("E&xpression"), this);
         label->setBuddy(m_spec);
         auto* layout = tightColumn(this);
         layout->addWidget(label);

@@ -2,6 +2,8 @@
 #include "ui/editors/workbenchupdate.h"
 
 #include <QLineEdit>
+#include <QObject>
+#include <QStringList>
 
 #include <algorithm>
 
@@ -46,6 +48,15 @@ void onFieldEdited(QLineEdit* field, QObject* context, std::function<void(const 
                      [field, edited = std::move(edited)](const QString& text) {
                          if (!WorkbenchUpdate::isActive(field)) edited(text);
                      });
+}
+
+QString unreadableFieldsHtml(const std::vector<std::pair<QString, QString>>& fields)
+{
+    QStringList problems;
+    for (const auto& [name, why] : fields)
+        problems << QObject::tr("<b>%1</b> does not parse: %2")
+                        .arg(name.toHtmlEscaped(), why.toHtmlEscaped());
+    return problems.join(QStringLiteral("; "));
 }
 
 } // namespace ss::ui

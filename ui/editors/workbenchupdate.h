@@ -10,6 +10,8 @@
 #include <QString>
 
 #include <functional>
+#include <utility>
+#include <vector>
 
 class QLineEdit;
 class QObject;
@@ -39,5 +41,9 @@ void showFieldText(QLineEdit* field, const QString& text);
 /// Calls `edited` with the new text for every change of `field`'s text that is not the
 /// workbench's; `context` ends the connection.
 void onFieldEdited(QLineEdit* field, QObject* context, std::function<void(const QString&)> edited);
+
+/// What the window says of fields whose text does not read, each given as (name, why):
+/// "<b>name</b> does not parse: why", joined with "; " (empty for none).
+QString unreadableFieldsHtml(const std::vector<std::pair<QString, QString>>& fields);
 
 } // namespace ss::ui

@@ -142,7 +142,7 @@ void MainActions::buildFileActions()
             w.showError(error);
     });
     m_compareMode = new CompareMode(&w);
-    m_compare = action(QStringLiteral("actionCompareActual"), tr("Compare With Actual &Output…"));
+    m_compare = action(QStringLiteral("actionCompareActual"), tr("Com&pare With Actual Output…"));
     m_compare->setToolTip(tr("Diagnose a wrong output (a .npy or pasted values) against this one"));
     connect(m_compare, &QAction::triggered, m_compareMode, &CompareMode::choose);
     m_exportImage = action(QStringLiteral("actionExportImage"), tr("Export &Image…"));
@@ -150,7 +150,7 @@ void MainActions::buildFileActions()
     connect(m_exportImage, &QAction::triggered, &w,
             [&w] { ExportDialog::run(w, ExportDialog::Kind::Image); });
     m_exportAnimation =
-        action(QStringLiteral("actionExportAnimation"), tr("Export Read-Order &Animation…"));
+        action(QStringLiteral("actionExportAnimation"), tr("Export Rea&d-Order Animation…"));
     m_exportAnimation->setToolTip(
         tr("Save the selected cells lighting up in read order as an animated PNG or frames"));
     connect(m_exportAnimation, &QAction::triggered, &w,
@@ -197,7 +197,7 @@ void MainActions::buildEditAndViewActions()
     paletteKey->setWhatsThis(tr("command palette"));
     connect(paletteKey, &QShortcut::activated, this, &MainActions::openCommandPalette);
 
-    m_fitColours = action(QStringLiteral("actionFitColours"), tr("&Fit Colours to the Screen"));
+    m_fitColours = action(QStringLiteral("actionFitColours"), tr("Fi&t Colours to the Screen"));
     m_fitColours->setCheckable(true);
     m_fitColours->setChecked(QSettings().value(QLatin1String(kFitColoursKey), true).toBool());
     m_fitColours->setToolTip(tr("Run the read-order colours from the first to the last element "
@@ -322,7 +322,7 @@ void MainActions::buildToolBar()
     toolbar->addAction(undoButton);
     toolbar->addAction(redoButton);
     toolbar->addSeparator();
-    auto* opLabel = new QLabel(tr("  Op: "));
+    auto* opLabel = new QLabel(tr("  &Op: "));
     toolbar->addWidget(opLabel);
     m_opPicker = new OpPicker;
     m_opPicker->setObjectName(QStringLiteral("opPicker"));

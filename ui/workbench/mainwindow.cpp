@@ -151,11 +151,15 @@ void MainWindow::buildLayout()
     m_editorHost = m_top->editorHost();
     connect(m_editorHost, &OpEditorHost::unreadableChanged, this,
             [this](const QString& html, const QStringList& names) {
-                setUnreadable(html, names);
-                m_result->applyStaleness();
-                m_messages->setUnreadable(html);
+                m_unreadableArgs = {html, names};
+                showUnreadable();
             });
     m_inputs = new InputPanel;
+    connect(m_inputs, &InputPanel::unreadableChanged, this,
+            [this](const QString& html, const QStringList& names) {
+                m_unreadableShapes = {html, names};
+                showUnreadable();
+            });
     connect(m_inputs, &InputPanel::viewSettled, this, &MainWindow::checkSettled);
     m_outputs = new OutputPanel(m_engine, m_evaluation, m_inputs);
     connect(m_outputs, &OutputPanel::viewSettled, this, &MainWindow::checkSettled);
@@ -286,17 +290,31 @@ void MainWindow::showWorkspace(const Workspace& previous)
 void MainWindow::replaceOpEditor(const OpDef& def)
 {
     m_result->setOpEditor(m_editorHost->replace(def));
-    setUnreadable({}, {});
+    m_unreadableArgs = {};
+    setUnreadable(m_unreadableShapes);
     m_messages->resetUnreadable();
     QComboBox* picker = m_actions->opPicker();
     picker->setCurrentIndex(picker->findData(QString::fromStdString(def.name)));
 }
 
-void MainWindow::setUnreadable(const QString& html, const QStringList& names)
+void MainWindow::setUnreadable(const Unreadable& fields)
 {
-    m_status->setUnreadable(names);
-    m_evaluation->setUnreadable(!html.isEmpty());
-    m_result->setUnreadable(!html.isEmpty());
+    m_status->setUnreadable(fields.names);
+    m_evaluation->setUnreadable(!fields.html.isEmpty());
+    m_result->setUnreadable(!fields.html.isEmpty());
+}
+
+void MainWindow::showUnreadable()
+{
+    Unreadable fields = m_unreadableArgs;
+    if (!m_unreadableShapes.html.isEmpty()) {
+        if (!fields.html.isEmpty()) fields.html += QStringLiteral("; ");
+        fields.html += m_unreadableShapes.html;
+        fields.names += m_unreadableShapes.names;
+    }
+    setUnreadable(fields);
+    m_result->applyStaleness();
+    m_messages->setUnreadable(fields.html);
 }
 
 std::shared_ptr<const Evaluation> MainWindow::lastEvaluation() const
@@ -349,6 +367,17 @@ void MainWindow::resizeEvent(QResizeEvent* event)
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
+    // The keys start in the op's editor (the expression), where Tab starts after the op picker:
+    // Qt gave them to the first widget made that takes focus, the Decode steps list, whose focus
+    // made step 1 current before anyone asked.
+    if (!m_shownBefore) {
+        m_shownBefore = true;
+        for (QWidget* widget : TabOrder::chain(this))
+            if (m_editorHost->isAncestorOf(widget)) {
+                widget->setFocus(Qt::OtherFocusReason);
+                break;
+            }
+    }
     // Hidden widgets ask for no room: the fit made before the window was shown is redone now
     // that the editors can say what they need.
     m_splitter->refit();

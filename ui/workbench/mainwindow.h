@@ -165,8 +165,17 @@ private:
     /// Shows the document's workspace after it replaced `previous` (an edit, undo, a load).
     void showWorkspace(const Workspace& previous);
     void replaceOpEditor(const OpDef& def);
-    /// The op editor's fields that do not read (`html`, `names`) hold the result as stale.
-    void setUnreadable(const QString& html, const QStringList& names);
+    /// Fields that do not read: why (`html`, for the message strip) and which (`names`).
+    struct Unreadable
+    {
+        QString html;
+        QStringList names;
+    };
+    /// Fields that do not read hold the result as stale.
+    void setUnreadable(const Unreadable& fields);
+    /// The op editor's fields and the inputs' shapes that do not read, in the status, the
+    /// views and the message strip.
+    void showUnreadable();
     void showEvaluation(const std::shared_ptr<const Evaluation>& eval);
     void checkSettled();
 
@@ -190,6 +199,9 @@ private:
     FileDrop* m_drop = nullptr;
     WindowMessages* m_messages = nullptr;
     LessonNavigator* m_lessons = nullptr;
+    Unreadable m_unreadableArgs;   ///< the op editor's fields
+    Unreadable m_unreadableShapes; ///< the inputs' shape fields
+    bool m_shownBefore = false;    ///< the first show puts the keys in the op's editor
 };
 
 } // namespace ss::ui

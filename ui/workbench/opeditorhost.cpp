@@ -4,6 +4,7 @@
 #include "core/frameworks/framework_model.h"
 #include "ui/editors/opeditors.h"
 #include "ui/editors/speceditor.h"
+#include "ui/editors/workbenchupdate.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QSettings>
@@ -75,14 +76,11 @@ void OpEditorHost::setCallReader(SpecEditor::CallReader reader)
 
 void OpEditorHost::checkUnreadable()
 {
-    QStringList problems;
+    const auto fields = m_editor->unreadableAttrs();
     QStringList names;
-    for (const auto& [name, why] : m_editor->unreadableAttrs()) {
+    for (const auto& [name, why] : fields)
         names << name;
-        problems
-            << tr("<b>%1</b> does not parse: %2").arg(name.toHtmlEscaped(), why.toHtmlEscaped());
-    }
-    const QString text = problems.join(QStringLiteral("; "));
+    const QString text = unreadableFieldsHtml(fields);
     if (text == m_unreadable) return;
     m_unreadable = text;
     emit unreadableChanged(text, names);
