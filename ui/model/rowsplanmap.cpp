@@ -84,6 +84,33 @@ std::int64_t RowBitmap::select(std::int64_t r) const
     }
 }
 
+std::int64_t RowBitmap::count(std::int64_t from, std::int64_t to) const
+{
+    if (from >= to) return 0;
+    const std::int64_t last = (to - 1) >> 6;
+    const std::uint64_t head = ~std::uint64_t(0) << (from & 63);
+    const std::uint64_t tail = ~std::uint64_t(0) >> (63 - ((to - 1) & 63));
+    std::int64_t w = from >> 6;
+    if (w == last) return std::popcount(m_bits[std::size_t(w)] & head & tail);
+    std::int64_t set = std::popcount(m_bits[std::size_t(w)] & head);
+    for (++w; w < last; ++w)
+        set += std::popcount(m_bits[std::size_t(w)]);
+    return set + std::popcount(m_bits[std::size_t(last)] & tail);
+}
+
+std::int64_t RowBitmap::next(std::int64_t from, std::int64_t to) const
+{
+    if (from >= to) return to;
+    const std::int64_t last = (to - 1) >> 6;
+    std::uint64_t mask = ~std::uint64_t(0) << (from & 63);
+    for (std::int64_t w = from >> 6; w <= last; ++w, mask = ~std::uint64_t(0)) {
+        std::uint64_t bits = m_bits[std::size_t(w)] & mask;
+        if (w == last) bits &= ~std::uint64_t(0) >> (63 - ((to - 1) & 63));
+        if (bits) return w * 64 + std::countr_zero(bits);
+    }
+    return to;
+}
+
 namespace {
 
 class RowsInputOrder final : public ReadOrderMap
@@ -98,6 +125,14 @@ public:
               ReadPosition* out) const override
     {
         m_map->readInput(m_slot, first, step, count, out);
+    }
+    void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
+                     std::size_t blocks, std::uint32_t* least) const override
+    {
+        if (step == 1)
+            m_map->inputBlockMinima(m_slot, first, edges, blocks, least);
+        else
+            ReadOrderMap::blockMinima(first, step, edges, blocks, least);
     }
     // The bitmaps are counted once, as the sources' memory (SourceMap::bytes).
     std::int64_t bytes() const override { return 0; }
@@ -273,6 +308,35 @@ void RowsPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, std
                 row = r;
             }
             if (has) out[i] = ReadPosition(o.base + rank * o.rowLength + (flat - r * o.rowLength));
+        }
+    }
+}
+
+void RowsPlanMap::inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
+                                   std::size_t blocks, std::uint32_t* least) const
+{
+    if (blocks == 0) return;
+    for (int k : m_slotOutputs[std::size_t(slot)]) {
+        const Output& o = m_outputs[std::size_t(k)];
+        const std::int64_t length = o.rowLength;
+        const auto rowOf = [length](std::int64_t flat) {
+            return length == 1 ? flat : flat / length; // no division for a mask of the whole
+        };
+        // The rows picked before `row`, carried from block to block.
+        std::int64_t row = rowOf(first + edges[0]);
+        std::int64_t rank = o.picked.rank(row);
+        for (std::size_t i = 0; i < blocks; ++i) {
+            const std::int64_t a = first + edges[i], b = first + edges[i + 1];
+            if (a >= b) continue;
+            const std::int64_t from = rowOf(a), to = rowOf(b - 1) + 1; // the rows it meets
+            rank += o.picked.count(row, from);
+            row = from;
+            const std::int64_t r = o.picked.next(from, to);
+            if (r == to) continue;
+            // The block's first element in a picked row: the rows before it are ranked.
+            const std::int64_t element = std::max(a, r * length);
+            least[i] = std::min(least[i],
+                                std::uint32_t(o.base + rank * length + (element - r * length)));
         }
     }
 }

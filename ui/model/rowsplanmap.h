@@ -45,6 +45,10 @@ public:
     std::int64_t rank(std::int64_t row) const;
     /// The row set that has `r` rows set before it (r < the rows set).
     std::int64_t select(std::int64_t r) const;
+    /// The rows set in [from, to) (a few popcounts when they are close).
+    std::int64_t count(std::int64_t from, std::int64_t to) const;
+    /// The first row set in [from, to), or `to` if none is.
+    std::int64_t next(std::int64_t from, std::int64_t to) const;
 
 private:
     std::vector<std::uint64_t> m_bits;
@@ -92,6 +96,11 @@ public:
     /// row's from the last one's where it steps to it (a view's row, a whole-order pass).
     void readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
                    ReadPosition* out) const;
+    /// ReadOrderMap::blockMinima for input slot `slot`, along a run of consecutive elements
+    /// (step 1): an output's positions rise with the index, so a block's lowest is its first
+    /// element in a picked row, found with a few popcounts per block.
+    void inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
+                          std::size_t blocks, std::uint32_t* least) const;
 
     ReadOrder inputOrder(int slot) const;
     ReadOrder outputOrder(int output) const;

@@ -265,20 +265,16 @@ MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std:
     if (order) {
         constexpr unsigned char kOpacity = 235;
         const std::vector<std::int64_t> edges = columnEdges(g);
+        // The same blocks as offsets in a row's run of columns from g.c0 (blockMinima's edges).
+        std::vector<std::int64_t> runEdges(edges.size());
+        for (std::size_t i = 0; i < edges.size(); ++i)
+            runEdges[i] = edges[i] - g.c0;
         forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t ra, std::int64_t rb) {
             // Unsigned, "not read" (-1) is the largest value: the minimum is the first read.
             std::vector<std::uint32_t> first(std::size_t(g.width), UINT32_MAX);
-            // The row's columns in view, read a chunk at a time (an order may work them out):
-            // a whole row of a [2, 50000000] face was 200 MB per worker, outside any budget.
-            constexpr std::int64_t kChunk = std::int64_t(1) << 16;
-            std::vector<ReadPosition> row(std::size_t(std::min(kChunk, g.c1 - g.c0)));
             // Positions that rise with the index (strides are never negative): a block's first
-            // read is its first element, and the rest need not be read.
-            const std::int64_t rowReads = order->ascending() ? 0 : g.reads(rb - ra);
-            if (order->ascending())
-                for (int i = 0; i < g.width; ++i)
-                    first[std::size_t(i)] =
-                        std::uint32_t(order->at(base + ra * rs + edges[std::size_t(i)] * cs));
+            // read is in its first row, and the other rows need not be read.
+            const std::int64_t rowReads = order->ascending() ? 1 : g.reads(rb - ra);
             for (std::int64_t k = 0; k < rowReads; ++k) {
                 const std::int64_t r = ra + Grid::nth(rb - ra, rowReads, k);
                 if (g.sampled) {
@@ -297,23 +293,8 @@ MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std:
                     }
                     continue;
                 }
-                // Block by block, the minimum kept in a register: a loop the compiler vectorises
-                // (per element through first[] in memory, this was 3x the values' pass).
-                std::size_t i = 0;
-                for (std::int64_t a = g.c0; a < g.c1; a += kChunk) {
-                    const std::int64_t b = std::min(g.c1, a + kChunk);
-                    order->read(base + r * rs + a * cs, cs, b - a, row.data());
-                    for (; i < std::size_t(g.width); ++i) {
-                        const std::int64_t lo = std::max(edges[i], a);
-                        const std::int64_t hi = std::min(edges[i + 1], b);
-                        const ReadPosition* run = row.data() + (lo - a);
-                        std::uint32_t least = first[i];
-                        for (std::int64_t t = 0; t < hi - lo; ++t)
-                            least = std::min(least, std::uint32_t(run[t]));
-                        first[i] = least;
-                        if (edges[i + 1] > b) break; // the block goes on in the next chunk
-                    }
-                }
+                order->blockMinima(base + r * rs + g.c0 * cs, cs, runEdges.data(),
+                                   std::size_t(g.width), first.data());
             }
             for (int i = 0; i < g.width; ++i) {
                 if (first[std::size_t(i)] == UINT32_MAX) continue;
