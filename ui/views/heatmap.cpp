@@ -13,8 +13,11 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <utility>
 
@@ -165,6 +168,67 @@ template <class T> double shadeValue(const T& v)
         return realValue(v);
 }
 
+/// The values' pass over rows [0, rows) of a face whose rows are runs of consecutive elements
+/// (`first` is row 0's element 0, rows `rowStride` apart) of a plain number type, every element
+/// read: adds each block's sum into sums[i] (blocks of columns at `edges`), and lowers lo and
+/// raises hi to the finite values' range. A chunk of columns at a time, the rows are added into
+/// a sum, a minimum and a maximum per column, element by element: loops the compiler vectorises
+/// (a sum per block chains its adds one after the other). Only the rare chunk that holds an
+/// infinity is read again for its finite range.
+template <class T>
+void addContiguousRows(const T* first, std::int64_t rowStride, std::int64_t rows,
+                       const std::vector<std::int64_t>& edges, double* sums, double& lo, double& hi)
+{
+    constexpr std::int64_t kChunk = 1024; // its three columns stay in the first-level cache
+    constexpr bool kFloating = std::is_floating_point_v<T>;
+    // A NaN never passes `v < least` or `most < v`: it is left out of the range by itself.
+    constexpr T kHighest = kFloating ? std::numeric_limits<T>::infinity()
+                                     : std::numeric_limits<T>::max();
+    constexpr T kLowest = kFloating ? -std::numeric_limits<T>::infinity()
+                                    : std::numeric_limits<T>::lowest();
+    std::array<double, kChunk> sum;
+    std::array<T, kChunk> least, most;
+    const std::size_t width = edges.size() - 1;
+    std::size_t i = 0;
+    for (std::int64_t a = edges.front(); a < edges.back(); a += kChunk) {
+        const std::int64_t n = std::min(edges.back(), a + kChunk) - a;
+        std::fill_n(sum.begin(), n, 0.0);
+        std::fill_n(least.begin(), n, kHighest);
+        std::fill_n(most.begin(), n, kLowest);
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const T* at = first + r * rowStride + a;
+            for (std::int64_t q = 0; q < n; ++q) {
+                const T v = at[q];
+                sum[std::size_t(q)] += double(v);
+                least[std::size_t(q)] = v < least[std::size_t(q)] ? v : least[std::size_t(q)];
+                most[std::size_t(q)] = most[std::size_t(q)] < v ? v : most[std::size_t(q)];
+            }
+        }
+        double chunkLo = HUGE_VAL, chunkHi = -HUGE_VAL;
+        for (std::int64_t q = 0; q < n; ++q) {
+            chunkLo = std::min(chunkLo, double(least[std::size_t(q)]));
+            chunkHi = std::max(chunkHi, double(most[std::size_t(q)]));
+        }
+        if (kFloating && (std::isinf(chunkLo) || std::isinf(chunkHi))) {
+            chunkLo = HUGE_VAL;
+            chunkHi = -HUGE_VAL;
+            for (std::int64_t r = 0; r < rows; ++r)
+                for (std::int64_t q = 0; q < n; ++q)
+                    if (const double v = double(first[r * rowStride + a + q]); std::isfinite(v)) {
+                        chunkLo = std::min(chunkLo, v);
+                        chunkHi = std::max(chunkHi, v);
+                    }
+        }
+        lo = std::min(lo, chunkLo);
+        hi = std::max(hi, chunkHi);
+        for (; i < width; ++i) {
+            const std::int64_t from = std::max(edges[i], a), to = std::min(edges[i + 1], a + n);
+            sums[i] += std::accumulate(sum.begin() + (from - a), sum.begin() + (to - a), 0.0);
+            if (edges[i + 1] > a + n) break; // the block goes on in the next chunk
+        }
+    }
+}
+
 ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t rs, std::int64_t cs,
                           const Grid& g, Executor& pool, JobContext& ctx)
 {
@@ -179,9 +243,16 @@ ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t 
                 double* sums = out.cells.data() + j * g.width;
                 std::fill(sums, sums + g.width, 0.0);
                 double lo = HUGE_VAL, hi = -HUGE_VAL;
-                // A block's sum and range stay in registers while its columns are read.
                 const std::int64_t rowReads = g.reads(rb - ra);
-                for (std::int64_t k = 0; k < rowReads; ++k) {
+                bool contiguous = false;
+                if constexpr (std::is_arithmetic_v<T>) {
+                    contiguous = cs == 1 && !g.sampled;
+                    if (contiguous)
+                        addContiguousRows(tensor.data<T>() + base + ra * rs, rs, rb - ra, edges,
+                                          sums, lo, hi);
+                }
+                // Else a block's sum and range stay in registers while its columns are read.
+                for (std::int64_t k = 0; k < rowReads && !contiguous; ++k) {
                     const std::int64_t r = ra + Grid::nth(rb - ra, rowReads, k);
                     const T* row = tensor.data<T>() + base + r * rs;
                     for (int i = 0; i < g.width; ++i) {
