@@ -335,8 +335,8 @@ void RowsPlanMap::inputBlockMinima(int slot, std::int64_t first, const std::int6
             if (r == to) continue;
             // The block's first element in a picked row: the rows before it are ranked.
             const std::int64_t element = std::max(a, r * length);
-            least[i] = std::min(least[i],
-                                std::uint32_t(o.base + rank * length + (element - r * length)));
+            least[i] =
+                std::min(least[i], std::uint32_t(o.base + rank * length + (element - r * length)));
         }
     }
 }
