@@ -36,15 +36,6 @@ std::int64_t RowBitmap::bytesFor(std::int64_t rows)
     return (wordsFor(rows) + blocksFor(rows)) * std::int64_t(sizeof(std::int64_t));
 }
 
-bool RowBitmap::set(std::int64_t row)
-{
-    std::uint64_t& word = m_bits[std::size_t(row >> 6)];
-    const std::uint64_t bit = std::uint64_t(1) << (row & 63);
-    if (word & bit) return false;
-    word |= bit;
-    return true;
-}
-
 void RowBitmap::finish()
 {
     const auto perBlock = std::size_t(kWordsPerBlock);
@@ -214,13 +205,16 @@ bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
         if (several && int(k) == readers.front()) shared = RowBitmap(inRows);
         out.picked = RowBitmap(inRows);
         std::int64_t previous = -1;
+        const std::int64_t length = out.rowLength;
         for (std::int64_t r = 0; r < n; ++r) {
             if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
             const std::int64_t s = rows[std::size_t(r)];
             if (s < 0 || sourceSlot(s) != out.slot) return false;
             const std::int64_t start = sourceIndex(s);
-            const std::int64_t row = start / out.rowLength;
-            if (row * out.rowLength != start || row <= previous || row >= inRows) return false;
+            // No division for one-element rows (a mask of the whole tensor): it was most of
+            // this pass.
+            const std::int64_t row = length == 1 ? start : start / length;
+            if (row * length != start || row <= previous || row >= inRows) return false;
             previous = row;
             out.picked.set(row);
             if (several && !shared.set(row)) return false;

@@ -38,7 +38,14 @@ public:
 
     bool has(std::int64_t row) const { return (m_bits[std::size_t(row >> 6)] >> (row & 63)) & 1; }
     /// Sets `row`; false if it was set already.
-    bool set(std::int64_t row);
+    bool set(std::int64_t row)
+    {
+        std::uint64_t& word = m_bits[std::size_t(row >> 6)];
+        const std::uint64_t bit = std::uint64_t(1) << (row & 63);
+        if (word & bit) return false;
+        word |= bit;
+        return true;
+    }
     /// Counts the rank samples: after the last set(), before rank() or select().
     void finish();
     /// The rows set before `row`.
