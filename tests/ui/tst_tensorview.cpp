@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 
 Q_DECLARE_METATYPE(ss::Tensor)
@@ -178,6 +179,8 @@ private slots:
     void selectionMapMarksExactlyTheSelected();
     void sparseSelectionSurvivesDownsampling();
     void risingOrderDrawsAsItsStoredCopy();
+    void contiguousRowsDrawAsTheirTranspose_data();
+    void contiguousRowsDrawAsTheirTranspose();
     void pinsJumpToShowTheSelection();
     void scrollsToTheFirstSelectedFace();
     void outlineJumpsToItsElement();
@@ -597,6 +600,61 @@ void TestTensorView::risingOrderDrawsAsItsStoredCopy()
         plot->yAxis->setRange(1234 - 150.2, 1234 + 250.9);
     }
     images = shots();
+    QCOMPARE(images[0], images[1]);
+}
+
+void TestTensorView::contiguousRowsDrawAsTheirTranspose_data()
+{
+    QTest::addColumn<int>("dtype");
+    QTest::addColumn<qint64>("rows");
+    for (const DType type :
+         {DType::Float32, DType::Float64, DType::Int32, DType::UInt8, DType::Bool})
+        QTest::newRow(std::string(dtypeName(type)).c_str()) << int(type) << qint64(400);
+    // A map of three rows is cut into stripes of blocks, each a part of the pool's work.
+    QTest::newRow("float32, three rows") << int(DType::Float32) << qint64(3);
+    QTest::newRow("int32, three rows") << int(DType::Int32) << qint64(3);
+}
+
+void TestTensorView::contiguousRowsDrawAsTheirTranspose()
+{
+    // A face whose rows are runs of consecutive elements is summed a column at a time over a
+    // map cell's rows; one whose rows lie a dimension apart, element by element along each row.
+    // The same matrix drawn both ways is the same picture: the blocks' means (whole numbers, so
+    // no sum is rounded either way) and the grey scale's range of the finite values, with
+    // infinities and NaNs among them, at several rows and columns per map cell.
+    QFETCH(int, dtype);
+    QFETCH(qint64, rows);
+    const auto type = DType(dtype);
+    const std::int64_t cols = 2600; // rows of several chunks of columns
+    Tensor a = Tensor::empty(type, {rows, cols});
+    Tensor b = Tensor::empty(type, {cols, rows});
+    std::mt19937 rng(5);
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t c = 0; c < cols; ++c) {
+            double v = double(rng() % (type == DType::Bool ? 2 : 200));
+            const bool floating = type == DType::Float32 || type == DType::Float64;
+            if (floating && (r * cols + c) % 5021 == 7) v = HUGE_VAL;
+            if (floating && (r * cols + c) % 7001 == 3) v = -HUGE_VAL;
+            if (floating && (r * cols + c) % 9001 == 5) v = std::nan("");
+            a.setFromDouble(r * cols + c, v);
+            b.setFromDouble(c * rows + r, v);
+        }
+    TensorView views[2];
+    views[0].setTensor(a, QStringLiteral("x"));
+    views[1].setTensor(b, QStringLiteral("x"));
+    views[1].setFaceDims(1, 0);
+    std::vector<QImage> images;
+    for (TensorView& view : views) {
+        view.setHeatMapThreshold(100);
+        view.resize(500, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.isHeatMap());
+        QTRY_VERIFY(view.isSettled());
+        // Inside the axes: their labels name different dimensions.
+        auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("heatMap"));
+        images.push_back(plot->grab(plot->axisRect()->rect()).toImage());
+    }
     QCOMPARE(images[0], images[1]);
 }
 

@@ -3,9 +3,9 @@
 // stored path on the same plan: every op's example, every lesson, and thousands of random
 // strided slices, transposes, reverses, concats, splits, stacks, unstacks, pads of every mode,
 // tiles, gathers, gather_nds, boolean_masks, one_hots, sequence_masks, dynamic_partitions and
-// unique_with_counts. Read orders (at() and read() both ways, with several steps), summaries,
-// the last read, sources and targets must all agree, and the plan path must really be taken
-// where it should (else the comparison proves nothing).
+// unique_with_counts. Read orders (at(), read() both ways with several steps, and blockMinima),
+// summaries, the last read, sources and targets must all agree, and the plan path must really be
+// taken where it should (else the comparison proves nothing).
 #include "protocol/request.h"
 #include "ui/model/affineplanmap.h"
 #include "ui/model/engineclient.h"
@@ -77,8 +77,27 @@ std::string compareOrders(const ReadOrderMap& a, const ReadOrderMap& b, const st
         const std::int64_t room = step > 0 ? (n - 1 - first) / step : first / -step;
         cases.emplace_back(first, step, 1 + std::int64_t(rng() % std::uint64_t(room + 1)));
     }
-    for (const auto& [first, step, count] : cases)
+    // A heat map's selection: each block's lowest position, the run cut into blocks of 1 to 17
+    // elements (from its first element, or from a later one), folded into minima set before.
+    auto minima = [&](std::int64_t first, std::int64_t step, std::int64_t count) -> std::string {
+        std::vector<std::int64_t> edges{count > 1 ? std::int64_t(rng() % 2) : 0};
+        while (edges.back() < count)
+            edges.push_back(std::min(count, edges.back() + 1 + std::int64_t(rng() % 17)));
+        const std::size_t blocks = edges.size() - 1;
+        std::vector<std::uint32_t> x(blocks), y(blocks);
+        for (std::size_t i = 0; i < blocks; ++i)
+            x[i] = y[i] = rng() % 4 == 0 ? std::uint32_t(rng() % std::uint64_t(n)) : UINT32_MAX;
+        a.blockMinima(first, step, edges.data(), blocks, x.data());
+        b.blockMinima(first, step, edges.data(), blocks, y.data());
+        if (x != y)
+            return what + ": blockMinima(" + std::to_string(first) + ", " + std::to_string(step) +
+                   ", " + std::to_string(count) + ") differs";
+        return {};
+    };
+    for (const auto& [first, step, count] : cases) {
         if (auto e = runs(first, step, count); !e.empty()) return e;
+        if (auto e = minima(first, step, count); !e.empty()) return e;
+    }
     return {};
 }
 

@@ -214,15 +214,16 @@ void countReadsAlone(AffinePlanMap::Piece& piece)
     piece.posMax = piece.count - 1;
 }
 
-// Writes the read positions of the piece's input elements in [lo, hi]: out[(v - origin) * dir]
-// for input index v. Walks the piece's input dimensions, largest stride first, visiting only
-// coordinates whose block meets the window, so a row costs its hits, not a search per element.
-void enumerateWindow(const AffinePlanMap::Piece& piece, std::size_t level, std::int64_t v,
-                     std::int64_t w, std::int64_t lo, std::int64_t hi, std::int64_t origin,
-                     std::int64_t dir, ReadPosition* out)
+// Calls run(v, s, n, w, os) for the runs of the piece's input elements in [lo, hi]: elements v,
+// v + s, ..., v + (n - 1) * s (s > 0), read at positions w, w + os, ... (w from `w` on). Walks the
+// piece's input dimensions, largest stride first, visiting only coordinates whose block meets the
+// window, so a row costs its runs, not a search per element.
+template <class Run>
+void forEachRunInWindow(const AffinePlanMap::Piece& piece, std::size_t level, std::int64_t v,
+                        std::int64_t w, std::int64_t lo, std::int64_t hi, Run& run)
 {
     if (level == piece.dims.size()) {
-        if (v >= lo && v <= hi) out[(v - origin) * dir] = ReadPosition(w);
+        if (v >= lo && v <= hi) run(v, std::int64_t(1), std::int64_t(1), w, std::int64_t(0));
         return;
     }
     const auto& dim = piece.dims[std::size_t(piece.in.order[level])];
@@ -231,17 +232,11 @@ void enumerateWindow(const AffinePlanMap::Piece& piece, std::size_t level, std::
     const std::int64_t qHigh = std::min(dim.extent - 1, floorDiv(hi - v, s));
     if (qLow > qHigh) return;
     if (level + 1 == piece.dims.size()) {
-        const std::int64_t os = dim.posStride;
-        ReadPosition* o = out + (v + qLow * s - origin) * dir;
-        const std::int64_t oStep = s * dir;
-        std::int64_t position = w + qLow * os;
-        for (std::int64_t q = qLow; q <= qHigh; ++q, o += oStep, position += os)
-            *o = ReadPosition(position);
+        run(v + qLow * s, s, qHigh - qLow + 1, w + qLow * dim.posStride, dim.posStride);
         return;
     }
     for (std::int64_t q = qLow; q <= qHigh; ++q)
-        enumerateWindow(piece, level + 1, v + q * s, w + q * dim.posStride, lo, hi, origin, dir,
-                        out);
+        forEachRunInWindow(piece, level + 1, v + q * s, w + q * dim.posStride, lo, hi, run);
 }
 
 // Writes the read positions of the piece's elements among first + i * step (i < count), and
@@ -913,17 +908,44 @@ void AffinePlanMap::readInput(int slot, std::int64_t first, std::int64_t step, s
         return;
     }
     // A run of the input, either way: every element not read stays -1, and each piece writes
-    // the elements it reads inside the window.
+    // the elements it reads inside the window (element v at out[(v - first) * step]).
     std::fill(out, out + count, ReadPosition(-1));
     const std::int64_t lo = step > 0 ? first : first - count + 1;
     const std::int64_t hi = step > 0 ? first + count - 1 : first;
+    auto write = [&](std::int64_t v, std::int64_t s, std::int64_t n, std::int64_t w,
+                     std::int64_t os) {
+        ReadPosition* o = out + (v - first) * step;
+        const std::int64_t oStep = s * step;
+        for (std::int64_t q = 0; q < n; ++q, o += oStep, w += os)
+            *o = ReadPosition(w);
+    };
     for (int p : pieces) {
         const Piece& piece = m_pieces[std::size_t(p)];
         if (piece.in.max < lo || piece.in.min > hi) continue;
-        enumerateWindow(piece, 0, piece.inOffset,
-                        m_outputBases[std::size_t(piece.output)] + piece.posOffset, lo, hi, first,
-                        step, out);
+        forEachRunInWindow(piece, 0, piece.inOffset,
+                           m_outputBases[std::size_t(piece.output)] + piece.posOffset, lo, hi,
+                           write);
     }
+}
+
+bool AffinePlanMap::inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
+                                     std::size_t blocks, std::uint32_t* least) const
+{
+    if (!m_axes.empty()) return false; // read dimension by dimension: no runs to fold
+    if (blocks == 0) return true;
+    const std::int64_t lo = first + edges[0];
+    const std::int64_t hi = first + edges[blocks] - 1;
+    // Each run of positions rises or falls along its elements: a block's lowest is at an end.
+    auto lower = [&](std::int64_t v, std::int64_t s, std::int64_t n, std::int64_t w,
+                     std::int64_t os) { lowerByRun(v - first, s, n, w, os, edges, blocks, least); };
+    for (int p : m_slotPieces[std::size_t(slot)]) {
+        const Piece& piece = m_pieces[std::size_t(p)];
+        if (piece.in.max < lo || piece.in.min > hi) continue;
+        forEachRunInWindow(piece, 0, piece.inOffset,
+                           m_outputBases[std::size_t(piece.output)] + piece.posOffset, lo, hi,
+                           lower);
+    }
+    return true;
 }
 
 void AffinePlanMap::readOutput(int output, std::int64_t first, std::int64_t step,

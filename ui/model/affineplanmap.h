@@ -74,6 +74,11 @@ public:
     /// ReadOrderMap::read for input slot `slot`.
     void readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
                    ReadPosition* out) const;
+    /// ReadOrderMap::blockMinima for input slot `slot` along a run of consecutive elements (step
+    /// 1), a few steps per block and run of the plan; false, doing nothing, for a plan read
+    /// dimension by dimension.
+    bool inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
+                          std::size_t blocks, std::uint32_t* least) const;
     /// ReadOrderMap::read for output `output`.
     void readOutput(int output, std::int64_t first, std::int64_t step, std::int64_t count,
                     ReadPosition* out) const;

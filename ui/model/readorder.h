@@ -5,6 +5,7 @@
 
 #include "core/plan.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -38,6 +39,15 @@ public:
     /// at() per element where it matters: a view's row or column.
     virtual void read(std::int64_t first, std::int64_t step, std::int64_t count,
                       ReadPosition* out) const;
+    /// Lowers least[i] to the lowest read position of block i of the run first, first + step,
+    /// first + 2 * step, ... (step may be negative): block i is the run's elements edges[i] ..
+    /// edges[i + 1] - 1, for i < blocks (edges rise from edges[0] >= 0; every element named must
+    /// exist). Positions compare unsigned, so "not read" (-1) lowers nothing. What a heat map's
+    /// selection shows of a block of a row: its first read. By default the run is read a chunk
+    /// at a time; an order that knows where its positions rise finds each block's lowest in a
+    /// few steps instead of a read per element.
+    virtual void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
+                             std::size_t blocks, std::uint32_t* least) const;
     /// The memory the order keeps, in bytes (what an evaluation's size counts).
     virtual std::int64_t bytes() const = 0;
     /// True when every element is read and positions rise with the flat index (an output read
@@ -70,6 +80,14 @@ private:
     ReadPositions m_positions;
 };
 
+/// For blockMinima: lowers least[i] (blocks and edges as there) by the run of elements index,
+/// index + stride, ..., index + (count - 1) * stride (stride > 0), read at positions position,
+/// position + positionStep, ...: in each block, the lowest of the run's part is at one of its
+/// ends. Elements outside the blocks are left out.
+void lowerByRun(std::int64_t index, std::int64_t stride, std::int64_t count, std::int64_t position,
+                std::int64_t positionStep, const std::int64_t* edges, std::size_t blocks,
+                std::uint32_t* least);
+
 /// A stored order of `positions`.
 ReadOrder storedReadOrder(ReadPositions positions);
 
@@ -81,8 +99,9 @@ ReadOrder sequentialOrder(std::int64_t base, std::int64_t size);
 
 /// The read order of input `slot` of an op, worked out when asked from the op's plan map `Map`
 /// (AffinePlanMap, RowsPlanMap, ScatterPlanMap): its `inputPosition(slot, flat)`, and its
-/// `readInput(slot, first, step, count, out)` where it has one. Keeps nothing of its own: the
-/// map's memory is counted once, as the sources' (SourceMap::bytes).
+/// `readInput(slot, first, step, count, out)` and `inputBlockMinima(slot, first, edges, blocks,
+/// least)` (along a run of step 1; false where it declines) where it has them. Keeps nothing of
+/// its own: the map's memory is counted once, as the sources' (SourceMap::bytes).
 template <class Map>
 class PlanInputOrder final : public ReadOrderMap
 {
@@ -99,6 +118,13 @@ public:
             m_map->readInput(m_slot, first, step, count, out);
         else
             ReadOrderMap::read(first, step, count, out);
+    }
+    void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
+                     std::size_t blocks, std::uint32_t* least) const override
+    {
+        if constexpr (requires { m_map->inputBlockMinima(m_slot, first, edges, blocks, least); })
+            if (step == 1 && m_map->inputBlockMinima(m_slot, first, edges, blocks, least)) return;
+        ReadOrderMap::blockMinima(first, step, edges, blocks, least);
     }
     std::int64_t bytes() const override { return 0; }
 

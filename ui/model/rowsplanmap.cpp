@@ -36,15 +36,6 @@ std::int64_t RowBitmap::bytesFor(std::int64_t rows)
     return (wordsFor(rows) + blocksFor(rows)) * std::int64_t(sizeof(std::int64_t));
 }
 
-bool RowBitmap::set(std::int64_t row)
-{
-    std::uint64_t& word = m_bits[std::size_t(row >> 6)];
-    const std::uint64_t bit = std::uint64_t(1) << (row & 63);
-    if (word & bit) return false;
-    word |= bit;
-    return true;
-}
-
 void RowBitmap::finish()
 {
     const auto perBlock = std::size_t(kWordsPerBlock);
@@ -82,6 +73,33 @@ std::int64_t RowBitmap::select(std::int64_t r) const
             bits &= bits - 1; // drops the lowest set bit
         return w * 64 + std::countr_zero(bits);
     }
+}
+
+std::int64_t RowBitmap::count(std::int64_t from, std::int64_t to) const
+{
+    if (from >= to) return 0;
+    const std::int64_t last = (to - 1) >> 6;
+    const std::uint64_t head = ~std::uint64_t(0) << (from & 63);
+    const std::uint64_t tail = ~std::uint64_t(0) >> (63 - ((to - 1) & 63));
+    std::int64_t w = from >> 6;
+    if (w == last) return std::popcount(m_bits[std::size_t(w)] & head & tail);
+    std::int64_t set = std::popcount(m_bits[std::size_t(w)] & head);
+    for (++w; w < last; ++w)
+        set += std::popcount(m_bits[std::size_t(w)]);
+    return set + std::popcount(m_bits[std::size_t(last)] & tail);
+}
+
+std::int64_t RowBitmap::next(std::int64_t from, std::int64_t to) const
+{
+    if (from >= to) return to;
+    const std::int64_t last = (to - 1) >> 6;
+    std::uint64_t mask = ~std::uint64_t(0) << (from & 63);
+    for (std::int64_t w = from >> 6; w <= last; ++w, mask = ~std::uint64_t(0)) {
+        std::uint64_t bits = m_bits[std::size_t(w)] & mask;
+        if (w == last) bits &= ~std::uint64_t(0) >> (63 - ((to - 1) & 63));
+        if (bits) return w * 64 + std::countr_zero(bits);
+    }
+    return to;
 }
 
 std::shared_ptr<RowsPlanMap> RowsPlanMap::make(const OpPlan& plan,
@@ -154,13 +172,16 @@ bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
         if (several && int(k) == readers.front()) shared = RowBitmap(inRows);
         out.picked = RowBitmap(inRows);
         std::int64_t previous = -1;
+        const std::int64_t length = out.rowLength;
         for (std::int64_t r = 0; r < n; ++r) {
             if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
             const std::int64_t s = rows[std::size_t(r)];
             if (s < 0 || sourceSlot(s) != out.slot) return false;
             const std::int64_t start = sourceIndex(s);
-            const std::int64_t row = start / out.rowLength;
-            if (row * out.rowLength != start || row <= previous || row >= inRows) return false;
+            // No division for one-element rows (a mask of the whole tensor): it was most of
+            // this pass.
+            const std::int64_t row = length == 1 ? start : start / length;
+            if (row * length != start || row <= previous || row >= inRows) return false;
             previous = row;
             out.picked.set(row);
             if (several && !shared.set(row)) return false;
@@ -250,6 +271,36 @@ void RowsPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, std
             if (has) out[i] = ReadPosition(o.base + rank * o.rowLength + (flat - r * o.rowLength));
         }
     }
+}
+
+bool RowsPlanMap::inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
+                                   std::size_t blocks, std::uint32_t* least) const
+{
+    if (blocks == 0) return true;
+    for (int k : m_slotOutputs[std::size_t(slot)]) {
+        const Output& o = m_outputs[std::size_t(k)];
+        const std::int64_t length = o.rowLength;
+        const auto rowOf = [length](std::int64_t flat) {
+            return length == 1 ? flat : flat / length; // no division for a mask of the whole
+        };
+        // The rows picked before `row`, carried from block to block.
+        std::int64_t row = rowOf(first + edges[0]);
+        std::int64_t rank = o.picked.rank(row);
+        for (std::size_t i = 0; i < blocks; ++i) {
+            const std::int64_t a = first + edges[i], b = first + edges[i + 1];
+            if (a >= b) continue;
+            const std::int64_t from = rowOf(a), to = rowOf(b - 1) + 1; // the rows it meets
+            rank += o.picked.count(row, from);
+            row = from;
+            const std::int64_t r = o.picked.next(from, to);
+            if (r == to) continue;
+            // The block's first element in a picked row: the rows before it are ranked.
+            const std::int64_t element = std::max(a, r * length);
+            least[i] =
+                std::min(least[i], std::uint32_t(o.base + rank * length + (element - r * length)));
+        }
+    }
+    return true;
 }
 
 ReadOrder RowsPlanMap::inputOrder(int slot) const

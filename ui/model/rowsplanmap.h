@@ -38,13 +38,24 @@ public:
 
     bool has(std::int64_t row) const { return (m_bits[std::size_t(row >> 6)] >> (row & 63)) & 1; }
     /// Sets `row`; false if it was set already.
-    bool set(std::int64_t row);
+    bool set(std::int64_t row)
+    {
+        std::uint64_t& word = m_bits[std::size_t(row >> 6)];
+        const std::uint64_t bit = std::uint64_t(1) << (row & 63);
+        if (word & bit) return false;
+        word |= bit;
+        return true;
+    }
     /// Counts the rank samples: after the last set(), before rank() or select().
     void finish();
     /// The rows set before `row`.
     std::int64_t rank(std::int64_t row) const;
     /// The row set that has `r` rows set before it (r < the rows set).
     std::int64_t select(std::int64_t r) const;
+    /// The rows set in [from, to) (a few popcounts when they are close).
+    std::int64_t count(std::int64_t from, std::int64_t to) const;
+    /// The first row set in [from, to), or `to` if none is.
+    std::int64_t next(std::int64_t from, std::int64_t to) const;
 
 private:
     std::vector<std::uint64_t> m_bits;
@@ -92,6 +103,12 @@ public:
     /// row's from the last one's where it steps to it (a view's row, a whole-order pass).
     void readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
                    ReadPosition* out) const;
+    /// ReadOrderMap::blockMinima for input slot `slot`, along a run of consecutive elements
+    /// (step 1): an output's positions rise with the index, so a block's lowest is its first
+    /// element in a picked row, found with a few popcounts per block. Always true (the same
+    /// form as AffinePlanMap's, which may decline).
+    bool inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
+                          std::size_t blocks, std::uint32_t* least) const;
 
     ReadOrder inputOrder(int slot) const;
     ReadOrder outputOrder(int output) const;

@@ -13,8 +13,11 @@
 #include <QToolTip>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <utility>
 
@@ -93,16 +96,30 @@ std::vector<std::int64_t> columnEdges(const Grid& g)
     return edges;
 }
 
-/// Calls sampleRow(j, firstRow, endRow) for every map row j, spread over the pool.
-template <class SampleRow>
-void forEachMapRow(const Grid& g, Executor& pool, JobContext& ctx, SampleRow&& sampleRow)
+/// The map cells a pass gives to one task: map row j (face rows [firstRow, endRow)), its blocks
+/// [firstBlock, endBlock).
+struct MapPart
 {
+    std::int64_t j, firstRow, endRow;
+    int firstBlock, endBlock;
+};
+
+/// Calls sample(part) for every part of the map, spread over the pool: each map row, cut into
+/// stripes of blocks when the map has few rows (a rank-1 face has one), so that every worker
+/// has its share.
+template <class Sample>
+void forEachMapPart(const Grid& g, Executor& pool, JobContext& ctx, Sample&& sample)
+{
+    constexpr int kMinParts = 64;
+    const int stripes = std::clamp(kMinParts / g.height, 1, g.width);
     pool.parallelFor(
-        g.height, 8,
-        [&](std::int64_t j0, std::int64_t j1) {
-            for (std::int64_t j = j0; j < j1; ++j) {
+        std::int64_t(g.height) * stripes, 8,
+        [&](std::int64_t p0, std::int64_t p1) {
+            for (std::int64_t p = p0; p < p1; ++p) {
+                const std::int64_t j = p / stripes, k = p % stripes;
                 const auto [ra, rb] = Grid::block(g.r0, g.r1 - g.r0, g.height, j);
-                sampleRow(j, ra, rb);
+                const auto [i0, i1] = Grid::block(0, g.width, stripes, k);
+                sample(MapPart{j, ra, rb, int(i0), int(i1)});
             }
         },
         &ctx);
@@ -119,13 +136,16 @@ MapLayer colourLayer(const Grid& g, const std::vector<double>& cells,
     uchar* bits = image.bits(); // once: the threads write disjoint lines
     const qsizetype stride = image.bytesPerLine();
     gradient.color(range.lower, range); // builds the colour table before the threads share it
-    forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t, std::int64_t) {
-        auto* line = reinterpret_cast<QRgb*>(bits + (g.height - 1 - j) * stride);
-        const std::size_t at = std::size_t(j) * std::size_t(g.width);
+    forEachMapPart(g, pool, ctx, [&](const MapPart& part) {
+        auto* line =
+            reinterpret_cast<QRgb*>(bits + (g.height - 1 - part.j) * stride) + part.firstBlock;
+        const std::size_t at =
+            std::size_t(part.j) * std::size_t(g.width) + std::size_t(part.firstBlock);
+        const int n = part.endBlock - part.firstBlock;
         if (alpha)
-            gradient.colorize(cells.data() + at, alpha->data() + at, range, line, g.width);
+            gradient.colorize(cells.data() + at, alpha->data() + at, range, line, n);
         else
-            gradient.colorize(cells.data() + at, range, line, g.width);
+            gradient.colorize(cells.data() + at, range, line, n);
     });
     MapLayer layer;
     layer.span = std::make_unique<QCPColorMapData>(2, 2, spanFor(g.c0, g.c1 - g.c0),
@@ -165,6 +185,68 @@ template <class T> double shadeValue(const T& v)
         return realValue(v);
 }
 
+/// The values' pass over rows [0, rows) of a face whose rows are runs of consecutive elements
+/// (`first` is row 0's element 0, rows `rowStride` apart) of a plain number type, every element
+/// read: adds block i's sum into sums[i] (columns edges[i] .. edges[i + 1] - 1, i < blocks), and
+/// lowers lo and
+/// raises hi to the finite values' range. A chunk of columns at a time, the rows are added into
+/// a sum, a minimum and a maximum per column, element by element: loops the compiler vectorises
+/// (a sum per block chains its adds one after the other). Only the rare chunk that holds an
+/// infinity is read again for its finite range.
+template <class T>
+void addContiguousRows(const T* first, std::int64_t rowStride, std::int64_t rows,
+                       const std::int64_t* edges, std::size_t blocks, double* sums, double& lo,
+                       double& hi)
+{
+    constexpr std::int64_t kChunk = 1024; // its three columns stay in the first-level cache
+    constexpr bool kFloating = std::is_floating_point_v<T>;
+    // A NaN never passes `v < least` or `most < v`: it is left out of the range by itself.
+    constexpr T kHighest =
+        kFloating ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+    constexpr T kLowest =
+        kFloating ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+    std::array<double, kChunk> sum;
+    std::array<T, kChunk> least, most;
+    std::size_t i = 0;
+    for (std::int64_t a = edges[0]; a < edges[blocks]; a += kChunk) {
+        const std::int64_t n = std::min(edges[blocks], a + kChunk) - a;
+        std::fill_n(sum.begin(), n, 0.0);
+        std::fill_n(least.begin(), n, kHighest);
+        std::fill_n(most.begin(), n, kLowest);
+        for (std::int64_t r = 0; r < rows; ++r) {
+            const T* at = first + r * rowStride + a;
+            for (std::int64_t q = 0; q < n; ++q) {
+                const T v = at[q];
+                sum[std::size_t(q)] += double(v);
+                least[std::size_t(q)] = v < least[std::size_t(q)] ? v : least[std::size_t(q)];
+                most[std::size_t(q)] = most[std::size_t(q)] < v ? v : most[std::size_t(q)];
+            }
+        }
+        double chunkLo = HUGE_VAL, chunkHi = -HUGE_VAL;
+        for (std::int64_t q = 0; q < n; ++q) {
+            chunkLo = std::min(chunkLo, double(least[std::size_t(q)]));
+            chunkHi = std::max(chunkHi, double(most[std::size_t(q)]));
+        }
+        if (kFloating && (std::isinf(chunkLo) || std::isinf(chunkHi))) {
+            chunkLo = HUGE_VAL;
+            chunkHi = -HUGE_VAL;
+            for (std::int64_t r = 0; r < rows; ++r)
+                for (std::int64_t q = 0; q < n; ++q)
+                    if (const double v = double(first[r * rowStride + a + q]); std::isfinite(v)) {
+                        chunkLo = std::min(chunkLo, v);
+                        chunkHi = std::max(chunkHi, v);
+                    }
+        }
+        lo = std::min(lo, chunkLo);
+        hi = std::max(hi, chunkHi);
+        for (; i < blocks; ++i) {
+            const std::int64_t from = std::max(edges[i], a), to = std::min(edges[i + 1], a + n);
+            sums[i] += std::accumulate(sum.begin() + (from - a), sum.begin() + (to - a), 0.0);
+            if (edges[i + 1] > a + n) break; // the block goes on in the next chunk
+        }
+    }
+}
+
 ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t rs, std::int64_t cs,
                           const Grid& g, Executor& pool, JobContext& ctx)
 {
@@ -175,16 +257,26 @@ ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t 
     visitDType(tensor.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (!std::is_same_v<T, std::string>) {
-            forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t ra, std::int64_t rb) {
-                double* sums = out.cells.data() + j * g.width;
-                std::fill(sums, sums + g.width, 0.0);
+            forEachMapPart(g, pool, ctx, [&](const MapPart& part) {
+                const std::int64_t ra = part.firstRow, rb = part.endRow;
+                double* sums = out.cells.data() + part.j * g.width;
+                std::fill(sums + part.firstBlock, sums + part.endBlock, 0.0);
                 double lo = HUGE_VAL, hi = -HUGE_VAL;
-                // A block's sum and range stay in registers while its columns are read.
                 const std::int64_t rowReads = g.reads(rb - ra);
-                for (std::int64_t k = 0; k < rowReads; ++k) {
+                bool contiguous = false;
+                if constexpr (std::is_arithmetic_v<T>) {
+                    contiguous = cs == 1 && !g.sampled;
+                    if (contiguous)
+                        addContiguousRows(tensor.data<T>() + base + ra * rs, rs, rb - ra,
+                                          edges.data() + part.firstBlock,
+                                          std::size_t(part.endBlock - part.firstBlock),
+                                          sums + part.firstBlock, lo, hi);
+                }
+                // Else a block's sum and range stay in registers while its columns are read.
+                for (std::int64_t k = 0; k < rowReads && !contiguous; ++k) {
                     const std::int64_t r = ra + Grid::nth(rb - ra, rowReads, k);
                     const T* row = tensor.data<T>() + base + r * rs;
-                    for (int i = 0; i < g.width; ++i) {
+                    for (int i = part.firstBlock; i < part.endBlock; ++i) {
                         const std::int64_t c0 = edges[std::size_t(i)];
                         const std::int64_t cells = edges[std::size_t(i) + 1] - c0;
                         const std::int64_t colReads = g.reads(cells);
@@ -225,7 +317,7 @@ ValueSamples sampleValues(const Tensor& tensor, std::int64_t base, std::int64_t 
                         sums[i] += sum;
                     }
                 }
-                for (int i = 0; i < g.width; ++i)
+                for (int i = part.firstBlock; i < part.endBlock; ++i)
                     sums[i] /= double(rowReads) *
                                double(g.reads(edges[std::size_t(i) + 1] - edges[std::size_t(i)]));
                 const std::lock_guard lock(merge);
@@ -265,25 +357,22 @@ MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std:
     if (order) {
         constexpr unsigned char kOpacity = 235;
         const std::vector<std::int64_t> edges = columnEdges(g);
-        forEachMapRow(g, pool, ctx, [&](std::int64_t j, std::int64_t ra, std::int64_t rb) {
+        // The same blocks as offsets in a row's run of columns from g.c0 (blockMinima's edges).
+        std::vector<std::int64_t> runEdges(edges.size());
+        for (std::size_t i = 0; i < edges.size(); ++i)
+            runEdges[i] = edges[i] - g.c0;
+        forEachMapPart(g, pool, ctx, [&](const MapPart& part) {
+            const std::int64_t ra = part.firstRow, rb = part.endRow;
             // Unsigned, "not read" (-1) is the largest value: the minimum is the first read.
             std::vector<std::uint32_t> first(std::size_t(g.width), UINT32_MAX);
-            // The row's columns in view, read a chunk at a time (an order may work them out):
-            // a whole row of a [2, 50000000] face was 200 MB per worker, outside any budget.
-            constexpr std::int64_t kChunk = std::int64_t(1) << 16;
-            std::vector<ReadPosition> row(std::size_t(std::min(kChunk, g.c1 - g.c0)));
             // Positions that rise with the index (strides are never negative): a block's first
-            // read is its first element, and the rest need not be read.
-            const std::int64_t rowReads = order->ascending() ? 0 : g.reads(rb - ra);
-            if (order->ascending())
-                for (int i = 0; i < g.width; ++i)
-                    first[std::size_t(i)] =
-                        std::uint32_t(order->at(base + ra * rs + edges[std::size_t(i)] * cs));
+            // read is in its first row, and the other rows need not be read.
+            const std::int64_t rowReads = order->ascending() ? 1 : g.reads(rb - ra);
             for (std::int64_t k = 0; k < rowReads; ++k) {
                 const std::int64_t r = ra + Grid::nth(rb - ra, rowReads, k);
                 if (g.sampled) {
                     // The sampled columns of each block, one read each.
-                    for (int i = 0; i < g.width; ++i) {
+                    for (int i = part.firstBlock; i < part.endBlock; ++i) {
                         const std::int64_t c0 = edges[std::size_t(i)];
                         const std::int64_t cells = edges[std::size_t(i) + 1] - c0;
                         const std::int64_t colReads = g.reads(cells);
@@ -297,27 +386,13 @@ MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std:
                     }
                     continue;
                 }
-                // Block by block, the minimum kept in a register: a loop the compiler vectorises
-                // (per element through first[] in memory, this was 3x the values' pass).
-                std::size_t i = 0;
-                for (std::int64_t a = g.c0; a < g.c1; a += kChunk) {
-                    const std::int64_t b = std::min(g.c1, a + kChunk);
-                    order->read(base + r * rs + a * cs, cs, b - a, row.data());
-                    for (; i < std::size_t(g.width); ++i) {
-                        const std::int64_t lo = std::max(edges[i], a);
-                        const std::int64_t hi = std::min(edges[i + 1], b);
-                        const ReadPosition* run = row.data() + (lo - a);
-                        std::uint32_t least = first[i];
-                        for (std::int64_t t = 0; t < hi - lo; ++t)
-                            least = std::min(least, std::uint32_t(run[t]));
-                        first[i] = least;
-                        if (edges[i + 1] > b) break; // the block goes on in the next chunk
-                    }
-                }
+                order->blockMinima(base + r * rs + g.c0 * cs, cs, runEdges.data() + part.firstBlock,
+                                   std::size_t(part.endBlock - part.firstBlock),
+                                   first.data() + part.firstBlock);
             }
-            for (int i = 0; i < g.width; ++i) {
+            for (int i = part.firstBlock; i < part.endBlock; ++i) {
                 if (first[std::size_t(i)] == UINT32_MAX) continue;
-                const std::size_t at = std::size_t(j) * std::size_t(g.width) + std::size_t(i);
+                const std::size_t at = std::size_t(part.j) * std::size_t(g.width) + std::size_t(i);
                 cells[at] = rampFraction(std::int64_t(first[std::size_t(i)]), rampEnds.first,
                                          rampEnds.second);
                 alpha[at] = kOpacity;
