@@ -264,6 +264,15 @@ struct CliResult
     std::uint64_t checksum = 0;  // output 0's protocol checksum
 };
 
+/// Whether the workload `name` is one the `--only TEXT` arguments ask for (a name holding any of
+/// the texts; no text: every workload).
+inline bool picked(const std::vector<std::string>& only, const std::string& name)
+{
+    return only.empty() || std::any_of(only.begin(), only.end(), [&](const std::string& text) {
+               return name.find(text) != std::string::npos;
+           });
+}
+
 /// The slicescope-cli the benchmarks run: --cli PATH, else the one built beside them.
 inline std::string defaultCliPath()
 {

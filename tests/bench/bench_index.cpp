@@ -309,7 +309,7 @@ bool runCliMode(const std::vector<const Workload*>& list, Executor& executor, do
 int main(int argc, char** argv)
 {
     int runs = 7;
-    std::string only;
+    std::vector<std::string> only;
     bool cliMode = false;
     std::string cli = defaultCliPath();
     int requests = 5;
@@ -325,12 +325,13 @@ int main(int argc, char** argv)
         } else if (arg == "--requests" && i + 1 < argc) {
             requests = std::max(1, std::atoi(argv[++i]));
         } else if (arg == "--only" && i + 1 < argc) {
-            only = argv[++i];
+            only.push_back(argv[++i]);
         } else {
             std::printf("usage: bench_index [--runs N] [--only TEXT] [--cli] [--cli-path P] "
                         "[--requests N]\n"
                         "  --runs N     timed runs per workload (median reported; default 7)\n"
-                        "  --only TEXT  only workloads whose name contains TEXT\n"
+                        "  --only TEXT  only workloads whose name contains TEXT (repeat it for "
+                        "several)\n"
                         "  --cli        the CLI path: inputs from .npy files, one fresh\n"
                         "               slicescope-cli process per workload (see README.md)\n"
                         "  --cli-path P the slicescope-cli to run (default: the one built here)\n"
@@ -353,7 +354,7 @@ int main(int argc, char** argv)
     std::map<std::string, EngineResult> engine;
     const std::vector<Workload> all = workloads();
     for (const Workload& w : all) {
-        if (!only.empty() && w.name.find(only) == std::string::npos) continue;
+        if (!picked(only, w.name)) continue;
         const OpDef* def = findOp(w.op);
         if (!def) {
             std::printf("%-40s  (op '%s' not available)\n", w.name.c_str(), w.op.c_str());

@@ -480,10 +480,7 @@ int main(int argc, char** argv)
     std::map<std::string, EngineResult> engine;
     const std::vector<Workload> all = workloads();
     for (const Workload& w : all) {
-        if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& o) {
-                return w.name.find(o) != std::string::npos;
-            }))
-            continue;
+        if (!picked(only, w.name)) continue;
         const OpDef* def = findOp(w.op);
         if (!def) {
             std::printf("%-40s  (op '%s' not available)\n", w.name.c_str(), w.op.c_str());
