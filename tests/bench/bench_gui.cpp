@@ -38,6 +38,8 @@
 //                                whole, and its stages (read, check, the window's part)
 //   bench_gui --npy FILE         the rows with FILE's array (a rank-2 .npy, mapped as File >
 //                                Open maps it) as the input instead of a float32 fill
+//   bench_gui --expr E --expr F  the first evaluation sets E, the edits F (and any further
+//                                --expr, in turn) instead of x[...] and four slices
 //   bench_gui --stages           after each row, where an edit's time went: every stage the
 //                                window marks (the evaluation on the worker, its delivery, the
 //                                views' sampling, replots) as ms since the edit, and the GUI
@@ -310,6 +312,9 @@ void idle(int ms)
 
 /// --npy FILE: the input every edit slices, read (mapped) from the file, instead of a float32 fill.
 std::optional<InputSource> g_npyInput;
+/// --expr E (repeated): the expressions of the first evaluation and of the edits, instead of
+/// x[...] and the four below.
+std::vector<QString> g_expressions;
 
 Workspace workspaceFor(const Shape& shape, const QString& expr)
 {
@@ -343,6 +348,11 @@ Attr padding(std::int64_t top, std::int64_t bottom, std::int64_t left, std::int6
 /// other, ...).
 std::vector<Workspace> editsFor(const std::string& op, const Shape& shape)
 {
+    if (op == "getitem" && !g_expressions.empty()) {
+        std::vector<Workspace> edits;
+        for (const QString& expr : g_expressions) edits.push_back(workspaceFor(shape, expr));
+        return edits;
+    }
     if (op == "getitem")
         return {workspaceFor(shape, QStringLiteral("x[...]")),
                 workspaceFor(shape, QStringLiteral("x[::-1, 1:]")),
@@ -567,7 +577,8 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
     std::vector<double> latencies;
     std::vector<double> workers;
     std::vector<double> faults;
-    std::vector<double> byEdit[4]; // latencies of each of the four edits
+    const std::size_t kinds = edits.size() - 1; // the edits after the first evaluation
+    std::vector<std::vector<double>> byEdit(kinds); // latencies of each
     std::vector<double> cpu;       // the process's CPU time during each edit
     StallMeter stalls;
     stalls.start();
@@ -575,7 +586,7 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
         idle(120); // a quiet spell: the next edit evaluates at once
         const double faultsBefore = minorFaults();
         const double cpuBefore = processCpuMs();
-        const double ms = timedEdit(window, frames, edits[std::size_t(1 + i % 4)]);
+        const double ms = timedEdit(window, frames, edits[1 + std::size_t(i) % kinds]);
         faults.push_back(minorFaults() - faultsBefore);
         cpu.push_back(processCpuMs() - cpuBefore);
         if (ms < 0) {
@@ -583,7 +594,7 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
             break;
         }
         latencies.push_back(ms);
-        byEdit[std::size_t(i % 4)].push_back(ms);
+        byEdit[std::size_t(i) % kinds].push_back(ms);
         workers.push_back(window.lastEvaluation()->totalMs);
     }
     stalls.stop();
@@ -603,7 +614,7 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
     if (g_stages) {
         printStages(numElements(shape)); // before the idle edit, which would mix in
         std::printf("  latency of each edit (median, worst ms)\n");
-        for (std::size_t k = 0; k < 4; ++k)
+        for (std::size_t k = 0; k < kinds; ++k)
             if (!byEdit[k].empty())
                 std::printf("  %-52s %7.1f %7.1f\n", describe(edits[1 + k]).c_str(),
                             median(byEdit[k]),
@@ -613,7 +624,7 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
     if (idleEdit) {
         idle(kLongIdleMs);
         const double faultsBefore = minorFaults();
-        row.idleMs = timedEdit(window, frames, edits[std::size_t(1 + runs % 4)]);
+        row.idleMs = timedEdit(window, frames, edits[1 + std::size_t(runs) % kinds]);
         row.idleFaults = minorFaults() - faultsBefore;
     }
     return row;
@@ -719,6 +730,8 @@ int main(int argc, char** argv)
         if (std::strcmp(argv[i], "--model") == 0) model = QString::fromLocal8Bit(argv[i + 1]);
         if (std::strcmp(argv[i], "--op") == 0) op = argv[i + 1];
         if (std::strcmp(argv[i], "--npy") == 0) npy = argv[i + 1];
+        if (std::strcmp(argv[i], "--expr") == 0)
+            g_expressions.push_back(QString::fromLocal8Bit(argv[i + 1]));
     }
     const std::vector<std::string> ops{"getitem",           "pad",           "gather",
                                        "boolean_mask",      "one_hot",       "unique_with_counts",
@@ -728,6 +741,11 @@ int main(int argc, char** argv)
                      "bench_gui: --op takes getitem, pad, gather, boolean_mask, one_hot, "
                      "unique_with_counts, dynamic_partition or dynamic_stitch, not '%s'\n",
                      op.c_str());
+        return 2;
+    }
+    if (g_expressions.size() == 1 || (!g_expressions.empty() && op != "getitem")) {
+        std::fprintf(stderr, "bench_gui: --expr is given twice or more (the first evaluation, then "
+                             "the edits), for --op getitem\n");
         return 2;
     }
     if (!npy.empty() && op != "getitem") {

@@ -756,4 +756,15 @@ std::string resolveComparisons(IndexSpec& spec, const Tensor& input, const Limit
     return {};
 }
 
+std::optional<FrameworkOutcome> planBeforeItems(const FrameworkModel& model, const IndexSpec& spec,
+                                                const Tensor& input, const Limits& limits)
+{
+    if (!spec.subscript) return notModelledOutcome(model.id(), spec.noSubscriptMessage(), {});
+    if (!hasComparisons(spec)) return std::nullopt;
+    IndexSpec masked = spec;
+    if (const std::string why = resolveComparisons(masked, input, limits); !why.empty())
+        return notModelledOutcome(model.id(), why, {});
+    return model.plan(masked, input, limits);
+}
+
 } // namespace ss::frameworks

@@ -88,6 +88,12 @@ bool hasComparisons(const IndexSpec& spec);
 /// input's shape, charged to `limits`. Clears `comparison` on the items it fills. Returns why it
 /// cannot (a string or complex input: not modelled), or empty.
 std::string resolveComparisons(IndexSpec& spec, const Tensor& input, const Limits& limits);
+/// What NumPy, PyTorch and JAX do before they read a subscript's items: a spec without a
+/// subscript is not modelled, and comparisons (`x > 3`) are evaluated first, as Python does, and
+/// the masked spec planned by `model`. Returns that outcome, or nothing when the spec is to be
+/// planned as it is.
+std::optional<FrameworkOutcome> planBeforeItems(const FrameworkModel& model, const IndexSpec& spec,
+                                                const Tensor& input, const Limits& limits);
 
 /// Whether any item is an index array or a bool (the subscript is advanced indexing).
 bool hasArrayItems(const std::vector<SubscriptItem>& items);

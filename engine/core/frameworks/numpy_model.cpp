@@ -30,14 +30,8 @@ FrameworkOutcome NumpyModel::plan(const IndexSpec& spec, const Tensor& input,
                                   const Limits& limits) const
 {
     const Framework fw = Framework::NumPy;
-    if (!spec.subscript) return notModelledOutcome(fw, spec.noSubscriptMessage(), {});
-    if (hasComparisons(spec)) {
-        // x > 3 is evaluated first, as Python does: the mask of the input's values.
-        IndexSpec masked = spec;
-        if (const std::string why = resolveComparisons(masked, input, limits); !why.empty())
-            return notModelledOutcome(fw, why, {});
-        return plan(masked, input, limits);
-    }
+    if (std::optional<FrameworkOutcome> early = planBeforeItems(*this, spec, input, limits))
+        return std::move(*early);
     const Subscript& sub = *spec.subscript;
     if (sub.form == Subscript::Form::List) {
         // NumPy 1.23 and later read every list subscript as one index array.
