@@ -451,7 +451,7 @@ void requireSubscriptRequest(const std::string& expr, DType dtype, const Shape& 
     StridedSliceDecode decode;
     std::vector<Step> steps;
     try {
-        decodeStridedSlice(shape, encodeExpression(expr).sparse, decode, steps);
+        decodeStridedSlice(shape, encodeExpression(expr).sparse, decode, steps, false);
     } catch (const OpError&) {
         return;
     }

@@ -101,7 +101,8 @@ namespace {
 // decodeStridedSlice's stages, as TensorFlow's ValidateStridedSliceOp
 // (tensorflow/core/util/strided_slice_op.cc) has them: check the arguments, find the ellipsis,
 // build the dense spec (BuildDenseSpec), canonicalise each dimension, compute the shapes. Each
-// appends its steps to the trace and throws TensorFlow's error where TensorFlow stops.
+// appends its steps to the trace (none, and no notes, where `steps` is null: the words cost more
+// than the work of a small slice) and throws TensorFlow's error where TensorFlow stops.
 
 std::vector<int> entryList(int m)
 {
@@ -121,7 +122,7 @@ std::vector<int> dimList(int r)
 
 // Stage 0: begin, end and strides are one entry each per spec entry, fewer than the masks'
 // width, with at most one ellipsis bit.
-void checkArguments(const SparseSpec& sparse, std::vector<Step>& steps)
+void checkArguments(const SparseSpec& sparse, std::vector<Step>* steps)
 {
     const int m = int(sparse.strides.size());
     const Shape argShape{std::int64_t(m)};
@@ -131,16 +132,19 @@ void checkArguments(const SparseSpec& sparse, std::vector<Step>& steps)
                              argShape);
     const std::uint32_t ellipsisBits = std::uint32_t(sparse.ellipsisMask);
     if ((ellipsisBits & (ellipsisBits - 1)) != 0) {
-        steps.push_back({"Check the arguments",
-                         "ellipsis_mask is " + num(sparse.ellipsisMask) + " (" +
-                             maskBinary(sparse.ellipsisMask, kMaskBits) +
-                             "): more than one bit is set, but a spec can hold only one ellipsis. "
-                             "TensorFlow tests all " +
-                             num(kMaskBits) + " bits here, even those past the " + num(m) +
-                             (m == 1 ? " entry." : " entries."),
-                         entryList(m)});
+        if (steps)
+            steps->push_back(
+                {"Check the arguments",
+                 "ellipsis_mask is " + num(sparse.ellipsisMask) + " (" +
+                     maskBinary(sparse.ellipsisMask, kMaskBits) +
+                     "): more than one bit is set, but a spec can hold only one ellipsis. "
+                     "TensorFlow tests all " +
+                     num(kMaskBits) + " bits here, even those past the " + num(m) +
+                     (m == 1 ? " entry." : " entries."),
+                 entryList(m)});
         invalidArgument("Multiple ellipses in slice spec not allowed");
     }
+    if (!steps) return;
     std::string checks =
         num(m) + (m == 1 ? " entry" : " entries") + " in begin, end and strides (at most " +
         num(kMaskBits - 1) + " fit in the " + num(kMaskBits) + "-bit masks); ellipsis_mask " +
@@ -149,7 +153,7 @@ void checkArguments(const SparseSpec& sparse, std::vector<Step>& steps)
                                   sparse.newAxisMask | sparse.shrinkAxisMask;
     if (m < kMaskBits - 1 && (std::uint32_t(allMasks) >> m) != 0)
         checks += " Quirk: some mask bits lie past the last entry; TensorFlow never reads them.";
-    steps.push_back({"Check the arguments", checks, entryList(m)});
+    steps->push_back({"Check the arguments", checks, entryList(m)});
 }
 
 // Where the ellipsis is: the entry whose bit is set, or one implied after the last entry.
@@ -161,7 +165,7 @@ struct EllipsisPlace
 };
 
 // Stage 1: the sparse spec's bookkeeping (StridedSliceSparseSpec).
-EllipsisPlace findEllipsis(const SparseSpec& sparse, std::vector<Step>& steps)
+EllipsisPlace findEllipsis(const SparseSpec& sparse, std::vector<Step>* steps)
 {
     const int m = int(sparse.strides.size());
     EllipsisPlace place;
@@ -175,19 +179,22 @@ EllipsisPlace findEllipsis(const SparseSpec& sparse, std::vector<Step>& steps)
     if (!sawEllipsis) {
         place.mask |= std::int64_t(1) << m;
         place.sparseLength = m + 1;
-        steps.push_back({"Implicit ellipsis",
-                         "No entry is an ellipsis, so TensorFlow appends one after the last entry "
-                         "(bit " +
-                             num(m) + ", mask " + num(std::int64_t(1) << m) +
-                             "): dimensions the spec does not mention are kept whole.",
-                         {}});
+        if (steps)
+            steps->push_back(
+                {"Implicit ellipsis",
+                 "No entry is an ellipsis, so TensorFlow appends one after the last entry "
+                 "(bit " +
+                     num(m) + ", mask " + num(std::int64_t(1) << m) +
+                     "): dimensions the spec does not mention are kept whole.",
+                 {}});
         return place;
     }
+    if (!steps) return place;
     int at = 0;
     while (!bit(sparse.ellipsisMask, at))
         ++at;
     const int after = place.newAxesAfterEllipsis;
-    steps.push_back(
+    steps->push_back(
         {"Ellipsis",
          "Entry " + num(at) + " is the spec's ellipsis. " +
              (after == 0 ? std::string("No new axis follows it.")
@@ -202,7 +209,7 @@ EllipsisPlace findEllipsis(const SparseSpec& sparse, std::vector<Step>& steps)
 // gather: per output dimension, the input dimension it comes from, -1 - entry for a new axis,
 // or kShrinkMarker for an indexed (removed) dimension.
 std::vector<int> buildDenseSpec(int r, const SparseSpec& sparse, const EllipsisPlace& ellipsis,
-                                StridedSliceDecode& out, std::vector<Step>& steps)
+                                StridedSliceDecode& out, std::vector<Step>* steps)
 {
     const int m = int(sparse.strides.size());
     DenseSpec& dense = out.dense;
@@ -226,6 +233,7 @@ std::vector<int> buildDenseSpec(int r, const SparseSpec& sparse, const EllipsisP
                 out.dims[std::size_t(full)].fromEllipsis = true;
                 finalGather.push_back(full);
             }
+            if (!steps) continue;
             const std::string who = i < m ? "Entry " + num(i) + " (...)" : "The implicit ellipsis";
             if (full > first)
                 denseDetail += who + " covers input dimension" +
@@ -236,6 +244,7 @@ std::vector<int> buildDenseSpec(int r, const SparseSpec& sparse, const EllipsisP
                 denseDetail += who + " covers no dimension. ";
         } else if (bit(sparse.newAxisMask, i)) {
             finalGather.push_back(-1 - i);
+            if (!steps) continue;
             denseDetail += "Entry " + num(i) +
                            " is a new axis: a dimension of size 1 in the output, "
                            "no input dimension used. ";
@@ -243,7 +252,7 @@ std::vector<int> buildDenseSpec(int r, const SparseSpec& sparse, const EllipsisP
                 denseDetail += "Quirk: its shrink bit is also set, and the new axis wins. ";
         } else {
             if (full == r) {
-                steps.push_back({"Sparse to dense", denseDetail, entryList(m)});
+                if (steps) steps->push_back({"Sparse to dense", denseDetail, entryList(m)});
                 invalidArgument("Index out of range using input dim " + num(full) +
                                 "; input has only " + num(r) + " dims");
             }
@@ -253,29 +262,28 @@ std::vector<int> buildDenseSpec(int r, const SparseSpec& sparse, const EllipsisP
             if (bit(sparse.beginMask, i)) dense.beginMask |= std::int64_t(1) << full;
             if (bit(sparse.endMask, i)) dense.endMask |= std::int64_t(1) << full;
             out.dims[std::size_t(full)].specEntry = i;
-            if (bit(sparse.shrinkAxisMask, i)) {
-                dense.shrinkAxisMask |= std::int64_t(1) << full;
-                finalGather.push_back(kShrinkMarker);
-                denseDetail += "Entry " + num(i) + " indexes input dimension " + num(full) + ". ";
-            } else {
-                finalGather.push_back(full);
-                denseDetail += "Entry " + num(i) + " slices input dimension " + num(full) + ". ";
-            }
+            const bool shrink = bit(sparse.shrinkAxisMask, i);
+            if (shrink) dense.shrinkAxisMask |= std::int64_t(1) << full;
+            finalGather.push_back(shrink ? kShrinkMarker : full);
+            if (steps)
+                denseDetail += "Entry " + num(i) + (shrink ? " indexes" : " slices") +
+                               " input dimension " + num(full) + ". ";
             ++full;
         }
     }
+    if (!steps) return finalGather;
     if (denseDetail.empty()) denseDetail = "The input is a scalar and the spec uses no dimension. ";
     denseDetail += "Dense masks: begin " + num(dense.beginMask) + ", end " + num(dense.endMask) +
                    ", shrink " + num(dense.shrinkAxisMask) + ".";
     Step s{"Sparse to dense", denseDetail, entryList(m)};
     s.inputDims = dimList(r);
-    steps.push_back(std::move(s));
+    steps->push_back(std::move(s));
     return finalGather;
 }
 
 // One bound of a sliced dimension made canonical: masked, counted from the end, clamped into
 // the range the stride can reach. Notes each rule that applied.
-std::int64_t canonicalBound(std::int64_t x, bool masked, bool isBegin, DimDecode& dim)
+std::int64_t canonicalBound(std::int64_t x, bool masked, bool isBegin, DimDecode& dim, bool explain)
 {
     const std::int64_t d = dim.size;
     const std::int64_t s = dim.stride;
@@ -284,6 +292,7 @@ std::int64_t canonicalBound(std::int64_t x, bool masked, bool isBegin, DimDecode
     const char* which = isBegin ? "begin" : "end";
     if (masked) {
         const std::int64_t v = (s > 0) == isBegin ? lo : hi;
+        if (!explain) return v;
         std::string why;
         if (s > 0)
             why = isBegin ? "the first index" : "the size, one past the last index";
@@ -298,12 +307,13 @@ std::int64_t canonicalBound(std::int64_t x, bool masked, bool isBegin, DimDecode
     std::int64_t fwd = x;
     if (x < 0) {
         fwd = d + x;
-        dim.notes.push_back(std::string(which) + " " + num(x) +
-                            " is negative: counts from the end, " + num(d) + " + (" + num(x) +
-                            ") = " + num(fwd));
+        if (explain)
+            dim.notes.push_back(std::string(which) + " " + num(x) +
+                                " is negative: counts from the end, " + num(d) + " + (" + num(x) +
+                                ") = " + num(fwd));
     }
     const std::int64_t clamped = std::clamp(fwd, lo, hi);
-    if (clamped != fwd)
+    if (clamped != fwd && explain)
         dim.notes.push_back(std::string(which) + " " + num(fwd) + " is outside " +
                             listText({lo, hi}) + ", the valid range for a " +
                             (s > 0 ? "positive" : "negative") + " stride: clamped to " +
@@ -350,7 +360,7 @@ std::string dimensionDetail(const DimDecode& dim, const DenseSpec& dense, std::i
 
 // Stage 3, for input dimension i: the canonical begin, end and length (the loop of
 // ValidateStridedSliceOp), and whether the slice stays an identity or a simple slice.
-void canonicaliseDimension(int i, std::int64_t d, StridedSliceDecode& out, std::vector<Step>& steps)
+void canonicaliseDimension(int i, std::int64_t d, StridedSliceDecode& out, std::vector<Step>* steps)
 {
     const DenseSpec& dense = out.dense;
     DimDecode& dim = out.dims[std::size_t(i)];
@@ -362,11 +372,17 @@ void canonicaliseDimension(int i, std::int64_t d, StridedSliceDecode& out, std::
     dim.size = d;
     dim.stride = s;
     dim.shrink = shrink;
-    Step step{"Dimension " + num(i), "", {}, {i}};
-    if (dim.specEntry >= 0) step.specEntries.push_back(dim.specEntry);
+    const bool explain = steps != nullptr;
+    Step step;
+    if (explain) {
+        step = {"Dimension " + num(i), "", {}, {i}};
+        if (dim.specEntry >= 0) step.specEntries.push_back(dim.specEntry);
+    }
     auto fail = [&](ErrorCode code, const std::string& message) {
-        step.detail = "Size " + num(d) + ", stride " + num(s) + ": " + message;
-        steps.push_back(step);
+        if (explain) {
+            step.detail = "Size " + num(d) + ", stride " + num(s) + ": " + message;
+            steps->push_back(step);
+        }
         throw OpError(code, message);
     };
     if (s == 0) fail(ErrorCode::InvalidArgument, "strides[" + num(i) + "] must be non-zero");
@@ -374,29 +390,30 @@ void canonicaliseDimension(int i, std::int64_t d, StridedSliceDecode& out, std::
         fail(ErrorCode::InvalidArgument, "only stride 1 allowed on non-range indexing.");
     out.isSimpleSlice = out.isSimpleSlice && s == 1;
     if (shrink) {
-        if (bit(dense.beginMask, i))
+        if (bit(dense.beginMask, i) && explain)
             dim.notes.push_back("quirk: the begin_mask bit is ignored for an index; the raw "
                                 "begin " +
                                 num(b) + " is used");
         const std::int64_t wrapped = b < 0 ? d + b : b;
-        if (b < 0)
+        if (b < 0 && explain)
             dim.notes.push_back(strCat("index ", b, " is negative: counts from the end, ", d,
                                        " + (", b, ") = ", wrapped));
         // The protocol files an index outside its dimension under out_of_range.
         if (wrapped < 0 || wrapped >= d)
             fail(ErrorCode::OutOfRange,
                  "slice index " + num(wrapped) + " of dimension " + num(i) + " out of bounds.");
-        if (s != 1)
+        if (s != 1 && explain)
             dim.notes.push_back("quirk: stride " + num(s) +
                                 " is accepted for an index (any positive stride is)");
         b = wrapped;
         e = wrapped + 1;
-        dim.notes.push_back("index " + num(wrapped) +
-                            " selects one element; the dimension is removed");
+        if (explain)
+            dim.notes.push_back("index " + num(wrapped) +
+                                " selects one element; the dimension is removed");
     } else {
-        b = canonicalBound(b, bit(dense.beginMask, i), true, dim);
-        e = canonicalBound(e, bit(dense.endMask, i), false, dim);
-        if (dim.fromEllipsis)
+        b = canonicalBound(b, bit(dense.beginMask, i), true, dim, explain);
+        e = canonicalBound(e, bit(dense.endMask, i), false, dim, explain);
+        if (dim.fromEllipsis && explain)
             dim.notes.insert(dim.notes.begin(), "filled by the ellipsis: the whole dimension");
     }
     dim.begin = b;
@@ -410,13 +427,14 @@ void canonicaliseDimension(int i, std::int64_t d, StridedSliceDecode& out, std::
         length = interval / s + (interval % s != 0 ? 1 : 0);
     dim.length = length;
     out.processingShape.push_back(length);
+    if (!explain) return;
     step.detail = dimensionDetail(dim, dense, interval);
-    steps.push_back(std::move(step));
+    steps->push_back(std::move(step));
 }
 
 // Stage 4: shapes. Shrunk dimensions vanish; new axes appear as size 1.
 void computeShapes(int r, const std::vector<int>& finalGather, StridedSliceDecode& out,
-                   std::vector<Step>& steps)
+                   std::vector<Step>* steps)
 {
     out.finalShape.clear();
     out.finalDims.clear();
@@ -431,13 +449,14 @@ void computeShapes(int r, const std::vector<int>& finalGather, StridedSliceDecod
         out.finalShape.push_back(g >= 0 ? out.processingShape[std::size_t(g)] : 1);
         out.finalDims.push_back(g);
     }
+    if (!steps) return;
     Step processing{"Processing shape",
                     shapeTuple(out.processingShape) +
                         ": the number of elements each input dimension selects (an index "
                         "selects 1).",
                     {}};
     processing.inputDims = dimList(r);
-    steps.push_back(std::move(processing));
+    steps->push_back(std::move(processing));
 
     std::string detail = shapeTuple(out.finalShape) + ": the processing shape with " +
                          num(shrinks) + " indexed dimension" + (shrinks == 1 ? "" : "s") +
@@ -448,25 +467,26 @@ void computeShapes(int r, const std::vector<int>& finalGather, StridedSliceDecod
                              : ".";
     Step finalStep{"Final shape", detail, {}};
     finalStep.outputDims = dimList(int(out.finalShape.size()));
-    steps.push_back(std::move(finalStep));
+    steps->push_back(std::move(finalStep));
 }
 
 } // namespace
 
 void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, StridedSliceDecode& out,
-                        std::vector<Step>& steps)
+                        std::vector<Step>& steps, bool explain)
 {
     const int r = int(inputShape.size());
+    std::vector<Step>* words = explain ? &steps : nullptr;
     out.sparse = sparse;
     if (out.spec.empty()) out.spec = describeSparseSpec(sparse);
-    checkArguments(sparse, steps);
-    const EllipsisPlace ellipsis = findEllipsis(sparse, steps);
-    const std::vector<int> finalGather = buildDenseSpec(r, sparse, ellipsis, out, steps);
+    checkArguments(sparse, words);
+    const EllipsisPlace ellipsis = findEllipsis(sparse, words);
+    const std::vector<int> finalGather = buildDenseSpec(r, sparse, ellipsis, out, words);
     out.isIdentity = out.isSimpleSlice = out.sliceDim0 = true;
     out.processingShape.clear();
     for (int i = 0; i < r; ++i)
-        canonicaliseDimension(i, inputShape[std::size_t(i)], out, steps);
-    computeShapes(r, finalGather, out, steps);
+        canonicaliseDimension(i, inputShape[std::size_t(i)], out, words);
+    computeShapes(r, finalGather, out, words);
 }
 
 } // namespace ss

@@ -103,8 +103,11 @@ std::vector<SpecEntry> describeSparseSpec(const SparseSpec& sparse);
 /// `inputShape`, filling `out` (whose `spec` may already hold the parsed entries) and appending one
 /// Step per stage. Throws OpError with TensorFlow's message (invalid_argument; out_of_range for an
 /// index outside its dimension); `out` and `steps` then hold the stages completed before the error.
+/// Without `explain` the words are left out: no steps, and no notes in `out.dims` (the rest of
+/// `out`, the errors and their messages are the same); for a small slice they cost several
+/// times the rest of its request.
 void decodeStridedSlice(const Shape& inputShape, const SparseSpec& sparse, StridedSliceDecode& out,
-                        std::vector<Step>& steps);
+                        std::vector<Step>& steps, bool explain = true);
 
 /// TensorFlow's first check, on the shapes of the begin/end/strides arguments.
 void checkSparseArgShapes(const Shape& begin, const Shape& end, const Shape& strides);

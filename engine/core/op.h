@@ -182,6 +182,12 @@ public:
     /// null (the default) plans on the calling thread.
     Executor* executor() const { return m_executor; }
     void setExecutor(Executor* executor) { m_executor = executor; }
+    /// Whether the plan is to be explained in words: its steps, and the decode's notes (the
+    /// default). A caller that shows neither (a protocol request without `trace`) says no, and
+    /// the ops whose words cost more than their work (strided_slice and getitem, whose small
+    /// slices take a few microseconds to plan and several times that to explain) leave them out.
+    bool explains() const { return m_explains; }
+    void setExplains(bool explains) { m_explains = explains; }
 
     /// The single tensor of a non-list input.
     const Tensor& input(std::string_view name) const;
@@ -215,6 +221,7 @@ private:
     Attrs m_attrs;
     Limits m_limits;
     Executor* m_executor = nullptr;
+    bool m_explains = true;
 };
 
 /// Reads an attribute value as an integer tensor (shape from nesting). Throws bad_request

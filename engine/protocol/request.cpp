@@ -492,6 +492,7 @@ Request requestFromJson(const Json& json, const Limits& limits)
     r.attrs = std::move(spec.attrs);
     r.emitMode = spec.emitMode;
     r.trace = spec.trace;
+    r.explain = spec.trace;
     r.sources = spec.sources;
     r.timing = spec.timing;
     r.framework = spec.framework;
@@ -603,6 +604,7 @@ RequestResult runRequest(const Request& request, const Limits& givenLimits, Exec
     const Limits limits = givenLimits.budget ? givenLimits : givenLimits.forRequest();
     OpCall call(*request.op, request.inputs, request.attrs, limits);
     call.setExecutor(&executor);
+    call.setExplains(request.explain);
     RequestResult result;
     const auto start = Clock::now();
     if (request.framework == Framework::TensorFlow) {

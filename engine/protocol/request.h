@@ -40,6 +40,9 @@ struct Request
     bool trace = false;
     bool sources = false;
     bool timing = false;
+    /// The plan's words (its steps, the decode's notes) are made: OpCall::explains(). A request
+    /// read from JSON makes them only for `trace`, the one part of a response that shows them.
+    bool explain = true;
     /// Whose reading of a subscript op's spec is run (`framework`): TensorFlow is the op
     /// itself; NumPy, PyTorch and JAX plan it with their framework model.
     Framework framework = Framework::TensorFlow;

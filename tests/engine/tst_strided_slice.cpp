@@ -6,6 +6,8 @@
 
 #include <QTest>
 
+#include <optional>
+
 using namespace ss;
 using namespace ss::testing;
 
@@ -238,6 +240,68 @@ private slots:
         QCOMPARE(shapeString(run.outputs[0].shape()), shapeString(c.expectShape));
         if (!c.expect.empty() || numElements(c.expectShape) == 0)
             QCOMPARE(values(run.outputs[0]), c.expect);
+    }
+
+    // A plan without words (OpCall::explains() off, as a protocol request without `trace`
+    // asks): no steps and no notes, and everything else as with them: the same decode, the
+    // same values, the same errors. Every example, and with TFLite's offset.
+    void examplesWithoutWords_data() { examples_data(); }
+
+    void examplesWithoutWords()
+    {
+        QFETCH(int, index);
+        const Case& c = cases()[std::size_t(index)];
+        const Tensor input = c.input.empty() ? iota(c.shape) : i32(c.shape, c.input);
+        std::vector<Attrs> variants{c.attrs};
+        if (!c.attrs.count("expr")) variants.push_back(offset(c.attrs));
+        for (const Attrs& attrs : variants) {
+            const char* op = attrs.count("expr") ? "getitem" : "strided_slice";
+            std::string errors[2];
+            std::optional<OpPlan> plans[2];
+            for (const bool explain : {true, false}) {
+                OpCall call(*findOp(op), {{input}}, attrs, Limits::machineDefault());
+                call.setExplains(explain);
+                try {
+                    plans[explain] = call.def().plan(call);
+                } catch (const OpError& e) {
+                    errors[explain] = std::string(errorCodeName(e.code())) + ": " + e.what();
+                }
+            }
+            QCOMPARE(errors[false], errors[true]);
+            QCOMPARE(plans[false].has_value(), plans[true].has_value());
+            if (!plans[true]) continue;
+            const OpPlan& bare = *plans[false];
+            const OpPlan& full = *plans[true];
+            QVERIFY(!full.steps.empty());
+            QCOMPARE(bare.steps.size(), std::size_t(0));
+            const StridedSliceDecode& b = *bare.decode;
+            const StridedSliceDecode& f = *full.decode;
+            QVERIFY(b.sparse == f.sparse);
+            QCOMPARE(b.dense.begin, f.dense.begin);
+            QCOMPARE(b.dense.end, f.dense.end);
+            QCOMPARE(b.dense.strides, f.dense.strides);
+            QCOMPARE(b.dense.beginMask, f.dense.beginMask);
+            QCOMPARE(b.dense.endMask, f.dense.endMask);
+            QCOMPARE(b.dense.shrinkAxisMask, f.dense.shrinkAxisMask);
+            QCOMPARE(b.dims.size(), f.dims.size());
+            for (std::size_t k = 0; k < b.dims.size(); ++k) {
+                const DimDecode& x = b.dims[k];
+                const DimDecode& y = f.dims[k];
+                QCOMPARE(x.notes.size(), std::size_t(0));
+                QCOMPARE(
+                    (std::vector<std::int64_t>{x.dim, x.size, x.begin, x.end, x.stride, x.length,
+                                               x.shrink, x.specEntry, x.fromEllipsis}),
+                    (std::vector<std::int64_t>{y.dim, y.size, y.begin, y.end, y.stride, y.length,
+                                               y.shrink, y.specEntry, y.fromEllipsis}));
+            }
+            QCOMPARE(b.processingShape, f.processingShape);
+            QCOMPARE(b.finalShape, f.finalShape);
+            QCOMPARE(b.finalDims, f.finalDims);
+            QCOMPARE((std::vector<bool>{b.isIdentity, b.isSimpleSlice, b.sliceDim0}),
+                     (std::vector<bool>{f.isIdentity, f.isSimpleSlice, f.sliceDim0}));
+            QCOMPARE(values(executePlan(bare, {input}, testExecutor()).at(0)),
+                     values(executePlan(full, {input}, testExecutor()).at(0)));
+        }
     }
 
     // S13, the seed walk-through: encoding, every stage and the final shape.

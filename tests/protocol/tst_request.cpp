@@ -55,6 +55,7 @@ private slots:
     void extras();
     void timing();
     void traceSteps();
+    void wordsOnlyWhereShown();
     void writesRequestsThatReadBack();
     void frameworkReadings_data();
     void frameworkReadings();
@@ -599,6 +600,30 @@ void TestRequest::traceSteps()
         }
         QCOMPARE(trace->find("decode") != nullptr, line.find("getitem") != std::string::npos);
     }
+}
+
+// A plan's words (steps, the decode's notes) are made for a request that shows them: one read
+// from JSON with `trace`, and any the caller builds itself (the GUI shows them in its decode
+// panel). Without them a small slice plans several times faster; its result is the same.
+void TestRequest::wordsOnlyWhereShown()
+{
+    const Limits limits = Limits::machineDefault();
+    const std::string line = onArange("getitem", "[3,4]", R"({"expr":"x[1, ::-1]"})");
+    Request asked = requestFromJson(parseJson(line), limits);
+    const RequestResult bare = runRequest(asked, limits, testExecutor());
+    QVERIFY(!asked.explain);
+    QVERIFY(bare.plan.steps.empty());
+    QVERIFY(bare.plan.decode->dims[1].notes.empty());
+    const Request traced =
+        requestFromJson(parseJson(line.substr(0, line.size() - 1) + R"(,"trace":true})"), limits);
+    QVERIFY(traced.explain);
+    const RequestResult full = runRequest(traced, limits, testExecutor());
+    QVERIFY(!full.plan.steps.empty());
+    QVERIFY(!full.plan.decode->dims[1].notes.empty()); // both ends masked
+    asked.explain = Request().explain;                 // as the GUI builds its requests
+    QVERIFY(!runRequest(asked, limits, testExecutor()).plan.steps.empty());
+    QCOMPARE(bare.outputs[0].toInt64Vector(), full.outputs[0].toInt64Vector());
+    QCOMPARE(bare.outputs[0].toInt64Vector(), (std::vector<std::int64_t>{7, 6, 5, 4}));
 }
 
 void TestRequest::writesRequestsThatReadBack()

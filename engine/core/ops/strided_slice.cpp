@@ -129,6 +129,17 @@ void addEntrySteps(const Encoding& enc, std::vector<Step>& steps)
     }
 }
 
+// A subscript's steps: each entry, then the spec they encode to.
+void addEncodingSteps(const Encoding& enc, std::vector<Step>& steps)
+{
+    addEntrySteps(enc, steps);
+    std::string intro;
+    for (const auto& n : enc.notes)
+        intro += n + " ";
+    steps.push_back(encodingStep("Encode the subscript", enc.sparse,
+                                 intro + "tf.Tensor.__getitem__ calls strided_slice with "));
+}
+
 // output[p] = input[begin + p * stride], p over the processing shape.
 AffinePiece slicePiece(int slot, const Shape& inputShape, const StridedSliceDecode& d)
 {
@@ -188,14 +199,17 @@ Step readStep(const StridedSliceDecode& d, const std::string& in, const std::str
     return s;
 }
 
+// The plan of a slice of `input`, after `steps` (the spec read so far). Without `explain`, as
+// OpCall::explains() says, no words: `steps` comes empty, and none are added.
 OpPlan planSlice(const Tensor& input, int slot, const SparseSpec& sparse,
-                 std::vector<SpecEntry> entries, std::vector<Step> steps, const Limits& limits)
+                 std::vector<SpecEntry> entries, std::vector<Step> steps, const Limits& limits,
+                 bool explain)
 {
     OpPlan plan;
     plan.steps = std::move(steps);
     StridedSliceDecode d;
     d.spec = std::move(entries);
-    decodeStridedSlice(input.shape(), sparse, d, plan.steps);
+    decodeStridedSlice(input.shape(), sparse, d, plan.steps, explain);
     limits.check(d.finalShape, input.dtype(), "the output");
     // strided_slice_op.cc: the identity and dimension-0 fast paths take any rank; the general
     // kernel is instantiated for 1 to 8 processing dimensions and runs only when the slice
@@ -206,27 +220,28 @@ OpPlan planSlice(const Tensor& input, int slot, const SparseSpec& sparse,
         const bool nothing = numElements(d.processingShape) == 0;
         if (!d.isIdentity && !dim0 && !nothing)
             unimplemented("Unhandled input dimensions " + num(r));
-        plan.steps.push_back(
-            {"Kernel path",
-             "TensorFlow's general strided-slice kernel handles at most 8 dimensions and this "
-             "input has " +
-                 num(r) + ". " +
-                 (d.isIdentity ? std::string("Every dimension is taken whole, so the output is "
-                                             "the input reshaped (any rank).")
-                  : dim0       ? std::string("Only whole rows along dimension 0 are taken and "
-                                                   "each row is a multiple of 32 bytes, so TensorFlow "
-                                                   "hands them out as they are (any rank).")
-                               : std::string("The slice selects nothing, so no kernel runs.")) +
-                 " A slice of it that needs the general kernel is refused: \"Unhandled input "
-                 "dimensions " +
-                 num(r) + "\".",
-             {}});
+        if (explain)
+            plan.steps.push_back(
+                {"Kernel path",
+                 "TensorFlow's general strided-slice kernel handles at most 8 dimensions and this "
+                 "input has " +
+                     num(r) + ". " +
+                     (d.isIdentity ? std::string("Every dimension is taken whole, so the output is "
+                                                 "the input reshaped (any rank).")
+                      : dim0       ? std::string("Only whole rows along dimension 0 are taken and "
+                                                       "each row is a multiple of 32 bytes, so TensorFlow "
+                                                       "hands them out as they are (any rank).")
+                                   : std::string("The slice selects nothing, so no kernel runs.")) +
+                     " A slice of it that needs the general kernel is refused: \"Unhandled input "
+                     "dimensions " +
+                     num(r) + "\".",
+                 {}});
     }
     OutputPlan out;
     out.dtype = input.dtype();
     out.shape = d.finalShape;
     out.pieces.push_back(slicePiece(slot, input.shape(), d));
-    plan.steps.push_back(readStep(d, "input", "output"));
+    if (explain) plan.steps.push_back(readStep(d, "input", "output"));
     plan.outputs.push_back(std::move(out));
     plan.decode = std::move(d);
     return plan;
@@ -263,12 +278,13 @@ bool offsetAttr(const OpCall& call)
 // end_mask). Indexed entries (shrink) ignore end either way. Rewrites `sparse.end` to the plain
 // ends that mean the same and explains each sum. The begins come from a first decode; if that
 // fails the spec is left alone, and the real decode reports the same error with its steps.
-void applyOffset(const Shape& inputShape, SparseSpec& sparse, std::vector<Step>& steps)
+// The step goes to `steps` unless it is null.
+void applyOffset(const Shape& inputShape, SparseSpec& sparse, std::vector<Step>* steps)
 {
     StridedSliceDecode first;
-    std::vector<Step> scratch;
+    std::vector<Step> none;
     try {
-        decodeStridedSlice(inputShape, sparse, first, scratch);
+        decodeStridedSlice(inputShape, sparse, first, none, false);
     } catch (const OpError&) {
         return;
     }
@@ -310,18 +326,20 @@ void applyOffset(const Shape& inputShape, SparseSpec& sparse, std::vector<Step>&
     }
     if (!any) detail += " No entry has an end that offset changes.";
     step.detail = detail + " The decode below reads these ends.";
-    steps.push_back(std::move(step));
+    if (steps) steps->push_back(std::move(step));
 }
 
 OpPlan stridedSlice(const OpCall& call)
 {
     SparseSpec sparse = sparseFromAttrs(call);
     const bool offset = offsetAttr(call);
-    std::vector<Step> steps{encodingStep("Read the spec", sparse, "")};
+    std::vector<Step> steps;
+    if (call.explains()) steps.push_back(encodingStep("Read the spec", sparse, ""));
     std::vector<SpecEntry> entries = describeSparseSpec(sparse);
-    if (offset) applyOffset(call.input("input").shape(), sparse, steps);
+    if (offset)
+        applyOffset(call.input("input").shape(), sparse, call.explains() ? &steps : nullptr);
     return planSlice(call.input("input"), call.slot("input"), sparse, std::move(entries),
-                     std::move(steps), call.limits());
+                     std::move(steps), call.limits(), call.explains());
 }
 
 Encoding encodeExprAttr(const OpCall& call)
@@ -336,26 +354,16 @@ OpPlan getitem(const OpCall& call)
 {
     Encoding enc = encodeExprAttr(call);
     std::vector<Step> steps;
-    addEntrySteps(enc, steps);
-    std::string intro;
-    for (const auto& n : enc.notes)
-        intro += n + " ";
-    steps.push_back(encodingStep("Encode the subscript", enc.sparse,
-                                 intro + "tf.Tensor.__getitem__ calls strided_slice with "));
+    if (call.explains()) addEncodingSteps(enc, steps);
     return planSlice(call.input("input"), call.slot("input"), enc.sparse, std::move(enc.entries),
-                     std::move(steps), call.limits());
+                     std::move(steps), call.limits(), call.explains());
 }
 
 OpPlan encode(const OpCall& call)
 {
     Encoding enc = encodeExprAttr(call);
     OpPlan plan;
-    addEntrySteps(enc, plan.steps);
-    std::string intro;
-    for (const auto& n : enc.notes)
-        intro += n + " ";
-    plan.steps.push_back(encodingStep("Encode the subscript", enc.sparse,
-                                      intro + "tf.Tensor.__getitem__ calls strided_slice with "));
+    addEncodingSteps(enc, plan.steps);
     plan.extras.emplace_back("encoding", encodingAttr(enc.sparse));
     return plan;
 }
