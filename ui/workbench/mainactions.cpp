@@ -17,6 +17,7 @@
 #include "ui/workbench/modeldock.h"
 #include "ui/workbench/presentationmode.h"
 #include "ui/workbench/shortcuttable.h"
+#include "ui/workbench/undokeys.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QAction>
@@ -180,6 +181,7 @@ void MainActions::buildEditAndViewActions()
     m_redo = undoStack->createRedoAction(&m_window, tr("&Redo"));
     m_redo->setObjectName(QStringLiteral("actionRedo"));
     m_redo->setShortcuts(documentedKeys(Qt::CTRL | Qt::SHIFT | Qt::Key_Z, QKeySequence::Redo));
+    new UndoKeys(m_window); // in every field of the window, these keys are the window's
     m_pasteCall = action(QStringLiteral("actionPasteCall"), tr("Paste &Call"),
                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
     m_pasteCall->setToolTip(tr("Read the clipboard's slicing call (tf.strided_slice(x, ...), "
