@@ -13,6 +13,7 @@
 #include "ui/views/palette.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/mnemonics.h"
 #include "ui/workbench/outputpanel.h"
 
 #include <QDialog>
@@ -116,6 +117,7 @@ void CompareMode::choose()
     layout->addWidget(text, 1);
     layout->addWidget(problem);
     layout->addWidget(buttons);
+    giveButtonsMnemonics(dialog);
     auto fail = [problem](const QString& error) {
         problem->setText(error);
         problem->show();

@@ -6,6 +6,7 @@
 #include "ui/views/readorderanimation.h"
 #include "ui/workbench/imageexporter.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/mnemonics.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -97,6 +98,7 @@ ExportDialog::ExportDialog(MainWindow& window, Kind kind)
     column->addLayout(form);
     column->addWidget(m_error);
     column->addWidget(buttons);
+    giveButtonsMnemonics(*this);
 }
 
 void ExportDialog::run(MainWindow& window, Kind kind)

@@ -2,6 +2,7 @@
 #include "ui/workbench/filecommands.h"
 
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/mnemonics.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QEvent>
@@ -26,6 +27,7 @@ FileCommands::FileCommands(MainWindow& window, WorkspaceDocument* document)
         QPushButton* saveAs = box.addButton(tr("Save &As…"), QMessageBox::ActionRole);
         box.addButton(QMessageBox::Cancel);
         box.setDefaultButton(QMessageBox::Cancel);
+        giveButtonsMnemonics(box);
         box.exec();
         return box.clickedButton() == reload      ? DiskChoice::Reload
                : box.clickedButton() == overwrite ? DiskChoice::Overwrite
@@ -37,6 +39,7 @@ FileCommands::FileCommands(MainWindow& window, WorkspaceDocument* document)
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, &m_window);
         box.setObjectName(QStringLiteral("saveChangesDialog"));
         box.setDefaultButton(QMessageBox::Save);
+        giveButtonsMnemonics(box);
         switch (box.exec()) {
         case QMessageBox::Save: return SaveChoice::Save;
         case QMessageBox::Discard: return SaveChoice::Discard;
