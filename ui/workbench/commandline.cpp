@@ -42,9 +42,11 @@
 #include <QTimer>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <mutex>
 #include <string_view>
 #include <system_error>
@@ -486,7 +488,9 @@ struct Parser
     /// Prints the help or the version if asked for; returns whether it did.
     bool answered()
     {
-        if (parser.isSet(help) || parser.isSet(QStringLiteral("help-all"))) {
+        // Qt's own options are listed by process() alone, which prints them and exits.
+        if (parser.isSet(QStringLiteral("help-all"))) parser.process(*QCoreApplication::instance());
+        if (parser.isSet(help)) {
             printTo(stdout, parser.helpText());
             return true;
         }
@@ -501,32 +505,40 @@ struct Parser
 
 } // namespace
 
-bool asksForHelpOrVersion(int argc, char** argv)
+namespace {
+
+/// Whether one of `names` is an argument, before a "--" that ends the options.
+bool givesOption(int argc, char** argv, std::initializer_list<std::string_view> names)
 {
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "--") break;
-        if (arg == "-h" || arg == "-?" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
-            arg == "--version")
-            return true;
+        if (std::find(names.begin(), names.end(), arg) != names.end()) return true;
     }
     return false;
 }
 
+} // namespace
+
+bool asksForHelpOrVersion(int argc, char** argv)
+{
+    return givesOption(argc, argv, {"-h", "-?", "--help", "--help-all", "-v", "--version"});
+}
+
+bool asksForQtOptions(int argc, char** argv)
+{
+    return givesOption(argc, argv, {"--help-all"});
+}
+
 bool asksForAutomation(int argc, char** argv)
 {
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        if (arg == "--") break;
-        if (arg == "--automation" || arg == "-automation") return true;
-    }
-    return false;
+    return givesOption(argc, argv, {"--automation", "-automation"});
 }
 
 int answerHelpOrVersion(const QCoreApplication& app)
 {
     Parser p;
-    // Options meant for Qt's GUI (-platform, -style) are unknown here and do not matter.
+    // An option it does not know does not matter to the help.
     p.parser.parse(app.arguments());
     return p.answered() ? 0 : 2;
 }
