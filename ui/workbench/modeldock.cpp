@@ -361,6 +361,7 @@ QString ModelDock::message() const
 
 void ModelDock::openModel(const QString& path, Opened opened)
 {
+    if (!isLoading()) m_shownForLoad = isHidden();
     show();
     raise();
     QString readPath = path;
@@ -422,6 +423,13 @@ void ModelDock::openModel(const QString& path, Opened opened)
             text = tr("Model not opened: %1").arg(why);
         }
         m_message->setMessage(text.toHtmlEscaped());
+        // A dock shown for this file alone would hold nothing but the error (half of a 1024 x
+        // 700 window): it goes again, and the window says why, unless the caller does (the
+        // command line's start error).
+        if (std::exchange(m_shownForLoad, false)) {
+            hide();
+            if (!m_opened) m_window->showError(text);
+        }
         loadEnded(false, text);
     });
     if (!wasLoading) emit loadingChanged(true);
@@ -452,6 +460,7 @@ void ModelDock::showLoaded(const QString& path, Loaded& loaded)
         notes << QString::fromStdString(w).toHtmlEscaped();
     m_warnings = notes.join(QStringLiteral("<br>"));
     m_message->setMessage(m_warnings);
+    m_shownForLoad = false;
     loadEnded(true, {});
 }
 
