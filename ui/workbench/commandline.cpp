@@ -188,6 +188,14 @@ void sendQtMessagesToLog(const QString& path)
 
 namespace {
 
+/// What the command line opened or asked for is where the history starts: no undo step leads
+/// back to the default workspace it replaced ("Undo Start", "Undo Open vector.npy"), and nothing
+/// is unsaved (it can be asked for again).
+void startHistoryHere(WorkspaceDocument& document)
+{
+    if (document.undoStack()->count() > 0) document.load(document.workspace());
+}
+
 /// Whether the start file is a model (ONNX, TFLite, TensorFlow graph) rather than a workspace or
 /// a .npy: by a model reader's extension (.onnx, .tflite, .pb, .pbtxt), else, for a file that is
 /// neither .json nor .npy, by its first bytes.
@@ -234,8 +242,7 @@ void openModelFile(MainWindow& window, const QString& path)
         if (first < 0) return;
         dock->selectNode(QString::fromStdString(table->file().nodes[std::size_t(first)].name));
         dock->openNode(first);
-        // What the command line opened is not unsaved work.
-        window.document()->undoStack()->setClean();
+        startHistoryHere(*window.document());
     });
 }
 
@@ -327,9 +334,8 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
         ws.title.clear();
         ws.explanation.clear();
         window.document()->edit(ws, QObject::tr("Start"));
-        // What the command line asked for can be asked again: nothing to save yet.
-        window.document()->undoStack()->setClean();
     }
+    startHistoryHere(*window.document());
     if (!options.compare.isEmpty() &&
         !window.findChild<CompareMode*>()->compareWithFile(options.compare, error)) {
         *error = QStringLiteral("--compare: %1").arg(*error);
