@@ -83,6 +83,7 @@ private slots:
     void aBadStartFileIsShownInTheWindow();
     void whatTheCommandLineOpensIsNoUndoStep_data();
     void whatTheCommandLineOpensIsNoUndoStep();
+    void aFileOpensOnASpecOfItsRank();
     void droppedFilesOpen();
     void aNpyDroppedOnAnInputReplacesIt();
     void aModelDroppedOpensInTheModelDock();
@@ -195,6 +196,32 @@ void TestStartFiles::whatTheCommandLineOpensIsNoUndoStep()
     QVERIFY2(!w.undoStack()->canUndo(), qPrintable(w.undoStack()->undoText()));
     QVERIFY(w.undoStack()->isClean());
     QVERIFY(!w.isWindowModified());
+}
+
+// `slicescope vector.npy` opened on the default x[1:, ::-1] and said "Index out of range using
+// input dim 1" at once: the spec is cut to the file's rank, at the start and by File > Open.
+void TestStartFiles::aFileOpensOnASpecOfItsRank()
+{
+    QTemporaryDir dir;
+    StartOptions options;
+    options.file = dir.filePath(QStringLiteral("vector.npy"));
+    QVERIFY(writeBytes(options.file, npyBytes("<i4", "(6,)", QByteArray(24, '\1'))));
+    MainWindow w;
+    QString error;
+    QVERIFY2(prepareWindow(w, options, &error), qPrintable(error));
+    w.show();
+    QVERIFY(waitSettled(w));
+    QVERIFY2(w.lastEvaluation() && w.lastEvaluation()->ok, qPrintable(w.message()));
+    QCOMPARE(QString::fromStdString(w.workspace().attrs.at("expr").toString()),
+             QStringLiteral("x[1:]"));
+    QCOMPARE(w.lastEvaluation()->outputs.front().shape(), (Shape{5}));
+
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[0, ::-1]")), QStringLiteral("t"));
+    QVERIFY2(w.openFile(options.file, &error), qPrintable(error));
+    QVERIFY(waitSettled(w));
+    QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.message()));
+    QCOMPARE(QString::fromStdString(w.workspace().attrs.at("expr").toString()),
+             QStringLiteral("x[0]"));
 }
 
 void TestStartFiles::droppedFilesOpen()
