@@ -15,6 +15,7 @@
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/mnemonics.h"
 #include "ui/workbench/outputpanel.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -131,9 +132,11 @@ void CompareMode::choose()
             fail(error);
     });
     connect(open, &QPushButton::clicked, &dialog, [&, this] {
-        const QString path = QFileDialog::getOpenFileName(&dialog, tr("The actual output"), {},
-                                                          tr("NumPy files (*.npy)"));
+        const QString path = QFileDialog::getOpenFileName(
+            &dialog, tr("The actual output"), m_window->document()->dialogFolder(),
+            tr("NumPy files (*.npy)"));
         if (path.isEmpty()) return;
+        WorkspaceDocument::rememberFolder(path);
         QString error;
         if (compareWithFile(path, &error))
             dialog.accept();

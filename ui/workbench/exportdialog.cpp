@@ -7,6 +7,7 @@
 #include "ui/workbench/imageexporter.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/mnemonics.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -40,8 +41,9 @@ ExportDialog::ExportDialog(MainWindow& window, Kind kind)
     // Room for a whole path such as the default one in the home directory.
     m_path->setMinimumWidth(m_path->fontMetrics().averageCharWidth() * 40);
     m_path->setAccessibleName(tr("File to write"));
-    m_path->setText(QDir::home().filePath(image ? QStringLiteral("slicescope.svg")
-                                                : QStringLiteral("slicescope-read-order.png")));
+    m_path->setText(QDir(window.document()->dialogFolder())
+                        .filePath(image ? QStringLiteral("slicescope.svg")
+                                        : QStringLiteral("slicescope-read-order.png")));
     m_path->setToolTip(
         image ? tr("The suffix chooses the format: %1").arg(PictureWriter::formatList())
               : tr("An animated PNG (.png, .apng), or a directory (ending in /) "
@@ -152,6 +154,8 @@ void ExportDialog::accept()
         if (needed > height()) resize(width(), needed);
         return;
     }
+    // A directory of frames ("DIR/") is remembered itself, a file by its folder.
+    WorkspaceDocument::rememberFolder(path.endsWith(u'/') ? path + u'.' : path);
     QDialog::accept();
 }
 

@@ -158,12 +158,10 @@ bool FileCommands::saveAs()
     if (!m_document->filePath().isEmpty()) {
         dialog.selectFile(m_document->filePath());
     } else {
-        // In the folder of the last file opened or saved, not wherever the program started.
         const QString lesson = m_window.currentLesson();
         const QString name = (lesson.isEmpty() ? QStringLiteral("workspace") : lesson) +
                              QStringLiteral(".slicescope.json");
-        const QString folder = WorkspaceDocument::lastFolder();
-        if (!folder.isEmpty() && QFileInfo(folder).isDir()) dialog.setDirectory(folder);
+        dialog.setDirectory(m_document->dialogFolder());
         dialog.selectFile(name);
     }
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return false;

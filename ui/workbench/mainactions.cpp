@@ -102,7 +102,7 @@ void MainActions::buildFileActions()
     connect(m_open, &QAction::triggered, &w, [&w] {
         if (!w.files()->maybeSave()) return;
         const QString path = QFileDialog::getOpenFileName(
-            &w, tr("Open a workspace or a NumPy file"), WorkspaceDocument::lastFolder(),
+            &w, tr("Open a workspace or a NumPy file"), w.document()->dialogFolder(),
             tr("Workspaces and NumPy files (*.json *.npy);;All files (*)"));
         QString error;
         if (!path.isEmpty() && !w.openFile(path, &error)) w.showError(error);
@@ -133,10 +133,10 @@ void MainActions::buildFileActions()
             return;
         }
         const QString file = w.filePath();
-        const QString base = file.isEmpty()
-                                 ? QStringLiteral("output.npy")
-                                 : QFileInfo(file).path() + u'/' + QFileInfo(file).baseName() +
-                                       QStringLiteral(".npy");
+        const QString base = w.document()->dialogFolder() + u'/' +
+                             (file.isEmpty() ? QStringLiteral("output")
+                                             : QFileInfo(file).baseName()) +
+                             QStringLiteral(".npy");
         const QString path = QFileDialog::getSaveFileName(&w, tr("Export the outputs"), base,
                                                           tr("NumPy files (*.npy)"));
         if (!path.isEmpty() && !w.document()->exportOutputs(path, &written, &error))

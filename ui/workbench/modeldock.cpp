@@ -10,6 +10,7 @@
 #include "ui/model/modelnodetable.h"
 #include "ui/views/palette.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/workspacedocument.h"
 #include "ui/workbench/messagestrip.h"
 
 #include <QAbstractButton>
@@ -497,7 +498,9 @@ void ModelDock::updateSummary()
 void ModelDock::chooseModel()
 {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open a model file"), QSettings().value(QLatin1String(kModelFolderKey)).toString(),
+        this, tr("Open a model file"),
+        QSettings().value(QLatin1String(kModelFolderKey), m_window->document()->dialogFolder())
+            .toString(),
         tr("Model files (*.onnx *.tflite *.pb *.pbtxt);;All files (*)"));
     if (path.isEmpty()) return;
     QSettings().setValue(QLatin1String(kModelFolderKey), QFileInfo(path).absolutePath());
