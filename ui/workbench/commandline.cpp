@@ -193,7 +193,7 @@ namespace {
 /// is unsaved (it can be asked for again).
 void startHistoryHere(WorkspaceDocument& document)
 {
-    if (document.undoStack()->count() > 0) document.load(document.workspace());
+    document.undoStack()->clear(); // the clean state, with the workspace as it is
 }
 
 /// Whether the start file is a model (ONNX, TFLite, TensorFlow graph) rather than a workspace or
