@@ -408,7 +408,7 @@ void TestSession::killedInPidNamespacesAndRecovered()
                  QStringLiteral("--kill-child=SIGKILL"), QStringLiteral(SLICESCOPE_GUI_EXE),
                  QStringLiteral("--automation"), npy});
         if (!p.waitForStarted(10000)) return false;
-        p.write(R"({"id": 1, "cmd": "set_expr", "expr": "x[1:]"})" "\n");
+        p.write("{\"id\": 1, \"cmd\": \"set_expr\", \"expr\": \"x[1:]\"}\n");
         return true;
     };
     QProcess first;

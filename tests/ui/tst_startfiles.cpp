@@ -158,11 +158,26 @@ void TestStartFiles::whatTheCommandLineOpensIsNoUndoStep_data()
     QTest::addColumn<QString>("expr");
     QTest::addColumn<QString>("shape");
     QTest::addColumn<QString>("lesson");
-    QTest::newRow("--expr") << "" << "x[::2]" << "" << "";
-    QTest::newRow("--shape") << "" << "" << "4, 5" << "";
-    QTest::newRow("a .npy") << "v.npy" << "" << "" << "";
-    QTest::newRow("a .npy and --expr") << "v.npy" << "x[::-1]" << "" << "";
-    QTest::newRow("a lesson and --expr") << "" << "x[0]" << "" << "clamping";
+    QTest::newRow("--expr") << ""
+                            << "x[::2]"
+                            << ""
+                            << "";
+    QTest::newRow("--shape") << ""
+                             << ""
+                             << "4, 5"
+                             << "";
+    QTest::newRow("a .npy") << "v.npy"
+                            << ""
+                            << ""
+                            << "";
+    QTest::newRow("a .npy and --expr") << "v.npy"
+                                       << "x[::-1]"
+                                       << ""
+                                       << "";
+    QTest::newRow("a lesson and --expr") << ""
+                                         << "x[0]"
+                                         << ""
+                                         << "clamping";
 }
 
 // The start is where the history begins: Edit > Undo offered "Undo Start" (--expr) or "Undo Open

@@ -370,7 +370,7 @@ void TestUndo::undoKeysUndoTheWorkspaceInEveryField()
         QTest::keyClick(edit, Qt::Key_Backspace);
         QTest::keyClick(edit, Qt::Key_Backspace);
         QTest::keyClicks(edit, field == QLatin1String("specEditor") ? QStringLiteral("1]")
-                                                                     : QStringLiteral("4]"));
+                                                                    : QStringLiteral("4]"));
         typedIn = edit;
     }
     QVERIFY(waitSettled(w));
@@ -388,7 +388,8 @@ void TestUndo::undoKeysUndoTheWorkspaceInEveryField()
     QVERIFY(waitSettled(w));
     QCOMPARE(w.undoStack()->index(), index - 1);
     QVERIFY(w.workspace() == undone);
-    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Z,
+                    Qt::ControlModifier | Qt::ShiftModifier);
     QVERIFY(waitSettled(w));
     QCOMPARE(w.undoStack()->index(), index);
     QVERIFY(w.workspace() == edited);

@@ -177,7 +177,8 @@ void checkEditors(MainWindow& w, Problems& fail, const QString& what)
 void checkInputCells(MainWindow& w, Problems& fail, const QString& what)
 {
     TensorView* input = w.inputView(0);
-    auto* canvas = input ? input->findChild<QAbstractScrollArea*>(QStringLiteral("canvas")) : nullptr;
+    auto* canvas =
+        input ? input->findChild<QAbstractScrollArea*>(QStringLiteral("canvas")) : nullptr;
     if (!canvas) {
         fail(what + QStringLiteral(": no input view"));
         return;

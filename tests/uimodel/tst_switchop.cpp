@@ -114,7 +114,7 @@ void TestSwitchOp::specIsCutToTheInputsRank_data()
         << "getitem"
         << "x[None, ..., 1, ::2]" << Shape{5} << "x[None, ..., 1]";
     QTest::newRow("an index out of range stays an error") << "getitem"
-                                                           << "x[7, 0]" << Shape{3} << "x[7, 0]";
+                                                          << "x[7, 0]" << Shape{3} << "x[7, 0]";
     QTest::newRow("unfinished: unchanged") << "getitem"
                                            << "x[1:" << Shape{3} << "x[1:";
     QTest::newRow("raw arguments") << "strided_slice"

@@ -71,7 +71,7 @@ SparseSpec firstEntries(SparseSpec sparse, std::size_t count)
     sparse.begin.resize(count);
     sparse.end.resize(count);
     sparse.strides.resize(count);
-    const std::int32_t kept = count >= 31 ? -1 : std::int32_t((1u << count) - 1);
+    const std::int32_t kept = count >= 32 ? -1 : std::int32_t((std::uint64_t(1) << count) - 1);
     for (std::int32_t* mask : {&sparse.beginMask, &sparse.endMask, &sparse.ellipsisMask,
                                &sparse.newAxisMask, &sparse.shrinkAxisMask})
         *mask &= kept;
@@ -245,7 +245,9 @@ Workspace fitSpecToInputRank(const Workspace& ws)
         std::size_t kept = 0;
         std::size_t taken = 0;
         for (; kept < sparse->strides.size(); ++kept) {
-            const bool takesNone = ((sparse->newAxisMask | sparse->ellipsisMask) >> kept) & 1;
+            const bool takesNone =
+                kept < 32 &&
+                ((std::uint32_t(sparse->newAxisMask | sparse->ellipsisMask) >> kept) & 1);
             if (takesNone) continue;
             if (taken == shape->size()) break;
             ++taken;
@@ -255,7 +257,7 @@ Workspace fitSpecToInputRank(const Workspace& ws)
         if (!decodesOn(*shape, cut)) return ws;
         Workspace next = ws;
         next.attrs = def->notation == Notation::Subscript ? Attrs{{"expr", Attr(toExpr(cut))}}
-                                                         : attrsFromSparse(cut);
+                                                          : attrsFromSparse(cut);
         return next;
     } catch (const std::exception&) {
         return ws; // an unfinished expression: nothing to fit

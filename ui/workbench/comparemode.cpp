@@ -132,9 +132,9 @@ void CompareMode::choose()
             fail(error);
     });
     connect(open, &QPushButton::clicked, &dialog, [&, this] {
-        const QString path = QFileDialog::getOpenFileName(
-            &dialog, tr("The actual output"), m_window->document()->dialogFolder(),
-            tr("NumPy files (*.npy)"));
+        const QString path = QFileDialog::getOpenFileName(&dialog, tr("The actual output"),
+                                                          m_window->document()->dialogFolder(),
+                                                          tr("NumPy files (*.npy)"));
         if (path.isEmpty()) return;
         WorkspaceDocument::rememberFolder(path);
         QString error;

@@ -133,10 +133,10 @@ void MainActions::buildFileActions()
             return;
         }
         const QString file = w.filePath();
-        const QString base = w.document()->dialogFolder() + u'/' +
-                             (file.isEmpty() ? QStringLiteral("output")
-                                             : QFileInfo(file).baseName()) +
-                             QStringLiteral(".npy");
+        const QString base =
+            w.document()->dialogFolder() + u'/' +
+            (file.isEmpty() ? QStringLiteral("output") : QFileInfo(file).baseName()) +
+            QStringLiteral(".npy");
         const QString path = QFileDialog::getSaveFileName(&w, tr("Export the outputs"), base,
                                                           tr("NumPy files (*.npy)"));
         if (!path.isEmpty() && !w.document()->exportOutputs(path, &written, &error))

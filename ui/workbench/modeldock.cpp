@@ -10,8 +10,8 @@
 #include "ui/model/modelnodetable.h"
 #include "ui/views/palette.h"
 #include "ui/workbench/mainwindow.h"
-#include "ui/workbench/workspacedocument.h"
 #include "ui/workbench/messagestrip.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QAbstractButton>
 #include <QComboBox>
@@ -499,7 +499,8 @@ void ModelDock::chooseModel()
 {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open a model file"),
-        QSettings().value(QLatin1String(kModelFolderKey), m_window->document()->dialogFolder())
+        QSettings()
+            .value(QLatin1String(kModelFolderKey), m_window->document()->dialogFolder())
             .toString(),
         tr("Model files (*.onnx *.tflite *.pb *.pbtxt);;All files (*)"));
     if (path.isEmpty()) return;
