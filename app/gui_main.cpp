@@ -7,6 +7,8 @@
 
 #include <QApplication>
 
+#include <memory>
+
 namespace {
 
 void nameApplication()
@@ -22,10 +24,16 @@ int main(int argc, char** argv)
 {
     ss::ui::keepFreedMemoryForReuse();
     if (ss::ui::asksForHelpOrVersion(argc, argv)) {
-        // No QApplication: it needs a display, and answering does not.
-        QCoreApplication app(argc, argv);
+        // Answered without a display. Qt's own options, which --help-all lists, are known to its
+        // GUI application alone: one on the minimal platform, which needs no display; the rest
+        // need no QApplication.
+        const bool qtOptions = ss::ui::asksForQtOptions(argc, argv);
+        if (qtOptions) qputenv("QT_QPA_PLATFORM", "minimal");
+        const std::unique_ptr<QCoreApplication> app =
+            qtOptions ? std::make_unique<QApplication>(argc, argv)
+                      : std::make_unique<QCoreApplication>(argc, argv);
         nameApplication();
-        return ss::ui::answerHelpOrVersion(app);
+        return ss::ui::answerHelpOrVersion(*app);
     }
     nameApplication(); // before the log's path is asked for (it is per application)
     if (ss::ui::asksForAutomation(argc, argv))

@@ -135,10 +135,10 @@ private slots:
         QVERIFY(good && good->ok);
         const auto bad = evaluate(w, getitemWorkspace({2, 4}, QStringLiteral("x[2]")));
         QVERIFY(bad && !bad->ok);
+        // What the input is now, its own view shows: the note names no intermediate shape of
+        // one being typed ("5" of "5, 6" read (5,)).
         const QString note = w.outputView(0)->staleNote();
-        QVERIFY2(note.contains(QStringLiteral("last good result of x[2], when input was (3, 4) "
-                                              "int32, now (2, 4) int32")),
-                 qPrintable(note));
+        QCOMPARE(note, QStringLiteral("last good result of x[2], when input was (3, 4) int32"));
         // Another request: naming the good one is what differs.
         const auto other = evaluate(w, getitemWorkspace({3, 4}, QStringLiteral("x[7]")));
         QVERIFY(other && !other->ok);

@@ -68,6 +68,8 @@ private slots:
     void rowsAndErrorsMoveNothing();
     void messageStripKeepsItsRoom();
     void messageStripOpensToTheWholeMessage();
+    void messageStripShowsEveryLineItHolds_data();
+    void messageStripShowsEveryLineItHolds();
     void messageStripFollowsTheTheme();
 };
 
@@ -196,6 +198,39 @@ void TestLayout::messageStripOpensToTheWholeMessage()
     QCOMPARE(strip.focusPolicy(), Qt::NoFocus);
     QTest::mouseClick(&strip, Qt::LeftButton);
     QVERIFY(!strip.isExpanded());
+}
+
+void TestLayout::messageStripShowsEveryLineItHolds_data()
+{
+    QTest::addColumn<int>("words");
+    QTest::addColumn<bool>("expanded");
+    QTest::newRow("one line") << 3 << false;
+    QTest::newRow("two lines") << 12 << false;
+    QTest::newRow("cut to two lines") << 60 << false;
+    QTest::newRow("opened whole") << 60 << true;
+}
+
+// The text QLabel lays out fits the strip's height: QLabel's default indent (half an x, added
+// above and left of the text of a label with a frame, which the strip's border is) pushed the
+// second line of a start error half out of the strip.
+void TestLayout::messageStripShowsEveryLineItHolds()
+{
+    QFETCH(int, words);
+    QFETCH(bool, expanded);
+    MessageStrip strip(2);
+    strip.resize(420, strip.height());
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QString text = QStringLiteral("SliceScope could not start as asked:");
+    for (int k = 0; k < words; ++k)
+        text += QStringLiteral(" word%1").arg(k);
+    strip.setMessage(text);
+    strip.setExpanded(expanded);
+    QCOMPARE(strip.isExpanded(), expanded);
+    QVERIFY2(strip.heightForWidth(strip.width()) <= strip.height(),
+             qPrintable(QStringLiteral("the text needs %1 px, the strip is %2 px")
+                            .arg(strip.heightForWidth(strip.width()))
+                            .arg(strip.height())));
 }
 
 // The strip's colours come from the palette: dark on the dark theme, light on the light one.

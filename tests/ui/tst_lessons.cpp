@@ -413,6 +413,11 @@ void TestLessons::helpAndVersionNeedNoDisplay_data()
                             << "--screenshot <FILE.png>";
     QTest::newRow("-h after other options") << "--lesson=clamping -h"
                                             << "--lesson <NAME>";
+    // With Qt's own options, as slicescope(1) says (it printed --help's text alone).
+    QTest::newRow("--help-all") << "--help-all"
+                                << "-platform <platformName[:options]>";
+    QTest::newRow("--help-all, our options too") << "--help-all"
+                                                 << "--screenshot <FILE.png>";
 }
 
 void TestLessons::helpAndVersionNeedNoDisplay()

@@ -479,6 +479,19 @@ void TestModelDock::badFileIsAnErrorInTheDock()
     // What was listed stays listed.
     QCOMPARE(dock->table()->rowCount(), 3);
     QCOMPARE(dock->modelPath(), modelFile("mixed.onnx"));
+    QVERIFY(!dock->isHidden());
+
+    // With nothing listed, the dock shown for the file alone goes again (it took half of a
+    // 1024 x 700 window to say the error), and the window's strip says it.
+    MainWindow fresh;
+    fresh.forgetSession();
+    ModelDock* empty = fresh.docks()->model();
+    QVERIFY(empty->isHidden());
+    empty->openModel(path); // as File > Open Model… does
+    QVERIFY(waitSettled(fresh, 60000));
+    QVERIFY(empty->isHidden());
+    QVERIFY2(fresh.message().startsWith(QStringLiteral("Model not opened")),
+             qPrintable(fresh.message()));
 }
 
 void TestModelDock::commandLineOpensAModel()
@@ -514,6 +527,7 @@ void TestModelDock::commandLineOpensAModel()
     QVERIFY2(bad.message().contains(QStringLiteral("no such file")), qPrintable(bad.message()));
     QVERIFY2(bad.docks()->model()->message().startsWith(QStringLiteral("Model not opened")),
              qPrintable(bad.docks()->model()->message()));
+    QVERIFY(bad.docks()->model()->isHidden()); // no empty dock beside the start error
 }
 
 void TestModelDock::menuActionExists()

@@ -398,14 +398,18 @@ void TestSession::killedInPidNamespacesAndRecovered()
     auto autosaves = [&] {
         return sessions.entryList({QStringLiteral("session-*.json")}, QDir::Files, QDir::Time);
     };
-    // Opening a .npy replaces the input: unsaved work, autosaved 2 s later. When unshare is
-    // killed (SIGKILL), --kill-child sends SIGKILL to the app, pid 1 of its namespace.
+    // The .npy the command line opens is where the history starts; an edit through the
+    // automation channel (whose input stays open) is unsaved work, autosaved 2 s later. When
+    // unshare is killed (SIGKILL), --kill-child sends SIGKILL to the app, pid 1 of its namespace.
     auto launch = [&](QProcess& p) {
         p.setProcessEnvironment(env);
         p.start(QStringLiteral("unshare"),
                 {QStringLiteral("--pid"), QStringLiteral("--fork"), QStringLiteral("--mount-proc"),
-                 QStringLiteral("--kill-child=SIGKILL"), QStringLiteral(SLICESCOPE_GUI_EXE), npy});
-        return p.waitForStarted(10000);
+                 QStringLiteral("--kill-child=SIGKILL"), QStringLiteral(SLICESCOPE_GUI_EXE),
+                 QStringLiteral("--automation"), npy});
+        if (!p.waitForStarted(10000)) return false;
+        p.write("{\"id\": 1, \"cmd\": \"set_expr\", \"expr\": \"x[1:]\"}\n");
+        return true;
     };
     QProcess first;
     if (!launch(first)) QSKIP("unshare cannot start here");

@@ -4,6 +4,9 @@
 // Every Alt key and menu letter reaches one thing: two items of a menu with the same underlined
 // letter only take turns being highlighted (Alt+F, O never opened File > Open), and a label's
 // Alt key that is also a menu's takes the menu's place (Alt+E went to the expression, not Edit).
+#include "ui/workbench/comparemode.h"
+#include "ui/workbench/exportdialog.h"
+#include "ui/workbench/filecommands.h"
 #include "ui/workbench/shortcuttable.h"
 #include "workbench_testing.h"
 
@@ -14,6 +17,7 @@
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ss;
@@ -118,6 +122,38 @@ QStringList windowMnemonicTexts(MainWindow& window)
     return texts;
 }
 
+// The texts of the buttons and of the buddy labels of the modal dialog that `open` shows, which
+// is then closed.
+struct DialogTexts
+{
+    QStringList buttons;
+    QStringList labels;
+};
+DialogTexts modalDialogTexts(const std::function<void()>& open)
+{
+    // Read as the dialog is shown, before its event loop runs: workbench_testing.h's guard,
+    // which answers an unexpected "Save changes?" at its next 100 ms tick, never takes it first.
+    struct Reader : QObject
+    {
+        DialogTexts texts;
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            auto* dialog = qobject_cast<QDialog*>(watched);
+            if (event->type() != QEvent::Show || !dialog || !texts.buttons.isEmpty()) return false;
+            for (const QAbstractButton* button : dialog->findChildren<QAbstractButton*>())
+                texts.buttons << button->text();
+            for (const QLabel* label : dialog->findChildren<QLabel*>())
+                if (label->buddy()) texts.labels << label->text();
+            QTimer::singleShot(0, dialog, &QDialog::reject);
+            return false;
+        }
+    } reader;
+    qApp->installEventFilter(&reader);
+    open();
+    qApp->removeEventFilter(&reader);
+    return reader.texts;
+}
+
 } // namespace
 
 class TestShortcuts : public QObject
@@ -185,6 +221,54 @@ private slots:
         // The first op's editor, replaced, goes with the deferred deletes.
         QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
         const QStringList found = clashes(windowMnemonicTexts(w));
+        QVERIFY2(found.isEmpty(), qPrintable(found.join(QStringLiteral("; "))));
+    }
+
+    // Every button of the window's dialogs has an Alt letter of its own ("Save changes?" had
+    // Save, Discard and Cancel without one: Qt's standard buttons take the platform theme's
+    // texts, and a desktop without GNOME or KDE underlines nothing).
+    void everyDialogButtonHasALetterOfItsOwn_data()
+    {
+        QTest::addColumn<QString>("dialog");
+        for (const char* name : {"Save changes?", "File changed on disk", "Export Image",
+                                 "Export Read-Order Animation", "Compare With Actual Output"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+    void everyDialogButtonHasALetterOfItsOwn()
+    {
+        QFETCH(QString, dialog);
+        MainWindow w;
+        w.forgetSession();
+        w.show();
+        QVERIFY(ss::testing::waitSettled(w));
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("a.slicescope.json"));
+        QString error;
+        QVERIFY2(w.saveFile(file, &error), qPrintable(error));
+        std::function<void()> open;
+        if (dialog == QLatin1String("Save changes?")) {
+            w.setWorkspace(exampleWorkspace(*findOp("tile")), QStringLiteral("t"));
+            open = [&] { QVERIFY(!w.files()->maybeSave()); };
+        } else if (dialog == QLatin1String("File changed on disk")) {
+            QFile other(file);
+            QVERIFY(other.open(QIODevice::Append));
+            other.write("\n");
+            other.close();
+            open = [&] { QVERIFY(!w.files()->save()); }; // asks every time
+        } else if (dialog == QLatin1String("Compare With Actual Output")) {
+            open = [&] { w.findChild<CompareMode*>()->choose(); };
+        } else {
+            open = [&] {
+                ExportDialog::run(w, dialog == QLatin1String("Export Image")
+                                         ? ExportDialog::Kind::Image
+                                         : ExportDialog::Kind::Animation);
+            };
+        }
+        const DialogTexts texts = modalDialogTexts(open);
+        QVERIFY2(texts.buttons.size() >= 2, qPrintable(texts.buttons.join(QStringLiteral(", "))));
+        for (const QString& text : texts.buttons)
+            QVERIFY2(!mnemonicOf(text).isEmpty(), qPrintable(text));
+        const QStringList found = clashes(texts.buttons + texts.labels);
         QVERIFY2(found.isEmpty(), qPrintable(found.join(QStringLiteral("; "))));
     }
 };

@@ -81,6 +81,9 @@ private slots:
     void initTestCase() { ss::testing::useCleanTestEnvironment(); }
     void aBadStartFileIsShownInTheWindow_data();
     void aBadStartFileIsShownInTheWindow();
+    void whatTheCommandLineOpensIsNoUndoStep_data();
+    void whatTheCommandLineOpensIsNoUndoStep();
+    void aFileOpensOnASpecOfItsRank();
     void droppedFilesOpen();
     void aNpyDroppedOnAnInputReplacesIt();
     void aModelDroppedOpensInTheModelDock();
@@ -147,6 +150,93 @@ void TestStartFiles::aBadStartFileIsShownInTheWindow()
     QVERIFY(waitSettled(w));
     QVERIFY2(w.message().isEmpty(), qPrintable(w.message()));
     QVERIFY2(!w.windowTitle().contains(QStringLiteral("could not")), qPrintable(w.windowTitle()));
+}
+
+void TestStartFiles::whatTheCommandLineOpensIsNoUndoStep_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<QString>("shape");
+    QTest::addColumn<QString>("lesson");
+    QTest::newRow("--expr") << ""
+                            << "x[::2]"
+                            << ""
+                            << "";
+    QTest::newRow("--shape") << ""
+                             << ""
+                             << "4, 5"
+                             << "";
+    QTest::newRow("a .npy") << "v.npy"
+                            << ""
+                            << ""
+                            << "";
+    QTest::newRow("a .npy and --expr") << "v.npy"
+                                       << "x[::-1]"
+                                       << ""
+                                       << "";
+    QTest::newRow("a lesson and --expr") << ""
+                                         << "x[0]"
+                                         << ""
+                                         << "clamping";
+}
+
+// The start is where the history begins: Edit > Undo offered "Undo Start" (--expr) or "Undo Open
+// v.npy", back to a default workspace nobody asked for, and a .npy left the title's unsaved mark.
+void TestStartFiles::whatTheCommandLineOpensIsNoUndoStep()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, expr);
+    QFETCH(QString, shape);
+    QFETCH(QString, lesson);
+    QTemporaryDir dir;
+    StartOptions options;
+    if (!file.isEmpty()) {
+        options.file = dir.filePath(file);
+        QVERIFY(writeBytes(options.file, npyBytes("<i4", "(2, 3)", QByteArray(24, '\1'))));
+    }
+    options.expr = expr;
+    options.shape = shape;
+    options.lesson = lesson;
+    MainWindow w;
+    QString error;
+    QVERIFY2(prepareWindow(w, options, &error), qPrintable(error));
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    w.show();
+    QVERIFY(waitSettled(w));
+    QVERIFY2(w.lastEvaluation() && w.lastEvaluation()->ok, qPrintable(w.message()));
+    if (!expr.isEmpty())
+        QCOMPARE(QString::fromStdString(w.workspace().attrs.at("expr").toString()), expr);
+    if (!file.isEmpty())
+        QCOMPARE(w.lastEvaluation()->inputs.front().front().shape(), (Shape{2, 3}));
+    QVERIFY2(!w.undoStack()->canUndo(), qPrintable(w.undoStack()->undoText()));
+    QVERIFY(w.undoStack()->isClean());
+    QVERIFY(!w.isWindowModified());
+}
+
+// `slicescope vector.npy` opened on the default x[1:, ::-1] and said "Index out of range using
+// input dim 1" at once: the spec is cut to the file's rank, at the start and by File > Open.
+void TestStartFiles::aFileOpensOnASpecOfItsRank()
+{
+    QTemporaryDir dir;
+    StartOptions options;
+    options.file = dir.filePath(QStringLiteral("vector.npy"));
+    QVERIFY(writeBytes(options.file, npyBytes("<i4", "(6,)", QByteArray(24, '\1'))));
+    MainWindow w;
+    QString error;
+    QVERIFY2(prepareWindow(w, options, &error), qPrintable(error));
+    w.show();
+    QVERIFY(waitSettled(w));
+    QVERIFY2(w.lastEvaluation() && w.lastEvaluation()->ok, qPrintable(w.message()));
+    QCOMPARE(QString::fromStdString(w.workspace().attrs.at("expr").toString()),
+             QStringLiteral("x[1:]"));
+    QCOMPARE(w.lastEvaluation()->outputs.front().shape(), (Shape{5}));
+
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[0, ::-1]")), QStringLiteral("t"));
+    QVERIFY2(w.openFile(options.file, &error), qPrintable(error));
+    QVERIFY(waitSettled(w));
+    QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.message()));
+    QCOMPARE(QString::fromStdString(w.workspace().attrs.at("expr").toString()),
+             QStringLiteral("x[0]"));
 }
 
 void TestStartFiles::droppedFilesOpen()

@@ -109,6 +109,8 @@ private slots:
     void everyEditorEditIsOneStep();
     void keystrokesInOneFieldMerge();
     void openingIsNoUndoStep();
+    void undoKeysUndoTheWorkspaceInEveryField_data();
+    void undoKeysUndoTheWorkspaceInEveryField();
 
 private:
     // Makes one edit with `act`, then checks it is one step that undo and redo walk exactly.
@@ -326,6 +328,71 @@ void TestUndo::openingIsNoUndoStep()
     QCOMPARE(exprOf(w.workspace()), QStringLiteral("x[::-1]"));
     QVERIFY(w.undoStack()->isClean());
     QVERIFY(waitSettled(w));
+}
+
+void TestUndo::undoKeysUndoTheWorkspaceInEveryField_data()
+{
+    QTest::addColumn<QString>("field");
+    // Focus stays in the picker after a pick: Ctrl+Z undid its text, not the switch.
+    QTest::newRow("op picker, after picking tile") << "opPicker";
+    // An argument field took Ctrl+Z for its own history: it took back "4]" and left "[2,".
+    QTest::newRow("tile's multiples") << "attr_multiples";
+    QTest::newRow("input shape") << "input0Shape";
+    QTest::newRow("expression") << "specEditor";
+}
+
+void TestUndo::undoKeysUndoTheWorkspaceInEveryField()
+{
+    QFETCH(QString, field);
+    MainWindow w;
+    w.forgetSession();
+    w.setWorkspace(getitemWorkspace({2, 3}, QStringLiteral("x[1:, ::-1]")), QStringLiteral("t"));
+    w.show();
+    QApplication::setActiveWindow(&w);
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(waitSettled(w));
+    QWidget* typedIn = nullptr;
+    if (field == QLatin1String("opPicker") || field == QLatin1String("attr_multiples")) {
+        QComboBox* picker = w.opPicker();
+        picker->setFocus();
+        picker->lineEdit()->selectAll();
+        QTest::keyClicks(picker->lineEdit(), QStringLiteral("tile"));
+        QTest::keyClick(picker->lineEdit(), Qt::Key_Return);
+        QVERIFY(waitSettled(w));
+        QCOMPARE(w.workspace().op, std::string("tile"));
+        typedIn = picker;
+    }
+    if (field != QLatin1String("opPicker")) {
+        auto* edit = w.findChild<QLineEdit*>(field);
+        QVERIFY2(edit, qPrintable(field));
+        edit->setFocus();
+        edit->end(false);
+        QTest::keyClick(edit, Qt::Key_Backspace);
+        QTest::keyClick(edit, Qt::Key_Backspace);
+        QTest::keyClicks(edit, field == QLatin1String("specEditor") ? QStringLiteral("1]")
+                                                                    : QStringLiteral("4]"));
+        typedIn = edit;
+    }
+    QVERIFY(waitSettled(w));
+    const int index = w.undoStack()->index();
+    QVERIFY(index > 0);
+    const Workspace edited = w.workspace();
+    w.undoStack()->undo();
+    const Workspace undone = w.workspace();
+    w.undoStack()->redo();
+    QVERIFY(w.workspace() == edited);
+    QVERIFY(waitSettled(w));
+    // The key, where the user's focus is: the window's undo, exactly one step.
+    QCOMPARE(QApplication::focusWidget(), typedIn);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.undoStack()->index(), index - 1);
+    QVERIFY(w.workspace() == undone);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_Z,
+                    Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.undoStack()->index(), index);
+    QVERIFY(w.workspace() == edited);
 }
 
 QTEST_MAIN(TestUndo)

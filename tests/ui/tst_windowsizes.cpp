@@ -173,6 +173,39 @@ void checkEditors(MainWindow& w, Problems& fail, const QString& what)
                         .arg(editors->minimumSizeHint().height()));
 }
 
+/// The input view shows its face's title, column numbers and at least two rows of cells.
+void checkInputCells(MainWindow& w, Problems& fail, const QString& what)
+{
+    TensorView* input = w.inputView(0);
+    auto* canvas =
+        input ? input->findChild<QAbstractScrollArea*>(QStringLiteral("canvas")) : nullptr;
+    if (!canvas) {
+        fail(what + QStringLiteral(": no input view"));
+        return;
+    }
+    const int needed = 4 * (canvas->fontMetrics().height() + 8);
+    const int shown = shownPart(canvas->viewport()).height();
+    if (shown < needed)
+        fail(what + QStringLiteral(": the input's cells have %1 px; a title, the column numbers "
+                                   "and two rows need %2")
+                        .arg(shown)
+                        .arg(needed));
+}
+
+/// The first start, as a user meets it: the first lesson opened before the window is shown,
+/// then the window made as large as the screen. At 1024 x 700 its editors left the input view a
+/// sliver under its header, with no cell in it.
+void checkFirstStart(Problems& fail)
+{
+    MainWindow w;
+    if (!w.openLesson(QStringLiteral("walkthrough"))) fail(QStringLiteral("no walkthrough"));
+    showOnScreen(w, fail);
+    w.setGeometry(w.screen()->availableGeometry());
+    settle(w, fail, QStringLiteral("first start"));
+    checkInputCells(w, fail, QStringLiteral("first start"));
+    checkEditors(w, fail, QStringLiteral("first start"));
+}
+
 /// The Model dock's text shows whole: its summary's lines, its table's column titles; the message
 /// strip takes no room while it has nothing to say.
 void checkModelDock(MainWindow& w, Problems& fail, const QString& what)
@@ -254,6 +287,7 @@ int checkScreen()
 {
     Problems fail;
     useCleanTestEnvironment();
+    checkFirstStart(fail);
     MainWindow w;
     showOnScreen(w, fail);
     w.setGeometry(w.screen()->availableGeometry());

@@ -21,6 +21,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
@@ -78,6 +79,8 @@ private slots:
     void hostileFilesAreRefusedAtOnce();
     void npyOpensAsTheInput();
     void aFullDiskIsNamed();
+    void fileDialogsStartInTheLastFolderUsed_data();
+    void fileDialogsStartInTheLastFolderUsed();
 };
 
 void TestWorkspaceFiles::roundTrip_data()
@@ -377,6 +380,49 @@ void TestWorkspaceFiles::aFullDiskIsNamed()
     QCOMPARE(QString::fromStdString(message),
              QStringLiteral("cannot write w.slicescope.json: No space left on device"));
     QVERIFY2(left.isEmpty(), qPrintable(left.join(' ')));
+}
+
+void TestWorkspaceFiles::fileDialogsStartInTheLastFolderUsed_data()
+{
+    QTest::addColumn<QString>("action");
+    QTest::newRow("Open") << "actionOpen";
+    QTest::newRow("Save As") << "actionSaveAs";
+    QTest::newRow("Export Output") << "actionExportOutput";
+    QTest::newRow("Export Image") << "actionExportImage";
+}
+
+// Every file dialog starts where the user last opened, saved or exported a file (remembered
+// across runs): Export Output started in the folder the program was started in, Export Image in
+// the home folder.
+void TestWorkspaceFiles::fileDialogsStartInTheLastFolderUsed()
+{
+    QFETCH(QString, action);
+    QTemporaryDir dir;
+    const QString folder = QFileInfo(dir.path()).canonicalFilePath();
+    const QString npy = dir.filePath(QStringLiteral("m.npy"));
+    writeNpyFile(npy.toStdString(), makeFilled(DType::Int32, {3, 4}, Fill::Arange, 0, Limits{}));
+    {
+        MainWindow earlier;
+        earlier.forgetSession();
+        QString error;
+        QVERIFY2(earlier.openFile(npy, &error), qPrintable(error));
+    }
+    MainWindow w; // a later run
+    w.forgetSession();
+    w.show();
+    QVERIFY(waitSettled(w));
+    QString shown;
+    QTimer::singleShot(0, &w, [&] {
+        QWidget* dialog = QApplication::activeModalWidget();
+        QVERIFY(dialog);
+        if (auto* files = qobject_cast<QFileDialog*>(dialog))
+            shown = files->directory().canonicalPath();
+        else if (auto* path = dialog->findChild<QLineEdit*>(QStringLiteral("exportPath")))
+            shown = QFileInfo(QFileInfo(path->text()).absolutePath()).canonicalFilePath();
+        static_cast<QDialog*>(dialog)->reject();
+    });
+    w.findChild<QAction*>(action)->trigger();
+    QCOMPARE(shown, folder);
 }
 
 QTEST_MAIN(TestWorkspaceFiles)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Switching ops carries a slice spec between the subscript and the raw strided_slice arguments;
-// TFLite's offset, which changes what the ends mean, stops that.
+// TFLite's offset, which changes what the ends mean, stops that. A spec is cut to the rank of a
+// tensor opened under it.
 #include "core/decode.h"
 #include "core/op.h"
 #include "core/slice_expr.h"
@@ -11,10 +12,14 @@
 using namespace ss;
 using namespace ss::ui;
 
+Q_DECLARE_METATYPE(ss::Shape)
+
 class TestSwitchOp : public QObject
 {
     Q_OBJECT
 private slots:
+    void specIsCutToTheInputsRank_data();
+    void specIsCutToTheInputsRank();
     void specCarriesOver_data()
     {
         QTest::addColumn<QVariant>("offset"); // invalid: attribute absent
@@ -92,6 +97,49 @@ private slots:
         QCOMPARE(next.inputs.front().front().shape, example.inputs.front().front().shape);
     }
 };
+
+void TestSwitchOp::specIsCutToTheInputsRank_data()
+{
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<QString>("expr"); // getitem's, or encoded for strided_slice's raw arguments
+    QTest::addColumn<Shape>("shape");
+    QTest::addColumn<QString>("fitted");
+    QTest::newRow("the default on a vector") << "getitem"
+                                             << "x[1:, ::-1]" << Shape{7} << "x[1:]";
+    QTest::newRow("the default on a scalar") << "getitem"
+                                             << "x[1:, ::-1]" << Shape{} << "x[()]";
+    QTest::newRow("fits: unchanged") << "getitem"
+                                     << "x[1:, ::-1]" << Shape{3, 4} << "x[1:, ::-1]";
+    QTest::newRow("new axes and the ellipsis take no dimension")
+        << "getitem"
+        << "x[None, ..., 1, ::2]" << Shape{5} << "x[None, ..., 1]";
+    QTest::newRow("an index out of range stays an error") << "getitem"
+                                                          << "x[7, 0]" << Shape{3} << "x[7, 0]";
+    QTest::newRow("unfinished: unchanged") << "getitem"
+                                           << "x[1:" << Shape{3} << "x[1:";
+    QTest::newRow("raw arguments") << "strided_slice"
+                                   << "x[1:3, ::-1]" << Shape{7} << "x[1:3]";
+}
+
+void TestSwitchOp::specIsCutToTheInputsRank()
+{
+    QFETCH(QString, op);
+    QFETCH(QString, expr);
+    QFETCH(Shape, shape);
+    QFETCH(QString, fitted);
+    const OpDef& def = *findOp(op.toStdString());
+    Workspace ws = exampleWorkspace(def);
+    ws.attrs = def.notation == Notation::Subscript
+                   ? Attrs{{"expr", Attr(expr.toStdString())}}
+                   : attrsFromSparse(encodeExpression(expr.toStdString()).sparse);
+    ws.inputs.front().front().shape = shape;
+    ws.inputs.front().front().fill = FillKind::Arange;
+    const Workspace fit = fitSpecToInputRank(ws);
+    const std::string got = def.notation == Notation::Subscript
+                                ? fit.attrs.at("expr").toString()
+                                : toExpr(sparseFromAttrs(fit.attrs).value());
+    QCOMPARE(QString::fromStdString(got), fitted);
+}
 
 QTEST_APPLESS_MAIN(TestSwitchOp)
 #include "tst_switchop.moc"

@@ -212,11 +212,6 @@ void SpecEditor::setHistory(const QStringList& history)
 
 bool SpecEditor::event(QEvent* event)
 {
-    if (event->type() == QEvent::ShortcutOverride) {
-        // Undo and redo belong to the window's undo stack, which also knows the other editors.
-        auto* key = static_cast<QKeyEvent*>(event);
-        if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) return false;
-    }
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         if (m_errorPosition) {

@@ -243,10 +243,10 @@ QString staleNote(const OpDef& def, const Evaluation& good, const Evaluation& fa
             changes << QObject::tr("%1 was %2").arg(names[int(k)], shape);
             continue;
         }
+        // Not what it is now: the input's own view shows that, and while a shape is typed "now"
+        // named each intermediate one ("5" of "5, 6" read (5,)) until the edit evaluated.
         if (now[k].shape() != was.shape() || now[k].dtype() != was.dtype())
-            changes << QObject::tr("%1 was %2, now %3 %4")
-                           .arg(names[int(k)], shape, shapeText(now[k].shape()),
-                                dtypeText(now[k].dtype()));
+            changes << QObject::tr("%1 was %2").arg(names[int(k)], shape);
         else if (now[k].raw() != was.raw())
             changes << QObject::tr("%1 had other values").arg(names[int(k)]);
     }

@@ -43,6 +43,41 @@ bool offsetOn(const Attrs& attrs)
                                  (it->second.isInt() && it->second.toInt()));
 }
 
+// The spec of a spec-only op's attributes: its subscript encoded, or its raw arguments. Throws
+// (an unfinished expression) or is empty (raw arguments missing) when there is none.
+std::optional<SparseSpec> specOf(const OpDef& def, const Attrs& attrs)
+{
+    if (def.notation == Notation::Subscript)
+        return encodeExpression(attrs.at("expr").toString()).sparse;
+    return sparseFromAttrs(attrs);
+}
+
+// Whether TensorFlow's decode takes `sparse` on a tensor of `shape`.
+bool decodesOn(const Shape& shape, const SparseSpec& sparse)
+{
+    try {
+        StridedSliceDecode decode;
+        std::vector<Step> steps;
+        decodeStridedSlice(shape, sparse, decode, steps);
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+// `sparse` without its entries from `count` on.
+SparseSpec firstEntries(SparseSpec sparse, std::size_t count)
+{
+    sparse.begin.resize(count);
+    sparse.end.resize(count);
+    sparse.strides.resize(count);
+    const std::int32_t kept = count >= 32 ? -1 : std::int32_t((std::uint64_t(1) << count) - 1);
+    for (std::int32_t* mask : {&sparse.beginMask, &sparse.endMask, &sparse.ellipsisMask,
+                               &sparse.newAxisMask, &sparse.shrinkAxisMask})
+        *mask &= kept;
+    return sparse;
+}
+
 } // namespace
 
 QString fillKindName(FillKind kind)
@@ -179,12 +214,8 @@ Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* 
         const InputSource& input = next.inputs.front().front();
         const Shape shape = input.fill == FillKind::Data ? input.data.shape() : input.shape;
         try {
-            const SparseSpec sparse = def.notation == Notation::Subscript
-                                          ? encodeExpression(fitted->at("expr").toString()).sparse
-                                          : sparseFromAttrs(*fitted).value();
-            StridedSliceDecode decode;
-            std::vector<Step> steps;
-            decodeStridedSlice(shape, sparse, decode, steps);
+            const std::optional<SparseSpec> sparse = specOf(def, *fitted);
+            if (!sparse || !decodesOn(shape, *sparse)) return next;
         } catch (const std::exception&) {
             return next;
         }
@@ -196,6 +227,41 @@ Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* 
     if (!next.inputs.empty() && !current.inputs.empty() && current.inputs.front().size() == 1)
         next.inputs.front() = current.inputs.front();
     return next;
+}
+
+Workspace fitSpecToInputRank(const Workspace& ws)
+{
+    const OpDef* def = findOp(ws.op);
+    if (!def || !takesOnlySpec(*def) || offsetOn(ws.attrs) || ws.inputs.empty() ||
+        ws.inputs.front().empty())
+        return ws;
+    const std::optional<Shape> shape = knownShape(ws.inputs.front().front());
+    if (!shape) return ws;
+    try {
+        const std::optional<SparseSpec> sparse = specOf(*def, ws.attrs);
+        if (!sparse) return ws;
+        // The entries up to the one that would take a dimension the tensor does not have (a
+        // new axis and the ellipsis take none).
+        std::size_t kept = 0;
+        std::size_t taken = 0;
+        for (; kept < sparse->strides.size(); ++kept) {
+            const bool takesNone =
+                kept < 32 &&
+                ((std::uint32_t(sparse->newAxisMask | sparse->ellipsisMask) >> kept) & 1);
+            if (takesNone) continue;
+            if (taken == shape->size()) break;
+            ++taken;
+        }
+        if (kept == sparse->strides.size()) return ws; // it fits, or fails for another reason
+        const SparseSpec cut = firstEntries(*sparse, kept);
+        if (!decodesOn(*shape, cut)) return ws;
+        Workspace next = ws;
+        next.attrs = def->notation == Notation::Subscript ? Attrs{{"expr", Attr(toExpr(cut))}}
+                                                          : attrsFromSparse(cut);
+        return next;
+    } catch (const std::exception&) {
+        return ws; // an unfinished expression: nothing to fit
+    }
 }
 
 Tensor materialize(const InputSource& source, const Limits& limits, Executor* executor)

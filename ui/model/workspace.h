@@ -67,6 +67,12 @@ Workspace exampleWorkspace(const OpDef& def);
 /// spec in the subscript or the raw strided-slice notation (getitem, encode, strided_slice,
 /// to_expr), the user's spec is carried over, translated, and so is the tensor it slices.
 Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* start = nullptr);
+/// `ws` with its slice spec cut to the first input's rank, for an op that takes nothing but a
+/// spec (see switchOp): its entries up to the first that would take a dimension the tensor does
+/// not have, so that a file opens on what it can show (a rank-1 .npy on the default
+/// x[1:, ::-1] opens on x[1:], not on "Index out of range using input dim 1"). Unchanged when
+/// the spec fits, fails for another reason, or does not read.
+Workspace fitSpecToInputRank(const Workspace& ws);
 /// The shape an input source will have, when it is known without making the tensor.
 std::optional<Shape> knownShape(const InputSource& source);
 

@@ -221,7 +221,7 @@ Workspace readWorkspaceFile(const QString& path, const Workspace& current, const
             if (ws.inputs.empty() || ws.inputs.front().empty()) ws = Workspace{};
             ws.inputs.front().front() =
                 dataSource(readNpyFile(QFile::encodeName(path).toStdString(), limits));
-            return ws;
+            return fitSpecToInputRank(ws);
         }
         // A workspace is one request line: the CLI's limit on those is the limit here too.
         const std::string bytes =

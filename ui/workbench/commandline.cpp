@@ -42,9 +42,11 @@
 #include <QTimer>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <mutex>
 #include <string_view>
 #include <system_error>
@@ -186,6 +188,14 @@ void sendQtMessagesToLog(const QString& path)
 
 namespace {
 
+/// What the command line opened or asked for is where the history starts: no undo step leads
+/// back to the default workspace it replaced ("Undo Start", "Undo Open vector.npy"), and nothing
+/// is unsaved (it can be asked for again).
+void startHistoryHere(WorkspaceDocument& document)
+{
+    document.undoStack()->clear(); // the clean state, with the workspace as it is
+}
+
 /// Whether the start file is a model (ONNX, TFLite, TensorFlow graph) rather than a workspace or
 /// a .npy: by a model reader's extension (.onnx, .tflite, .pb, .pbtxt), else, for a file that is
 /// neither .json nor .npy, by its first bytes.
@@ -232,8 +242,7 @@ void openModelFile(MainWindow& window, const QString& path)
         if (first < 0) return;
         dock->selectNode(QString::fromStdString(table->file().nodes[std::size_t(first)].name));
         dock->openNode(first);
-        // What the command line opened is not unsaved work.
-        window.document()->undoStack()->setClean();
+        startHistoryHere(*window.document());
     });
 }
 
@@ -325,9 +334,8 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
         ws.title.clear();
         ws.explanation.clear();
         window.document()->edit(ws, QObject::tr("Start"));
-        // What the command line asked for can be asked again: nothing to save yet.
-        window.document()->undoStack()->setClean();
     }
+    startHistoryHere(*window.document());
     if (!options.compare.isEmpty() &&
         !window.findChild<CompareMode*>()->compareWithFile(options.compare, error)) {
         *error = QStringLiteral("--compare: %1").arg(*error);
@@ -486,7 +494,9 @@ struct Parser
     /// Prints the help or the version if asked for; returns whether it did.
     bool answered()
     {
-        if (parser.isSet(help) || parser.isSet(QStringLiteral("help-all"))) {
+        // Qt's own options are listed by process() alone, which prints them and exits.
+        if (parser.isSet(QStringLiteral("help-all"))) parser.process(*QCoreApplication::instance());
+        if (parser.isSet(help)) {
             printTo(stdout, parser.helpText());
             return true;
         }
@@ -501,32 +511,40 @@ struct Parser
 
 } // namespace
 
-bool asksForHelpOrVersion(int argc, char** argv)
+namespace {
+
+/// Whether one of `names` is an argument, before a "--" that ends the options.
+bool givesOption(int argc, char** argv, std::initializer_list<std::string_view> names)
 {
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "--") break;
-        if (arg == "-h" || arg == "-?" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
-            arg == "--version")
-            return true;
+        if (std::find(names.begin(), names.end(), arg) != names.end()) return true;
     }
     return false;
 }
 
+} // namespace
+
+bool asksForHelpOrVersion(int argc, char** argv)
+{
+    return givesOption(argc, argv, {"-h", "-?", "--help", "--help-all", "-v", "--version"});
+}
+
+bool asksForQtOptions(int argc, char** argv)
+{
+    return givesOption(argc, argv, {"--help-all"});
+}
+
 bool asksForAutomation(int argc, char** argv)
 {
-    for (int i = 1; i < argc; ++i) {
-        const std::string_view arg = argv[i];
-        if (arg == "--") break;
-        if (arg == "--automation" || arg == "-automation") return true;
-    }
-    return false;
+    return givesOption(argc, argv, {"--automation", "-automation"});
 }
 
 int answerHelpOrVersion(const QCoreApplication& app)
 {
     Parser p;
-    // Options meant for Qt's GUI (-platform, -style) are unknown here and do not matter.
+    // An option it does not know does not matter to the help.
     p.parser.parse(app.arguments());
     return p.answered() ? 0 : 2;
 }

@@ -59,14 +59,18 @@ bool showSettled(MainWindow& window, int timeoutMs, QString* error);
 /// failure.
 bool saveScreenshot(MainWindow& window, const QString& path, int timeoutMs, QString* error);
 
-/// Whether the command line asks for --help or --version: those are answered before the GUI
-/// application exists, so that they work without a display.
+/// Whether the command line asks for --help, --help-all or --version: those are answered before
+/// the GUI application exists, so that they work without a display.
 bool asksForHelpOrVersion(int argc, char** argv);
+/// Whether it asks for --help-all: Qt's own options, which only a QApplication knows (one on
+/// Qt's minimal platform, which needs no display).
+bool asksForQtOptions(int argc, char** argv);
 /// Whether the command line asks for --automation: Qt's messages then go to the log from
 /// before the application object exists (it warns while it is made, e.g. about
 /// XDG_RUNTIME_DIR).
 bool asksForAutomation(int argc, char** argv);
-/// Prints the help or the version (`app` is a QCoreApplication); returns the exit status.
+/// Prints the help (--help-all: with Qt's own options, `app` then being a QApplication) or the
+/// version; returns the exit status.
 int answerHelpOrVersion(const QCoreApplication& app);
 
 /// Where --automation sends Qt's own messages: `automation.log` in the per-user cache

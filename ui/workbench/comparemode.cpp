@@ -13,7 +13,9 @@
 #include "ui/views/palette.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/mnemonics.h"
 #include "ui/workbench/outputpanel.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -116,6 +118,7 @@ void CompareMode::choose()
     layout->addWidget(text, 1);
     layout->addWidget(problem);
     layout->addWidget(buttons);
+    giveButtonsMnemonics(dialog);
     auto fail = [problem](const QString& error) {
         problem->setText(error);
         problem->show();
@@ -129,9 +132,11 @@ void CompareMode::choose()
             fail(error);
     });
     connect(open, &QPushButton::clicked, &dialog, [&, this] {
-        const QString path = QFileDialog::getOpenFileName(&dialog, tr("The actual output"), {},
+        const QString path = QFileDialog::getOpenFileName(&dialog, tr("The actual output"),
+                                                          m_window->document()->dialogFolder(),
                                                           tr("NumPy files (*.npy)"));
         if (path.isEmpty()) return;
+        WorkspaceDocument::rememberFolder(path);
         QString error;
         if (compareWithFile(path, &error))
             dialog.accept();

@@ -6,6 +6,8 @@
 #include "ui/views/readorderanimation.h"
 #include "ui/workbench/imageexporter.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/mnemonics.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -17,7 +19,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QSpinBox>
+
+#include <algorithm>
 
 namespace ss::ui {
 
@@ -36,11 +41,17 @@ ExportDialog::ExportDialog(MainWindow& window, Kind kind)
     m_view->setCurrentIndex(
         std::max(0, m_view->findData(image ? QStringLiteral("output") : QStringLiteral("input"))));
     m_path->setObjectName(QStringLiteral("exportPath"));
-    // Room for a whole path such as the default one in the home directory.
-    m_path->setMinimumWidth(m_path->fontMetrics().averageCharWidth() * 40);
     m_path->setAccessibleName(tr("File to write"));
-    m_path->setText(QDir::home().filePath(image ? QStringLiteral("slicescope.svg")
-                                                : QStringLiteral("slicescope-read-order.png")));
+    m_path->setText(QDir(window.document()->dialogFolder())
+                        .filePath(image ? QStringLiteral("slicescope.svg")
+                                        : QStringLiteral("slicescope-read-order.png")));
+    // Room for the whole default path (in the last folder used, which may be a long one), up
+    // to two thirds of the screen.
+    const QFontMetrics metrics = m_path->fontMetrics();
+    m_path->setMinimumWidth(std::min(
+        std::max(metrics.averageCharWidth() * 40,
+                 metrics.horizontalAdvance(m_path->text()) + metrics.averageCharWidth() * 4),
+        window.screen()->availableGeometry().width() * 2 / 3));
     m_path->setToolTip(
         image ? tr("The suffix chooses the format: %1").arg(PictureWriter::formatList())
               : tr("An animated PNG (.png, .apng), or a directory (ending in /) "
@@ -97,6 +108,7 @@ ExportDialog::ExportDialog(MainWindow& window, Kind kind)
     column->addLayout(form);
     column->addWidget(m_error);
     column->addWidget(buttons);
+    giveButtonsMnemonics(*this);
 }
 
 void ExportDialog::run(MainWindow& window, Kind kind)
@@ -150,6 +162,8 @@ void ExportDialog::accept()
         if (needed > height()) resize(width(), needed);
         return;
     }
+    // A directory of frames ("DIR/") is remembered itself, a file by its folder.
+    WorkspaceDocument::rememberFolder(path.endsWith(u'/') ? path + u'.' : path);
     QDialog::accept();
 }
 

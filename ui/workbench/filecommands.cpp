@@ -2,6 +2,7 @@
 #include "ui/workbench/filecommands.h"
 
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/mnemonics.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QEvent>
@@ -26,6 +27,7 @@ FileCommands::FileCommands(MainWindow& window, WorkspaceDocument* document)
         QPushButton* saveAs = box.addButton(tr("Save &As…"), QMessageBox::ActionRole);
         box.addButton(QMessageBox::Cancel);
         box.setDefaultButton(QMessageBox::Cancel);
+        giveButtonsMnemonics(box);
         box.exec();
         return box.clickedButton() == reload      ? DiskChoice::Reload
                : box.clickedButton() == overwrite ? DiskChoice::Overwrite
@@ -37,6 +39,7 @@ FileCommands::FileCommands(MainWindow& window, WorkspaceDocument* document)
                         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, &m_window);
         box.setObjectName(QStringLiteral("saveChangesDialog"));
         box.setDefaultButton(QMessageBox::Save);
+        giveButtonsMnemonics(box);
         switch (box.exec()) {
         case QMessageBox::Save: return SaveChoice::Save;
         case QMessageBox::Discard: return SaveChoice::Discard;
@@ -155,12 +158,10 @@ bool FileCommands::saveAs()
     if (!m_document->filePath().isEmpty()) {
         dialog.selectFile(m_document->filePath());
     } else {
-        // In the folder of the last file opened or saved, not wherever the program started.
         const QString lesson = m_window.currentLesson();
         const QString name = (lesson.isEmpty() ? QStringLiteral("workspace") : lesson) +
                              QStringLiteral(".slicescope.json");
-        const QString folder = WorkspaceDocument::lastFolder();
-        if (!folder.isEmpty() && QFileInfo(folder).isDir()) dialog.setDirectory(folder);
+        dialog.setDirectory(m_document->dialogFolder());
         dialog.selectFile(name);
     }
     if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return false;

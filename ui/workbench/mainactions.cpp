@@ -17,6 +17,7 @@
 #include "ui/workbench/modeldock.h"
 #include "ui/workbench/presentationmode.h"
 #include "ui/workbench/shortcuttable.h"
+#include "ui/workbench/undokeys.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QAction>
@@ -101,7 +102,7 @@ void MainActions::buildFileActions()
     connect(m_open, &QAction::triggered, &w, [&w] {
         if (!w.files()->maybeSave()) return;
         const QString path = QFileDialog::getOpenFileName(
-            &w, tr("Open a workspace or a NumPy file"), WorkspaceDocument::lastFolder(),
+            &w, tr("Open a workspace or a NumPy file"), w.document()->dialogFolder(),
             tr("Workspaces and NumPy files (*.json *.npy);;All files (*)"));
         QString error;
         if (!path.isEmpty() && !w.openFile(path, &error)) w.showError(error);
@@ -132,10 +133,10 @@ void MainActions::buildFileActions()
             return;
         }
         const QString file = w.filePath();
-        const QString base = file.isEmpty()
-                                 ? QStringLiteral("output.npy")
-                                 : QFileInfo(file).path() + u'/' + QFileInfo(file).baseName() +
-                                       QStringLiteral(".npy");
+        const QString base =
+            w.document()->dialogFolder() + u'/' +
+            (file.isEmpty() ? QStringLiteral("output") : QFileInfo(file).baseName()) +
+            QStringLiteral(".npy");
         const QString path = QFileDialog::getSaveFileName(&w, tr("Export the outputs"), base,
                                                           tr("NumPy files (*.npy)"));
         if (!path.isEmpty() && !w.document()->exportOutputs(path, &written, &error))
@@ -180,6 +181,7 @@ void MainActions::buildEditAndViewActions()
     m_redo = undoStack->createRedoAction(&m_window, tr("&Redo"));
     m_redo->setObjectName(QStringLiteral("actionRedo"));
     m_redo->setShortcuts(documentedKeys(Qt::CTRL | Qt::SHIFT | Qt::Key_Z, QKeySequence::Redo));
+    new UndoKeys(m_window); // in every field of the window, these keys are the window's
     m_pasteCall = action(QStringLiteral("actionPasteCall"), tr("Paste &Call"),
                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
     m_pasteCall->setToolTip(tr("Read the clipboard's slicing call (tf.strided_slice(x, ...), "

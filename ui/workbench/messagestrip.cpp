@@ -30,6 +30,10 @@ MessageStrip::MessageStrip(int lines, QWidget* parent) : QLabel(parent), m_lines
     setTextFormat(Qt::RichText);
     setTextInteractionFlags(Qt::TextSelectableByMouse);
     setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    // No indent: QLabel's default (half an "x" above and left of the text of a label with a
+    // frame, which the border is) is room the lines reserved below do not count, and it pushed
+    // the second line half out of the strip.
+    setIndent(0);
     refit();
 }
 

@@ -11,6 +11,7 @@
 #include "ui/views/palette.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/messagestrip.h"
+#include "ui/workbench/workspacedocument.h"
 
 #include <QAbstractButton>
 #include <QComboBox>
@@ -361,6 +362,7 @@ QString ModelDock::message() const
 
 void ModelDock::openModel(const QString& path, Opened opened)
 {
+    if (!isLoading()) m_shownForLoad = isHidden();
     show();
     raise();
     QString readPath = path;
@@ -422,6 +424,13 @@ void ModelDock::openModel(const QString& path, Opened opened)
             text = tr("Model not opened: %1").arg(why);
         }
         m_message->setMessage(text.toHtmlEscaped());
+        // A dock shown for this file alone would hold nothing but the error (half of a 1024 x
+        // 700 window): it goes again, and the window says why, unless the caller does (the
+        // command line's start error).
+        if (std::exchange(m_shownForLoad, false)) {
+            hide();
+            if (!m_opened) m_window->showError(text);
+        }
         loadEnded(false, text);
     });
     if (!wasLoading) emit loadingChanged(true);
@@ -452,6 +461,7 @@ void ModelDock::showLoaded(const QString& path, Loaded& loaded)
         notes << QString::fromStdString(w).toHtmlEscaped();
     m_warnings = notes.join(QStringLiteral("<br>"));
     m_message->setMessage(m_warnings);
+    m_shownForLoad = false;
     loadEnded(true, {});
 }
 
@@ -488,7 +498,10 @@ void ModelDock::updateSummary()
 void ModelDock::chooseModel()
 {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open a model file"), QSettings().value(QLatin1String(kModelFolderKey)).toString(),
+        this, tr("Open a model file"),
+        QSettings()
+            .value(QLatin1String(kModelFolderKey), m_window->document()->dialogFolder())
+            .toString(),
         tr("Model files (*.onnx *.tflite *.pb *.pbtxt);;All files (*)"));
     if (path.isEmpty()) return;
     QSettings().setValue(QLatin1String(kModelFolderKey), QFileInfo(path).absolutePath());

@@ -122,7 +122,8 @@ private:
     JobTracker* m_loads; ///< on the workbench's one pool, like the evaluations
     Reader m_reader;
     QString m_loadingPath;
-    Opened m_opened; ///< the running load's caller
+    Opened m_opened;             ///< the running load's caller
+    bool m_shownForLoad = false; ///< the dock was hidden until the running load showed it
     QString m_path;
     QString m_warnings; ///< what the reader noticed about the listed file (message strip)
     QWidget* m_values;  ///< value row: which value, its literal, Set, From .npy…

@@ -11,6 +11,15 @@ namespace ss::ui {
 
 namespace {
 
+/// The least room the views (the splitter's second widget) keep of `total` pixels: their own
+/// least height, and at least 45%, so that a tensor shows two rows of cells under its headers
+/// (at 1024 x 700 the first lesson's editors left the input view 6 px). Past that the editors
+/// scroll.
+int viewsLeastRoom(const QSplitter& splitter, int total)
+{
+    return std::max(splitter.widget(1)->minimumSizeHint().height(), total * 9 / 20);
+}
+
 /// The editors' column, scrolled when the window is shorter than they need (presentation mode's
 /// large type on a 1024 x 700 screen needs 745 px): without it their least height became the
 /// window's, which then grew past the screen. The column is as tall as the room it is given, or
@@ -31,16 +40,16 @@ public:
 
     QSize sizeHint() const override { return widget()->sizeHint(); }
     /// The column's least height, but no more than the screen leaves beside the window's bars
-    /// and the views' least height: the window never grows past the screen for the editors.
+    /// and the views' least room: the window never grows past the screen for the editors.
     QSize minimumSizeHint() const override
     {
         int least = widget()->minimumSizeHint().height();
         auto* splitter = qobject_cast<QSplitter*>(parentWidget());
         if (splitter && splitter->count() == 2 && screen()) {
             const int bars = window()->height() - splitter->height();
-            const int room = screen()->availableGeometry().height() - bars -
-                             splitter->handleWidth() -
-                             splitter->widget(1)->minimumSizeHint().height();
+            const int total =
+                screen()->availableGeometry().height() - bars - splitter->handleWidth();
+            const int room = total - viewsLeastRoom(*splitter, total);
             least = std::max(0, std::min(least, room));
         }
         return {QScrollArea::minimumSizeHint().width(), least};
@@ -105,14 +114,13 @@ void WorkbenchSplitter::refit()
 void WorkbenchSplitter::fit()
 {
     // The editors get the height they ask for (every entry of the raw table in view), up to
-    // three fifths of the window, but never less than they need while the views keep their
-    // least height (below that the editors scroll); the views get the rest. Set when an op or
-    // lesson opens, not on edits: adding an entry must not move the views.
+    // what leaves the views their least room (past that the editors scroll); the views get the
+    // rest. Set when an op or lesson opens, not on edits: adding an entry must not move the
+    // views.
     const int total = std::max(height(), window()->height() - 120);
-    const int least = std::min(m_editors->minimumSizeHint().height(),
-                               total - widget(1)->minimumSizeHint().height());
-    const int wanted =
-        std::max(std::clamp(m_editors->sizeHint().height(), 120, total * 3 / 5), least);
+    const int most = std::max(120, total - viewsLeastRoom(*this, total));
+    const int least = std::min(m_editors->minimumSizeHint().height(), most);
+    const int wanted = std::max(std::clamp(m_editors->sizeHint().height(), 120, most), least);
     setSizes({wanted, std::max(total - wanted, 200)});
 }
 

@@ -8,6 +8,7 @@
 #include "ui/model/workspacefile.h"
 #include "ui/workbench/evaluationcontroller.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -241,6 +242,13 @@ void WorkspaceDocument::rememberFolder(const QString& path)
     QSettings().setValue(QLatin1String(kLastFolderKey), QFileInfo(path).absolutePath());
 }
 
+QString WorkspaceDocument::dialogFolder() const
+{
+    if (const QString last = lastFolder(); !last.isEmpty() && QFileInfo(last).isDir()) return last;
+    if (!m_filePath.isEmpty()) return QFileInfo(m_filePath).absolutePath();
+    return QDir::homePath();
+}
+
 bool WorkspaceDocument::reopensLastWorkspace()
 {
     return QSettings().value(QLatin1String(kReopenLastKey), false).toBool();
@@ -291,6 +299,7 @@ bool WorkspaceDocument::exportOutputs(const QString& path, QStringList* written,
         *error = QString::fromUtf8(e.what());
         return false;
     }
+    rememberFolder(target);
     if (written) *written = files;
     return true;
 }

@@ -68,8 +68,13 @@ public:
     static QStringList recentFiles();
     /// recentFiles(), with the missing files also dropped from the setting.
     static QStringList pruneRecentFiles();
-    /// The folder of the last file opened or saved (empty at first).
+    /// The folder of the last file opened, saved or exported (empty at first).
     static QString lastFolder();
+    /// Remembers `path`'s folder as the last one used (across runs).
+    static void rememberFolder(const QString& path);
+    /// Where a file dialog starts: the last folder used, else the workspace file's, else the
+    /// home folder (never the folder the program happened to start in).
+    QString dialogFolder() const;
     /// Whether the start reopens the last workspace file (the setting "files/reopenLast").
     static bool reopensLastWorkspace();
     static void setReopensLastWorkspace(bool on);
@@ -99,7 +104,6 @@ private:
     /// Remembers the file as it is on disk now (opened or saved).
     void stampFile();
     void addRecentFile(const QString& path);
-    static void rememberFolder(const QString& path);
 
     EngineClient* m_engine;
     const EvaluationController* m_evaluation;
