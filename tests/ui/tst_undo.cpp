@@ -10,6 +10,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
@@ -111,6 +112,7 @@ private slots:
     void openingIsNoUndoStep();
     void undoKeysUndoTheWorkspaceInEveryField_data();
     void undoKeysUndoTheWorkspaceInEveryField();
+    void theModelDocksFieldsKeepTheirOwnUndo();
 
 private:
     // Makes one edit with `act`, then checks it is one step that undo and redo walk exactly.
@@ -393,6 +395,48 @@ void TestUndo::undoKeysUndoTheWorkspaceInEveryField()
     QVERIFY(waitSettled(w));
     QCOMPARE(w.undoStack()->index(), index);
     QVERIFY(w.workspace() == edited);
+}
+
+void TestUndo::theModelDocksFieldsKeepTheirOwnUndo()
+{
+    // The Model dock's filter and value fields are not the workspace: Ctrl+Z there takes back
+    // their own typing and leaves the workspace as it is.
+    MainWindow w;
+    w.forgetSession();
+    w.setWorkspace(getitemWorkspace({2, 3}, QStringLiteral("x[1:, ::-1]")), QStringLiteral("t"));
+    w.show();
+    QApplication::setActiveWindow(&w);
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(waitSettled(w));
+    auto* spec = w.findChild<QLineEdit*>(QStringLiteral("specEditor"));
+    QVERIFY(spec);
+    spec->setFocus();
+    spec->end(false);
+    QTest::keyClick(spec, Qt::Key_Backspace);
+    QTest::keyClicks(spec, QStringLiteral("1]"));
+    QVERIFY(waitSettled(w));
+    const Workspace edited = w.workspace();
+    const int index = w.undoStack()->index();
+    QVERIFY(index > 0);
+    for (const char* name : {"modelFilter", "modelValueText"}) {
+        auto* field = w.findChild<QLineEdit*>(QString::fromLatin1(name));
+        QVERIFY2(field, name);
+        QWidget* dock = field;
+        while (dock && !qobject_cast<QDockWidget*>(dock))
+            dock = dock->parentWidget();
+        QVERIFY2(dock, name);
+        dock->show();
+        field->setEnabled(true);
+        field->setFocus();
+        QCOMPARE(QApplication::focusWidget(), field);
+        QTest::keyClicks(field, QStringLiteral("ab"));
+        QTest::keyClick(field, Qt::Key_Z, Qt::ControlModifier);
+        QVERIFY(waitSettled(w));
+        QVERIFY2(field->text().isEmpty(),
+                 qPrintable(QString::fromLatin1(name) + ": " + field->text()));
+        QCOMPARE(w.undoStack()->index(), index);
+        QVERIFY(w.workspace() == edited);
+    }
 }
 
 QTEST_MAIN(TestUndo)

@@ -11,6 +11,7 @@
 #include "ui/views/palette.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/messagestrip.h"
+#include "ui/workbench/undokeys.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QAbstractButton>
@@ -135,6 +136,7 @@ ModelDock::ModelDock(MainWindow* window)
     m_filterField->setPlaceholderText(tr("Filter by node name or op"));
     m_filterField->setAccessibleName(tr("Filter the model's nodes by name or op"));
     m_filterField->setClearButtonEnabled(true);
+    UndoKeys::leaveToField(*m_filterField);
     for (QAbstractButton* clear : m_filterField->findChildren<QAbstractButton*>()) {
         clear->setObjectName(QStringLiteral("modelFilterClear"));
         clear->setAccessibleName(tr("Clear the filter"));
@@ -199,6 +201,7 @@ QWidget* ModelDock::makeValueRow()
     m_valueText->setObjectName(QStringLiteral("modelValueText"));
     m_valueText->setAccessibleName(tr("The value, as a list such as [1, 0]"));
     m_valueText->setPlaceholderText(tr("[1, 0]"));
+    UndoKeys::leaveToField(*m_valueText);
     row->addWidget(m_valueText, 1);
     m_giveValue = new QPushButton(tr("Set"));
     m_giveValue->setObjectName(QStringLiteral("modelValueSet"));

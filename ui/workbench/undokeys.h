@@ -18,6 +18,9 @@ class UndoKeys : public QObject
 public:
     /// Watches the application's key events for the widgets of `window`.
     explicit UndoKeys(QWidget& window);
+    /// Leaves the undo keys to `field`, whose text is not the workspace's (the Model dock's
+    /// filter): there Ctrl+Z takes back the field's own typing.
+    static void leaveToField(QWidget& field);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
