@@ -2,8 +2,9 @@
 // Undo and redo keys belong to the window's undo stack in every field of the window: a line
 // edit, the op picker's text or a spin box would otherwise take Ctrl+Z for its own text history
 // (after picking an op, Ctrl+Z undid the picker's text, not the switch; in an argument field it
-// took back keystrokes the workspace never saw, leaving text that does not parse). Dialogs and
-// floating windows keep their own keys.
+// took back keystrokes the workspace never saw, leaving text that does not parse). Dialogs,
+// floating windows and fields whose text is not the workspace's (leaveToField) keep their own
+// keys.
 #pragma once
 
 #include <QObject>
