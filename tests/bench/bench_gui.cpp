@@ -334,14 +334,16 @@ void printLongGaps(const std::vector<StallMeter::Gap>& gaps,
                    const std::vector<std::int64_t>& editStarts)
 {
     std::printf("  GUI stalls of %.0f ms or more: edit, its ms when the stall ended, wall ms, CPU "
-                "ms (user, system), page faults, preemptions\n",
+                "ms (user, system), page faults, preemptions, end (CLOCK_MONOTONIC s, as perf "
+                "record -k CLOCK_MONOTONIC stamps samples)\n",
                 StallMeter::kLongGapMs);
     for (const StallMeter::Gap& gap : gaps) {
         const auto after = std::upper_bound(editStarts.begin(), editStarts.end(), gap.endNs);
         const long edit = long(after - editStarts.begin()) - 1;
-        std::printf("  %8ld %8.1f %8.1f %8.1f (%.0f, %.0f) %8ld %4ld\n", edit,
+        std::printf("  %8ld %8.1f %8.1f %8.1f (%.0f, %.0f) %8ld %4ld %.6f\n", edit,
                     edit >= 0 ? double(gap.endNs - editStarts[std::size_t(edit)]) / 1e6 : 0.0,
-                    gap.wallMs, gap.cpuMs, gap.userMs, gap.systemMs, gap.faults, gap.preempted);
+                    gap.wallMs, gap.cpuMs, gap.userMs, gap.systemMs, gap.faults, gap.preempted,
+                    double(gap.endNs) / 1e9);
     }
 }
 
