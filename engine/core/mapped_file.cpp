@@ -286,14 +286,32 @@ bool isMappedFile(const void* data)
     return slotOf(reinterpret_cast<std::uintptr_t>(data)) != nullptr;
 }
 
-void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered)
+namespace {
+
+// Gives `advice` for the pages under [data, data + bytes) of a mapped file; nothing for other
+// memory. Advice only: if the kernel refuses it, reads are as before.
+void adviseMapped(const void* data, std::int64_t bytes, int advice)
 {
     if (!data || bytes <= 0 || !isMappedFile(data)) return;
     const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
     const auto first = reinterpret_cast<std::uintptr_t>(data) / page * page;
     const auto end = reinterpret_cast<std::uintptr_t>(data) + std::uintptr_t(bytes);
-    // Advice only: if the kernel refuses it, reads are as before.
-    madvise(reinterpret_cast<void*>(first), end - first, scattered ? MADV_RANDOM : MADV_NORMAL);
+    madvise(reinterpret_cast<void*>(first), end - first, advice);
+}
+
+} // namespace
+
+void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered)
+{
+    adviseMapped(data, bytes, scattered ? MADV_RANDOM : MADV_NORMAL);
+}
+
+void unmapResidentPages(const void* data, std::int64_t bytes)
+{
+    // The mapping is read-only and private: it has no page of its own to lose, only the page
+    // table's entries for the file's pages (or for the zero pages that replaced a truncated
+    // file's, which come back as zero pages).
+    adviseMapped(data, bytes, MADV_DONTNEED);
 }
 
 std::optional<std::string> mappedFilePath(const void* data, std::int64_t bytes)

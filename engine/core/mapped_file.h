@@ -50,6 +50,13 @@ bool isMappedFile(const void* data);
 /// memory that is not a mapped file.
 void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered);
 
+/// Lets go of this process's mappings of the pages under [data, data + bytes) of a mapped file,
+/// read in full and not to be read again soon (an op's input, once the op is done): the pages
+/// stay in the page cache while memory allows, and a later read maps them again (a minor fault
+/// per page, no disk read), but meanwhile they are not the process's resident memory. Does
+/// nothing for memory that is not a mapped file.
+void unmapResidentPages(const void* data, std::int64_t bytes);
+
 /// The path given to mapFileRange, if [data, data + bytes) is the whole range it mapped and it
 /// was given a path: where a workspace finds the data again instead of holding a copy of it. A
 /// part of the range (a result that shares the file's pages, such as `x[7]`) is not the file.

@@ -44,7 +44,9 @@
 //                                window marks (the evaluation on the worker, its delivery, the
 //                                views' sampling, replots) as ms since the edit, and the GUI
 //                                thread's own time per kind of event (queued calls, timers,
-//                                layout, paint)
+//                                layout, paint); every GUI event of 8 CPU ms or more, and
+//                                every GUI stall of 16 ms or more (when, its CPU time, user and
+//                                system, its page faults)
 // clang-format on
 #include "core/mapped_file.h"
 #include "model/model_graph.h"
@@ -77,13 +79,19 @@
 #include <string>
 #include <sys/resource.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <tuple>
 #include <unistd.h>
 #include <vector>
 
 using namespace ss;
 using namespace ss::ui;
+using ss::bench::msOf;
 using ss::bench::StallMeter;
+using ss::bench::threadCpuNs;
+using ss::bench::threadUsage;
 
 namespace {
 
@@ -139,6 +147,8 @@ public:
         if (!g_stages || m_depth > 0) return QApplication::notify(receiver, event);
         ++m_depth;
         const std::int64_t start = stagetrace::nowNs();
+        const qint64 cpuStart = threadCpuNs();
+        const rusage usageStart = threadUsage();
         const QEvent::Type type = event->type();
         const bool paint = type == QEvent::UpdateRequest || type == QEvent::Paint;
         if (paint) stagetrace::mark("gui: paint starts");
@@ -156,13 +166,34 @@ public:
                                     ? std::string(" ") + receiver->metaObject()->className()
                                     : std::string();
         m_ms[kind + who] += double(stagetrace::nowNs() - start) / 1e6;
+        if (const double cpuMs = double(threadCpuNs() - cpuStart) / 1e6; cpuMs >= kLongEventMs) {
+            const rusage usage = threadUsage();
+            const QString name = receiver->objectName();
+            m_long.push_back({kind + who + (name.isEmpty() ? "" : " '" + name.toStdString() + "'"),
+                              double(stagetrace::nowNs() - start) / 1e6, cpuMs,
+                              msOf(usage.ru_utime) - msOf(usageStart.ru_utime),
+                              msOf(usage.ru_stime) - msOf(usageStart.ru_stime),
+                              usage.ru_minflt - usageStart.ru_minflt});
+        }
         return result;
     }
     std::map<std::string, double> take() { return std::exchange(m_ms, {}); }
 
+    /// An event that took this much of the GUI thread's CPU time or more is listed on its own.
+    static constexpr double kLongEventMs = 8;
+    struct LongEvent
+    {
+        std::string what;
+        double ms, cpuMs, userMs, systemMs;
+        long faults;
+    };
+    /// The long events since the last call.
+    std::vector<LongEvent> takeLong() { return std::exchange(m_long, {}); }
+
 private:
     int m_depth = 0;
     std::map<std::string, double> m_ms;
+    std::vector<LongEvent> m_long;
 };
 
 /// Per stage (a mark's name, with the view it belongs to), the ms since the edit at which it
@@ -253,6 +284,11 @@ void printStages(std::int64_t elements)
     std::printf("  GUI thread's time per edit (median ms)\n");
     for (const auto& [kind, ms] : g_stageTimes.guiMs)
         std::printf("  %-52s %7.1f\n", kind.c_str(), median(ms));
+    std::printf("  GUI events of %.0f CPU ms or more: ms, CPU ms (user, system), page faults\n",
+                TimedApplication::kLongEventMs);
+    for (const auto& e : static_cast<TimedApplication*>(qApp)->takeLong())
+        std::printf("  %-52s %7.1f %7.1f (%.0f, %.0f) %7ld\n", e.what.c_str(), e.ms, e.cpuMs,
+                    e.userMs, e.systemMs, e.faults);
     g_stageTimes = {};
 }
 
@@ -285,6 +321,32 @@ void printResidentParts()
     std::printf("  resident memory by mapping (MB)\n");
     for (const auto& [name, size] : kb)
         if (size >= 1024) std::printf("  %-52s %7.1f\n", name.c_str(), size / 1024);
+#ifdef __GLIBC__
+    // What the heap holds: blocks in use, and freed ones kept (never trimmed on free).
+    const struct mallinfo2 heap = mallinfo2();
+    std::printf("  %-52s %7.1f\n  %-52s %7.1f\n", "  of the heap: in use",
+                double(heap.uordblks) / 1048576, "  of the heap: freed, kept",
+                double(heap.fordblks) / 1048576);
+#endif
+}
+
+/// The GUI thread's gaps of StallMeter::kLongGapMs or more: in which edit they ended (-1: before
+/// the first), how long after its start, and what they were.
+void printLongGaps(const std::vector<StallMeter::Gap>& gaps,
+                   const std::vector<std::int64_t>& editStarts)
+{
+    std::printf("  GUI stalls of %.0f ms or more: edit, its ms when the stall ended, wall ms, CPU "
+                "ms (user, system), page faults, preemptions, end (CLOCK_MONOTONIC s, as perf "
+                "record -k CLOCK_MONOTONIC stamps samples)\n",
+                StallMeter::kLongGapMs);
+    for (const StallMeter::Gap& gap : gaps) {
+        const auto after = std::upper_bound(editStarts.begin(), editStarts.end(), gap.endNs);
+        const long edit = long(after - editStarts.begin()) - 1;
+        std::printf("  %8ld %8.1f %8.1f %8.1f (%.0f, %.0f) %8ld %4ld %.6f\n", edit,
+                    edit >= 0 ? double(gap.endNs - editStarts[std::size_t(edit)]) / 1e6 : 0.0,
+                    gap.wallMs, gap.cpuMs, gap.userMs, gap.systemMs, gap.faults, gap.preempted,
+                    double(gap.endNs) / 1e9);
+    }
 }
 
 /// Runs the event loop until done() or the timeout. The loop sleeps between events, as the
@@ -350,7 +412,8 @@ std::vector<Workspace> editsFor(const std::string& op, const Shape& shape)
 {
     if (op == "getitem" && !g_expressions.empty()) {
         std::vector<Workspace> edits;
-        for (const QString& expr : g_expressions) edits.push_back(workspaceFor(shape, expr));
+        for (const QString& expr : g_expressions)
+            edits.push_back(workspaceFor(shape, expr));
         return edits;
     }
     if (op == "getitem")
@@ -577,15 +640,17 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
     std::vector<double> latencies;
     std::vector<double> workers;
     std::vector<double> faults;
-    const std::size_t kinds = edits.size() - 1; // the edits after the first evaluation
+    const std::size_t kinds = edits.size() - 1;     // the edits after the first evaluation
     std::vector<std::vector<double>> byEdit(kinds); // latencies of each
-    std::vector<double> cpu;       // the process's CPU time during each edit
+    std::vector<double> cpu;                        // the process's CPU time during each edit
+    std::vector<std::int64_t> editStarts;           // when each edit started (stagetrace's clock)
     StallMeter stalls;
     stalls.start();
     for (int i = 0; i < runs; ++i) {
         idle(120); // a quiet spell: the next edit evaluates at once
         const double faultsBefore = minorFaults();
         const double cpuBefore = processCpuMs();
+        editStarts.push_back(stagetrace::nowNs());
         const double ms = timedEdit(window, frames, edits[1 + std::size_t(i) % kinds]);
         faults.push_back(minorFaults() - faultsBefore);
         cpu.push_back(processCpuMs() - cpuBefore);
@@ -620,6 +685,7 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
                             median(byEdit[k]),
                             *std::max_element(byEdit[k].begin(), byEdit[k].end()));
         printResidentParts();
+        printLongGaps(stalls.longGaps(), editStarts);
     }
     if (idleEdit) {
         idle(kLongIdleMs);

@@ -179,6 +179,20 @@ void chargeStoredReadOrders(const OpPlan& plan, const std::vector<Tensor>& input
                       std::to_string(size) + " bytes each)");
 }
 
+// The op has read its inputs: a big mapped .npy input's pages, mapped as the op read them, leave
+// the process's resident memory (a 10^9-element int8 file is 1 GB of it). They stay in the page
+// cache, so the next edit's op maps them again at a minor fault per page (about 20 ms per GB),
+// and the views only when they sample the input's values again. Small files are not worth even
+// that.
+void unmapReadInputs(const std::vector<std::vector<Tensor>>& inputs)
+{
+    for (const auto& list : inputs)
+        for (const Tensor& t : list) {
+            const std::int64_t bytes = t.size() * std::int64_t(dtypeSize(t.dtype()));
+            if (bytes >= MemoryTrimPolicy::kMinSurplusBytes) unmapResidentPages(t.raw(), bytes);
+        }
+}
+
 // Makes the inputs, plans, executes and traces: everything an evaluation shows, on a worker.
 std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
                                           const std::vector<std::vector<Tensor>>& cached,
@@ -247,6 +261,7 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         stagetrace::mark("worker: inputs ready");
         RequestResult run = runRequest(request, limits, executor, &ctx);
         stagetrace::mark("worker: op done");
+        unmapReadInputs(eval->inputs);
         eval->outputs = std::move(run.outputs);
         eval->opMs = run.opMs;
         eval->sources = fromPlan ? std::move(*fromPlan) : SourceMap(std::move(run.sources));
