@@ -243,6 +243,8 @@ template <class T> struct ValueMover
 #endif
     // Elements in one 64-byte cache line.
     static constexpr std::int64_t kLine = 64 / std::int64_t(sizeof(T));
+    // Elements in one 16-byte register.
+    static constexpr std::int64_t kUnit = 16 / std::int64_t(sizeof(T));
     // Transposes in register blocks use tall, thin tiles: each tile row reads a 4 KiB run of the
     // source and writes exactly one 64-byte line of the output, so both sides move whole lines.
     // Narrow elements need a line's worth of rows (64 or 32) for one output line, too many lines
@@ -276,13 +278,9 @@ template <class T> struct ValueMover
             } else if (inStride == -1) {
                 reverse(dst, src, n);
             } else {
-                std::int64_t k = 0;
-#if defined(__SSE2__)
-                if constexpr (kBlocks)
-                    if (largeOutput && n >= 4 * kLine) k = gatherStream(dst, src, n, inStride);
-#endif
-                for (; k < n; ++k)
-                    dst[k] = src[k * inStride];
+                elements(
+                    dst, n, [=](std::int64_t k) { return src[k * inStride]; },
+                    [](std::int64_t) -> const T* { return nullptr; });
             }
             return;
         }
@@ -293,6 +291,25 @@ template <class T> struct ValueMover
     void one(std::int64_t o, std::int64_t i) const
     {
         out[o] = in[i];
+    }
+
+    // out[o + k] = in[i + idx[k] * stride] for k < n: one element per index (a gather of
+    // scalars). Consecutive indices of adjacent elements are read as runs where the output is
+    // streamed.
+    template <class I>
+    void picks(std::int64_t o, std::int64_t i, const I* idx, std::int64_t stride,
+               std::int64_t n) const
+    {
+        const T* src = in + i;
+        elements(
+            out + o, n, [=](std::int64_t k) { return src[std::int64_t(idx[k]) * stride]; },
+            [=](std::int64_t k) -> const T* {
+                const std::int64_t first = idx[k];
+                bool run = stride == 1;
+                for (std::int64_t m = 1; m < kUnit; ++m)
+                    run &= std::int64_t(idx[k + m]) == first + m;
+                return run ? src + first : nullptr;
+            });
     }
 
     void runs(std::int64_t o, std::int64_t i, std::int64_t count, const RunLoops& l) const
@@ -366,6 +383,24 @@ template <class T> struct ValueMover
     }
 
 private:
+    // dst[k] = at(k) for k < n, element by element. A large output of 4- or 8-byte elements is
+    // written 16 bytes at a time with streaming stores (streamElements) once the run is a few
+    // lines long; runAt(k) says where elements k, ..., k + kUnit - 1 lie side by side in the
+    // source (then one load reads them), or nullptr.
+    template <class At, class RunAt>
+    void elements(T* dst, std::int64_t n, const At& at, const RunAt& runAt) const
+    {
+        std::int64_t k = 0;
+#if defined(__SSE2__)
+        if constexpr (kBlocks)
+            if (largeOutput && n >= 4 * kLine) k = streamElements(dst, n, at, runAt);
+#else
+        (void)runAt;
+#endif
+        for (; k < n; ++k)
+            dst[k] = at(k);
+    }
+
     // dst[k] = src[-k] for k < n.
     void reverse(T* dst, const T* src, std::int64_t n) const
     {
@@ -387,7 +422,6 @@ private:
     // 16x64x256x256 float32 took 113 ms against 62 (CLI, load 8).
     static bool streamable(const T* dst, const RunLoops& l)
     {
-        constexpr std::int64_t kUnit = 16 / std::int64_t(sizeof(T));
         constexpr std::int64_t kMaxStreamedRun = 256 / std::int64_t(sizeof(T));
         const bool inOrder =
             l.row.out == l.run.extent * (l.sub.out == l.run.extent ? l.sub.extent : 1);
@@ -408,29 +442,27 @@ private:
         });
     }
 
-    // dst[k] = src[k * inStride] for k up to the last whole 16 bytes of dst (returned), 16 bytes
-    // at a time with streaming stores from its first 16-byte boundary on: every input line is read
-    // anyway (x[..., ::3]), and a large output written through the caches is first read into
-    // them (x[..., None, ::3] on 4096^2 float32: 22 MB more traffic on top of 64 + 22).
-    static std::int64_t gatherStream(T* dst, const T* src, std::int64_t n, std::int64_t inStride)
+    // dst[k] = at(k) for k up to the last whole 16 bytes of dst (returned), 16 bytes at a time
+    // with streaming stores from its first 16-byte boundary on. The elements are read anyway
+    // (every input line of x[..., ::3], every index of a gather), and a large output written
+    // through the caches is first read into them (x[..., None, ::3] on 4096^2 float32: 22 MB
+    // more traffic on top of 64 + 22; a gather of 10^7 float32: 40 MB on top of 120).
+    template <class At, class RunAt>
+    static std::int64_t streamElements(T* dst, std::int64_t n, const At& at, const RunAt& runAt)
     {
         std::int64_t k = 0;
         for (; k < n && reinterpret_cast<std::uintptr_t>(dst + k) % 16 != 0; ++k)
-            dst[k] = src[k * inStride];
-        const std::int64_t s = inStride;
-        if constexpr (sizeof(T) == 4) {
-            for (; k + 4 <= n; k += 4) {
-                const T* p = src + k * s;
-                _mm_stream_si128(
-                    reinterpret_cast<__m128i*>(dst + k),
-                    _mm_setr_epi32(int(p[0]), int(p[s]), int(p[2 * s]), int(p[3 * s])));
-            }
-        } else {
-            for (; k + 2 <= n; k += 2) {
-                const T* p = src + k * s;
-                _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k),
-                                 _mm_set_epi64x(std::int64_t(p[s]), std::int64_t(p[0])));
-            }
+            dst[k] = at(k);
+        for (; k + kUnit <= n; k += kUnit) {
+            const T* run = runAt(k);
+            __m128i v;
+            if (run)
+                v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(run));
+            else if constexpr (sizeof(T) == 4)
+                v = _mm_setr_epi32(int(at(k)), int(at(k + 1)), int(at(k + 2)), int(at(k + 3)));
+            else
+                v = _mm_set_epi64x(std::int64_t(at(k + 1)), std::int64_t(at(k)));
+            _mm_stream_si128(reinterpret_cast<__m128i*>(dst + k), v);
         }
         return k;
     }
@@ -512,6 +544,15 @@ struct SourceMover
     {
         out[o] = slot == kConstantSlot ? kNoSource : packSource(slot, i);
         written[o] = 1;
+    }
+
+    // As ValueMover::picks: where each of n scalars of a gather comes from.
+    template <class I>
+    void picks(std::int64_t o, std::int64_t i, const I* idx, std::int64_t stride,
+               std::int64_t n) const
+    {
+        for (std::int64_t k = 0; k < n; ++k)
+            one(o + k, i + std::int64_t(idx[k]) * stride);
     }
 
     void runs(std::int64_t o, std::int64_t i, std::int64_t count, const RunLoops& l) const
@@ -743,8 +784,7 @@ void gatherRows(const IndexPiece& p, const I* idx, const Mover& mv, std::int64_t
         const std::int64_t out = p.outOffset + (r - j) * len;
         // The common cases get loops of their own: one index per row, and one-element rows.
         if (width == 1 && len == 1) {
-            for (std::int64_t k = j; k < stop; ++k)
-                mv.one(out + k, in + std::int64_t(tuples[k]) * stride);
+            mv.picks(out + j, in, tuples + j, stride, stop - j);
         } else if (width == 1) {
             for (std::int64_t k = j; k < stop; ++k)
                 mv.run(out + k * len, in + std::int64_t(tuples[k]) * stride, len, 1, 1);

@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -122,6 +123,60 @@ private slots:
                             ((bb * outer + o) * size + idx.intAt(bb * perBatch + j)) * inner + k));
         QCOMPARE(run.outputs[0].size(), std::int64_t(expect.size()));
         QVERIFY(std::ranges::equal(run.sources[0], expect));
+    }
+
+    // A gather of scalars into more than 8 MiB: the copy engine streams the output 16 bytes at
+    // a time and reads a register's worth of consecutive indices as one run. Runs of every
+    // length start at every alignment, broken by jumps, repeats and descents; the groups of an
+    // inner axis and the two workers' chunks start at unaligned output elements.
+    void largeScalarGather_data()
+    {
+        QTest::addColumn<int>("paramsDtype");
+        QTest::addColumn<int>("indexDtype");
+        QTest::addColumn<QList<qint64>>("params");
+        QTest::addColumn<qint64>("count");
+        QTest::addColumn<int>("axis");
+        const auto row = [](DType p, DType i, QList<qint64> params, qint64 count, int axis) {
+            const std::string name = std::string(dtypeName(p)) + " by " +
+                                     std::string(dtypeName(i)) + (axis ? " along axis 1" : "");
+            QTest::newRow(name.c_str()) << int(p) << int(i) << params << count << axis;
+        };
+        row(DType::Float32, DType::Int32, {2500007}, 2300003, 0);
+        row(DType::Float32, DType::Int16, {30011}, 2200001, 0);
+        row(DType::Float32, DType::Int64, {3, 400009}, 900001, 1);
+        row(DType::Float64, DType::Int32, {1300003}, 1200007, 0);
+        row(DType::Complex64, DType::Int64, {5, 300007}, 230003, 1);
+    }
+
+    void largeScalarGather()
+    {
+        QFETCH(int, paramsDtype);
+        QFETCH(int, indexDtype);
+        QFETCH(QList<qint64>, params);
+        QFETCH(qint64, count);
+        QFETCH(int, axis);
+        const Shape ps(params.begin(), params.end());
+        const std::int64_t size = ps.back();
+        std::mt19937_64 rng{std::uint64_t(count)};
+        Tensor idx = Tensor::empty(DType(indexDtype), {count});
+        for (std::int64_t k = 0; k < count;) {
+            const std::int64_t length = std::int64_t(rng() % 40) + 1;
+            const std::int64_t first = std::int64_t(rng() % std::uint64_t(size - length));
+            const std::int64_t step = std::array<std::int64_t, 4>{1, 1, 0, -1}[rng() % 4];
+            for (std::int64_t m = 0; m < length && k < count; ++m, ++k)
+                idx.setFromInt(k, step < 0 ? first + length - 1 - m : first + m * step);
+        }
+        Tensor x = Tensor::empty(DType(paramsDtype), ps);
+        auto* bytes = static_cast<std::uint8_t*>(x.raw());
+        for (std::int64_t b = 0; b < x.size() * dtypeSize(x.dtype()); ++b)
+            bytes[b] = std::uint8_t((b * 2654435761u) >> 13);
+        const OpRun run = runOp("gather", {{x}, {idx}}, {{"axis", Attr(axis)}});
+        const std::int64_t groups = axis ? ps[0] : 1;
+        QCOMPARE(run.outputs[0].size(), groups * count);
+        for (std::int64_t g = 0; g < groups; ++g)
+            for (std::int64_t k = 0; k < count; ++k)
+                if (run.sources[0][std::size_t(g * count + k)] != g * size + idx.intAt(k))
+                    QFAIL(("output element " + std::to_string(g * count + k)).c_str());
     }
 
     // The check runs in parallel chunks, yet names the first bad index, as a serial scan would.
