@@ -117,6 +117,8 @@ private slots:
 private:
     // Makes one edit with `act`, then checks it is one step that undo and redo walk exactly.
     void checkOneStep(MainWindow& w, const char* what, const std::function<void()>& act);
+    // Shows `w` on x[1:, ::-1] of a 2x3 input, active, so that key clicks reach its fields.
+    void showForKeys(MainWindow& w);
     std::vector<std::pair<Workspace, Workspace>> m_steps; // before, after: in order
 };
 
@@ -129,6 +131,16 @@ void TestUndo::checkOneStep(MainWindow& w, const char* what, const std::function
     QVERIFY2(w.undoStack()->index() == index + 1, what);
     QVERIFY2(w.undoStack()->count() == index + 1, what);
     m_steps.emplace_back(before, w.workspace());
+}
+
+void TestUndo::showForKeys(MainWindow& w)
+{
+    w.forgetSession();
+    w.setWorkspace(getitemWorkspace({2, 3}, QStringLiteral("x[1:, ::-1]")), QStringLiteral("t"));
+    w.show();
+    QApplication::setActiveWindow(&w);
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(waitSettled(w));
 }
 
 void TestUndo::tableEditIsNeverDropped()
@@ -347,12 +359,8 @@ void TestUndo::undoKeysUndoTheWorkspaceInEveryField()
 {
     QFETCH(QString, field);
     MainWindow w;
-    w.forgetSession();
-    w.setWorkspace(getitemWorkspace({2, 3}, QStringLiteral("x[1:, ::-1]")), QStringLiteral("t"));
-    w.show();
-    QApplication::setActiveWindow(&w);
-    QVERIFY(QTest::qWaitForWindowActive(&w));
-    QVERIFY(waitSettled(w));
+    showForKeys(w);
+    if (QTest::currentTestFailed()) return;
     QWidget* typedIn = nullptr;
     if (field == QLatin1String("opPicker") || field == QLatin1String("attr_multiples")) {
         QComboBox* picker = w.opPicker();
@@ -402,12 +410,8 @@ void TestUndo::theModelDocksFieldsKeepTheirOwnUndo()
     // The Model dock's filter and value fields are not the workspace: Ctrl+Z there takes back
     // their own typing and leaves the workspace as it is.
     MainWindow w;
-    w.forgetSession();
-    w.setWorkspace(getitemWorkspace({2, 3}, QStringLiteral("x[1:, ::-1]")), QStringLiteral("t"));
-    w.show();
-    QApplication::setActiveWindow(&w);
-    QVERIFY(QTest::qWaitForWindowActive(&w));
-    QVERIFY(waitSettled(w));
+    showForKeys(w);
+    if (QTest::currentTestFailed()) return;
     auto* spec = w.findChild<QLineEdit*>(QStringLiteral("specEditor"));
     QVERIFY(spec);
     spec->setFocus();
