@@ -60,8 +60,11 @@ bool dropFile(QWidget* target, const QString& path)
 {
     QMimeData mime;
     mime.setUrls({QUrl::fromLocalFile(path)});
+    // The window places its docks once it is laid out (a zero timer after show, then the
+    // layout's own deferred pass): on a loaded machine a view can still be 0 px wide when the
+    // evaluation has settled, and a drop needs a point on it.
+    if (!QTest::qWaitFor([&] { return !target->visibleRegion().isEmpty(); }, 5000)) return false;
     const QRect shown = target->visibleRegion().boundingRect();
-    if (shown.isEmpty()) return false;
     const QPoint pos = shown.center();
     QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(target, &enter);
