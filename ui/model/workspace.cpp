@@ -52,13 +52,14 @@ std::optional<SparseSpec> specOf(const OpDef& def, const Attrs& attrs)
     return sparseFromAttrs(attrs);
 }
 
-// Whether TensorFlow's decode takes `sparse` on a tensor of `shape`.
+// Whether TensorFlow's decode takes `sparse` on a tensor of `shape` (without its words: only
+// whether it throws matters).
 bool decodesOn(const Shape& shape, const SparseSpec& sparse)
 {
     try {
         StridedSliceDecode decode;
         std::vector<Step> steps;
-        decodeStridedSlice(shape, sparse, decode, steps);
+        decodeStridedSlice(shape, sparse, decode, steps, /*explain=*/false);
         return true;
     } catch (const std::exception&) {
         return false;
