@@ -7,7 +7,6 @@
 // output, and no per-element work the compiler cannot turn into plain moves.
 #include "core/error.h"
 #include "core/executor.h"
-#include "core/mapped_file.h"
 #include "core/op.h"
 
 #if defined(__SSE2__)
@@ -940,20 +939,16 @@ std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& i
         // (x[7] of a row-major array) shares the file's pages the same way, as NumPy's view
         // does: they are page cache, read-only, and checked like the input they belong to
         // (checkMappedInputs). Not of an allocated input: a small view would keep its whole
-        // buffer from going back to the pool. Only at a 64-byte boundary, the alignment every
-        // tensor buffer has.
-        if (const auto run = out.contiguousRun(inputs)) {
+        // buffer from going back to the pool. OutputPlan::sharedRun decides it, so that the
+        // limits check such an output as file-backed (OutputPlan::checkSize).
+        if (const auto run = out.sharedRun(inputs)) {
             const Tensor& input = inputs[std::size_t(run->slot)];
             const std::int64_t n = numElements(out.shape);
-            const auto address = reinterpret_cast<std::uintptr_t>(input.raw()) +
-                                 std::uintptr_t(run->offset * dtypeSize(input.dtype()));
             const bool whole = run->offset == 0 && n == input.size();
-            if (whole || (address % 64 == 0 && isMappedFile(input.raw()))) {
-                outputs.push_back(whole ? input.reshaped(out.shape)
-                                        : input.view(run->offset, out.shape));
-                if (ctx) ctx->addWork(n);
-                continue;
-            }
+            outputs.push_back(whole ? input.reshaped(out.shape)
+                                    : input.view(run->offset, out.shape));
+            if (ctx) ctx->addWork(n);
+            continue;
         }
         Tensor result = Tensor::empty(out.dtype, out.shape);
         visitStorage(out.dtype, [&](auto tag) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/plan.h"
 
+#include "core/mapped_file.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -93,6 +95,32 @@ std::optional<InputRun> OutputPlan::contiguousRun(const std::vector<Tensor>& inp
     if (!contiguous(p->extents, p->inStrides) || !contiguous(p->extents, p->outStrides))
         return std::nullopt;
     return InputRun{p->slot, p->inOffset};
+}
+
+std::optional<InputRun> OutputPlan::sharedRun(const std::vector<Tensor>& inputs) const
+{
+    const auto run = contiguousRun(inputs);
+    if (!run) return std::nullopt;
+    const Tensor& input = inputs[std::size_t(run->slot)];
+    if (run->offset == 0 && input.size() == numElements(shape)) return run;
+    const auto address = reinterpret_cast<std::uintptr_t>(input.raw()) +
+                         std::uintptr_t(run->offset * dtypeSize(input.dtype()));
+    if (address % 64 == 0 && isMappedFile(input.raw())) return run;
+    return std::nullopt;
+}
+
+std::int64_t OutputPlan::checkSize(const std::vector<Tensor>& inputs, const Limits& limits,
+                                   const std::string& what) const
+{
+    return sharedRun(inputs) ? limits.checkFileBacked(shape, dtype, what)
+                             : limits.check(shape, dtype, what);
+}
+
+std::int64_t OutputPlan::reserve(const std::vector<Tensor>& inputs, const Limits& limits,
+                                 const std::string& what) const
+{
+    return sharedRun(inputs) ? limits.checkFileBacked(shape, dtype, what)
+                             : limits.reserve(shape, dtype, what);
 }
 
 int OutputPlan::identitySlot(const std::vector<Tensor>& inputs) const

@@ -9,6 +9,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -163,6 +164,20 @@ struct OutputPlan
     /// as x[7] of a row-major tensor, x[2:5], or any identity above), or nothing. Such an output
     /// of a mapped file shares the file's pages instead of copying them (executePlan).
     std::optional<InputRun> contiguousRun(const std::vector<Tensor>& inputs) const;
+    /// The run of an input this output shares instead of copying it (executePlan), or nothing
+    /// when the output is allocated and filled: a contiguousRun that is all of its input, or
+    /// that lies in a mapped file at a 64-byte boundary (the alignment of every tensor buffer).
+    std::optional<InputRun> sharedRun(const std::vector<Tensor>& inputs) const;
+    /// Checks that the engine may hold this output before anything is allocated for it: an
+    /// output that shares an input's memory (sharedRun) as file-backed memory
+    /// (Limits::checkFileBacked), any other against the limits (Limits::check, the same
+    /// messages). `what` names it. Charges nothing; returns the element count.
+    std::int64_t checkSize(const std::vector<Tensor>& inputs, const Limits& limits,
+                           const std::string& what) const;
+    /// checkSize(), then charges the output's bytes to the limits' budget unless it shares an
+    /// input's memory: for an output about to be made.
+    std::int64_t reserve(const std::vector<Tensor>& inputs, const Limits& limits,
+                         const std::string& what) const;
 };
 
 } // namespace ss

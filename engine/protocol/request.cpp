@@ -329,7 +329,7 @@ std::int64_t chargeExecution(const Request& request, bool sources, const OpPlan&
     for (std::size_t k = 0; k < plan.outputs.size(); ++k) {
         const OutputPlan& out = plan.outputs[k];
         const std::string name = "output " + std::to_string(k);
-        const std::int64_t n = limits.reserve(out.shape, out.dtype, name);
+        const std::int64_t n = out.reserve(inputs, limits, name);
         std::int64_t elementChars = maxElementChars(out.dtype);
         if (out.dtype == DType::String) {
             const StringSizes longest = longestStrings(inputs, out);

@@ -122,6 +122,8 @@ private slots:
     void aContiguousBlockSharesTheFilesPages_data();
     void aContiguousBlockSharesTheFilesPages();
     void aSharedBlockOfATruncatedFileIsNotSaved();
+    void aViewOfAFileIsNotHeldToTheLimits_data();
+    void aViewOfAFileIsNotHeldToTheLimits();
     void onlyTheWholeMappedRangeIsTheFile();
 };
 
@@ -529,6 +531,67 @@ void TestMappedNpy::aSharedBlockOfATruncatedFileIsNotSaved()
     }
     QVERIFY(!QFile::exists(QString::fromStdString(lost)));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2); // x, row
+}
+
+void TestMappedNpy::aViewOfAFileIsNotHeldToTheLimits_data()
+{
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<QString>("refusal"); // empty: the result shares the file's pages
+    QTest::newRow("the whole") << "x[...]" << "";
+    QTest::newRow("the whole, sliced") << "x[:, :]" << "";
+    QTest::newRow("rows") << "x[16:48]" << "";
+    QTest::newRow("reversed")
+        << "x[::-1]" << "the output of shape [512,512] has 262144 elements, over the limit of 1000 "
+                        "elements";
+    QTest::newRow("columns")
+        << "x[:, 1:]" << "the output of shape [512,511] has 261632 elements, over the limit of 1000 "
+                         "elements";
+}
+
+// An output that shares a mapped file's pages is memory the process never allocates: it is held
+// to what a mapped file may be (rank, 2^40 elements), not to the element and byte limits, and is
+// not charged to the request's budget. A copy over the limits is refused as before, before
+// anything is allocated. 2^18 float32 elements (1 MiB, which is mapped), a limit of 1000.
+void TestMappedNpy::aViewOfAFileIsNotHeldToTheLimits()
+{
+    QFETCH(QString, expr);
+    QFETCH(QString, refusal);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("x.npy");
+    const std::int64_t n = 512 * 512;
+    writeFile(path, npyFile("<f4", false, "(512, 512)", elementBytes(n, 4), 128));
+    Limits limits = kLimits;
+    limits.maxElements = 1000;
+    const Json json = parseJson("{\"op\": \"getitem\", \"inputs\": {\"input\": {\"npy\": \"" +
+                                path.toStdString() + "\"}}, \"attrs\": {\"expr\": \"" +
+                                expr.toStdString() + "\"}, \"emit\": \"summary\"}");
+    setNpyMapping(true);
+    const Limits budget = limits.forRequest();
+    Request request;
+    try {
+        request = requestFromJson(json, budget);
+    } catch (const OpError& e) {
+        setNpyMapping(false);
+        QFAIL(e.what());
+    }
+    setNpyMapping(false);
+    const Tensor& input = request.inputs.at(0).at(0);
+    QVERIFY(isMappedFile(input.raw()));
+    const std::int64_t charged = budget.budget->charged();
+    try {
+        const RequestResult result = runRequest(request, budget, testExecutor());
+        QVERIFY2(refusal.isEmpty(), "a copy over the element limit was made");
+        const Tensor& out = result.outputs.at(0);
+        QVERIFY(isMappedFile(out.raw()));
+        QVERIFY(out.identical(getitemOnFile(path, expr.toStdString(), false).outputs.at(0)));
+        // Only the response's text was charged, not the output's 4 bytes an element.
+        QCOMPARE(budget.budget->charged() - charged, result.responseBytes);
+    } catch (const OpError& e) {
+        QVERIFY2(!refusal.isEmpty(), e.what());
+        QCOMPARE(e.code(), ErrorCode::ResourceExhausted);
+        QCOMPARE(QString::fromUtf8(e.what()), refusal);
+        QCOMPARE(budget.budget->charged(), charged);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestMappedNpy)

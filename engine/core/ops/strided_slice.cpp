@@ -199,18 +199,24 @@ Step readStep(const StridedSliceDecode& d, const std::string& in, const std::str
     return s;
 }
 
-// The plan of a slice of `input`, after `steps` (the spec read so far). Without `explain`, as
-// OpCall::explains() says, no words: `steps` comes empty, and none are added.
-OpPlan planSlice(const Tensor& input, int slot, const SparseSpec& sparse,
-                 std::vector<SpecEntry> entries, std::vector<Step> steps, const Limits& limits,
-                 bool explain)
+// The plan of a slice of the call's input, after `steps` (the spec read so far). Without
+// `explain`, as OpCall::explains() says, no words: `steps` comes empty, and none are added.
+OpPlan planSlice(const OpCall& call, const SparseSpec& sparse, std::vector<SpecEntry> entries,
+                 std::vector<Step> steps)
 {
+    const Tensor& input = call.input("input");
+    const bool explain = call.explains();
     OpPlan plan;
     plan.steps = std::move(steps);
     StridedSliceDecode d;
     d.spec = std::move(entries);
     decodeStridedSlice(input.shape(), sparse, d, plan.steps, explain);
-    limits.check(d.finalShape, input.dtype(), "the output");
+    OutputPlan out;
+    out.dtype = input.dtype();
+    out.shape = d.finalShape;
+    out.pieces.push_back(slicePiece(call.slot("input"), input.shape(), d));
+    // A slice that shares a mapped file's pages (x[...], x[10:20]) allocates nothing.
+    out.checkSize(call.allInputs(), call.limits(), "the output");
     // strided_slice_op.cc: the identity and dimension-0 fast paths take any rank; the general
     // kernel is instantiated for 1 to 8 processing dimensions and runs only when the slice
     // selects something. Its message names the input's rank (the processing rank equals it).
@@ -237,10 +243,6 @@ OpPlan planSlice(const Tensor& input, int slot, const SparseSpec& sparse,
                      num(r) + "\".",
                  {}});
     }
-    OutputPlan out;
-    out.dtype = input.dtype();
-    out.shape = d.finalShape;
-    out.pieces.push_back(slicePiece(slot, input.shape(), d));
     if (explain) plan.steps.push_back(readStep(d, "input", "output"));
     plan.outputs.push_back(std::move(out));
     plan.decode = std::move(d);
@@ -338,8 +340,7 @@ OpPlan stridedSlice(const OpCall& call)
     std::vector<SpecEntry> entries = describeSparseSpec(sparse);
     if (offset)
         applyOffset(call.input("input").shape(), sparse, call.explains() ? &steps : nullptr);
-    return planSlice(call.input("input"), call.slot("input"), sparse, std::move(entries),
-                     std::move(steps), call.limits(), call.explains());
+    return planSlice(call, sparse, std::move(entries), std::move(steps));
 }
 
 Encoding encodeExprAttr(const OpCall& call)
@@ -355,8 +356,7 @@ OpPlan getitem(const OpCall& call)
     Encoding enc = encodeExprAttr(call);
     std::vector<Step> steps;
     if (call.explains()) addEncodingSteps(enc, steps);
-    return planSlice(call.input("input"), call.slot("input"), enc.sparse, std::move(enc.entries),
-                     std::move(steps), call.limits(), call.explains());
+    return planSlice(call, enc.sparse, std::move(enc.entries), std::move(steps));
 }
 
 OpPlan encode(const OpCall& call)
