@@ -441,6 +441,10 @@ int runCommand(const Options& o, std::istream& in, std::ostream& out, std::ostre
     return 0;
 }
 
+// eval's text lists the elements a result reads from its per-element sources (8 bytes an
+// element) up to this many output elements; a bigger strided slice is read from its plan.
+constexpr std::int64_t kListedSources = std::int64_t(1) << 20;
+
 // eval sizes its whole request from the shapes before the input is made: the
 // input, and the result its subscript makes of it (with the result's sources when asked), so a
 // request too big is refused at once instead of after building its input. Each piece is still
@@ -457,11 +461,11 @@ void requireSubscriptRequest(const std::string& expr, DType dtype, const Shape& 
     }
     const std::int64_t in = limits.check(shape, dtype, "the input");
     const std::int64_t out = limits.check(decode.finalShape, dtype, "the result");
-    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
     const std::int64_t size = dtypeSize(dtype);
+    // A result too big to list its sources is read from its plan (listsSources).
+    sources = sources && out <= kListedSources;
     // Each count is at most maxBytes / size (checked), so none of these overflows.
-    const std::int64_t bytes =
-        in * size + out * size + (sources ? std::min(out, kMax / 16) * 8 : 0);
+    const std::int64_t bytes = in * size + out * size + (sources ? out * 8 : 0);
     limits.budget->require(bytes, "the input of shape " + shapeString(shape) + " " +
                                       std::string(dtypeName(dtype)) + " with the result of " +
                                       expr + " (shape " + shapeString(decode.finalShape) + ")" +
@@ -500,6 +504,64 @@ std::string attrsText(const Attrs& attrs)
     return out;
 }
 
+// The one piece of a strided slice's plan (getitem, strided_slice: the plans with a decode),
+// whose output element i is read from the input at the piece's coordinates of i (row-major); null
+// for any other plan. A strided slice reads each element it selects once: no stride is 0.
+const AffinePiece* slicePieceOf(const OpPlan& plan)
+{
+    if (!plan.decode || plan.outputs.size() != 1 || plan.outputs[0].pieces.size() != 1)
+        return nullptr;
+    const auto* piece = std::get_if<AffinePiece>(&plan.outputs[0].pieces[0]);
+    if (!piece || piece->slot != 0 || piece->outOffset != 0 ||
+        piece->outStrides != rowMajorStrides(piece->extents))
+        return nullptr;
+    return piece;
+}
+
+// Whether eval's text asks for the result's sources: not for a result too big to list that its
+// plan answers for (slicePieceOf).
+bool listsSources(const OpPlan& plan)
+{
+    return numElements(plan.outputs.at(0).shape) <= kListedSources || !slicePieceOf(plan);
+}
+
+// The input elements a result reads, as eval's text shows them: how many, the first few in
+// output order, and for colour the sorted list (empty when the plan answers instead of sources).
+struct ReadElements
+{
+    std::int64_t count = 0;
+    std::vector<std::int64_t> first;
+    std::vector<std::int64_t> sorted;
+};
+
+ReadElements readElements(const RequestResult& result, std::int64_t firstCount)
+{
+    ReadElements r;
+    if (result.sources.empty()) {
+        const AffinePiece& piece = *slicePieceOf(result.plan);
+        r.count = numElements(piece.extents);
+        for (std::int64_t i = 0; i < std::min(r.count, firstCount); ++i) {
+            std::int64_t index = piece.inOffset;
+            const auto coords = unravelIndex(i, piece.extents);
+            for (std::size_t k = 0; k < coords.size(); ++k)
+                index += coords[k] * piece.inStrides[k];
+            r.first.push_back(index);
+        }
+        return r;
+    }
+    const SourceList& sources = result.sources[0];
+    // As many as the output has, not a flag per input element (a mapped input may have 4 x 10^9).
+    r.sorted.reserve(sources.size());
+    for (const std::int64_t s : sources)
+        if (s != kNoSource && sourceSlot(s) == 0) r.sorted.push_back(sourceIndex(s));
+    std::sort(r.sorted.begin(), r.sorted.end());
+    r.sorted.erase(std::unique(r.sorted.begin(), r.sorted.end()), r.sorted.end());
+    r.count = std::int64_t(r.sorted.size());
+    for (std::int64_t i = 0; i < std::min(std::int64_t(sources.size()), firstCount); ++i)
+        r.first.push_back(sourceIndex(sources[std::size_t(i)]));
+    return r;
+}
+
 int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& givenLimits)
 {
     // runRequest checks the mapped input after the op: a .npy file bigger than memory is sliced
@@ -513,6 +575,11 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
     request.attrs.emplace("expr", Attr(expr));
     request.trace = true;
     request.sources = !o.json;
+    request.sourcesWanted = [](const OpPlan& plan, const std::vector<Tensor>&) {
+        return listsSources(plan);
+    };
+    // The text prints a summary of the result, not the response's JSON.
+    request.inMemory = !o.json;
     // A pasted call is read with the input's shape (narrow and np.take's negative indices need
     // it): --shape's at once, a .npy file's once it is read.
     const bool pasted = model::looksLikePastedCode(expr);
@@ -549,21 +616,16 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
 
     const Tensor& input = result.inputs[0];
     const Tensor& output = result.outputs[0];
-    // The elements read, sorted: as many as the output has, not a flag per input element (a
-    // mapped input may have 4 x 10^9 of them).
-    std::vector<std::int64_t> read;
-    read.reserve(result.sources[0].size());
-    for (const std::int64_t s : result.sources[0])
-        if (s != kNoSource && sourceSlot(s) == 0) read.push_back(sourceIndex(s));
-    std::sort(read.begin(), read.end());
-    read.erase(std::unique(read.begin(), read.end()), read.end());
-    const auto readCount = read.size();
+    constexpr std::int64_t kFirstReads = 8;
+    const ReadElements read = readElements(result, kFirstReads);
+    const std::int64_t readCount = read.count;
+    const bool highlighted = p.color() && !read.sorted.empty();
 
     PrintOptions printOptions;
     printOptions.lineWidth = std::max(40, p.width());
-    if (p.color())
+    if (highlighted)
         printOptions.highlight = [&](std::int64_t i) {
-            return std::binary_search(read.begin(), read.end(), i);
+            return std::binary_search(read.sorted.begin(), read.sorted.end(), i);
         };
     p.heading("x: " + std::string(dtypeName(input.dtype())) + " " + compactShape(input.shape()) +
               ", " +
@@ -587,18 +649,18 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
     p.out() << formatTensor(output, printOptions) << "\n\n";
     p.out() << readCount << " of " << input.size() << " input element"
             << (input.size() == 1 ? " is" : "s are") << " read"
-            << (p.color() && readCount ? " (highlighted in x)" : "") << ".\n";
+            << (highlighted ? " (highlighted in x)" : "") << ".\n";
     // Where the first elements come from, in output order: the order the slice walks.
     std::string order;
-    const auto& sources = result.sources[0];
-    for (std::size_t i = 0; i < sources.size() && i < 8; ++i) {
+    for (std::size_t i = 0; i < read.first.size(); ++i) {
         std::string coords;
-        for (const std::int64_t c : unravelIndex(sourceIndex(sources[i]), input.shape()))
+        for (const std::int64_t c : unravelIndex(read.first[i], input.shape()))
             coords += (coords.empty() ? "" : ",") + std::to_string(c);
         order += (i ? ", " : "") + (coords.empty() ? "x" : "x[" + coords + "]");
     }
     if (!order.empty())
-        p.paragraph("Read in this order: " + order + (sources.size() > 8 ? ", ..." : "."), "", 2);
+        p.paragraph("Read in this order: " + order + (output.size() > kFirstReads ? ", ..." : "."),
+                    "", 2);
     p.out() << "\n";
 
     // Only a slice spec (getitem, strided_slice) has a decode to show.

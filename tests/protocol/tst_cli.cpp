@@ -96,6 +96,8 @@ private slots:
     void evalReadsAPastedCall();
     void evalIsSizedBeforeItsInputIsMade();
     void evalSlicesAFileBiggerThanTheLimitWhereItLies();
+    void evalShowsAViewOfAFileOverTheLimits_data();
+    void evalShowsAViewOfAFileOverTheLimits();
     void opsListsEveryOp();
     void opsExamplesAreAnsweredByRun();
     void runAnswersEveryLineInOrder();
@@ -640,7 +642,8 @@ void TestCli::executableAnswersMixedInput()
 }
 
 // eval sizes the whole request from the shapes (the input, the result of the subscript, its
-// sources) before making the input: it used to build the input, then refuse on the output.
+// sources) before making the input: it used to build the input, then refuse on the output. A
+// result of more than 2^20 elements is listed from its plan, without sources.
 void TestCli::evalIsSizedBeforeItsInputIsMade()
 {
     const CliRun r = cli(
@@ -648,11 +651,19 @@ void TestCli::evalIsSizedBeforeItsInputIsMade()
     QCOMPARE(r.exit, 1);
     QVERIFY2(contains(r.err,
                       "the input of shape [100000000] int8 with the result of x[::-1] (shape "
-                      "[100000000]) and its sources (8 bytes an element) needs 1.0 GB "
-                      "(1000000000 bytes); 150.0 MB is available (the --max-bytes limit "
-                      "of 150.0 MB)"),
+                      "[100000000]) needs 200.0 MB (200000000 bytes); 150.0 MB is available (the "
+                      "--max-bytes limit of 150.0 MB)"),
              r.err.c_str());
     QCOMPARE(r.out, "");
+    const CliRun listed = cli(
+        {"--max-bytes", "9000000", "eval", "--shape", "1000000", "--dtype", "int8", "x[::-1]"});
+    QCOMPARE(listed.exit, 1);
+    QVERIFY2(contains(listed.err,
+                      "the input of shape [1000000] int8 with the result of x[::-1] (shape "
+                      "[1000000]) and its sources (8 bytes an element) needs 10.0 MB "
+                      "(10000000 bytes); 9.0 MB is available (the --max-bytes limit of 9.0 MB)"),
+             listed.err.c_str());
+    QCOMPARE(listed.out, "");
     // What fits runs.
     QCOMPARE(
         cli({"--max-bytes", "150000000", "eval", "--shape", "1000", "--dtype", "int8", "x[::-1]"})
@@ -700,6 +711,62 @@ void TestCli::evalSlicesAFileBiggerThanTheLimitWhereItLies()
     QVERIFY(readNpyFile(saved, Limits{}).identical(row));
     QVERIFY2(peakResident() - before < 32 << 20,
              qPrintable(QString::number(peakResident() - before)));
+}
+
+void TestCli::evalShowsAViewOfAFileOverTheLimits_data()
+{
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<QString>("printed"); // empty: refused, with `refusal`
+    QTest::addColumn<QString>("refusal");
+    QTest::addColumn<std::int64_t>("first"); // the result's first element, of the input
+    QTest::newRow("the file") << "x[...]"
+                              << "2097152 of 2097152 input elements are read.\nRead in this "
+                                 "order: x[0,0], x[0,1], x[0,2],"
+                              << "" << std::int64_t(0);
+    QTest::newRow("rows") << "x[512:]"
+                          << "1572864 of 2097152 input elements are read.\nRead in this "
+                             "order: x[512,0], x[512,1], x[512,2],"
+                          << "" << std::int64_t(512 * 1024);
+    QTest::newRow("reversed: a copy")
+        << "x[::-1]" << ""
+        << "slicescope-cli: resource_exhausted: the output of shape [2048,1024] has 2097152 "
+           "elements, over the limit of 1000000 elements\n"
+        << std::int64_t(-1);
+}
+
+// A result that shares a mapped file's pages is not held to --max-elements (nor charged as an
+// allocation), and eval's text prints it as it prints any result, without 8 bytes an element of
+// sources for what it lists; --save writes it. 2^21 float32 elements (arange) under a limit of 10^6.
+void TestCli::evalShowsAViewOfAFileOverTheLimits()
+{
+    QFETCH(QString, expr);
+    QFETCH(QString, printed);
+    QFETCH(QString, refusal);
+    QFETCH(std::int64_t, first);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("x.npy")).toStdString();
+    const Tensor x = makeFilled(DType::Float32, {2048, 1024}, Fill::Arange, 0, Limits{});
+    writeNpyFile(path, x);
+    const std::string saved = dir.filePath(QStringLiteral("r.npy")).toStdString();
+    QFile clearRefs(QStringLiteral("/proc/self/clear_refs"));
+    QVERIFY(clearRefs.open(QIODevice::WriteOnly) && clearRefs.write("5") == 1);
+    clearRefs.close();
+    const std::int64_t before = peakResident();
+    const CliRun r = cli({"--max-elements", "1000000", "eval", "--input", "x=" + path,
+                          expr.toStdString(), "--save", saved});
+    if (!refusal.isEmpty()) {
+        QCOMPARE(r.exit, 1);
+        QCOMPARE(QString::fromStdString(r.err), refusal);
+        return;
+    }
+    QVERIFY2(r.exit == 0, r.err.c_str());
+    QVERIFY2(contains(r.out, printed.toStdString()), r.out.c_str());
+    // The file's pages it printed, not 16 MiB of sources and as much again to sort them.
+    QVERIFY2(peakResident() - before < 12 << 20,
+             qPrintable(QString::number(peakResident() - before)));
+    const Tensor result = readNpyFile(saved, Limits{});
+    QCOMPARE(result.shape(), (Shape{2048 - first / 1024, 1024}));
+    QVERIFY(result.identical(x.view(first, result.shape())));
 }
 
 void TestCli::emptyTensorsWithHugeAxesPrintAtOnce_data()
