@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/op.h"
 #include "protocol/npy.h"
+#include "ui/model/engineclient.h"
 #include "ui/model/modelnodetable.h"
 #include "ui/model/workspacefile.h"
 #include "ui/views/plaintext.h"
@@ -14,6 +15,7 @@
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/modeldock.h"
+#include "ui/workbench/workspacedocument.h"
 #include "workbench_testing.h"
 
 #include <QApplication>
@@ -87,6 +89,7 @@ private slots:
     void whatTheCommandLineOpensIsNoUndoStep_data();
     void whatTheCommandLineOpensIsNoUndoStep();
     void aFileOpensOnASpecOfItsRank();
+    void aFileTooBigToCopyOpensWhole();
     void droppedFilesOpen();
     void aNpyDroppedOnAnInputReplacesIt();
     void aModelDroppedOpensInTheModelDock();
@@ -240,6 +243,39 @@ void TestStartFiles::aFileOpensOnASpecOfItsRank()
     QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.message()));
     QCOMPARE(QString::fromStdString(w.workspace().attrs.at("expr").toString()),
              QStringLiteral("x[0]"));
+}
+
+// `slicescope big.npy` (4 x 10^9 float32) opened on the default x[1:, ::-1] and showed nothing
+// but the engine's refusal of a copy that big: it opens on x[...], the file itself, and the
+// message strip says why until the next edit. 2^18 float32 (1 MiB, mapped) under 10^5 elements.
+void TestStartFiles::aFileTooBigToCopyOpensWhole()
+{
+    QTemporaryDir dir;
+    StartOptions options;
+    options.file = dir.filePath(QStringLiteral("big.npy"));
+    QVERIFY(writeBytes(options.file, npyBytes("<f4", "(512, 512)", QByteArray(1 << 20, '\1'))));
+    MainWindow w;
+    Limits limits = w.engine()->limits();
+    limits.maxElements = 100000;
+    w.engine()->setLimits(limits);
+    QString error;
+    QVERIFY2(prepareWindow(w, options, &error), qPrintable(error));
+    w.show();
+    QVERIFY(waitSettled(w));
+    QVERIFY2(w.lastEvaluation() && w.lastEvaluation()->ok, qPrintable(w.message()));
+    QCOMPARE(QString::fromStdString(w.workspace().attrs.at("expr").toString()),
+             QStringLiteral("x[...]"));
+    QCOMPARE(w.lastEvaluation()->outputs.front().shape(), (Shape{512, 512}));
+    QVERIFY2(w.message().contains(QStringLiteral("x[1:, ::-1], copies more than the engine may "
+                                                 "hold")),
+             qPrintable(w.message()));
+
+    Workspace next = w.workspace();
+    next.attrs["expr"] = Attr(std::string("x[:100]"));
+    w.document()->edit(next, QStringLiteral("expr"));
+    QVERIFY(waitSettled(w));
+    QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.message()));
+    QCOMPARE(w.message(), QString());
 }
 
 void TestStartFiles::droppedFilesOpen()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Switching ops carries a slice spec between the subscript and the raw strided_slice arguments;
 // TFLite's offset, which changes what the ends mean, stops that. A spec is cut to the rank of a
-// tensor opened under it.
+// tensor opened under it, and a file too big to copy opens whole.
 #include "core/decode.h"
 #include "core/op.h"
 #include "core/slice_expr.h"
@@ -20,6 +20,8 @@ class TestSwitchOp : public QObject
 private slots:
     void specIsCutToTheInputsRank_data();
     void specIsCutToTheInputsRank();
+    void aFileTooBigToCopyOpensWhole_data();
+    void aFileTooBigToCopyOpensWhole();
     void specCarriesOver_data()
     {
         QTest::addColumn<QVariant>("offset"); // invalid: attribute absent
@@ -139,6 +141,61 @@ void TestSwitchOp::specIsCutToTheInputsRank()
                                 ? fit.attrs.at("expr").toString()
                                 : toExpr(sparseFromAttrs(fit.attrs).value());
     QCOMPARE(QString::fromStdString(got), fitted);
+}
+
+void TestSwitchOp::aFileTooBigToCopyOpensWhole_data()
+{
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<QString>("expr"); // getitem's, or encoded for strided_slice's raw arguments
+    QTest::addColumn<Shape>("shape");
+    QTest::addColumn<QString>("opened");
+    QTest::addColumn<QString>("why"); // in the note; empty: no note
+    QTest::newRow("the default, a copy too big")
+        << "getitem"
+        << "x[1:, ::-1]" << Shape{100, 100} << "x[...]"
+        << "x[1:, ::-1], copies more than the engine may hold (the output of shape [99,100] has "
+           "9900 elements, over the limit of 1000 elements)";
+    QTest::newRow("cut to a vector, a copy too big")
+        << "getitem"
+        << "x[1:, ::-1]" << Shape{10000} << "x[...]" << "x[1:], copies more";
+    QTest::newRow("raw arguments: x[...], which reads as x[()]")
+        << "strided_slice"
+        << "x[1:, ::-1]" << Shape{100, 100} << "x[()]" << "x[1:, ::-1]";
+    QTest::newRow("a copy that fits: unchanged") << "getitem"
+                                                 << "x[5:7, ::-1]" << Shape{100, 100}
+                                                 << "x[5:7, ::-1]" << "";
+    QTest::newRow("another error: unchanged") << "getitem"
+                                              << "x[200, 0]" << Shape{100, 100} << "x[200, 0]"
+                                              << "";
+}
+
+// `slicescope big.npy` opened on the default x[1:, ::-1] and showed only the engine's refusal of
+// a copy bigger than it may hold; the file opens on x[...], the tensor itself (no copy), and a note
+// says why. 10^4 elements under a limit of 1000.
+void TestSwitchOp::aFileTooBigToCopyOpensWhole()
+{
+    QFETCH(QString, op);
+    QFETCH(QString, expr);
+    QFETCH(Shape, shape);
+    QFETCH(QString, opened);
+    QFETCH(QString, why);
+    const OpDef& def = *findOp(op.toStdString());
+    Workspace ws = exampleWorkspace(def);
+    ws.attrs = def.notation == Notation::Subscript
+                   ? Attrs{{"expr", Attr(expr.toStdString())}}
+                   : attrsFromSparse(encodeExpression(expr.toStdString()).sparse);
+    ws.inputs.front().front() =
+        dataSource(makeFilled(DType::Float32, shape, Fill::Arange, 0, Limits{}));
+    Limits limits;
+    limits.maxElements = 1000;
+    QString note;
+    const Workspace fit = fitSpecToFile(ws, limits, &note);
+    const std::string got = def.notation == Notation::Subscript
+                                ? fit.attrs.at("expr").toString()
+                                : toExpr(sparseFromAttrs(fit.attrs).value());
+    QCOMPARE(QString::fromStdString(got), opened);
+    QVERIFY2(why.isEmpty() ? note.isEmpty() : note.contains(why), qPrintable(note));
+    QCOMPARE(fit.inputs, ws.inputs);
 }
 
 QTEST_APPLESS_MAIN(TestSwitchOp)

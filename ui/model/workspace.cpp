@@ -79,6 +79,14 @@ SparseSpec firstEntries(SparseSpec sparse, std::size_t count)
     return sparse;
 }
 
+// The attributes of a spec-only op that hold `sparse`: the subscript `expr` in the subscript
+// notation, the raw arguments otherwise.
+Attrs specAttrs(const OpDef& def, const SparseSpec& sparse, const std::string& expr)
+{
+    return def.notation == Notation::Subscript ? Attrs{{"expr", Attr(expr)}}
+                                               : attrsFromSparse(sparse);
+}
+
 } // namespace
 
 QString fillKindName(FillKind kind)
@@ -257,12 +265,45 @@ Workspace fitSpecToInputRank(const Workspace& ws)
         const SparseSpec cut = firstEntries(*sparse, kept);
         if (!decodesOn(*shape, cut)) return ws;
         Workspace next = ws;
-        next.attrs = def->notation == Notation::Subscript ? Attrs{{"expr", Attr(toExpr(cut))}}
-                                                          : attrsFromSparse(cut);
+        next.attrs = specAttrs(*def, cut, toExpr(cut));
         return next;
     } catch (const std::exception&) {
         return ws; // an unfinished expression: nothing to fit
     }
+}
+
+Workspace fitSpecToFile(const Workspace& ws, const Limits& limits, QString* note)
+{
+    const Workspace fitted = fitSpecToInputRank(ws);
+    const OpDef* def = findOp(fitted.op);
+    if (!def || !takesOnlySpec(*def) || offsetOn(fitted.attrs) || fitted.inputs.empty() ||
+        fitted.inputs.front().empty() || !fitted.inputs.front().front().data.isValid())
+        return fitted;
+    const Tensor& data = fitted.inputs.front().front().data;
+    // The plan decides what is a copy: planning checks the output against the limits, and lets
+    // an output that shares the file's pages (the whole file) be as big as the file.
+    auto refusal = [&](const Attrs& attrs) -> std::optional<std::string> {
+        try {
+            def->plan(OpCall(*def, {{data}}, attrs, limits));
+            return std::nullopt;
+        } catch (const OpError& e) {
+            if (e.code() != ErrorCode::ResourceExhausted) return std::nullopt;
+            return std::string(e.what());
+        }
+    };
+    const auto tooBig = refusal(fitted.attrs);
+    if (!tooBig) return fitted;
+    Workspace whole = fitted;
+    const std::string wholeExpr = "x[...]";
+    whole.attrs = specAttrs(*def, encodeExpression(wholeExpr).sparse, wholeExpr);
+    if (refusal(whole.attrs)) return fitted;
+    if (note)
+        *note = QStringLiteral("The file opens on the whole tensor, x[...], which is the file "
+                               "itself and copies nothing: the spec it would have opened on, %1, "
+                               "copies more than the engine may hold (%2).")
+                    .arg(QString::fromStdString(toExpr(*specOf(*def, fitted.attrs))),
+                         QString::fromStdString(*tooBig));
+    return whole;
 }
 
 Tensor materialize(const InputSource& source, const Limits& limits, Executor* executor)

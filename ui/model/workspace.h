@@ -73,6 +73,11 @@ Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* 
 /// x[1:, ::-1] opens on x[1:], not on "Index out of range using input dim 1"). Unchanged when
 /// the spec fits, fails for another reason, or does not read.
 Workspace fitSpecToInputRank(const Workspace& ws);
+/// `ws` for a file just opened as its first input (`data`): fitSpecToInputRank, or, when the
+/// output of that spec is a copy too big for `limits` (a file bigger than what a copy may hold),
+/// the whole tensor `x[...]`, which shares the file's pages; `note` (if not null) then says so
+/// and why. Unchanged when the spec fits or is refused for another reason.
+Workspace fitSpecToFile(const Workspace& ws, const Limits& limits, QString* note);
 /// The shape an input source will have, when it is known without making the tensor.
 std::optional<Shape> knownShape(const InputSource& source);
 

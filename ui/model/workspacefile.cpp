@@ -211,7 +211,8 @@ std::string workspaceToJson(const Workspace& ws)
     return out;
 }
 
-Workspace readWorkspaceFile(const QString& path, const Workspace& current, const Limits& limits)
+Workspace readWorkspaceFile(const QString& path, const Workspace& current, const Limits& limits,
+                            QString* note)
 {
     checkPath(path); // before the name is taken from it: a NUL would cut the name short
     const std::string where = QFileInfo(path).fileName().toStdString() + ": ";
@@ -221,7 +222,7 @@ Workspace readWorkspaceFile(const QString& path, const Workspace& current, const
             if (ws.inputs.empty() || ws.inputs.front().empty()) ws = Workspace{};
             ws.inputs.front().front() =
                 dataSource(readNpyFile(QFile::encodeName(path).toStdString(), limits));
-            return fitSpecToInputRank(ws);
+            return fitSpecToFile(ws, limits, note);
         }
         // A workspace is one request line: the CLI's limit on those is the limit here too.
         const std::string bytes =

@@ -41,8 +41,10 @@ inline constexpr std::int64_t kMappedInputEmbedBytes = std::int64_t(16) << 20;
 std::string workspaceToJson(const Workspace& workspace);
 
 /// Reads a workspace file (.json) or a NumPy file (.npy, which becomes the first input of
-/// `current`). Throws OpError(bad_request) naming the file and the problem.
-Workspace readWorkspaceFile(const QString& path, const Workspace& current, const Limits& limits);
+/// `current`, with its spec fitted to the file: fitSpecToFile, which may set `note`). Throws
+/// OpError(bad_request) naming the file and the problem.
+Workspace readWorkspaceFile(const QString& path, const Workspace& current, const Limits& limits,
+                            QString* note = nullptr);
 /// The text of a workspace file (workspaceToJson and a newline). Throws as workspaceToJson.
 std::string workspaceFileText(const Workspace& workspace);
 /// Writes atomically: the old file stays whole until the new one is complete. Throws

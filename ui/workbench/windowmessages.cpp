@@ -17,11 +17,15 @@ WindowMessages::WindowMessages(QMainWindow& window, WorkspaceDocument* document,
     : QObject(&window), m_window(window), m_document(document), m_strip(strip)
 {
     connect(m_document, &WorkspaceDocument::aboutToChange, this, [this] {
-        // The user works on what is on show now: a start error has been read.
-        m_startError.clear();
+        // The user works on what is on show now: a start error or a note has been read.
+        m_untilEdit.clear();
         m_notOpened.clear();
     });
     connect(m_document, &WorkspaceDocument::fileChanged, this, &WindowMessages::updateTitle);
+    connect(m_document, &WorkspaceDocument::noted, this, [this](const QString& text) {
+        m_untilEdit = text.toHtmlEscaped();
+        showCurrent();
+    });
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this,
             [this](bool clean) { m_window.setWindowModified(!clean); });
 }
@@ -46,10 +50,10 @@ void WindowMessages::showNotice(const QString& text)
 
 void WindowMessages::showStartError(const QString& text, const QString& file)
 {
-    m_startError = text.toHtmlEscaped();
+    m_untilEdit = text.toHtmlEscaped();
     if (!file.isEmpty()) {
-        if (!text.trimmed().endsWith(u'.')) m_startError += u'.';
-        m_startError += tr(" Nothing was opened: the window shows a new, untitled workspace.");
+        if (!text.trimmed().endsWith(u'.')) m_untilEdit += u'.';
+        m_untilEdit += tr(" Nothing was opened: the window shows a new, untitled workspace.");
         m_notOpened = file;
     }
     updateTitle();
@@ -91,7 +95,7 @@ void WindowMessages::showCurrent()
     else if (!m_evalMessage.isEmpty())
         show(m_evalMessage);
     else
-        show(m_startError);
+        show(m_untilEdit);
 }
 
 void WindowMessages::updateTitle()

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What the message strip and the title say. The strip shows the most current of: an attribute
-// field that does not parse, the shown evaluation's error, a start error that still holds, and
-// when there is none of these the session's notices. The title names the file, else the lesson,
-// else "Untitled", and a start file that could not be opened.
+// field that does not parse, the shown evaluation's error, a start error or an opened file's note
+// (WorkspaceDocument::noted) that still holds, and when there is none of these the session's
+// notices. The title names the file, else the lesson, else "Untitled", and a start file that
+// could not be opened.
 #pragma once
 
 #include <QObject>
@@ -53,7 +54,7 @@ private:
     WorkspaceDocument* m_document;
     MessageStrip* m_strip;
     QStringList m_notices; ///< HTML, shown when no error is
-    QString m_startError;  ///< a start error that holds until the first edit
+    QString m_untilEdit;   ///< a start error or a file's note, which holds until the first edit
     QString m_notOpened;   ///< the start file that did not open, for the title
     QString m_unreadable;  ///< the op editor's attribute fields that do not read, why
     QString m_evalMessage; ///< the shown evaluation's error

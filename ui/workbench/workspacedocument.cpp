@@ -117,11 +117,13 @@ void WorkspaceDocument::apply(const Workspace& ws)
 bool WorkspaceDocument::openFile(const QString& path, QString* error)
 {
     try {
-        const Workspace ws = readWorkspaceFile(path, m_ws, m_engine->limits());
+        QString note;
+        const Workspace ws = readWorkspaceFile(path, m_ws, m_engine->limits(), &note);
         // A .npy file is an input of the workspace (which it changes, one undo step); a
         // workspace file is the document's file from now on, opened with a fresh history.
         if (path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive)) {
             edit(ws, tr("Open %1").arg(QFileInfo(path).fileName()));
+            if (!note.isEmpty()) emit noted(note);
         } else {
             load(ws);
             m_filePath = QFileInfo(path).absoluteFilePath();

@@ -96,6 +96,9 @@ signals:
     void fileChanged();
     /// A file joined the recent files.
     void recentFilesChanged();
+    /// What the user should know about a file just opened (why it opens on another spec), until
+    /// the next edit.
+    void noted(const QString& text);
 
 private:
     class WorkspaceCommand;
