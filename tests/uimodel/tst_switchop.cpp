@@ -5,8 +5,12 @@
 #include "core/decode.h"
 #include "core/op.h"
 #include "core/slice_expr.h"
+#include "core/mapped_file.h"
+#include "protocol/npy.h"
 #include "ui/model/workspace.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ss;
@@ -22,6 +26,7 @@ private slots:
     void specIsCutToTheInputsRank();
     void aFileTooBigToCopyOpensWhole_data();
     void aFileTooBigToCopyOpensWhole();
+    void aFileTooBigForTheViewsOpensOnItsFirstRows();
     void specCarriesOver_data()
     {
         QTest::addColumn<QVariant>("offset"); // invalid: attribute absent
@@ -153,14 +158,14 @@ void TestSwitchOp::aFileTooBigToCopyOpensWhole_data()
     QTest::newRow("the default, a copy too big")
         << "getitem"
         << "x[1:, ::-1]" << Shape{100, 100} << "x[...]"
-        << "x[1:, ::-1], copies more than the engine may hold (the output of shape [99,100] has "
-           "9900 elements, over the limit of 1000 elements)";
+        << "x[1:, ::-1], cannot be shown (the output of shape [99,100] has 9900 elements, over the "
+           "limit of 1000 elements)";
     QTest::newRow("cut to a vector, a copy too big")
         << "getitem"
-        << "x[1:, ::-1]" << Shape{10000} << "x[...]" << "x[1:], copies more";
+        << "x[1:, ::-1]" << Shape{10000} << "x[...]" << "x[1:], cannot be shown";
     QTest::newRow("raw arguments: x[...], which reads as x[()]")
         << "strided_slice"
-        << "x[1:, ::-1]" << Shape{100, 100} << "x[()]" << "x[1:, ::-1]";
+        << "x[1:, ::-1]" << Shape{100, 100} << "x[()]" << "x[1:, ::-1], cannot be shown";
     QTest::newRow("a copy that fits: unchanged") << "getitem"
                                                  << "x[5:7, ::-1]" << Shape{100, 100}
                                                  << "x[5:7, ::-1]" << "";
@@ -196,6 +201,43 @@ void TestSwitchOp::aFileTooBigToCopyOpensWhole()
     QCOMPARE(QString::fromStdString(got), opened);
     QVERIFY2(why.isEmpty() ? note.isEmpty() : note.contains(why), qPrintable(note));
     QCOMPARE(fit.inputs, ws.inputs);
+}
+
+// The views colour at most 2^31 - 1 read positions: a file with more elements opens on as many of
+// its first rows as they show, a view of its pages. 65536 x 32769 int8 (2^31 + 2^16 elements) in
+// a sparse file, mapped as the workbench maps it.
+void TestSwitchOp::aFileTooBigForTheViewsOpensOnItsFirstRows()
+{
+    constexpr qint64 rows = 65536, cols = 32769;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("big.npy"));
+    QByteArray dict("{'descr': '|i1', 'fortran_order': False, 'shape': (65536, 32769), }");
+    dict += QByteArray(128 - 10 - 1 - dict.size(), ' ') + '\n';
+    QByteArray header("\x93NUMPY\x01\x00", 8);
+    header += char(dict.size() & 0xFF);
+    header += char(dict.size() >> 8);
+    header += dict;
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(header), qint64(128));
+        QVERIFY(f.resize(128 + rows * cols));
+    }
+    setNpyMapping(true);
+    const Tensor big = readNpyFile(path.toStdString(), Limits::machineDefault());
+    setNpyMapping(false);
+    QVERIFY(isMappedFile(big.raw()));
+    Workspace ws = exampleWorkspace(*findOp("getitem"));
+    ws.attrs = {{"expr", Attr(std::string("x[1:, ::-1]"))}};
+    ws.inputs.front().front() = dataSource(big);
+    QString note;
+    const Workspace fit = fitSpecToFile(ws, Limits::machineDefault(), &note);
+    // 65534 rows of 32769: 2147483646 elements.
+    QCOMPARE(QString::fromStdString(fit.attrs.at("expr").toString()), QStringLiteral("x[:65534]"));
+    QVERIFY2(note.contains(QStringLiteral("The file opens on x[:65534], a view of its pages that "
+                                          "copies nothing (the whole file has more elements than "
+                                          "the views colour)")),
+             qPrintable(note));
 }
 
 QTEST_APPLESS_MAIN(TestSwitchOp)

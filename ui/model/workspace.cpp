@@ -7,11 +7,14 @@
 #include "core/strings.h"
 #include "protocol/shape_text.h"
 #include "protocol/tensor_json.h"
+#include "ui/model/affineplanmap.h"
 #include "ui/model/attrtext.h"
+#include "ui/model/readorder.h"
 
 #include <QStringList>
 
 #include <algorithm>
+#include <limits>
 
 namespace ss::ui {
 
@@ -280,30 +283,48 @@ Workspace fitSpecToFile(const Workspace& ws, const Limits& limits, QString* note
         fitted.inputs.front().empty() || !fitted.inputs.front().front().data.isValid())
         return fitted;
     const Tensor& data = fitted.inputs.front().front().data;
-    // The plan decides what is a copy: planning checks the output against the limits, and lets
-    // an output that shares the file's pages (the whole file) be as big as the file.
-    auto refusal = [&](const Attrs& attrs) -> std::optional<std::string> {
+    // Why the workbench cannot show `attrs` on the file, from the plan: the engine refuses the
+    // output (a copy over the limits; an output that shares the file's pages may be as big as
+    // the file), or it has more elements than the views colour read positions for.
+    auto problem = [&](const Attrs& attrs) -> std::optional<OpError> {
         try {
-            def->plan(OpCall(*def, {{data}}, attrs, limits));
+            const OpPlan plan = def->plan(OpCall(*def, {{data}}, attrs, limits));
+            std::int64_t elements = 0;
+            for (const OutputPlan& out : plan.outputs)
+                elements += numElements(out.shape);
+            checkReadPositionLimit(elements);
             return std::nullopt;
         } catch (const OpError& e) {
-            if (e.code() != ErrorCode::ResourceExhausted) return std::nullopt;
-            return std::string(e.what());
+            return e;
         }
     };
-    const auto tooBig = refusal(fitted.attrs);
-    if (!tooBig) return fitted;
-    Workspace whole = fitted;
-    const std::string wholeExpr = "x[...]";
-    whole.attrs = specAttrs(*def, encodeExpression(wholeExpr).sparse, wholeExpr);
-    if (refusal(whole.attrs)) return fitted;
-    if (note)
-        *note = QStringLiteral("The file opens on the whole tensor, x[...], which is the file "
-                               "itself and copies nothing: the spec it would have opened on, %1, "
-                               "copies more than the engine may hold (%2).")
-                    .arg(QString::fromStdString(toExpr(*specOf(*def, fitted.attrs))),
-                         QString::fromStdString(*tooBig));
-    return whole;
+    const auto why = problem(fitted.attrs);
+    if (!why || why->code() != ErrorCode::ResourceExhausted) return fitted;
+    // The whole file, else as many of its first rows as the views colour: views of its pages.
+    std::vector<std::string> views{"x[...]"};
+    const std::int64_t rowSize = data.rank() > 0 && data.shape()[0] > 0
+                                     ? data.size() / data.shape()[0]
+                                     : 0;
+    if (rowSize > 0 && std::numeric_limits<ReadPosition>::max() / rowSize > 0)
+        views.push_back("x[:" + std::to_string(std::numeric_limits<ReadPosition>::max() / rowSize) +
+                        "]");
+    for (const std::string& expr : views) {
+        Workspace next = fitted;
+        next.attrs = specAttrs(*def, encodeExpression(expr).sparse, expr);
+        if (problem(next.attrs)) continue;
+        if (note)
+            *note = QStringLiteral("The file opens on %1, a view of its pages that copies nothing%2: "
+                                   "the spec it would have opened on, %3, cannot be shown (%4).")
+                        .arg(QString::fromStdString(expr),
+                             expr == views.front()
+                                 ? QString()
+                                 : QStringLiteral(" (the whole file has more elements than the "
+                                                  "views colour)"),
+                             QString::fromStdString(toExpr(*specOf(*def, fitted.attrs))),
+                             QString::fromUtf8(why->what()));
+        return next;
+    }
+    return fitted;
 }
 
 Tensor materialize(const InputSource& source, const Limits& limits, Executor* executor)

@@ -74,9 +74,11 @@ Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* 
 /// the spec fits, fails for another reason, or does not read.
 Workspace fitSpecToInputRank(const Workspace& ws);
 /// `ws` for a file just opened as its first input (`data`): fitSpecToInputRank, or, when the
-/// output of that spec is a copy too big for `limits` (a file bigger than what a copy may hold),
-/// the whole tensor `x[...]`, which shares the file's pages; `note` (if not null) then says so
-/// and why. Unchanged when the spec fits or is refused for another reason.
+/// output of that spec is too big to show (a copy over `limits`, or more elements than the views
+/// colour read positions for), the whole tensor `x[...]`, which shares the file's pages, or if
+/// that is too big for the views, as many of its first rows as they show (`x[:107374]` of a
+/// 200000 x 20000 file); `note` (if not null) then says so and why. Unchanged when the spec
+/// fits or fails for another reason.
 Workspace fitSpecToFile(const Workspace& ws, const Limits& limits, QString* note);
 /// The shape an input source will have, when it is known without making the tensor.
 std::optional<Shape> knownShape(const InputSource& source);
