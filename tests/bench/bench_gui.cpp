@@ -614,6 +614,8 @@ double timedEdit(MainWindow& window, FrameCounter& frames, const Workspace& ws)
         return -1;
     }
     const qint64 settledNs = clock.nsecsElapsed();
+    if (const auto eval = window.lastEvaluation(); eval && !eval->ok)
+        std::fprintf(stderr, "bench_gui: the evaluation failed: %s\n", qPrintable(eval->message));
     idle(30);
     frames.edit = nullptr;
     const qint64 frameNs = frames.lastPaintNs >= 0 ? frames.lastPaintNs : settledNs;
