@@ -655,8 +655,8 @@ void TestCli::evalIsSizedBeforeItsInputIsMade()
                       "--max-bytes limit of 150.0 MB)"),
              r.err.c_str());
     QCOMPARE(r.out, "");
-    const CliRun listed = cli(
-        {"--max-bytes", "9000000", "eval", "--shape", "1000000", "--dtype", "int8", "x[::-1]"});
+    const CliRun listed =
+        cli({"--max-bytes", "9000000", "eval", "--shape", "1000000", "--dtype", "int8", "x[::-1]"});
     QCOMPARE(listed.exit, 1);
     QVERIFY2(contains(listed.err,
                       "the input of shape [1000000] int8 with the result of x[::-1] (shape "
@@ -728,7 +728,8 @@ void TestCli::evalShowsAViewOfAFileOverTheLimits_data()
                              "order: x[512,0], x[512,1], x[512,2],"
                           << "" << std::int64_t(512 * 1024);
     QTest::newRow("reversed: a copy")
-        << "x[::-1]" << ""
+        << "x[::-1]"
+        << ""
         << "slicescope-cli: resource_exhausted: the output of shape [2048,1024] has 2097152 "
            "elements, over the limit of 1000000 elements\n"
         << std::int64_t(-1);
@@ -736,7 +737,8 @@ void TestCli::evalShowsAViewOfAFileOverTheLimits_data()
 
 // A result that shares a mapped file's pages is not held to --max-elements (nor charged as an
 // allocation), and eval's text prints it as it prints any result, without 8 bytes an element of
-// sources for what it lists; --save writes it. 2^21 float32 elements (arange) under a limit of 10^6.
+// sources for what it lists; --save writes it. 2^21 float32 elements (arange) under a limit of
+// 10^6.
 void TestCli::evalShowsAViewOfAFileOverTheLimits()
 {
     QFETCH(QString, expr);

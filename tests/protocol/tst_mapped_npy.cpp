@@ -537,15 +537,20 @@ void TestMappedNpy::aViewOfAFileIsNotHeldToTheLimits_data()
 {
     QTest::addColumn<QString>("expr");
     QTest::addColumn<QString>("refusal"); // empty: the result shares the file's pages
-    QTest::newRow("the whole") << "x[...]" << "";
-    QTest::newRow("the whole, sliced") << "x[:, :]" << "";
-    QTest::newRow("rows") << "x[16:48]" << "";
+    QTest::newRow("the whole") << "x[...]"
+                               << "";
+    QTest::newRow("the whole, sliced") << "x[:, :]"
+                                       << "";
+    QTest::newRow("rows") << "x[16:48]"
+                          << "";
     QTest::newRow("reversed")
-        << "x[::-1]" << "the output of shape [512,512] has 262144 elements, over the limit of 1000 "
-                        "elements";
+        << "x[::-1]"
+        << "the output of shape [512,512] has 262144 elements, over the limit of 1000 "
+           "elements";
     QTest::newRow("columns")
-        << "x[:, 1:]" << "the output of shape [512,511] has 261632 elements, over the limit of 1000 "
-                         "elements";
+        << "x[:, 1:]"
+        << "the output of shape [512,511] has 261632 elements, over the limit of 1000 "
+           "elements";
 }
 
 // An output that shares a mapped file's pages is memory the process never allocates: it is held

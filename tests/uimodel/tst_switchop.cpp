@@ -3,9 +3,9 @@
 // TFLite's offset, which changes what the ends mean, stops that. A spec is cut to the rank of a
 // tensor opened under it, and a file too big to copy opens whole.
 #include "core/decode.h"
+#include "core/mapped_file.h"
 #include "core/op.h"
 #include "core/slice_expr.h"
-#include "core/mapped_file.h"
 #include "protocol/npy.h"
 #include "ui/model/workspace.h"
 
@@ -160,15 +160,17 @@ void TestSwitchOp::aFileTooBigToCopyOpensWhole_data()
         << "x[1:, ::-1]" << Shape{100, 100} << "x[...]"
         << "x[1:, ::-1], cannot be shown (the output of shape [99,100] has 9900 elements, over the "
            "limit of 1000 elements)";
-    QTest::newRow("cut to a vector, a copy too big")
-        << "getitem"
-        << "x[1:, ::-1]" << Shape{10000} << "x[...]" << "x[1:], cannot be shown";
+    QTest::newRow("cut to a vector, a copy too big") << "getitem"
+                                                     << "x[1:, ::-1]" << Shape{10000} << "x[...]"
+                                                     << "x[1:], cannot be shown";
     QTest::newRow("raw arguments: x[...], which reads as x[()]")
         << "strided_slice"
-        << "x[1:, ::-1]" << Shape{100, 100} << "x[()]" << "x[1:, ::-1], cannot be shown";
-    QTest::newRow("a copy that fits: unchanged") << "getitem"
-                                                 << "x[5:7, ::-1]" << Shape{100, 100}
-                                                 << "x[5:7, ::-1]" << "";
+        << "x[1:, ::-1]" << Shape{100, 100} << "x[()]"
+        << "x[1:, ::-1], cannot be shown";
+    QTest::newRow("a copy that fits: unchanged")
+        << "getitem"
+        << "x[5:7, ::-1]" << Shape{100, 100} << "x[5:7, ::-1]"
+        << "";
     QTest::newRow("another error: unchanged") << "getitem"
                                               << "x[200, 0]" << Shape{100, 100} << "x[200, 0]"
                                               << "";

@@ -90,6 +90,36 @@ Attrs specAttrs(const OpDef& def, const SparseSpec& sparse, const std::string& e
                                                : attrsFromSparse(sparse);
 }
 
+// Why the workbench cannot show `attrs` of `def` on `data`, from the plan: the engine refuses the
+// output (a copy over `limits`; an output that shares a file's pages may be as big as the file),
+// or it has more elements than the views colour read positions for. Nothing if it can.
+std::optional<OpError> showProblem(const OpDef& def, const Tensor& data, const Attrs& attrs,
+                                   const Limits& limits)
+{
+    try {
+        const OpPlan plan = def.plan(OpCall(def, {{data}}, attrs, limits));
+        std::int64_t elements = 0;
+        for (const OutputPlan& out : plan.outputs)
+            elements += numElements(out.shape);
+        checkReadPositionLimit(elements);
+        return std::nullopt;
+    } catch (const OpError& e) {
+        return e;
+    }
+}
+
+// The subscripts of views of `data` that copy nothing, to open a file on: the whole, then as many
+// of its first rows as the views colour read positions for (if that is at least one).
+std::vector<std::string> fileViews(const Tensor& data)
+{
+    std::vector<std::string> views{"x[...]"};
+    const std::int64_t rowSize =
+        data.rank() > 0 && data.shape()[0] > 0 ? data.size() / data.shape()[0] : 0;
+    const std::int64_t rows = rowSize > 0 ? std::numeric_limits<ReadPosition>::max() / rowSize : 0;
+    if (rows > 0) views.push_back("x[:" + std::to_string(rows) + "]");
+    return views;
+}
+
 } // namespace
 
 QString fillKindName(FillKind kind)
@@ -283,45 +313,24 @@ Workspace fitSpecToFile(const Workspace& ws, const Limits& limits, QString* note
         fitted.inputs.front().empty() || !fitted.inputs.front().front().data.isValid())
         return fitted;
     const Tensor& data = fitted.inputs.front().front().data;
-    // Why the workbench cannot show `attrs` on the file, from the plan: the engine refuses the
-    // output (a copy over the limits; an output that shares the file's pages may be as big as
-    // the file), or it has more elements than the views colour read positions for.
-    auto problem = [&](const Attrs& attrs) -> std::optional<OpError> {
-        try {
-            const OpPlan plan = def->plan(OpCall(*def, {{data}}, attrs, limits));
-            std::int64_t elements = 0;
-            for (const OutputPlan& out : plan.outputs)
-                elements += numElements(out.shape);
-            checkReadPositionLimit(elements);
-            return std::nullopt;
-        } catch (const OpError& e) {
-            return e;
-        }
-    };
-    const auto why = problem(fitted.attrs);
+    const auto why = showProblem(*def, data, fitted.attrs, limits);
     if (!why || why->code() != ErrorCode::ResourceExhausted) return fitted;
-    // The whole file, else as many of its first rows as the views colour: views of its pages.
-    std::vector<std::string> views{"x[...]"};
-    const std::int64_t rowSize = data.rank() > 0 && data.shape()[0] > 0
-                                     ? data.size() / data.shape()[0]
-                                     : 0;
-    if (rowSize > 0 && std::numeric_limits<ReadPosition>::max() / rowSize > 0)
-        views.push_back("x[:" + std::to_string(std::numeric_limits<ReadPosition>::max() / rowSize) +
-                        "]");
+    const std::vector<std::string> views = fileViews(data);
     for (const std::string& expr : views) {
         Workspace next = fitted;
         next.attrs = specAttrs(*def, encodeExpression(expr).sparse, expr);
-        if (problem(next.attrs)) continue;
+        if (showProblem(*def, data, next.attrs, limits)) continue;
         if (note)
-            *note = QStringLiteral("The file opens on %1, a view of its pages that copies nothing%2: "
-                                   "the spec it would have opened on, %3, cannot be shown (%4).")
-                        .arg(QString::fromStdString(expr),
-                             expr == views.front()
-                                 ? QString()
-                                 : QStringLiteral(" (the whole file has more elements than the "
-                                                  "views colour)"),
-                             QString::fromStdString(toExpr(*specOf(*def, fitted.attrs))),
-                             QString::fromUtf8(why->what()));
+            *note =
+                QStringLiteral("The file opens on %1, a view of its pages that copies nothing%2: "
+                               "the spec it would have opened on, %3, cannot be shown (%4).")
+                    .arg(QString::fromStdString(expr),
+                         expr == views.front()
+                             ? QString()
+                             : QStringLiteral(" (the whole file has more elements than the "
+                                              "views colour)"),
+                         QString::fromStdString(toExpr(*specOf(*def, fitted.attrs))),
+                         QString::fromUtf8(why->what()));
         return next;
     }
     return fitted;
