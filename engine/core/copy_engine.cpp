@@ -14,7 +14,13 @@
 #include <emmintrin.h>
 #endif
 #if defined(__SSE2__) && defined(__GNUC__)
-#include <tmmintrin.h> // SSSE3, used only where the processor has it (hasSsse3)
+// SSSE3 and AVX-512, used only where the processor has them (hasSsse3, hasAvx512). GCC 12 warns
+// inside the header that its own placeholder for undefined lanes is uninitialised (GCC bug
+// 105593): not this file's code.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
 #endif
 
 #include <algorithm>
@@ -183,7 +189,7 @@ inline void transposeNarrowBlock(T* dst, const T* src, std::int64_t dstStride,
 #endif
 
 #if defined(__SSE2__) && defined(__GNUC__)
-#define SS_RUNTIME_SSSE3 1
+#define SS_RUNTIME_DISPATCH 1
 // The build targets baseline x86-64 (SSE2), which has no byte shuffle: reversing 16 bytes there
 // takes five shuffles and shifts, which bound a reversal by the shuffle port, not by memory
 // (2-3x the streaming bound). SSSE3's pshufb does it in one; every x86-64 processor since 2006
@@ -192,6 +198,62 @@ bool hasSsse3()
 {
     static const bool has = __builtin_cpu_supports("ssse3");
     return has;
+}
+
+// A transpose of 4-byte elements in 4 x 4 blocks of 16-byte registers loads each input line in
+// four pieces, the 16 rows of a tile 4 at a time; the rows are 32 KiB apart in an 8192-wide
+// float32 array, so they share one L1 set and each line is fetched again from L2 for every piece.
+// AVX-512 holds a 16 x 16 block: each input line is loaded once and each output line stored
+// once, whole.
+bool hasAvx512()
+{
+    static const bool has = __builtin_cpu_supports("avx512f");
+    return has;
+}
+
+// For x < na in steps of 16: the 16 x 16 block at src + x (16 rows srcStride apart) transposed
+// to dst + x * dstStride (16 rows dstStride apart). With Stream, dst and dstStride keep every
+// row on a 64-byte boundary.
+template <bool Stream>
+__attribute__((target("avx512f"))) void
+transposeBlocks16(std::uint32_t* dst, const std::uint32_t* src, std::int64_t na,
+                  std::int64_t dstStride, std::int64_t srcStride)
+{
+    for (std::int64_t x = 0; x + 16 <= na; x += 16) {
+        __m512i r[16], t[16];
+        for (int k = 0; k < 16; ++k)
+            r[k] = _mm512_loadu_si512(src + x + k * srcStride);
+        // In each 128-bit lane j: pairs of rows interleaved, then groups of four rows, so that
+        // r[4g + c] holds rows 4g..4g+3 of column 4j + c.
+        for (int k = 0; k < 16; k += 2) {
+            t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
+            t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
+        }
+        for (int k = 0; k < 16; k += 4) {
+            r[k] = _mm512_unpacklo_epi64(t[k], t[k + 2]);
+            r[k + 1] = _mm512_unpackhi_epi64(t[k], t[k + 2]);
+            r[k + 2] = _mm512_unpacklo_epi64(t[k + 1], t[k + 3]);
+            r[k + 3] = _mm512_unpackhi_epi64(t[k + 1], t[k + 3]);
+        }
+        // Then the lanes: output row 4j + c takes lane j of r[c], r[4 + c], r[8 + c], r[12 + c].
+        std::uint32_t* out = dst + x * dstStride;
+        for (int c = 0; c < 4; ++c) {
+            const __m512i lo0 = _mm512_shuffle_i32x4(r[c], r[4 + c], 0x88);
+            const __m512i hi0 = _mm512_shuffle_i32x4(r[c], r[4 + c], 0xDD);
+            const __m512i lo1 = _mm512_shuffle_i32x4(r[8 + c], r[12 + c], 0x88);
+            const __m512i hi1 = _mm512_shuffle_i32x4(r[8 + c], r[12 + c], 0xDD);
+            const __m512i rows[4] = {
+                _mm512_shuffle_i32x4(lo0, lo1, 0x88), _mm512_shuffle_i32x4(hi0, hi1, 0x88),
+                _mm512_shuffle_i32x4(lo0, lo1, 0xDD), _mm512_shuffle_i32x4(hi0, hi1, 0xDD)};
+            for (int j = 0; j < 4; ++j) {
+                void* row = out + (4 * j + c) * dstStride;
+                if constexpr (Stream)
+                    _mm512_stream_si512(static_cast<__m512i*>(row), rows[j]);
+                else
+                    _mm512_storeu_si512(row, rows[j]);
+            }
+        }
+    }
 }
 
 // dst[k] = src[-k] for k below the largest multiple of 16 bytes that fits in n (plus, with
@@ -405,7 +467,7 @@ private:
     void reverse(T* dst, const T* src, std::int64_t n) const
     {
         std::int64_t k = 0;
-#if defined(SS_RUNTIME_SSSE3)
+#if defined(SS_RUNTIME_DISPATCH)
         // A large output is written past the caches once its first 16-byte boundary is reached
         // (a run of a few lines only when it is long enough to be worth it).
         if constexpr (kNarrow)
@@ -495,6 +557,18 @@ private:
                 const Dim& b) const
     {
         constexpr std::int64_t kBlock = 16 / sizeof(T);
+#if defined(SS_RUNTIME_DISPATCH)
+        if constexpr (sizeof(T) == 4) {
+            if (nb == 16 && hasAvx512() &&
+                (!Stream || (reinterpret_cast<std::uintptr_t>(out + o) % 64 == 0 &&
+                             (a.out * std::int64_t(sizeof(T))) % 64 == 0))) {
+                const std::int64_t m16 = na / 16 * 16;
+                transposeBlocks16<Stream>(out + o, in + i, m16, a.out, b.in);
+                tileByRows(*this, o + m16 * a.out, i + m16, na - m16, nb, a, b);
+                return;
+            }
+        }
+#endif
         const std::int64_t ma = na / kBlock * kBlock;
         const std::int64_t mb = nb / kBlock * kBlock;
         for (std::int64_t x = 0; x < ma; x += kBlock) {
