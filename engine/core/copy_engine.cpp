@@ -200,53 +200,65 @@ bool hasSsse3()
     return has;
 }
 
-// A transpose of 4-byte elements in 4 x 4 blocks of 16-byte registers loads each input line in
-// four pieces, the 16 rows of a tile 4 at a time; the rows are 32 KiB apart in an 8192-wide
-// float32 array, so they share one L1 set and each line is fetched again from L2 for every piece.
-// AVX-512 holds a 16 x 16 block: each input line is loaded once and each output line stored
-// once, whole.
+// Transposes of 4- and 8-byte elements in 4 x 4 and 2 x 2 blocks of 16-byte registers load each
+// input line in four pieces, the 16 (8) rows of a tile a few at a time; rows 32 KiB apart (an
+// 8192-wide float32 array) share one L1 set, so each line came from L2 again for every piece.
+// AVX-512 holds a 16 x 16 (8 x 8) block: each input line is loaded once and each output line
+// stored once, whole.
 bool hasAvx512()
 {
     static const bool has = __builtin_cpu_supports("avx512f");
     return has;
 }
 
-// For x < na in steps of 16: the 16 x 16 block at src + x (16 rows srcStride apart) transposed
-// to dst + x * dstStride (16 rows dstStride apart). With Stream, dst and dstStride keep every
-// row on a 64-byte boundary.
-template <bool Stream>
-__attribute__((target("avx512f"))) void
-transposeBlocks16(std::uint32_t* dst, const std::uint32_t* src, std::int64_t na,
-                  std::int64_t dstStride, std::int64_t srcStride)
+// For x < na in steps of L = 64 / sizeof(T): the L x L block at src + x (L rows srcStride apart)
+// transposed to dst + x * dstStride (L rows dstStride apart). With Stream, dst and dstStride keep
+// every row on a 64-byte boundary.
+template <class T, bool Stream>
+__attribute__((target("avx512f"))) void transposeLineBlocks(T* dst, const T* src, std::int64_t na,
+                                                            std::int64_t dstStride,
+                                                            std::int64_t srcStride)
 {
-    for (std::int64_t x = 0; x + 16 <= na; x += 16) {
-        __m512i r[16], t[16];
-        for (int k = 0; k < 16; ++k)
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+    constexpr int L = 64 / int(sizeof(T)); // rows and columns of a block
+    constexpr int C = 16 / int(sizeof(T)); // elements in a 128-bit lane
+    for (std::int64_t x = 0; x + L <= na; x += L) {
+        __m512i r[L], t[L];
+        for (int k = 0; k < L; ++k)
             r[k] = _mm512_loadu_si512(src + x + k * srcStride);
-        // In each 128-bit lane j: pairs of rows interleaved, then groups of four rows, so that
-        // r[4g + c] holds rows 4g..4g+3 of column 4j + c.
-        for (int k = 0; k < 16; k += 2) {
-            t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
-            t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
+        // Within each 128-bit lane j, rows interleaved until g[C * q + c] holds rows C * q, ...,
+        // C * q + C - 1 of column C * j + c.
+        const __m512i* g = t;
+        if constexpr (sizeof(T) == 4) {
+            for (int k = 0; k < L; k += 2) {
+                t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
+                t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
+            }
+            for (int k = 0; k < L; k += 4) {
+                r[k] = _mm512_unpacklo_epi64(t[k], t[k + 2]);
+                r[k + 1] = _mm512_unpackhi_epi64(t[k], t[k + 2]);
+                r[k + 2] = _mm512_unpacklo_epi64(t[k + 1], t[k + 3]);
+                r[k + 3] = _mm512_unpackhi_epi64(t[k + 1], t[k + 3]);
+            }
+            g = r;
+        } else {
+            for (int k = 0; k < L; k += 2) {
+                t[k] = _mm512_unpacklo_epi64(r[k], r[k + 1]);
+                t[k + 1] = _mm512_unpackhi_epi64(r[k], r[k + 1]);
+            }
         }
-        for (int k = 0; k < 16; k += 4) {
-            r[k] = _mm512_unpacklo_epi64(t[k], t[k + 2]);
-            r[k + 1] = _mm512_unpackhi_epi64(t[k], t[k + 2]);
-            r[k + 2] = _mm512_unpacklo_epi64(t[k + 1], t[k + 3]);
-            r[k + 3] = _mm512_unpackhi_epi64(t[k + 1], t[k + 3]);
-        }
-        // Then the lanes: output row 4j + c takes lane j of r[c], r[4 + c], r[8 + c], r[12 + c].
-        std::uint32_t* out = dst + x * dstStride;
-        for (int c = 0; c < 4; ++c) {
-            const __m512i lo0 = _mm512_shuffle_i32x4(r[c], r[4 + c], 0x88);
-            const __m512i hi0 = _mm512_shuffle_i32x4(r[c], r[4 + c], 0xDD);
-            const __m512i lo1 = _mm512_shuffle_i32x4(r[8 + c], r[12 + c], 0x88);
-            const __m512i hi1 = _mm512_shuffle_i32x4(r[8 + c], r[12 + c], 0xDD);
+        // Then the lanes: output row C * j + c is lane j of g[c], g[C + c], g[2C + c], g[3C + c].
+        T* out = dst + x * dstStride;
+        for (int c = 0; c < C; ++c) {
+            const __m512i lo0 = _mm512_shuffle_i64x2(g[c], g[C + c], 0x88);
+            const __m512i hi0 = _mm512_shuffle_i64x2(g[c], g[C + c], 0xDD);
+            const __m512i lo1 = _mm512_shuffle_i64x2(g[2 * C + c], g[3 * C + c], 0x88);
+            const __m512i hi1 = _mm512_shuffle_i64x2(g[2 * C + c], g[3 * C + c], 0xDD);
             const __m512i rows[4] = {
-                _mm512_shuffle_i32x4(lo0, lo1, 0x88), _mm512_shuffle_i32x4(hi0, hi1, 0x88),
-                _mm512_shuffle_i32x4(lo0, lo1, 0xDD), _mm512_shuffle_i32x4(hi0, hi1, 0xDD)};
+                _mm512_shuffle_i64x2(lo0, lo1, 0x88), _mm512_shuffle_i64x2(hi0, hi1, 0x88),
+                _mm512_shuffle_i64x2(lo0, lo1, 0xDD), _mm512_shuffle_i64x2(hi0, hi1, 0xDD)};
             for (int j = 0; j < 4; ++j) {
-                void* row = out + (4 * j + c) * dstStride;
+                void* row = out + (C * j + c) * dstStride;
                 if constexpr (Stream)
                     _mm512_stream_si512(static_cast<__m512i*>(row), rows[j]);
                 else
@@ -558,15 +570,13 @@ private:
     {
         constexpr std::int64_t kBlock = 16 / sizeof(T);
 #if defined(SS_RUNTIME_DISPATCH)
-        if constexpr (sizeof(T) == 4) {
-            if (nb == 16 && hasAvx512() &&
-                (!Stream || (reinterpret_cast<std::uintptr_t>(out + o) % 64 == 0 &&
-                             (a.out * std::int64_t(sizeof(T))) % 64 == 0))) {
-                const std::int64_t m16 = na / 16 * 16;
-                transposeBlocks16<Stream>(out + o, in + i, m16, a.out, b.in);
-                tileByRows(*this, o + m16 * a.out, i + m16, na - m16, nb, a, b);
-                return;
-            }
+        if (nb == kLine && hasAvx512() &&
+            (!Stream || (reinterpret_cast<std::uintptr_t>(out + o) % 64 == 0 &&
+                         (a.out * std::int64_t(sizeof(T))) % 64 == 0))) {
+            const std::int64_t whole = na / kLine * kLine;
+            transposeLineBlocks<T, Stream>(out + o, in + i, whole, a.out, b.in);
+            tileByRows(*this, o + whole * a.out, i + whole, na - whole, nb, a, b);
+            return;
         }
 #endif
         const std::int64_t ma = na / kBlock * kBlock;

@@ -195,15 +195,16 @@ private slots:
     }
 
     // Transposes go through register blocks: 1- and 2-byte elements through line-square tiles,
-    // 4-byte ones in 16 x 16 blocks where the processor has AVX-512 (4 x 4 otherwise), with
-    // streaming stores from 8 MiB on; edges, odd sizes and reversed rows must come out right too.
+    // 4- and 8-byte ones in blocks of a line's side where the processor has AVX-512 (of 16 bytes
+    // otherwise), with streaming stores from 8 MiB on; edges, odd sizes and reversed rows must
+    // come out right too.
     void blockTransposes_data()
     {
         QTest::addColumn<int>("dtype");
         QTest::addColumn<Shape>("shape");
         QTest::addColumn<std::vector<int>>("perm");
         QTest::addColumn<std::vector<bool>>("flipped");
-        for (DType t : {DType::Int8, DType::Bool, DType::Int16, DType::Float32}) {
+        for (DType t : {DType::Int8, DType::Bool, DType::Int16, DType::Float32, DType::Float64}) {
             const std::string name(dtypeName(t));
             auto row = [&](const std::string& what, Shape shape, std::vector<int> perm,
                            std::vector<bool> flipped) {
@@ -227,8 +228,9 @@ private slots:
             // Output rows a multiple of 16 bytes long: the streaming stores themselves.
             row("large aligned 4112x2100", {4112, 2100 / dtypeSize(t)}, {1, 0}, {false, false});
             // Output rows of whole 16-byte units but not whole lines: streamed 16 bytes at a time.
-            if (dtypeSize(t) == 4)
-                row("large 16-byte rows 4100x525", {4100, 525}, {1, 0}, {false, false});
+            if (dtypeSize(t) >= 4)
+                row("large 16-byte rows 4100x2100", {4100, 2100 / dtypeSize(t)}, {1, 0},
+                    {false, false});
         }
     }
 
