@@ -17,10 +17,14 @@
 // SSSE3 and AVX-512, used only where the processor has them (hasSsse3, hasAvx512). GCC 12 warns
 // inside the header that its own placeholder for undefined lanes is uninitialised (GCC bug
 // 105593): not this file's code.
+#if !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
+#if !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 #endif
 
 #include <algorithm>
