@@ -194,15 +194,17 @@ private slots:
         }
     }
 
-    // 1- and 2-byte transposes go through line-square tiles and register blocks (with streaming
-    // stores from 8 MiB on); edges, odd sizes and reversed rows must come out right too.
-    void narrowTransposes_data()
+    // Transposes go through register blocks: 1- and 2-byte elements through line-square tiles,
+    // 4- and 8-byte ones in blocks of a line's side where the processor has AVX-512 (of 16 bytes
+    // otherwise), with streaming stores from 8 MiB on; edges, odd sizes and reversed rows must
+    // come out right too.
+    void blockTransposes_data()
     {
         QTest::addColumn<int>("dtype");
         QTest::addColumn<Shape>("shape");
         QTest::addColumn<std::vector<int>>("perm");
         QTest::addColumn<std::vector<bool>>("flipped");
-        for (DType t : {DType::Int8, DType::Bool, DType::Int16}) {
+        for (DType t : {DType::Int8, DType::Bool, DType::Int16, DType::Float32, DType::Float64}) {
             const std::string name(dtypeName(t));
             auto row = [&](const std::string& what, Shape shape, std::vector<int> perm,
                            std::vector<bool> flipped) {
@@ -225,10 +227,14 @@ private slots:
             row("large 4099x2051", {4099, 2051 * 2 / dtypeSize(t)}, {1, 0}, {false, false});
             // Output rows a multiple of 16 bytes long: the streaming stores themselves.
             row("large aligned 4112x2100", {4112, 2100 / dtypeSize(t)}, {1, 0}, {false, false});
+            // Output rows of whole 16-byte units but not whole lines: streamed 16 bytes at a time.
+            if (dtypeSize(t) >= 4)
+                row("large 16-byte rows 4100x2100", {4100, 2100 / dtypeSize(t)}, {1, 0},
+                    {false, false});
         }
     }
 
-    void narrowTransposes()
+    void blockTransposes()
     {
         QFETCH(int, dtype);
         QFETCH(Shape, shape);
