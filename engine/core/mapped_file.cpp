@@ -40,6 +40,7 @@ struct Slot
     std::int64_t start = 0;      ///< the file offset mapped at `begin`
     std::size_t length = 0;      ///< bytes mapped
     std::int64_t dataOffset = 0; ///< the range asked for starts at begin + dataOffset
+    int scatteredReaders = 0;    ///< adviseScatteredReads(..., true) not yet ended
 };
 
 Slot g_slots[kSlots];
@@ -128,6 +129,7 @@ void unmapSlot(Slot& s)
     s.name.clear();
     s.path.clear();
     s.refs = 0;
+    s.scatteredReaders = 0;
     s.used = false;
 }
 
@@ -288,22 +290,41 @@ bool isMappedFile(const void* data)
 
 namespace {
 
-// Gives `advice` for the pages under [data, data + bytes) of a mapped file; nothing for other
-// memory. Advice only: if the kernel refuses it, reads are as before.
-void adviseMapped(const void* data, std::int64_t bytes, int advice)
+// Gives `advice` for the pages under [data, data + bytes). Advice only: if the kernel refuses
+// it, reads are as before.
+void advisePages(const void* data, std::int64_t bytes, int advice)
 {
-    if (!data || bytes <= 0 || !isMappedFile(data)) return;
     const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
     const auto first = reinterpret_cast<std::uintptr_t>(data) / page * page;
     const auto end = reinterpret_cast<std::uintptr_t>(data) + std::uintptr_t(bytes);
     madvise(reinterpret_cast<void*>(first), end - first, advice);
 }
 
+// advisePages for the pages of a mapped file; nothing for other memory.
+void adviseMapped(const void* data, std::int64_t bytes, int advice)
+{
+    if (data && bytes > 0 && isMappedFile(data)) advisePages(data, bytes, advice);
+}
+
 } // namespace
 
 void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered)
 {
-    adviseMapped(data, bytes, scattered ? MADV_RANDOM : MADV_NORMAL);
+    if (!data || bytes <= 0) return;
+    // Several samplers may read one mapping at once (the input's and the output's heat maps of
+    // x[:n] of a file): it is read in order again only when the last of them is done. Before,
+    // the first to finish turned readahead back on under the others, and opening a 16 GB file
+    // read 7.9 GB of it to sample it instead of 1.1 GB (4.2 s instead of 1.2-1.7 s, cold).
+    std::lock_guard guard(g_mutex);
+    Slot* s = slotOf(reinterpret_cast<std::uintptr_t>(data));
+    if (!s) return;
+    if (scattered) {
+        ++s->scatteredReaders;
+        advisePages(data, bytes, MADV_RANDOM);
+    } else if (s->scatteredReaders > 0 && --s->scatteredReaders == 0) {
+        advisePages(reinterpret_cast<void*>(s->begin.load(std::memory_order_acquire)),
+                    std::int64_t(s->length), MADV_NORMAL);
+    }
 }
 
 void unmapResidentPages(const void* data, std::int64_t bytes)

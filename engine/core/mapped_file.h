@@ -46,8 +46,10 @@ bool isMappedFile(const void* data);
 /// Tells the kernel whether the mapped file under [data, data + bytes) is read at scattered
 /// places (a sample of it) rather than in order: scattered, a page fault brings in that page
 /// alone, instead of the readahead window around it (read_ahead_kb, 8 MiB on some disks), which
-/// for a sample a few megabytes apart reads the whole file on its first use. Does nothing for
-/// memory that is not a mapped file.
+/// for a sample a few megabytes apart reads the whole file on its first use. Each `true` is ended
+/// by a `false` over the same range; the mapping is read in order again when the last reader of
+/// it has ended (two views may sample one file at once). Does nothing for memory that is not a
+/// mapped file.
 void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered);
 
 /// Lets go of this process's mappings of the pages under [data, data + bytes) of a mapped file,

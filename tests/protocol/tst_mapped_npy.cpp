@@ -101,6 +101,31 @@ Tensor readMapped(const std::string& path)
     }
 }
 
+// Whether the kernel reads the page at `address` without readahead (madvise(MADV_RANDOM): the
+// flag "rr" of its mapping in /proc/self/smaps).
+bool readsScattered(const void* address)
+{
+    QFile smaps(QStringLiteral("/proc/self/smaps"));
+    if (!smaps.open(QIODevice::ReadOnly | QIODevice::Text)) qFatal("no /proc/self/smaps");
+    const auto at = reinterpret_cast<std::uintptr_t>(address);
+    bool inside = false;
+    for (const QByteArray& line : smaps.readAll().split('\n')) {
+        const qsizetype dash = line.indexOf('-');
+        const qsizetype space = line.indexOf(' ');
+        bool lowOk = false, highOk = false;
+        if (dash > 0 && space > dash) {
+            const auto low = line.left(dash).toULongLong(&lowOk, 16);
+            const auto high = line.mid(dash + 1, space - dash - 1).toULongLong(&highOk, 16);
+            if (lowOk && highOk) {
+                inside = at >= low && at < high;
+                continue;
+            }
+        }
+        if (inside && line.startsWith("VmFlags:")) return line.split(' ').contains("rr");
+    }
+    qFatal("no mapping holds the address");
+}
+
 } // namespace
 
 class TestMappedNpy : public QObject
@@ -125,6 +150,7 @@ private slots:
     void aViewOfAFileIsNotHeldToTheLimits_data();
     void aViewOfAFileIsNotHeldToTheLimits();
     void onlyTheWholeMappedRangeIsTheFile();
+    void aFileIsReadInOrderAgainWhenItsLastSamplerEnds();
 };
 
 void TestMappedNpy::mapsWhereTheLayoutAllows_data()
@@ -617,6 +643,35 @@ void TestMappedNpy::onlyTheWholeMappedRangeIsTheFile()
     QVERIFY(!mappedFilePath(row.raw(), 512 * 4));
     const Tensor first = t.view(0, {512}); // where the file's data starts, but not all of it
     QVERIFY(!mappedFilePath(first.raw(), 512 * 4));
+}
+
+// The views of x[:n] of a file sample the input (all of it) and the output (its first rows) at
+// once, each between adviseScatteredReads(true) and (false): the output's pages are read without
+// readahead until its own sampling ends, not until the input's does.
+void TestMappedNpy::aFileIsReadInOrderAgainWhenItsLastSamplerEnds()
+{
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("s.npy").toStdString();
+    const std::int64_t n = 1 << 20; // 4 MiB
+    writeFile(QString::fromStdString(path),
+              npyFile("<f4", false, "(1024, 1024)", elementBytes(n, 4), 128));
+    const Tensor t = readMapped(path);
+    QVERIFY(isMappedFile(t.raw()));
+    const Tensor rows = t.view(0, {512, 1024});
+    const auto bytes = [](const Tensor& x) { return x.size() * dtypeSize(x.dtype()); };
+    QVERIFY(!readsScattered(rows.raw()));
+    adviseScatteredReads(t.raw(), bytes(t), true);
+    adviseScatteredReads(rows.raw(), bytes(rows), true);
+    adviseScatteredReads(t.raw(), bytes(t), false); // the input's sampling ends first
+    QVERIFY(readsScattered(rows.raw()));
+    QVERIFY(readsScattered(static_cast<const char*>(t.raw()) + bytes(t) - 1));
+    adviseScatteredReads(rows.raw(), bytes(rows), false);
+    QVERIFY(!readsScattered(rows.raw()));
+    QVERIFY(!readsScattered(static_cast<const char*>(t.raw()) + bytes(t) - 1));
+    // Memory that is not a mapped file is left alone.
+    std::vector<float> plain(1 << 20);
+    adviseScatteredReads(plain.data(), std::int64_t(plain.size() * sizeof(float)), true);
+    QVERIFY(!readsScattered(plain.data() + plain.size() / 2));
 }
 
 #include "tst_mapped_npy.moc"
