@@ -7,14 +7,16 @@
 // lessons coming back at their own width when the exercises close, no input column scrolling
 // sideways, a window that keeps its size as docks open and close and in presentation mode, the
 // editors never squeezed under their least height (with the recovery strip showing in the
-// default window of an 800 x 800 screen), and the Model dock and message strip taking only the
-// room their text needs. With SLICESCOPE_SHOTS set, each child saves screenshots there (light
-// and dark: the lesson, the exercises, presentation).
+// default window of an 800 x 800 screen), a start error shown whole, and the Model dock and
+// message strip taking only the room their text needs. With SLICESCOPE_SHOTS set, each child
+// saves screenshots there (light and dark: the lesson, the exercises, presentation).
 #include "ui/editors/argtable.h"
 #include "ui/model/workspacefile.h"
+#include "ui/workbench/commandline.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainactions.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/messagestrip.h"
 #include "ui/workbench/modeldock.h"
 #include "ui/workbench/presentationmode.h"
 #include "ui/workbench/sessionguard.h"
@@ -206,6 +208,28 @@ void checkFirstStart(Problems& fail)
     checkEditors(w, fail, QStringLiteral("first start"));
 }
 
+/// A start error (`slicescope missing.npy`) reads whole in the window: at 1024 x 700 its second
+/// line was cut to "...the window shows a new, untitle…".
+void checkStartError(Problems& fail)
+{
+    MainWindow w;
+    StartOptions options;
+    options.file = QStringLiteral("missing-%1.npy").arg(QUuid::createUuid().toString());
+    QString error;
+    prepareWindow(w, options, &error);
+    showOnScreen(w, fail);
+    w.setGeometry(w.screen()->availableGeometry());
+    settle(w, fail, QStringLiteral("start error"));
+    auto* strip = w.findChild<MessageStrip*>(QStringLiteral("messageStrip"));
+    if (!strip->message().contains(QStringLiteral("untitled workspace")))
+        fail(QStringLiteral("start error: the strip says \"%1\"").arg(strip->message()));
+    if (strip->isElided() || strip->height() < strip->heightForWidth(strip->width()))
+        fail(QStringLiteral("start error: cut to \"%1\" (%2 of %3 px)")
+                 .arg(strip->text())
+                 .arg(strip->height())
+                 .arg(strip->heightForWidth(strip->width())));
+}
+
 /// The Model dock's text shows whole: its summary's lines, its table's column titles; the message
 /// strip takes no room while it has nothing to say.
 void checkModelDock(MainWindow& w, Problems& fail, const QString& what)
@@ -288,6 +312,7 @@ int checkScreen()
     Problems fail;
     useCleanTestEnvironment();
     checkFirstStart(fail);
+    checkStartError(fail);
     MainWindow w;
     showOnScreen(w, fail);
     w.setGeometry(w.screen()->availableGeometry());
