@@ -449,6 +449,9 @@ void ModelDock::cancelLoading()
 
 void ModelDock::showLoaded(const QString& path, Loaded& loaded)
 {
+    // Chosen from File > Open Model… the focus waits on Cancel, which goes now: the nodes take it
+    // (it fell to the op picker at the top of the window, far from the nodes).
+    const bool focusOnCancel = m_cancelLoading->window()->focusWidget() == m_cancelLoading;
     loaded.file.path = path.toStdString();
     m_given.clear();
     m_table->setFile(std::move(loaded.file), std::move(loaded.checks));
@@ -465,6 +468,10 @@ void ModelDock::showLoaded(const QString& path, Loaded& loaded)
     m_warnings = notes.join(QStringLiteral("<br>"));
     m_message->setMessage(m_warnings);
     m_shownForLoad = false;
+    if (focusOnCancel) {
+        m_view->setFocus();
+        if (m_filter->rowCount() > 0) m_view->setCurrentIndex(m_filter->index(0, 0));
+    }
     loadEnded(true, {});
 }
 
