@@ -101,6 +101,8 @@ private:
     void showLessonModel();
     void updateSummary();
     void showLoaded(const QString& path, Loaded& loaded);
+    /// As tall as the listed nodes need, within bounds (a dock opened for this file only).
+    void fitHeight();
     void loadEnded(bool ok, const QString& error);
     QWidget* makeValueRow();
     void updateValueRow();
