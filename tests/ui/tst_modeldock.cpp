@@ -521,6 +521,18 @@ void TestModelDock::commandLineOpensAModel()
     QVERIFY2(onnx.docks()->model()->message().contains(QStringLiteral("shape inference")),
              qPrintable(onnx.docks()->model()->message()));
 
+    // No node can be computed (ONNX's own test_slice: every argument is a graph input): none
+    // opens, and the first is selected, so that the value row offers what it lacks (it offered
+    // nothing, disabled, until a row was picked).
+    MainWindow runTime;
+    options.file = QFINDTESTDATA("../fuzz/corpus/model_onnx/test_slice.onnx");
+    QVERIFY2(applyStartOptions(runTime, options, &error), qPrintable(error));
+    QVERIFY(waitSettled(runTime, 60000));
+    QVERIFY(runTime.workspace().op != "onnx_slice");
+    QCOMPARE(runTime.docks()->model()->view()->currentIndex().row(), 0);
+    QVERIFY2(runTime.docks()->model()->valueNames().contains(QStringLiteral("starts")),
+             qPrintable(runTime.docks()->model()->valueNames().join(u' ')));
+
     MainWindow bad;
     options.file = modelFile("mixed.onnx") + QStringLiteral(".absent.tflite");
     // The window opens at once; the file that does not read is its start error, and the dock's.

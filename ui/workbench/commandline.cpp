@@ -218,7 +218,8 @@ bool isModelFile(const QString& path)
 
 /// A model file on the command line: read in the Model dock (on a worker: the window is up at
 /// once), then its first node that the file contradicts (else the first that can be computed)
-/// opened in the workbench. A file that does not read is the window's start error.
+/// opened in the workbench; with none that can, the first selected. A file that does not read
+/// is the window's start error.
 void openModelFile(MainWindow& window, const QString& path)
 {
     ModelDock* dock = window.docks()->model();
@@ -239,7 +240,13 @@ void openModelFile(MainWindow& window, const QString& path)
                 break;
             }
         }
-        if (first < 0) return;
+        if (first < 0) {
+            // None can be computed yet (arguments computed at run time, unknown shapes): the
+            // first is selected, so that the value row offers what it lacks.
+            if (table->rowCount() > 0)
+                dock->selectNode(QString::fromStdString(table->file().nodes.front().name));
+            return;
+        }
         dock->selectNode(QString::fromStdString(table->file().nodes[std::size_t(first)].name));
         dock->openNode(first);
         startHistoryHere(*window.document());
