@@ -50,6 +50,7 @@ private slots:
     void initTestCase();
     void listsAndMarks_data();
     void listsAndMarks();
+    void nodesOverTheLimitsAreNotChecked();
     void filterMatchesNameAndOp_data();
     void filterMatchesNameAndOp();
     void activatingANodeEvaluatesIt_data();
@@ -231,6 +232,24 @@ void TestModelDock::listsAndMarks()
         }
     }
     QCOMPARE(table->disagreeing(), 1);
+}
+
+// A node this machine's limits refuse is no converter bug: it is "not checked", with the
+// engine's reason, never "✗ disagrees" (a valid file was counted as disagreeing) nor "✓ agrees".
+void TestModelDock::nodesOverTheLimitsAreNotChecked()
+{
+    ss::model::ModelFile file = ss::model::readModelFile(modelFile("mixed.onnx").toStdString());
+    Limits tiny;
+    tiny.maxElements = 4; // every input of the file is larger
+    auto checks = ModelNodeTable::checkAll(file, tiny, nullptr);
+    ModelNodeTable table;
+    table.setFile(std::move(file), std::move(checks));
+    QCOMPARE(table.disagreeing(), 0);
+    const int row = names(&table).indexOf(QStringLiteral("bad_unsqueeze"));
+    QCOMPARE(cell(&table, row, ModelNodeTable::Check), QStringLiteral("not checked"));
+    QVERIFY2(cell(&table, row, ModelNodeTable::Check, Qt::ToolTipRole)
+                 .startsWith(QStringLiteral("Not checked: resource_exhausted")),
+             qPrintable(cell(&table, row, ModelNodeTable::Check, Qt::ToolTipRole)));
 }
 
 void TestModelDock::filterMatchesNameAndOp_data()
