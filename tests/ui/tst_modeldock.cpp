@@ -65,6 +65,7 @@ private slots:
     void commandLineOpensAModel();
     void menuActionExists();
     void openFromTheMenuFocusesTheNodes();
+    void fileOpenTakesAModel();
     void windowWorksWhileAModelLoads();
     void cancelStopsTheLoad_data();
     void cancelStopsTheLoad();
@@ -598,6 +599,32 @@ void TestModelDock::openFromTheMenuFocusesTheNodes()
     QTest::keyClick(dock->view(), Qt::Key_Return);
     QCOMPARE(w.undoStack()->text(w.undoStack()->index() - 1),
              QStringLiteral("Open node %1").arg(names(dock->table()).front()));
+}
+
+// File > Open (Ctrl+O) with a model file: it opens in the Model dock, as from the command line
+// or a drop (it was read as a workspace: "invalid JSON: ... control character U+0008").
+void TestModelDock::fileOpenTakesAModel()
+{
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(waitSettled(w, 60000));
+    const Workspace before = w.workspace();
+    QStringList filters;
+    QTimer::singleShot(0, &w, [&filters] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        filters = dialog->nameFilters();
+        dialog->selectFile(modelFile("mixed.onnx"));
+        static_cast<QDialog*>(dialog)->accept(); // protected in QFileDialog, public in QDialog
+    });
+    w.findChild<QAction*>(QStringLiteral("actionOpen"))->trigger();
+    QVERIFY2(filters.value(0).contains(QStringLiteral("*.onnx")), qPrintable(filters.join(u'|')));
+    QVERIFY(waitSettled(w, 120000));
+    QVERIFY2(w.message().isEmpty(), qPrintable(w.message()));
+    QCOMPARE(w.docks()->model()->modelPath(), modelFile("mixed.onnx"));
+    QCOMPARE(names(w.docks()->model()->table()), (QStringList{"rows", "bad_unsqueeze", "pick"}));
+    QVERIFY(w.workspace() == before); // listed, not opened as the window's workspace
 }
 
 void TestModelDock::windowWorksWhileAModelLoads()

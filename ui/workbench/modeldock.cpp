@@ -528,6 +528,23 @@ void ModelDock::updateSummary()
     m_summary->setToolTip(m_path);
 }
 
+bool ModelDock::isModelFile(const QString& path)
+{
+    const QString ext = QFileInfo(path).suffix().toLower();
+    if (ext == QLatin1String("json") || ext == QLatin1String("npy")) return false;
+    for (const ss::model::ModelReader& reader : ss::model::modelReaders())
+        for (const std::string& e : reader.extensions)
+            if (QString::fromStdString(e) == QLatin1Char('.') + ext) return true;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) return false;
+    const QByteArray head = file.read(64);
+    for (const ss::model::ModelReader& reader : ss::model::modelReaders())
+        if (reader.sniff &&
+            reader.sniff(std::string_view(head.constData(), std::size_t(head.size()))))
+            return true;
+    return false;
+}
+
 void ModelDock::chooseModel()
 {
     const QString path = QFileDialog::getOpenFileName(
