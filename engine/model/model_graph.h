@@ -215,7 +215,8 @@ struct NodeCheck
     /// The engine's error ("invalid_argument: ...") when planning refused the request.
     std::string error;
     /// True when a stored output shape contradicts the computed one (or the engine refused a
-    /// node the file says runs): what a converter bug looks like.
+    /// node the file says runs, for a reason other than this machine's limits): what a converter
+    /// bug looks like.
     bool disagrees = false;
 };
 

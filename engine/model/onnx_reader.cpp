@@ -48,6 +48,16 @@ struct NoRequest
     throw NoRequest{reason};
 }
 
+// What a Pad mode without a TensorFlow counterpart does instead.
+std::string padModeDoes(const std::string& mode)
+{
+    if (mode == "edge") return "'edge' repeats the border element, which none of them does";
+    if (mode == "wrap")
+        return "'wrap' takes the elements of the opposite side (a circular pad), which none of "
+               "them does";
+    return "'" + mode + "' is none of ONNX's modes either (constant, reflect, edge, wrap)";
+}
+
 std::optional<DType> dtypeOf(int elemType)
 {
     switch (elemType) {
@@ -352,9 +362,13 @@ public:
             t.value = v.constant;
             return t;
         }
+        // Not stored, nor inferred (the node before could not be): said as such, not as a
+        // type "unknown" that SliceScope lacks.
+        if (!v.dtype && v.dtypeText.empty())
+            noRequest("the element type of " + what +
+                      " is neither stored in the file nor inferred from it: give it a value");
         if (!v.dtype)
-            noRequest(what + " has element type " +
-                      (v.dtypeText.empty() ? std::string("unknown") : v.dtypeText) +
+            noRequest(what + " has element type " + v.dtypeText +
                       ", which SliceScope does not have");
         if (!v.stored.isFullyKnown())
             noRequest("the shape of " + what + " is not known (" + v.stored.text() +
@@ -685,7 +699,8 @@ std::pair<NodeRequest, std::string> translateOnnx(const ModelNode& node)
         else
             noRequest("Pad: mode '" + mode +
                       "' has no counterpart among TensorFlow's pad modes (CONSTANT, REFLECT, "
-                      "SYMMETRIC; 'edge' repeats the border element, which none of them does)");
+                      "SYMMETRIC): " +
+                      padModeDoes(mode));
         Attrs attrs{{"paddings", Attr(paddings)}, {"mode", Attr(tfMode)}};
         if (tfMode == "CONSTANT") {
             if (isFloat(data.dtype) || isComplex(data.dtype))

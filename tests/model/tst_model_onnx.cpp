@@ -246,6 +246,23 @@ void TestModelOnnx::nodes_data()
         row("Pad, mode edge", b, "", "", false, "mode 'edge'");
     }
     {
+        // The input comes from an op ONNX does not know, so nothing says its type: it read
+        // "has element type unknown, which SliceScope does not have".
+        Builder b;
+        b.input("x", {2, 3}).output("y", {3, 2});
+        b.node("Mystery", {"x"}, {"t"}).set_domain("com.example");
+        b.node("Transpose", {"t"}, {"y"});
+        row("Transpose of an input of unknown type", b, "", "", false,
+            "element type of input 'data' (t) is neither stored in the file nor inferred");
+    }
+    {
+        // The reason is the mode's own: it read "'edge' repeats the border element" for wrap.
+        Builder b;
+        b.input("x", {2, 2}).output("y", {4, 4}).ints("pads", {1, 1, 1, 1}, {4});
+        Builder::attr(b.node("Pad", {"x", "pads"}, {"y"}), "mode", std::string("wrap"));
+        row("Pad, mode wrap", b, "", "", false, "'wrap' takes the elements of the opposite side");
+    }
+    {
         Builder b;
         b.input("x", {2, 2}).output("y", {4, 4}).ints("pads", {1, 1, 1, 1}, {4});
         b.node("Pad", {"x", "pads"}, {"y"});

@@ -18,6 +18,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -27,6 +28,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 
 #include <atomic>
@@ -48,6 +50,7 @@ private slots:
     void initTestCase();
     void listsAndMarks_data();
     void listsAndMarks();
+    void nodesOverTheLimitsAreNotChecked();
     void filterMatchesNameAndOp_data();
     void filterMatchesNameAndOp();
     void activatingANodeEvaluatesIt_data();
@@ -61,6 +64,8 @@ private slots:
     void badFileIsAnErrorInTheDock();
     void commandLineOpensAModel();
     void menuActionExists();
+    void openFromTheMenuFocusesTheNodes();
+    void fileOpenTakesAModel();
     void windowWorksWhileAModelLoads();
     void cancelStopsTheLoad_data();
     void cancelStopsTheLoad();
@@ -228,6 +233,24 @@ void TestModelDock::listsAndMarks()
         }
     }
     QCOMPARE(table->disagreeing(), 1);
+}
+
+// A node this machine's limits refuse is no converter bug: it is "not checked", with the
+// engine's reason, never "✗ disagrees" (a valid file was counted as disagreeing) nor "✓ agrees".
+void TestModelDock::nodesOverTheLimitsAreNotChecked()
+{
+    ss::model::ModelFile file = ss::model::readModelFile(modelFile("mixed.onnx").toStdString());
+    Limits tiny;
+    tiny.maxElements = 4; // every input of the file is larger
+    auto checks = ModelNodeTable::checkAll(file, tiny, nullptr);
+    ModelNodeTable table;
+    table.setFile(std::move(file), std::move(checks));
+    QCOMPARE(table.disagreeing(), 0);
+    const int row = names(&table).indexOf(QStringLiteral("bad_unsqueeze"));
+    QCOMPARE(cell(&table, row, ModelNodeTable::Check), QStringLiteral("not checked"));
+    QVERIFY2(cell(&table, row, ModelNodeTable::Check, Qt::ToolTipRole)
+                 .startsWith(QStringLiteral("Not checked: resource_exhausted")),
+             qPrintable(cell(&table, row, ModelNodeTable::Check, Qt::ToolTipRole)));
 }
 
 void TestModelDock::filterMatchesNameAndOp_data()
@@ -518,6 +541,18 @@ void TestModelDock::commandLineOpensAModel()
     QVERIFY2(onnx.docks()->model()->message().contains(QStringLiteral("shape inference")),
              qPrintable(onnx.docks()->model()->message()));
 
+    // No node can be computed (ONNX's own test_slice: every argument is a graph input): none
+    // opens, and the first is selected, so that the value row offers what it lacks (it offered
+    // nothing, disabled, until a row was picked).
+    MainWindow runTime;
+    options.file = QFINDTESTDATA("../fuzz/corpus/model_onnx/test_slice.onnx");
+    QVERIFY2(applyStartOptions(runTime, options, &error), qPrintable(error));
+    QVERIFY(waitSettled(runTime, 60000));
+    QVERIFY(runTime.workspace().op != "onnx_slice");
+    QCOMPARE(runTime.docks()->model()->view()->currentIndex().row(), 0);
+    QVERIFY2(runTime.docks()->model()->valueNames().contains(QStringLiteral("starts")),
+             qPrintable(runTime.docks()->model()->valueNames().join(u' ')));
+
     MainWindow bad;
     options.file = modelFile("mixed.onnx") + QStringLiteral(".absent.tflite");
     // The window opens at once; the file that does not read is its start error, and the dock's.
@@ -536,6 +571,60 @@ void TestModelDock::menuActionExists()
     auto* action = w.findChild<QAction*>(QStringLiteral("actionOpenModel"));
     QVERIFY(action);
     QVERIFY(!action->text().isEmpty());
+}
+
+// Keyboard only: File > Open Model…, the file typed in the dialog, Enter. The focus waited on
+// Cancel while the file was read; when the nodes show it goes to them, on the first, so that the
+// next Enter opens it (it fell to the op picker at the top of the window).
+void TestModelDock::openFromTheMenuFocusesTheNodes()
+{
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(waitSettled(w, 60000));
+    ModelDock* dock = w.docks()->model();
+    QTimer::singleShot(0, &w, [] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        dialog->selectFile(modelFile("mixed.onnx"));
+        static_cast<QDialog*>(dialog)->accept(); // protected in QFileDialog, public in QDialog
+    });
+    w.findChild<QAction*>(QStringLiteral("actionOpenModel"))->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(dock->table()->rowCount() > 0 && !dock->isLoading(), 120000);
+    // The window's focus (offscreen, the window is not made active again when the dialog goes).
+    QTRY_VERIFY2(
+        w.focusWidget() == dock->view(),
+        qPrintable(w.focusWidget() ? w.focusWidget()->objectName() : QStringLiteral("none")));
+    QCOMPARE(dock->view()->currentIndex().row(), 0);
+    QTest::keyClick(dock->view(), Qt::Key_Return);
+    QCOMPARE(w.undoStack()->text(w.undoStack()->index() - 1),
+             QStringLiteral("Open node %1").arg(names(dock->table()).front()));
+}
+
+// File > Open (Ctrl+O) with a model file: it opens in the Model dock, as from the command line
+// or a drop (it was read as a workspace: "invalid JSON: ... control character U+0008").
+void TestModelDock::fileOpenTakesAModel()
+{
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(waitSettled(w, 60000));
+    const Workspace before = w.workspace();
+    QStringList filters;
+    QTimer::singleShot(0, &w, [&filters] {
+        auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        filters = dialog->nameFilters();
+        dialog->selectFile(modelFile("mixed.onnx"));
+        static_cast<QDialog*>(dialog)->accept(); // protected in QFileDialog, public in QDialog
+    });
+    w.findChild<QAction*>(QStringLiteral("actionOpen"))->trigger();
+    QVERIFY2(filters.value(0).contains(QStringLiteral("*.onnx")), qPrintable(filters.join(u'|')));
+    QVERIFY(waitSettled(w, 120000));
+    QVERIFY2(w.message().isEmpty(), qPrintable(w.message()));
+    QCOMPARE(w.docks()->model()->modelPath(), modelFile("mixed.onnx"));
+    QCOMPARE(names(w.docks()->model()->table()), (QStringList{"rows", "bad_unsqueeze", "pick"}));
+    QVERIFY(w.workspace() == before); // listed, not opened as the window's workspace
 }
 
 void TestModelDock::windowWorksWhileAModelLoads()

@@ -3,8 +3,8 @@
 // 1920 x 1080 at QT_SCALE_FACTOR=2 (960 x 540 logical). Each size runs in a process of its own
 // (the scale factor and the screen are fixed when the application starts), on an offscreen
 // screen of that size. The window must fit the screen; at 1280 x 800 and 1440 x 900 nothing may
-// be cut (legends, pins, face boxes, titles). A screenshot of each op opened from the picker goes
-// to screenshots/ in the build directory, for people to look at.
+// be cut (legends, pins, face boxes, titles), and no title on any screen. A screenshot of each op
+// opened from the picker goes to screenshots/ in the build directory, for people to look at.
 #include "ui/model/lessons.h"
 #include "ui/workbench/mainwindow.h"
 #include "workbench_testing.h"
@@ -114,7 +114,9 @@ int checkScreen()
             fail(what +
                  QStringLiteral(": the window grew to %1 x %2").arg(w.width()).arg(w.height()));
         for (const QString& c : cutWidgets(w)) {
-            if (qEnvironmentVariableIsSet(kUncutVariable))
+            // A title is never cut, on any screen: at scale 2 a narrow view's count lost its last
+            // line ("params int32 (4, 3) 12" over half of "elements").
+            if (qEnvironmentVariableIsSet(kUncutVariable) || c.endsWith(QLatin1String("/title")))
                 fail(what + QStringLiteral(": cut: ") + c);
             else
                 std::printf("%s: %s: narrower than it asks for: %s\n", qPrintable(name),

@@ -133,6 +133,7 @@ QString ModelNodeTable::cellText(int row, int column) const
     case Check:
         if (check.disagrees) return QObject::tr("✗ disagrees");
         if (!node.request) return QObject::tr("run time / not modelled");
+        if (!check.error.empty()) return QObject::tr("not checked");
         return QObject::tr("✓ agrees");
     default: return {};
     }
@@ -151,6 +152,7 @@ QString ModelNodeTable::checkTooltip(int row) const
                                  "engine refuses it: %2")
                          .arg(cellText(row, StoredShape), str(check.error));
     if (!node.request) return QObject::tr("Not computed: %1").arg(str(node.reason));
+    if (!check.error.empty()) return QObject::tr("Not checked: %1").arg(str(check.error));
     return node.reason.empty() ? QObject::tr("The stored shape agrees with the computed one.")
                                : str(node.reason);
 }

@@ -27,9 +27,11 @@
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QStringList>
+#include <QTextDocument>
 #include <QToolTip>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <utility>
 
@@ -223,6 +225,11 @@ struct TensorView::Private
     QSize pictureHeader() const;
     /// The caption is a courtesy: it gives way to the controls, ending in "…" when narrow.
     void elideCaption();
+    /// The legend shows while elements are selected: beside the title while both fit on one
+    /// line, else under it, the title alone on its row and exactly as tall as its lines (at
+    /// 1920 x 1080, scale 2, a title beside the legend wrapped over three lines in half the
+    /// view's width, and a short view cut the last: "params int32 (4, 3) 12").
+    void showLegend();
 
     TensorView* q;
     TensorModel* model;
@@ -234,6 +241,7 @@ struct TensorView::Private
     std::function<QString(std::int64_t)> provider;
     bool heatMode = false;
 
+    QBoxLayout* header;
     QLabel* titleLabel;
     Legend* legend;
     QWidget* controlBar;
@@ -268,10 +276,10 @@ TensorView::Private::Private(TensorView* view)
     titleLabel->setWordWrap(true); // a narrow view wraps its title rather than cutting it
     legend = new Legend(q);
     legend->hide();
-    auto* header = new QHBoxLayout;
+    header = new QHBoxLayout;
     header->setContentsMargins(4, 2, 4, 2);
     header->addWidget(titleLabel, 1);
-    header->addWidget(legend);
+    header->addWidget(legend, 0, Qt::AlignLeft);
 
     // The second row: which dimensions form a face, and the pinned outer indices.
     controlBar = new QWidget(q);
@@ -510,7 +518,7 @@ void TensorView::Private::syncHeader()
                                                      qsizetype(dtypeName(t.dtype()).size())),
                                  shapeHtml(shape, state, q->palette()), count));
     titleLabel->setAccessibleName(plainText(titleLabel->text()));
-    legend->setVisible(state.hasSelection());
+    showLegend();
 
     const FaceLayout& layout = state.layout;
     faceBox->setVisible(layout.rank() >= 3);
@@ -602,7 +610,7 @@ void TensorView::Private::applyReadOrder(ReadOrder order, const ReadOrderSummary
     state.fitLast = -1;
     legend->setFit(std::nullopt, 0);
     model->setReadOrder(order);
-    legend->setVisible(state.hasSelection());
+    showLegend();
     // Show the selection: pin to the element read first if nothing selected is on show.
     if (state.hasSelection() && !shown && state.layout.pinTo(summary.first)) {
         showLayout(false);
@@ -719,10 +727,34 @@ void TensorView::Private::elideCaption()
         pinCaption->fontMetrics().elidedText(caption, Qt::ElideRight, pinCaption->width()));
 }
 
+void TensorView::Private::showLegend()
+{
+    legend->setVisible(state.hasSelection());
+    QTextDocument line;
+    line.setDefaultFont(titleLabel->font());
+    line.setDocumentMargin(0);
+    line.setHtml(titleLabel->text());
+    const QMargins margins = header->contentsMargins();
+    const int room = q->width() - margins.left() - margins.right();
+    const int beside = int(std::ceil(line.idealWidth())) + std::max(0, header->spacing()) +
+                       legend->sizeHint().width();
+    const bool besideFits = !legend->isHidden() && beside <= room;
+    header->setDirection(besideFits ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    // Alone on its row it is as tall as its lines at the view's width: a short view grows (its
+    // column scrolls) rather than cutting the last line, and no gap opens above the legend.
+    if (besideFits) {
+        titleLabel->setMinimumHeight(0);
+        titleLabel->setMaximumHeight(QWIDGETSIZE_MAX);
+    } else {
+        titleLabel->setFixedHeight(titleLabel->heightForWidth(room));
+    }
+}
+
 void TensorView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     d->elideCaption();
+    d->showLegend();
 }
 
 void TensorView::changeEvent(QEvent* event)

@@ -196,29 +196,10 @@ void startHistoryHere(WorkspaceDocument& document)
     document.undoStack()->clear(); // the clean state, with the workspace as it is
 }
 
-/// Whether the start file is a model (ONNX, TFLite, TensorFlow graph) rather than a workspace or
-/// a .npy: by a model reader's extension (.onnx, .tflite, .pb, .pbtxt), else, for a file that is
-/// neither .json nor .npy, by its first bytes.
-bool isModelFile(const QString& path)
-{
-    const QString ext = QFileInfo(path).suffix().toLower();
-    if (ext == QLatin1String("json") || ext == QLatin1String("npy")) return false;
-    for (const ss::model::ModelReader& reader : ss::model::modelReaders())
-        for (const std::string& e : reader.extensions)
-            if (QString::fromStdString(e) == QLatin1Char('.') + ext) return true;
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return false;
-    const QByteArray head = file.read(64);
-    for (const ss::model::ModelReader& reader : ss::model::modelReaders())
-        if (reader.sniff &&
-            reader.sniff(std::string_view(head.constData(), std::size_t(head.size()))))
-            return true;
-    return false;
-}
-
 /// A model file on the command line: read in the Model dock (on a worker: the window is up at
 /// once), then its first node that the file contradicts (else the first that can be computed)
-/// opened in the workbench. A file that does not read is the window's start error.
+/// opened in the workbench; with none that can, the first selected. A file that does not read
+/// is the window's start error.
 void openModelFile(MainWindow& window, const QString& path)
 {
     ModelDock* dock = window.docks()->model();
@@ -239,7 +220,13 @@ void openModelFile(MainWindow& window, const QString& path)
                 break;
             }
         }
-        if (first < 0) return;
+        if (first < 0) {
+            // None can be computed yet (arguments computed at run time, unknown shapes): the
+            // first is selected, so that the value row offers what it lacks.
+            if (table->rowCount() > 0)
+                dock->selectNode(QString::fromStdString(table->file().nodes.front().name));
+            return;
+        }
         dock->selectNode(QString::fromStdString(table->file().nodes[std::size_t(first)].name));
         dock->openNode(first);
         startHistoryHere(*window.document());
@@ -277,7 +264,7 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
                          .arg(options.lesson, names.join(QStringLiteral(", ")));
             return false;
         }
-    } else if (!options.file.isEmpty() && isModelFile(options.file)) {
+    } else if (!options.file.isEmpty() && ModelDock::isModelFile(options.file)) {
         openModelFile(window, options.file);
     } else if (!options.file.isEmpty()) {
         if (!window.document()->openFile(options.file, error)) {

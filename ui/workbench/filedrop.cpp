@@ -48,7 +48,8 @@ std::optional<std::pair<QString, int>> FileDrop::target(const QMimeData* mime,
     if (!url.isLocalFile()) return std::nullopt;
     const QString path = url.toLocalFile();
     const bool npy = path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive);
-    if (!npy && !path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) && !isModelFile(path))
+    if (!npy && !path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive) &&
+        !ModelDock::isModelFile(path))
         return std::nullopt;
     int slot = -1;
     if (npy) {
@@ -84,16 +85,9 @@ void FileDrop::drop(QDropEvent* event)
                        [this, path = found->first, slot = found->second] { open(path, slot); });
 }
 
-bool FileDrop::isModelFile(const QString& path)
-{
-    for (const char* extension : {".onnx", ".tflite", ".pb", ".pbtxt"})
-        if (path.endsWith(QLatin1String(extension), Qt::CaseInsensitive)) return true;
-    return false;
-}
-
 void FileDrop::open(const QString& path, int slot)
 {
-    if (isModelFile(path)) {
+    if (ModelDock::isModelFile(path)) {
         // As File > Open Model… does: read on a worker into the Model dock; a file that does
         // not read is said in the window too, not only in the dock.
         MainWindow* window = &m_window;

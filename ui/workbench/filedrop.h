@@ -36,8 +36,6 @@ public:
     void dragOver(QDropEvent* event) const;
     /// Opens the dropped file once the drop has ended.
     void drop(QDropEvent* event);
-    /// Whether a drop of `path` opens in the Model dock (by its extension).
-    static bool isModelFile(const QString& path);
 
 private:
     /// The file a drop would open, with the input slot it goes to (-1: the window).

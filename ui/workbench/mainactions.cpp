@@ -102,10 +102,18 @@ void MainActions::buildFileActions()
     connect(m_open, &QAction::triggered, &w, [&w] {
         if (!w.files()->maybeSave()) return;
         const QString path = QFileDialog::getOpenFileName(
-            &w, tr("Open a workspace or a NumPy file"), w.document()->dialogFolder(),
-            tr("Workspaces and NumPy files (*.json *.npy);;All files (*)"));
+            &w, tr("Open a workspace, a NumPy file or a model"), w.document()->dialogFolder(),
+            tr("Workspaces, NumPy files and models (*.json *.npy *.onnx *.tflite *.pb "
+               "*.pbtxt);;All files (*)"));
+        if (path.isEmpty()) return;
+        // A model goes to the Model dock, as from the command line or a drop (it was read as
+        // a workspace: "invalid JSON: ... control character U+0008").
+        if (ModelDock::isModelFile(path)) {
+            w.docks()->model()->openModel(path);
+            return;
+        }
         QString error;
-        if (!path.isEmpty() && !w.openFile(path, &error)) w.showError(error);
+        if (!w.openFile(path, &error)) w.showError(error);
     });
     m_recentMenu = new QMenu(tr("Open &Recent"), &w);
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));

@@ -90,8 +90,7 @@ void MessageStrip::keyPressEvent(QKeyEvent* event)
 
 void MessageStrip::setExpanded(bool expanded)
 {
-    if (expanded && !m_elided && !m_expanded) return; // it all shows already
-    if (expanded == m_expanded) return;
+    if (expanded == m_expanded || (expanded && m_message.isEmpty())) return;
     m_expanded = expanded;
     refit();
 }
@@ -135,12 +134,15 @@ void MessageStrip::refit()
     doc.setHtml(m_message);
     doc.setTextWidth(std::max(1, width));
     const bool tooLong = width > 0 && doc.size().height() > m_lines * lineHeight + 1;
-    if (!tooLong) m_expanded = false;
+    // Before it has a width (a start error, set before the window is shown) an open strip
+    // stays open; once laid out, one whose message fits closes.
+    if (width > 0 && !tooLong) m_expanded = false;
     m_elided = tooLong && !m_expanded;
     // Only a cut message takes focus: Enter or Space opens it from the keyboard.
     setFocusPolicy(tooLong ? Qt::StrongFocus : Qt::NoFocus);
-    setFixedHeight(m_expanded ? int(std::ceil(doc.size().height())) + 2 * (kPadding + kBorder)
-                              : room);
+    setFixedHeight(m_expanded && tooLong
+                       ? int(std::ceil(doc.size().height())) + 2 * (kPadding + kBorder)
+                       : room);
     if (!m_elided) {
         setText(m_message);
         return;

@@ -28,7 +28,8 @@ public:
     bool isElided() const { return m_elided; }
     /// Whether the strip is open to show a long message whole (it grows to fit it).
     bool isExpanded() const { return m_expanded; }
-    /// Opens or closes the strip; only a message too long for the reserved room opens it.
+    /// Opens or closes the strip; it stays open only while its message is too long for the
+    /// reserved room (set before the strip is laid out, it opens once it is, if need be).
     void setExpanded(bool expanded);
     /// The strip's background, text and border colours while it shows a message: the
     /// application palette's (the theme's) Base tinted red, and its Text.

@@ -65,6 +65,11 @@ public:
     void setReader(Reader reader) { m_reader = std::move(reader); }
     /// File > Open Model…: asks for a file, then openModel.
     void chooseModel();
+    /// Whether `path` is a model file (ONNX, TFLite, TensorFlow graph) rather than a workspace
+    /// or a .npy: by a model reader's extension (.onnx, .tflite, .pb, .pbtxt), else, for a file
+    /// that is neither .json nor .npy, by its first bytes. The command line, File > Open and a
+    /// drop open such a file here.
+    static bool isModelFile(const QString& path);
     /// Opens the node of `row` (of the table, unfiltered) in the workbench as one undo step.
     /// False, with the reason in the message strip, for a node without a request.
     bool openNode(int row);
@@ -101,6 +106,8 @@ private:
     void showLessonModel();
     void updateSummary();
     void showLoaded(const QString& path, Loaded& loaded);
+    /// As tall as the listed nodes need, within bounds (a dock opened for this file only).
+    void fitHeight();
     void loadEnded(bool ok, const QString& error);
     QWidget* makeValueRow();
     void updateValueRow();

@@ -58,6 +58,9 @@ void WindowMessages::showStartError(const QString& text, const QString& file)
     }
     updateTitle();
     showCurrent();
+    // The first thing the user reads, and nothing on screen says it otherwise: whole, not cut
+    // to the strip's two lines (at 1024 x 700 it read "...a new, untitle…").
+    if (m_strip->message() == m_startError) m_strip->setExpanded(true);
 }
 
 void WindowMessages::showCancelled()
