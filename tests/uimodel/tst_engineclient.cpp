@@ -303,6 +303,9 @@ void TestEngineClient::aBufferIsPreparedOnlyWhenNoneIsFreed()
     QCOMPARE(bufferToPrepare(&half, next), 0);                // the pool grows it
     QCOMPARE(bufferToPrepare(&quarter, next), full - 1024 * 4); // too small to take
     QCOMPARE(bufferToPrepare(&first, first), full);
+    // 10^8 float32: seconds of page faults, which the next edit would wait beside.
+    QCOMPARE(bufferToPrepare(nullptr, evaluation(Tensor::empty(DType::Float32, {10000, 10000}))),
+             0);
 }
 
 QTEST_GUILESS_MAIN(TestEngineClient)
