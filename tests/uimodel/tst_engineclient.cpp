@@ -302,6 +302,9 @@ void TestEngineClient::aBufferIsPreparedOnlyWhenNoneIsFreed()
     QCOMPARE(bufferToPrepare(&edit, half), 0);
     QCOMPARE(bufferToPrepare(&half, next), 0);                // the pool grows it
     QCOMPARE(bufferToPrepare(&quarter, next), full - 1024 * 4); // too small to take
+    Evaluation parts = quarter; // dynamic_partition's outputs: two quarters, one of them grown
+    parts.outputs.push_back(Tensor::empty(DType::Float32, {1024, 1024}));
+    QCOMPARE(bufferToPrepare(&parts, next), 0);
     QCOMPARE(bufferToPrepare(&first, first), full);
     // 10^8 float32: seconds of page faults, which the next edit would wait beside.
     QCOMPARE(bufferToPrepare(nullptr, evaluation(Tensor::empty(DType::Float32, {10000, 10000}))),

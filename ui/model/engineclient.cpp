@@ -342,9 +342,10 @@ std::int64_t bufferToPrepare(const Evaluation* previous, const Evaluation& newes
                 if (t.raw() == buffer) return true;
         return false;
     };
+    std::int64_t freed = 0; // the previous outputs' buffers that go back to the pool
     for (const Tensor& t : previous->outputs)
-        if (tensorBytes(t) >= bytes / 2 && !kept(t.raw())) return 0;
-    return bytes;
+        if (!kept(t.raw())) freed += tensorBytes(t);
+    return freed >= bytes / 2 ? 0 : bytes;
 }
 
 std::int64_t evaluationBytes(const Evaluation& eval)

@@ -80,9 +80,10 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
 std::int64_t evaluationBytes(const Evaluation& eval);
 /// The buffer the next edit's output should find ready now that `newest` is shown: the bytes of
 /// its largest output (the size the next output most likely has; 0 for one over a mapped file),
-/// or 0 if `previous` (the evaluation shown before, null if none) has an output at least half
-/// that size that `newest` does not share, which is freed for it, or if the output is over 128
-/// MiB (faulting it in takes seconds, beside the next edit's own work).
+/// or 0 if `previous` (the evaluation shown before, null if none) has outputs that `newest` does
+/// not share of at least half that size together, which are freed for it (an op of several
+/// outputs, as dynamic_partition, may take one of them next and grow it), or if the output is
+/// over 128 MiB (faulting it in takes seconds, beside the next edit's own work).
 std::int64_t bufferToPrepare(const Evaluation* previous, const Evaluation& newest);
 
 /// Makes glibc keep freed memory for reuse: every edit allocates and frees buffers the size of
