@@ -278,8 +278,9 @@ void TestEngineClient::theNextOutputsBufferIsReady()
     QCOMPARE(mappedPages(next.raw(), bytes), (bytes + 4095) / 4096);
 }
 
-// Only while no buffer is on its way back: an output of the evaluation shown before, not shared
-// with the new one, is freed for the next edit (one more would stay resident for nothing).
+// Only while no buffer is on its way back: outputs of the evaluation shown before, not shared with
+// the new one and of at least half its size together, are freed for the next edit (one more
+// buffer would stay resident for nothing).
 void TestEngineClient::aBufferIsPreparedOnlyWhenNoneIsFreed()
 {
     const Tensor input = Tensor::empty(DType::Float32, {4096, 1024});
@@ -306,6 +307,8 @@ void TestEngineClient::aBufferIsPreparedOnlyWhenNoneIsFreed()
     parts.outputs.push_back(Tensor::empty(DType::Float32, {1024, 1024}));
     QCOMPARE(bufferToPrepare(&parts, next), 0);
     QCOMPARE(bufferToPrepare(&first, first), full);
+    // Strings: their characters are not in a buffer of the pool.
+    QCOMPARE(bufferToPrepare(nullptr, evaluation(Tensor::empty(DType::String, {1 << 20}))), 0);
     // 10^8 float32: seconds of page faults, which the next edit would wait beside.
     QCOMPARE(bufferToPrepare(nullptr, evaluation(Tensor::empty(DType::Float32, {10000, 10000}))),
              0);

@@ -330,9 +330,9 @@ std::int64_t tensorBytes(const Tensor& t)
 
 std::int64_t bufferToPrepare(const Evaluation* previous, const Evaluation& newest)
 {
-    std::int64_t bytes = 0;
+    std::int64_t bytes = 0; // strings keep their characters elsewhere: no buffer of the pool
     for (const Tensor& t : newest.outputs)
-        bytes = std::max(bytes, tensorBytes(t));
+        if (t.dtype() != DType::String) bytes = std::max(bytes, tensorBytes(t));
     if (bytes > kMaxPreparedBytes) return 0;
     if (!previous) return bytes;
     const std::vector<Tensor> inputs = newest.slotTensors();
