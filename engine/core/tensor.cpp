@@ -109,6 +109,33 @@ public:
         return std::int64_t(bytes);
     }
 
+    /// Unless a kept buffer already holds a request of `bytes`, makes one (or grows the kept
+    /// one it would take) and writes a byte of every page, so that its pages are in memory when
+    /// the request comes. Returns whether it did.
+    bool prepareLarge(std::size_t bytes)
+    {
+        bytes = roundedSize(bytes);
+        if (bytes < kMinLarge) return false;
+        {
+            std::lock_guard lock(m_mutex);
+            // One at a time: a buffer being prepared is not in the pool yet.
+            if (m_largeSlots == 0 || m_preparing) return false;
+            const auto chosen = chooseLarge(bytes);
+            if (chosen != m_large.end() && chosen->capacity >= bytes) return false;
+            m_preparing = true;
+        }
+        const Block block = acquireLarge(bytes);
+        if (block.data) {
+            auto* const page = static_cast<volatile unsigned char*>(block.data);
+            for (std::size_t at = 0; at < block.capacity; at += kPage)
+                page[at] = 0; // the buffer is free: its contents are nobody's
+            releaseLarge(block);
+        }
+        std::lock_guard lock(m_mutex);
+        m_preparing = false;
+        return block.data != nullptr;
+    }
+
     void setLargeLimits(std::size_t slots, std::size_t bytes)
     {
         std::vector<Block> evicted;
@@ -136,23 +163,29 @@ private:
     static constexpr std::size_t kMinSmall = std::size_t(64) << 10;
     static constexpr std::size_t kMinLarge = std::size_t(8) << 20;
 
+    // The kept buffer a request of `bytes` takes (m_large.end(): none); call under the lock.
+    std::vector<Block>::iterator chooseLarge(std::size_t bytes)
+    {
+        auto best = m_large.end();  // the smallest that holds `bytes`
+        auto grown = m_large.end(); // the largest that does not
+        for (auto it = m_large.begin(); it != m_large.end(); ++it) {
+            if (it->capacity >= bytes) {
+                if (best == m_large.end() || it->capacity < best->capacity) best = it;
+            } else if (grown == m_large.end() || it->capacity > grown->capacity) {
+                grown = it;
+            }
+        }
+        // A much bigger buffer stays kept for the size that needs it: lent to a small tensor,
+        // it could not go back when the big tensor is gone for good.
+        return best != m_large.end() && best->capacity / 2 <= bytes ? best : grown;
+    }
+
     Block acquireLarge(std::size_t bytes)
     {
         Block kept;
         {
             std::lock_guard lock(m_mutex);
-            auto best = m_large.end();  // the smallest that holds `bytes`
-            auto grown = m_large.end(); // the largest that does not
-            for (auto it = m_large.begin(); it != m_large.end(); ++it) {
-                if (it->capacity >= bytes) {
-                    if (best == m_large.end() || it->capacity < best->capacity) best = it;
-                } else if (grown == m_large.end() || it->capacity > grown->capacity) {
-                    grown = it;
-                }
-            }
-            // A much bigger buffer stays kept for the size that needs it: lent to a small
-            // tensor, it could not go back when the big tensor is gone for good.
-            auto chosen = best != m_large.end() && best->capacity / 2 <= bytes ? best : grown;
+            const auto chosen = chooseLarge(bytes);
             if (chosen != m_large.end()) {
                 kept = *chosen;
                 m_largeBytes -= kept.capacity;
@@ -275,6 +308,7 @@ private:
     std::size_t m_largeBytes = 0;
     std::size_t m_largeSlots = 2;
     std::size_t m_largeMaxBytes = std::size_t(512) << 20;
+    bool m_preparing = false; // prepareLarge() is faulting a buffer in
 };
 } // namespace
 
@@ -294,6 +328,11 @@ std::int64_t releasePooledBuffers()
     // Kept file mappings are page cache, not allocated memory: their bytes are not counted.
     releaseIdleMappings();
     return BufferPool::instance().releaseAll();
+}
+
+bool prepareReusableBuffer(std::int64_t bytes)
+{
+    return bytes > 0 && BufferPool::instance().prepareLarge(std::size_t(bytes));
 }
 
 void keepPooledBuffers(int largeBuffers, std::int64_t largeBytes)

@@ -233,6 +233,11 @@ std::int64_t releasePooledBuffers();
 /// most (by default 2 and 512 MiB: enough for a script's repeated request). The workbench keeps
 /// more (keepFreedMemoryForReuse), for ops with several big outputs and 10^8-element tensors.
 void keepPooledBuffers(int largeBuffers, std::int64_t largeBytes);
+/// Makes sure that a tensor of `bytes` (8 MiB and more) will find a kept buffer whose pages are
+/// already in memory: unless one is kept, maps one (or grows the kept one it would take), faults
+/// its pages in on the calling thread, and keeps it. Returns whether it did. The workbench calls
+/// it on a worker after an evaluation, so that the next edit's output is not fresh memory.
+bool prepareReusableBuffer(std::int64_t bytes);
 
 /// Generated contents (protocol "fill"). Every fill is deterministic.
 enum class Fill { Arange, Zeros, Ones, Random };

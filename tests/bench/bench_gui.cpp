@@ -686,6 +686,11 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
                 std::printf("  %-52s %7.1f %7.1f\n", describe(edits[1 + k]).c_str(),
                             median(byEdit[k]),
                             *std::max_element(byEdit[k].begin(), byEdit[k].end()));
+        std::printf("  each edit in order: latency, worker, page faults, cpu ms\n");
+        for (std::size_t i = 0; i < latencies.size(); ++i)
+            std::printf("  %2zu %-49s %7.1f %7.1f %7.0f %7.1f\n", i + 1,
+                        describe(edits[1 + i % kinds]).c_str(), latencies[i], workers[i],
+                        faults[i], cpu[i]);
         printResidentParts();
         printLongGaps(stalls.longGaps(), editStarts);
     }

@@ -8,6 +8,10 @@
 
 #include <QTest>
 
+#include <sys/mman.h>
+
+#include <algorithm>
+
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -87,6 +91,28 @@ private slots:
         for (std::int64_t k = 24; k < 40; ++k)
             most += (std::int64_t(64) << 10) + k * 4096;
         QCOMPARE(releasePooledBuffers(), most);
+    }
+
+    // The workbench prepares the next edit's output buffer on a worker: its pages are in memory
+    // before a tensor takes it, and a kept buffer that would do is not doubled.
+    void aPreparedBufferIsInMemory()
+    {
+        QVERIFY(!prepareReusableBuffer(std::int64_t(1) << 20)); // small buffers: never
+        QVERIFY(prepareReusableBuffer(std::int64_t(40) << 20));
+        QVERIFY(!prepareReusableBuffer(std::int64_t(40) << 20)); // one is kept
+        QVERIFY(!prepareReusableBuffer(std::int64_t(24) << 20)); // it takes a smaller one too
+        const Tensor t = megabytes(40);
+        const std::size_t pages = std::size_t(40) << 8;
+        std::vector<unsigned char> resident(pages);
+        QCOMPARE(mincore(const_cast<void*>(t.raw()), pages * 4096, resident.data()), 0);
+        QCOMPARE(std::size_t(std::count(resident.begin(), resident.end(), 0)), std::size_t(0));
+        QCOMPARE(releasePooledBuffers(), 0); // the tensor took the prepared buffer
+        // A smaller kept buffer is grown to the size, its pages too.
+        {
+            const Tensor small = megabytes(16);
+        }
+        QVERIFY(prepareReusableBuffer(std::int64_t(40) << 20));
+        QCOMPARE(releasePooledBuffers(), std::int64_t(40) << 20);
     }
 
     // Large buffers keep being reused as before.

@@ -5,6 +5,7 @@
 #include "core/mapped_file.h"
 #include "protocol/npy.h"
 #include "ui/model/engineclient.h"
+#include "ui/model/stagetrace.h"
 #include "ui/model/workerpool.h"
 #include "ui/model/workspacefile.h"
 
@@ -30,6 +31,8 @@ private slots:
     void evaluationsAreBudgetedWhole();
     void npyInputsAreMappedAndChecked();
     void aBigMappedInputLeavesResidentMemoryAfterItsOp();
+    void theNextOutputsBufferIsReady();
+    void aBufferIsPreparedOnlyWhenNoneIsFreed();
 };
 
 void TestEngineClient::evaluatesOnThePool()
@@ -244,6 +247,71 @@ void TestEngineClient::aBigMappedInputLeavesResidentMemoryAfterItsOp()
         else
             QCOMPARE(mapped, pages);
     }
+}
+
+// The first edits of a new tensor wrote their outputs into fresh memory (its first evaluation
+// shares the input's buffer, so nothing was freed for the next output): at 10^7 elements such an
+// edit took 2-5x the median. Once an evaluation is delivered, a buffer for an output of its size
+// waits, its pages already in memory.
+void TestEngineClient::theNextOutputsBufferIsReady()
+{
+    EngineClient client;
+    Workspace ws;
+    ws.inputs = {{filled(DType::Float32, {4096, 1024})}};
+    ws.attrs = {{"expr", Attr("x[::-1, 1:]")}};
+    releasePooledBuffers();
+    stagetrace::enable(true);
+    (void)stagetrace::take();
+    const auto eval = evaluated(client, ws);
+    QVERIFY(eval);
+    QVERIFY2(eval->ok, qPrintable(eval->message));
+    bool seen = false;
+    auto ready = [&seen] {
+        for (const stagetrace::Mark& m : stagetrace::take())
+            seen = seen || std::strcmp(m.stage, "worker: next output's buffer ready") == 0;
+        return seen;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(ready(), 20000);
+    stagetrace::enable(false);
+    const Tensor next = Tensor::empty(DType::Float32, {4096, 1023});
+    const std::int64_t bytes = next.size() * 4;
+    QCOMPARE(mappedPages(next.raw(), bytes), (bytes + 4095) / 4096);
+}
+
+// Only while no buffer is on its way back: outputs of the evaluation shown before, not shared with
+// the new one and of at least half its size together, are freed for the next edit (one more
+// buffer would stay resident for nothing).
+void TestEngineClient::aBufferIsPreparedOnlyWhenNoneIsFreed()
+{
+    const Tensor input = Tensor::empty(DType::Float32, {4096, 1024});
+    auto evaluation = [&input](Tensor output) {
+        Evaluation eval;
+        eval.ok = true;
+        eval.inputs = {{input}};
+        eval.outputs = {std::move(output)};
+        return eval;
+    };
+    const Evaluation first = evaluation(input); // x[...]: the input's own buffer
+    const Evaluation edit = evaluation(Tensor::empty(DType::Float32, {4096, 1023}));
+    const Evaluation half = evaluation(Tensor::empty(DType::Float32, {2048, 1024}));
+    const Evaluation next = evaluation(Tensor::empty(DType::Float32, {4095, 1024}));
+    const Evaluation quarter = evaluation(Tensor::empty(DType::Float32, {1024, 1024}));
+    const std::int64_t full = 4096 * 1024 * 4;
+    QCOMPARE(bufferToPrepare(nullptr, first), full);
+    QCOMPARE(bufferToPrepare(&first, edit), full - 4096 * 4); // the input stays
+    QCOMPARE(bufferToPrepare(&edit, next), 0);                // edit's output is freed
+    QCOMPARE(bufferToPrepare(&edit, half), 0);
+    QCOMPARE(bufferToPrepare(&half, next), 0);                // the pool grows it
+    QCOMPARE(bufferToPrepare(&quarter, next), full - 1024 * 4); // too small to take
+    Evaluation parts = quarter; // dynamic_partition's outputs: two quarters, one of them grown
+    parts.outputs.push_back(Tensor::empty(DType::Float32, {1024, 1024}));
+    QCOMPARE(bufferToPrepare(&parts, next), 0);
+    QCOMPARE(bufferToPrepare(&first, first), full);
+    // Strings: their characters are not in a buffer of the pool.
+    QCOMPARE(bufferToPrepare(nullptr, evaluation(Tensor::empty(DType::String, {1 << 20}))), 0);
+    // 10^8 float32: seconds of page faults, which the next edit would wait beside.
+    QCOMPARE(bufferToPrepare(nullptr, evaluation(Tensor::empty(DType::Float32, {10000, 10000}))),
+             0);
 }
 
 QTEST_GUILESS_MAIN(TestEngineClient)

@@ -78,6 +78,13 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
 /// The bytes an evaluation holds: its tensors (not those over a mapped file, which are page
 /// cache), sources and read orders.
 std::int64_t evaluationBytes(const Evaluation& eval);
+/// The buffer the next edit's output should find ready now that `newest` is shown: the bytes of
+/// its largest output (the size the next output most likely has; 0 for one over a mapped file),
+/// or 0 if `previous` (the evaluation shown before, null if none) has outputs that `newest` does
+/// not share of at least half that size together, which are freed for it (an op of several
+/// outputs, as dynamic_partition, may take one of them next and grow it), or if the output is
+/// over 128 MiB (faulting it in takes seconds, beside the next edit's own work).
+std::int64_t bufferToPrepare(const Evaluation* previous, const Evaluation& newest);
 
 /// Makes glibc keep freed memory for reuse: every edit allocates and frees buffers the size of
 /// its tensors (outputs, sources, read orders), and by default blocks over 32 MB, and any block
@@ -131,6 +138,8 @@ private:
     void setBusy(bool busy);
     void rememberInputs(const Workspace& workspace, const Evaluation& eval);
     void trimMemory();
+    /// On a worker, a buffer for the next edit's output (bufferToPrepare, prepareReusableBuffer).
+    void prepareNextOutput(const std::shared_ptr<const Evaluation>& eval);
 
     Limits m_limits;
     JobTracker* m_evaluations;
@@ -143,6 +152,8 @@ private:
     /// After a quiet spell, the memory kept for reuse goes back to the system if the policy says.
     QTimer* m_trimTimer;
     MemoryTrimPolicy m_trimPolicy;
+    /// The latest successful evaluation delivered: what the next one replaces on screen.
+    std::weak_ptr<const Evaluation> m_previousResult;
 };
 
 } // namespace ss::ui
