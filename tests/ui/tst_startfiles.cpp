@@ -14,6 +14,7 @@
 #include "ui/workbench/commandline.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/messagestrip.h"
 #include "ui/workbench/modeldock.h"
 #include "ui/workbench/workspacedocument.h"
 #include "workbench_testing.h"
@@ -259,12 +260,16 @@ void TestStartFiles::aFileTooBigToCopyOpensWhole()
     limits.maxElements = 100000;
     w.engine()->setLimits(limits);
     QString error;
+    w.resize(1024, 700);
     QVERIFY2(prepareWindow(w, options, &error), qPrintable(error));
     w.show();
     QVERIFY(waitSettled(w));
     QVERIFY2(w.lastEvaluation() && w.lastEvaluation()->ok, qPrintable(w.message()));
     QCOMPARE(QString::fromStdString(w.workspace().attrs.at("expr").toString()),
              QStringLiteral("x[...]"));
+    // The note says why the file is not on the spec the window had: whole, as a start error is.
+    const auto* strip = w.findChild<MessageStrip*>(QStringLiteral("messageStrip"));
+    QTRY_VERIFY2(!strip->isElided(), qPrintable(strip->text()));
     QCOMPARE(w.lastEvaluation()->outputs.front().shape(), (Shape{512, 512}));
     QVERIFY2(w.message().contains(QStringLiteral("The file opens on x[...], a view of its pages "
                                                  "that copies nothing: the spec it would have "

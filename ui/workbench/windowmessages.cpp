@@ -22,10 +22,8 @@ WindowMessages::WindowMessages(QMainWindow& window, WorkspaceDocument* document,
         m_notOpened.clear();
     });
     connect(m_document, &WorkspaceDocument::fileChanged, this, &WindowMessages::updateTitle);
-    connect(m_document, &WorkspaceDocument::noted, this, [this](const QString& text) {
-        m_untilEdit = text.toHtmlEscaped();
-        showCurrent();
-    });
+    connect(m_document, &WorkspaceDocument::noted, this,
+            [this](const QString& text) { showUntilEdit(text.toHtmlEscaped()); });
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this,
             [this](bool clean) { m_window.setWindowModified(!clean); });
 }
@@ -50,17 +48,23 @@ void WindowMessages::showNotice(const QString& text)
 
 void WindowMessages::showStartError(const QString& text, const QString& file)
 {
-    m_untilEdit = text.toHtmlEscaped();
+    QString html = text.toHtmlEscaped();
     if (!file.isEmpty()) {
-        if (!text.trimmed().endsWith(u'.')) m_untilEdit += u'.';
-        m_untilEdit += tr(" Nothing was opened: the window shows a new, untitled workspace.");
+        if (!text.trimmed().endsWith(u'.')) html += u'.';
+        html += tr(" Nothing was opened: the window shows a new, untitled workspace.");
         m_notOpened = file;
     }
     updateTitle();
+    showUntilEdit(html);
+}
+
+void WindowMessages::showUntilEdit(const QString& html)
+{
+    m_untilEdit = html;
     showCurrent();
     // The first thing the user reads, and nothing on screen says it otherwise: whole, not cut
     // to the strip's two lines (at 1024 x 700 it read "...a new, untitle…").
-    if (m_strip->message() == m_startError) m_strip->setExpanded(true);
+    if (m_strip->message() == m_untilEdit) m_strip->setExpanded(true);
 }
 
 void WindowMessages::showCancelled()

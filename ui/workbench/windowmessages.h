@@ -49,6 +49,9 @@ public:
 private:
     /// The strip for the newest state.
     void showCurrent();
+    /// Shows `html` until the first edit (a start error, an opened file's note), opening the
+    /// strip to show it whole.
+    void showUntilEdit(const QString& html);
 
     QMainWindow& m_window;
     WorkspaceDocument* m_document;
