@@ -123,13 +123,4 @@ std::int64_t OutputPlan::reserve(const std::vector<Tensor>& inputs, const Limits
                              : limits.reserve(shape, dtype, what);
 }
 
-int OutputPlan::identitySlot(const std::vector<Tensor>& inputs) const
-{
-    const auto run = contiguousRun(inputs);
-    if (!run || run->offset != 0 ||
-        inputs[std::size_t(run->slot)].size() != checkedNumElements(shape).value_or(-1))
-        return -1;
-    return run->slot;
-}
-
 } // namespace ss

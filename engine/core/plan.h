@@ -154,15 +154,11 @@ struct OutputPlan
     /// Appends a scalar to `constants` (converted from `value`, a rank-0 tensor of any numeric
     /// dtype or of the output's own dtype) and returns its index.
     std::int64_t addConstant(const Tensor& value);
-    /// The input slot this output is a copy of, element for element in row-major order (one
-    /// affine piece reading all of a same-sized input of the same dtype contiguously, such as
-    /// x[...], transpose by the identity, a tile by ones, a pad by zeros), or -1. Such an output
-    /// shares the input's buffer instead of copying it (executePlan).
-    int identitySlot(const std::vector<Tensor>& inputs) const;
     /// The run of consecutive input elements this output is a copy of, in their order (one
     /// affine piece reading an input of the same dtype contiguously from some element on, such
-    /// as x[7] of a row-major tensor, x[2:5], or any identity above), or nothing. Such an output
-    /// of a mapped file shares the file's pages instead of copying them (executePlan).
+    /// as x[7] of a row-major tensor, x[2:5], x[...], a transpose by the identity, a tile by ones,
+    /// a pad by zeros), or nothing. Such an output of a mapped file shares the file's pages
+    /// instead of copying them (executePlan).
     std::optional<InputRun> contiguousRun(const std::vector<Tensor>& inputs) const;
     /// The run of an input this output shares instead of copying it (executePlan), or nothing
     /// when the output is allocated and filled: a contiguousRun that is all of its input, or

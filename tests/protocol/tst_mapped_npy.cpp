@@ -101,6 +101,28 @@ Tensor readMapped(const std::string& path)
     }
 }
 
+// A getitem request of `expr` on the .npy file at `path`, with `extra` JSON members.
+Json getitemRequest(const QString& path, const std::string& expr, const std::string& extra = "")
+{
+    return parseJson("{\"op\": \"getitem\", \"inputs\": {\"input\": {\"npy\": \"" +
+                     path.toStdString() + "\"}}, \"attrs\": {\"expr\": \"" + expr + "\"}" + extra +
+                     "}");
+}
+
+// The request `json`, its .npy inputs mapped (as slicescope-cli run reads them) or copied.
+Request readRequest(const Json& json, const Limits& limits, bool mapped = true)
+{
+    setNpyMapping(mapped);
+    try {
+        Request request = requestFromJson(json, limits);
+        setNpyMapping(false);
+        return request;
+    } catch (...) {
+        setNpyMapping(false);
+        throw;
+    }
+}
+
 // Whether the kernel reads the page at `address` without readahead (madvise(MADV_RANDOM): the
 // flag "rr" of its mapping in /proc/self/smaps).
 bool readsScattered(const void* address)
@@ -253,15 +275,9 @@ void TestMappedNpy::aRequestOnATruncatedInputFails()
     const QString path = dir.filePath("x.npy");
     const std::int64_t n = 1 << 20;
     writeFile(path, npyFile("<f4", false, "(1024, 1024)", elementBytes(n, 4), 128));
-    const Json json =
-        parseJson("{\"op\": \"getitem\", \"inputs\": {\"input\": {\"npy\": " + std::string("\"") +
-                  path.toStdString() +
-                  "\"}}, \"attrs\": {\"expr\": \"x[::-1, 1:]\"}, \"emit\": "
-                  "\"summary\"}");
-    setNpyMapping(true);
     const Limits limits = kLimits.forRequest();
-    const Request request = requestFromJson(json, limits);
-    setNpyMapping(false);
+    const Request request =
+        readRequest(getitemRequest(path, "x[::-1, 1:]", ", \"emit\": \"summary\""), limits);
     QVERIFY(isMappedFile(request.inputs.at(0).at(0).raw()));
     QVERIFY(::truncate(QFile::encodeName(path).constData(), 128 + 4096 * 3) == 0);
     try {
@@ -418,9 +434,7 @@ void TestMappedNpy::aFileBiggerThanTheLimitsIsSlicedWhereItLies()
     }
     Limits limits = withMaxBytes(kLimits, 64 << 20);
     limits.maxElements = 1 << 24;
-    const Json json = parseJson("{\"op\": \"getitem\", \"inputs\": {\"input\": {\"npy\": \"" +
-                                path.toStdString() + "\"}}, \"attrs\": {\"expr\": \"" +
-                                expr.toStdString() + "\"}}");
+    const Json json = getitemRequest(path, expr.toStdString());
     // Read into memory, it is refused before anything is allocated.
     try {
         requestFromJson(json, limits.forRequest());
@@ -429,16 +443,13 @@ void TestMappedNpy::aFileBiggerThanTheLimitsIsSlicedWhereItLies()
         QCOMPARE(e.code(), ErrorCode::ResourceExhausted);
     }
     const std::int64_t allocated = allocatedResidentBytes();
-    setNpyMapping(true);
     const Limits budget = limits.forRequest();
     Request request;
     try {
-        request = requestFromJson(json, budget);
+        request = readRequest(json, budget);
     } catch (const OpError& e) {
-        setNpyMapping(false);
         QFAIL(e.what());
     }
-    setNpyMapping(false);
     const Tensor& input = request.inputs.at(0).at(0);
     QVERIFY(isMappedFile(input.raw()));
     QCOMPARE(input.shape(), (Shape{rows, cols}));
@@ -471,19 +482,8 @@ namespace {
 // The getitem request `expr` on the .npy file at `path`, read mapped or into memory.
 RequestResult getitemOnFile(const QString& path, const std::string& expr, bool mapped)
 {
-    const Json json =
-        parseJson("{\"op\": \"getitem\", \"inputs\": {\"input\": {\"npy\": \"" +
-                  path.toStdString() + "\"}}, \"attrs\": {\"expr\": \"" + expr + "\"}}");
     const Limits limits = kLimits.forRequest();
-    setNpyMapping(mapped);
-    Request request;
-    try {
-        request = requestFromJson(json, limits);
-    } catch (...) {
-        setNpyMapping(false);
-        throw;
-    }
-    setNpyMapping(false);
+    const Request request = readRequest(getitemRequest(path, expr), limits, mapped);
     return runRequest(request, limits, testExecutor());
 }
 
@@ -593,19 +593,14 @@ void TestMappedNpy::aViewOfAFileIsNotHeldToTheLimits()
     writeFile(path, npyFile("<f4", false, "(512, 512)", elementBytes(n, 4), 128));
     Limits limits = kLimits;
     limits.maxElements = 1000;
-    const Json json = parseJson("{\"op\": \"getitem\", \"inputs\": {\"input\": {\"npy\": \"" +
-                                path.toStdString() + "\"}}, \"attrs\": {\"expr\": \"" +
-                                expr.toStdString() + "\"}, \"emit\": \"summary\"}");
-    setNpyMapping(true);
+    const Json json = getitemRequest(path, expr.toStdString(), ", \"emit\": \"summary\"");
     const Limits budget = limits.forRequest();
     Request request;
     try {
-        request = requestFromJson(json, budget);
+        request = readRequest(json, budget);
     } catch (const OpError& e) {
-        setNpyMapping(false);
         QFAIL(e.what());
     }
-    setNpyMapping(false);
     const Tensor& input = request.inputs.at(0).at(0);
     QVERIFY(isMappedFile(input.raw()));
     const std::int64_t charged = budget.budget->charged();
