@@ -564,13 +564,14 @@ void TestAffinePlanMap::randomTiles()
 
 // A gather's rows are picked by its indices, read in place: sources from the indices, targets
 // from a scan of them, and the params' read order numbered in one pass (indices repeat, skip and
-// go backwards). gather with an axis and batch_dims, gather_nd with tuples of every depth.
+// go backwards). gather with an axis and batch_dims, gather_nd with tuples of every depth. A
+// gather whose one index per row picks distinct rows in order takes the row bitmaps instead.
 void TestAffinePlanMap::randomGathers()
 {
     std::mt19937_64 rng(7);
     const OpDef* gather = findOp("gather");
     const OpDef* gatherNd = findOp("gather_nd");
-    int ran = 0, indexed = 0;
+    int ran = 0, indexed = 0, rows = 0;
     for (int round = 0; round < 300; ++round) {
         const Shape ps = randomShape(rng);
         const auto r = std::int64_t(ps.size());
@@ -607,11 +608,15 @@ void TestAffinePlanMap::randomGathers()
         if (o.ran && numElements(ps) > 0 && !values.empty()) {
             ++ran;
             indexed += o.indexed;
+            rows += o.rows;
         }
     }
-    // Every gather that copies something takes the index plan's path.
+    // Every gather that copies something takes the index plan's path, or the rows' where its
+    // rows are distinct and in order.
     QVERIFY(ran > 150);
-    QCOMPARE(indexed, ran);
+    QCOMPARE(indexed + rows, ran);
+    QVERIFY2(indexed > 100 && rows > 20,
+             (std::to_string(indexed) + " " + std::to_string(rows)).c_str());
 }
 
 // boolean_mask picks the rows of its true mask entries, in order, in every outer block: the
