@@ -3,8 +3,8 @@
 // dynamic_stitch, boolean_mask, one_hot, sequence_mask. Index values pick whole rows (the
 // contiguous inner slices). Where an index tensor names the rows (gather, gather_nd,
 // dynamic_stitch) the plan is an IndexPiece that the copy engine reads it through, in parallel;
-// boolean_mask and dynamic_partition write the numbers of the rows they pick into one
-// (rowNumbers, 2-4 bytes a row); the others are row lists (RowsPiece).
+// boolean_mask, dynamic_partition and unique (y) write the numbers of the rows they pick into one
+// (rowNumbers, 2 or 4 bytes a row); the others are row lists (RowsPiece).
 #include "core/error.h"
 #include "core/op.h"
 #include "core/ops/common.h"
