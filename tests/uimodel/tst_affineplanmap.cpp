@@ -84,9 +84,9 @@ std::string compareOrders(const ReadOrderMap& a, const ReadOrderMap& b, const st
         while (edges.back() < count)
             edges.push_back(std::min(count, edges.back() + 1 + std::int64_t(rng() % 17)));
         const std::size_t blocks = edges.size() - 1;
-        std::vector<std::uint32_t> x(blocks), y(blocks);
+        std::vector<ReadRank> x(blocks), y(blocks);
         for (std::size_t i = 0; i < blocks; ++i)
-            x[i] = y[i] = rng() % 4 == 0 ? std::uint32_t(rng() % std::uint64_t(n)) : UINT32_MAX;
+            x[i] = y[i] = rng() % 4 == 0 ? ReadRank(rng() % std::uint64_t(n)) : ReadRank(-1);
         a.blockMinima(first, step, edges.data(), blocks, x.data());
         b.blockMinima(first, step, edges.data(), blocks, y.data());
         if (x != y)

@@ -101,7 +101,7 @@ std::optional<OpError> showProblem(const OpDef& def, const Tensor& data, const A
         std::int64_t elements = 0;
         for (const OutputPlan& out : plan.outputs)
             elements += numElements(out.shape);
-        checkReadPositionLimit(elements);
+        checkStoredPositionLimit(elements);
         return std::nullopt;
     } catch (const OpError& e) {
         return e;
@@ -115,7 +115,7 @@ std::vector<std::string> fileViews(const Tensor& data)
     std::vector<std::string> views{"x[...]"};
     const std::int64_t rowSize =
         data.rank() > 0 && data.shape()[0] > 0 ? data.size() / data.shape()[0] : 0;
-    const std::int64_t rows = rowSize > 0 ? std::numeric_limits<ReadPosition>::max() / rowSize : 0;
+    const std::int64_t rows = rowSize > 0 ? std::numeric_limits<StoredPosition>::max() / rowSize : 0;
     if (rows > 0) views.push_back("x[:" + std::to_string(rows) + "]");
     return views;
 }
