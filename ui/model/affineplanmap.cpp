@@ -382,7 +382,6 @@ AffinePlanMap::makeRepeat(const OpPlan& plan, const std::vector<std::int64_t>& s
         !makeSide(copy.dims, copy.out, copy.outOffset, false) || copy.in.min != 0 ||
         copy.in.max != slotSize - 1 || copy.count != slotSize || copy.in.order != copy.out.order)
         return nullptr;
-    checkStoredPositionLimit(size);
     // Positions are input indices: an output element's is its source's (0 along a repetition).
     whole.posOffset = copy.posOffset = affine->inOffset;
     whole.posMin = copy.posMin = 0;
@@ -534,7 +533,6 @@ AffinePlanMap::makeOneToOne(const OpPlan& plan, const std::vector<std::int64_t>&
     }
     for (const auto& which : map->m_slotPieces)
         if (!allDisjoint(map->m_pieces, which, true)) return nullptr;
-    checkStoredPositionLimit(elements);
 
     // The summaries, from the pieces: a slot's first element is the one its lowest output
     // position reads, and its last position the highest.
@@ -652,7 +650,6 @@ AffinePlanMap::makeSeparable(const OpPlan& plan, const std::vector<Shape>& slotS
     if (std::adjacent_find(products.begin(), products.end()) != products.end() ||
         combinations != std::int64_t(products.size()))
         return nullptr;
-    checkStoredPositionLimit(size);
 
     std::shared_ptr<AffinePlanMap> map(new AffinePlanMap);
     map->m_axesSlot = slot;

@@ -144,7 +144,6 @@ std::shared_ptr<RowsPlanMap> RowsPlanMap::make(const OpPlan& plan,
         map->m_bytes += RowBitmap::bytesFor(inRows);
         base += out.size;
     }
-    checkStoredPositionLimit(elements);
     map->m_lastRead = base - 1;
     return map;
 }
