@@ -176,6 +176,7 @@ private slots:
     void aContiguousBlockSharesTheFilesPages_data();
     void aContiguousBlockSharesTheFilesPages();
     void aSharedBlockOfATruncatedFileIsNotSaved();
+    void aSavedFileLeavesNoPagesResident();
     void aViewOfAFileIsNotHeldToTheLimits_data();
     void aViewOfAFileIsNotHeldToTheLimits();
     void onlyTheWholeMappedRangeIsTheFile();
@@ -564,6 +565,40 @@ void TestMappedNpy::aSharedBlockOfATruncatedFileIsNotSaved()
     }
     QVERIFY(!QFile::exists(QString::fromStdString(lost)));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2); // x, row
+}
+
+// `eval --save` of x[:100000] of a 16 GB file (8 GB, which shares the file's pages) ended with
+// 7.8 GB resident: write() mapped every page of it into the process. A mapped file is saved a
+// chunk at a time, each chunk's pages let go once written. 256 MiB of float32 in a sparse file
+// (one element written), saved to a tmpfs (no disk to wait for).
+void TestMappedNpy::aSavedFileLeavesNoPagesResident()
+{
+    constexpr std::int64_t rows = 4096, cols = 16384, bytes = rows * cols * 4;
+    QTemporaryDir dir;
+    const QString path = dir.filePath("big.npy");
+    writeFile(path, npyFile("<f4", false, "(4096, 16384)", QByteArray(), 128));
+    QVERIFY(::truncate(QFile::encodeName(path).constData(), 128 + bytes) == 0);
+    {
+        const float last = 2.5f;
+        const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY);
+        QVERIFY(fd >= 0);
+        QCOMPARE(::pwrite(fd, &last, 4, 128 + bytes - 4), ssize_t(4));
+        ::close(fd);
+    }
+    const Tensor big = readMapped(path.toStdString());
+    QVERIFY(isMappedFile(big.raw()));
+    QTemporaryDir shm(QStringLiteral("/dev/shm/tst_mapped_npy-XXXXXX"));
+    QVERIFY(shm.isValid());
+    const std::string saved = shm.filePath("saved.npy").toStdString();
+    const std::int64_t before = residentBytes();
+    writeNpyFile(saved, big);
+    const std::int64_t growth = residentBytes() - before;
+    QVERIFY2(growth < 32 << 20, qPrintable(QStringLiteral("%1 MB more resident after saving")
+                                               .arg(growth >> 20)));
+    const Tensor back = readMapped(saved);
+    QCOMPARE(back.shape(), (Shape{rows, cols}));
+    QCOMPARE(back.data<float>()[rows * cols - 1], 2.5f);
+    QVERIFY(std::memcmp(back.raw(), big.raw(), std::size_t(bytes)) == 0);
 }
 
 void TestMappedNpy::aViewOfAFileIsNotHeldToTheLimits_data()
