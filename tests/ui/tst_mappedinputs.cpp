@@ -82,10 +82,12 @@ std::int64_t statusBytes(const QByteArray& key)
     return -1;
 }
 
-// A float32 .npy of `rows` x `cols` that takes no disk: a header, then a hole.
-bool writeSparseNpy(const QString& path, std::int64_t rows, std::int64_t cols)
+// A .npy of `rows` x `cols` float32 (or int8 if `int8`) that takes no disk: a header, then a
+// hole.
+bool writeSparseNpy(const QString& path, std::int64_t rows, std::int64_t cols, bool int8 = false)
 {
-    std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+    std::string dict = std::string("{'descr': '") + (int8 ? "|i1" : "<f4") +
+                       "', 'fortran_order': False, 'shape': (" +
                        std::to_string(rows) + ", " + std::to_string(cols) + "), }";
     dict.append(std::size_t(128 - 10 - 1 - int(dict.size())), ' ');
     dict += '\n';
@@ -95,7 +97,7 @@ bool writeSparseNpy(const QString& path, std::int64_t rows, std::int64_t cols)
     header += QByteArray::fromStdString(dict);
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(header) == 128 &&
-           f.resize(128 + rows * cols * 4);
+           f.resize(128 + rows * cols * (int8 ? 1 : 4));
 }
 
 } // namespace
@@ -112,6 +114,7 @@ private slots:
     void aFileChangedUnderTheWindowIsAnErrorInIt();
     void aBigFileInputIsSavedAsTheFile();
     void aFileBiggerThanMemoryIsShownFromSamples();
+    void aFileOfMoreThan2To31ElementsIsShownWhole();
 };
 
 void TestMappedInputs::aFileInputIsMappedAndNeverWritten_data()
@@ -298,6 +301,41 @@ void TestMappedInputs::aFileBiggerThanMemoryIsShownFromSamples()
     // anonymous memory.
     QVERIFY2(anonGrowth < 512 << 20, qPrintable(QString::number(anonGrowth)));
     QVERIFY2(fileGrowth < fileBytes / 4, qPrintable(QString::number(fileGrowth)));
+}
+
+// A file of more elements than 32 bits number opens whole (x[...], a view of its pages), both
+// views show it, and where each element is read, past 2^31, is coloured and told. With 32-bit
+// read positions it opened on its first 65534 rows. 65536 x 32769 int8 (2^31 + 2^16 elements),
+// sparse.
+void TestMappedInputs::aFileOfMoreThan2To31ElementsIsShownWhole()
+{
+    constexpr std::int64_t rows = 65536, cols = 32769, size = rows * cols;
+    QTemporaryDir dir;
+    const QString npy = dir.filePath(QStringLiteral("big.npy"));
+    QVERIFY(writeSparseNpy(npy, rows, cols, true));
+    MainWindow w;
+    w.forgetSession();
+    w.resize(1200, 800);
+    w.show();
+    QString error;
+    QVERIFY2(w.openFile(npy, &error), qPrintable(error));
+    QVERIFY(waitSettled(w, 120000));
+    QCOMPARE(QString::fromStdString(w.workspace().attrs.at("expr").toString()),
+             QStringLiteral("x[...]"));
+    QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.lastEvaluation()->message));
+    TensorView* input = w.inputView(0);
+    TensorView* output = w.outputView(0);
+    QVERIFY(input->isHeatMap());
+    QVERIFY(output->isHeatMap());
+    QCOMPARE(output->model()->tensor().size(), size);
+    for (TensorView* view : {input, output}) {
+        QCOMPARE(view->model()->readOrderAt(size - 1), size - 1);
+        QCOMPARE(view->selection().selected, size);
+        QCOMPARE(view->selection().last, size - 1);
+    }
+    // The hover's words: the input's last element is read last.
+    const QString told = input->elementToolTip(size - 1);
+    QVERIFY2(told.contains(QStringLiteral("is read %1th").arg(size)), qPrintable(told));
 }
 
 QTEST_MAIN(TestMappedInputs)

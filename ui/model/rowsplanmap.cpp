@@ -206,7 +206,6 @@ std::shared_ptr<RowsPlanMap> RowsPlanMap::make(const OpPlan& plan,
         map->m_bytes += RowBitmap::bytesFor(inRows);
         base += out.size;
     }
-    checkReadPositionLimit(elements);
     map->m_lastRead = base - 1;
     return map;
 }
@@ -333,7 +332,7 @@ void RowsPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, std
 }
 
 bool RowsPlanMap::inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
-                                   std::size_t blocks, std::uint32_t* least) const
+                                   std::size_t blocks, ReadRank* least) const
 {
     if (blocks == 0) return true;
     for (int k : m_slotOutputs[std::size_t(slot)]) {
@@ -356,7 +355,7 @@ bool RowsPlanMap::inputBlockMinima(int slot, std::int64_t first, const std::int6
             // The block's first element in a picked row: the rows before it are ranked.
             const std::int64_t element = std::max(a, r * length);
             least[i] =
-                std::min(least[i], std::uint32_t(o.base + rank * length + (element - r * length)));
+                std::min(least[i], ReadRank(o.base + rank * length + (element - r * length)));
         }
     }
     return true;

@@ -110,7 +110,7 @@ public:
     /// element in a picked row, found with a few popcounts per block. Always true (the same
     /// form as AffinePlanMap's, which may decline).
     bool inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
-                          std::size_t blocks, std::uint32_t* least) const;
+                          std::size_t blocks, ReadRank* least) const;
 
     ReadOrder inputOrder(int slot) const;
     ReadOrder outputOrder(int output) const;
