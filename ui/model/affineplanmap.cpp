@@ -352,6 +352,16 @@ auto windowWriter(std::int64_t first, std::int64_t step, ReadPosition* out)
     };
 }
 
+// A run visitor that lowers least[i] by the runs' elements in block i of a run from `first`
+// (blockMinima's blocks): each run's positions rise or fall, so a block's lowest is at an end.
+auto blockLowerer(std::int64_t first, const std::int64_t* edges, std::size_t blocks,
+                  std::uint32_t* least)
+{
+    return [=](std::int64_t v, std::int64_t s, std::int64_t n, std::int64_t w, std::int64_t os) {
+        lowerByRun(v - first, s, n, w, os, edges, blocks, least);
+    };
+}
+
 } // namespace
 
 void checkReadPositionLimit(std::int64_t outputElements)
@@ -993,9 +1003,7 @@ bool AffinePlanMap::inputBlockMinima(int slot, std::int64_t first, const std::in
     if (blocks == 0) return true;
     const std::int64_t lo = first + edges[0];
     const std::int64_t hi = first + edges[blocks] - 1;
-    // Each run of positions rises or falls along its elements: a block's lowest is at an end.
-    auto lower = [&](std::int64_t v, std::int64_t s, std::int64_t n, std::int64_t w,
-                     std::int64_t os) { lowerByRun(v - first, s, n, w, os, edges, blocks, least); };
+    auto lower = blockLowerer(first, edges, blocks, least);
     if (!m_axes.empty()) {
         if (slot == m_axesSlot) forEachSeparableRun(true, lo, hi, lower);
         return true;
@@ -1015,8 +1023,7 @@ bool AffinePlanMap::outputBlockMinima(std::int64_t first, const std::int64_t* ed
 {
     if (m_axes.empty()) return false;
     if (blocks == 0) return true;
-    auto lower = [&](std::int64_t v, std::int64_t s, std::int64_t n, std::int64_t w,
-                     std::int64_t os) { lowerByRun(v - first, s, n, w, os, edges, blocks, least); };
+    auto lower = blockLowerer(first, edges, blocks, least);
     forEachSeparableRun(false, first + edges[0], first + edges[blocks] - 1, lower);
     return true;
 }

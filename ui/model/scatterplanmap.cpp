@@ -242,8 +242,8 @@ void ScatterPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, 
             readInput(slot, first + i * step, 1, 1, out + i);
         return;
     }
-    // Each piece's rows inside the run, in order; an element two pieces read keeps the first
-    // one's position that copies it.
+    // Each piece's rows inside the run, in order; an element that two pieces read takes its
+    // position from the first piece whose row wins.
     for (std::size_t p = 0; p < m_pieces.size(); ++p) {
         const IndexPiece& piece = m_pieces[p];
         if (piece.slot != slot) continue;
