@@ -13,6 +13,7 @@
 #include <QComboBox>
 #include <QImage>
 #include <QLabel>
+#include <QPointer>
 #include <QTest>
 #include <QUndoStack>
 
@@ -94,6 +95,7 @@ private slots:
     void everyOpOpensOnItsExample_data();
     void everyOpOpensOnItsExample();
     void anotherOpsResultIsNeverShown();
+    void outputViewsComeBackForMoreOutputs();
     void staleResultIsGreyedAndSaysWhichRequest();
     void decodeHighlightsResetAndTheErrorMarksTheToken();
     void staleExtrasSayWhichRequest();
@@ -182,6 +184,34 @@ void TestOpSwitching::anotherOpsResultIsNeverShown()
     auto* status = w.findChild<QLabel*>(QStringLiteral("statusShapes"));
     QVERIFY2(!status->text().contains(QStringLiteral("output 1")), qPrintable(status->text()));
     QVERIFY2(status->text().contains(QStringLiteral("No result")), qPrintable(status->text()));
+}
+
+// An output view no longer needed is set aside without its tensor and shown again, not made
+// anew, when a result has more outputs (making and deleting views stalled the hand-over of
+// dynamic_partition's results).
+void TestOpSwitching::outputViewsComeBackForMoreOutputs()
+{
+    MainWindow w;
+    w.forgetSession();
+    w.show();
+    pick(w, "unstack");
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.outputViewCount(), 2);
+    const QPointer<TensorView> second = w.outputView(1);
+    pick(w, "pad");
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.outputViewCount(), 1);
+    QVERIFY(second); // not deleted
+    QVERIFY(!second->isVisible());
+    QCOMPARE(second->model()->tensor().size(), 0); // holds no old output
+    QVERIFY(!w.findChild<TensorView*>(QStringLiteral("output1View")));
+    pick(w, "unstack");
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.outputViewCount(), 2);
+    QCOMPARE(w.outputView(1), second.data());
+    QVERIFY(second->isVisible());
+    QCOMPARE(second->objectName(), QStringLiteral("output1View"));
+    QCOMPARE(second->model()->tensor().raw(), w.shownEvaluation()->outputs[1].raw());
 }
 
 void TestOpSwitching::staleResultIsGreyedAndSaysWhichRequest()

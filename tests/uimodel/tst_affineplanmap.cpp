@@ -189,10 +189,14 @@ std::string compareSources(const std::vector<Tensor>& inputs, SourceMap storedSo
         for (std::int64_t n : sizes)
             bound += RowsPlanMap::kMaxOutputsPerSlot * (n / 64 + n / 512 + 2) * 8;
     if (indexed) bound = derived.sources.outputSize(0) * 4;
-    // A scatter keeps each output row's winner and, with a fill, a bitmap of the rows written.
-    if (derived.sources.scatterPlan())
+    // A scatter keeps each output row's winner, with a fill a bitmap of the rows written, and
+    // each input row's rank: a row per index, and the indices are the first half of the slots.
+    if (derived.sources.scatterPlan()) {
         bound =
             derived.sources.outputSize(0) * 4 + RowBitmap::bytesFor(derived.sources.outputSize(0));
+        for (std::size_t s = 0; s < sizes.size() / 2; ++s)
+            bound += sizes[s] * 4;
+    }
     if (derived.sources.bytes() > bound || (!indexed && derived.sources.targetsCost() != 0))
         return fail("the derived sources keep memory");
     return {};
@@ -851,7 +855,7 @@ void TestAffinePlanMap::evaluationKeepsNoSources()
     // params' read order (which depends on every index before an element's first read); the
     // row-picking ops keep only their bitmaps (a word per 64 input rows and output, and one
     // per 512: two words per reading output for an example), dynamic_stitch the last writer of
-    // each output row (its position depends on every later index).
+    // each output row (its position depends on every later index) and each input row's rank.
     const std::set<std::string> rowPicking{"boolean_mask", "one_hot", "sequence_mask",
                                            "unique_with_counts", "dynamic_partition"};
     for (std::string op :
@@ -877,11 +881,14 @@ void TestAffinePlanMap::evaluationKeepsNoSources()
         QVERIFY(eval->sources.stored().empty());
         if (rows)
             QVERIFY(eval->sources.bytes() <= 16 * eval->sources.outputCount());
-        else if (scatter) // a winner per output row, and the rows written
+        else if (scatter) { // a winner per output row, the rows written, a rank per index
+            std::int64_t indices = 0;
+            for (const Tensor& t : eval->inputs.front())
+                indices += t.size();
             QVERIFY(eval->sources.bytes() <=
                     eval->outputs.front().shape().front() * 4 +
-                        RowBitmap::bytesFor(eval->outputs.front().shape().front()));
-        else
+                        RowBitmap::bytesFor(eval->outputs.front().shape().front()) + indices * 4);
+        } else
             QCOMPARE(eval->sources.bytes(), 0);
         std::int64_t orderBytes = 0;
         for (const auto* orders : {&eval->readOrders, &eval->outputOrders})

@@ -327,12 +327,40 @@ public:
     {
         m_map->readOutput(m_output, first, step, count, out);
     }
+    void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
+                     std::size_t blocks, ReadRank* least) const override
+    {
+        if (step == 1 && m_map->outputBlockMinima(first, edges, blocks, least)) return;
+        ReadOrderMap::blockMinima(first, step, edges, blocks, least);
+    }
     std::int64_t bytes() const override { return 0; }
 
 private:
     std::shared_ptr<const AffinePlanMap> m_map;
     int m_output;
 };
+
+// A run visitor (as forEachRunInWindow calls it) that writes the read positions of a window of
+// elements first, first + step, ... (step +1 or -1): element v's at out[(v - first) * step].
+auto windowWriter(std::int64_t first, std::int64_t step, ReadPosition* out)
+{
+    return [=](std::int64_t v, std::int64_t s, std::int64_t n, std::int64_t w, std::int64_t os) {
+        ReadPosition* o = out + (v - first) * step;
+        const std::int64_t oStep = s * step;
+        for (std::int64_t q = 0; q < n; ++q, o += oStep, w += os)
+            *o = ReadPosition(w);
+    };
+}
+
+// A run visitor that lowers least[i] by the runs' elements in block i of a run from `first`
+// (blockMinima's blocks): each run's positions rise or fall, so a block's lowest is at an end.
+auto blockLowerer(std::int64_t first, const std::int64_t* edges, std::size_t blocks,
+                  ReadRank* least)
+{
+    return [=](std::int64_t v, std::int64_t s, std::int64_t n, std::int64_t w, std::int64_t os) {
+        lowerByRun(v - first, s, n, w, os, edges, blocks, least);
+    };
+}
 
 } // namespace
 
@@ -741,6 +769,21 @@ std::int64_t AffinePlanMap::separableSource(std::int64_t index) const
     return packSource(m_axesSlot, at);
 }
 
+std::int64_t AffinePlanMap::rowShare(bool input, std::int64_t rowStart) const
+{
+    std::int64_t share = 0, rest = rowStart;
+    for (std::size_t k = 0; k + 1 < m_axes.size(); ++k) {
+        const Axis& axis = m_axes[k];
+        const std::int64_t stride = input ? axis.inStride : axis.outStride;
+        const std::int64_t c = rest / stride;
+        rest -= c * stride;
+        const std::int64_t rank = axisRank(axis, input ? c : axisSource(axis, c));
+        if (rank < 0) return -1;
+        share += rank * axis.weight;
+    }
+    return share;
+}
+
 void AffinePlanMap::separableRead(bool input, std::int64_t first, std::int64_t step,
                                   std::int64_t count, ReadPosition* out) const
 {
@@ -754,20 +797,52 @@ void AffinePlanMap::separableRead(bool input, std::int64_t first, std::int64_t s
         const std::int64_t r = flat / rowLength;
         if (r != row) {
             row = r;
-            share = 0;
-            std::int64_t rest = flat - flat % rowLength;
-            for (std::size_t k = 0; k + 1 < m_axes.size() && share >= 0; ++k) {
-                const Axis& axis = m_axes[k];
-                const std::int64_t stride = input ? axis.inStride : axis.outStride;
-                const std::int64_t c = rest / stride;
-                rest -= c * stride;
-                const std::int64_t rank = axisRank(axis, input ? c : axisSource(axis, c));
-                share = rank < 0 ? -1 : share + rank * axis.weight;
-            }
+            share = rowShare(input, r * rowLength);
         }
         const std::int64_t c = flat - r * rowLength;
         const std::int64_t rank = share < 0 ? -1 : axisRank(last, input ? c : axisSource(last, c));
         out[i] = rank < 0 ? ReadPosition(-1) : ReadPosition(share + rank);
+    }
+}
+
+template <class Visit>
+void AffinePlanMap::forEachSeparableRun(bool input, std::int64_t lo, std::int64_t hi,
+                                        Visit& visit) const
+{
+    const Axis& last = m_axes.back();
+    const std::int64_t rowLength = input ? last.inExtent : last.outExtent;
+    for (std::int64_t r = lo / rowLength; r <= hi / rowLength; ++r) {
+        const std::int64_t rowStart = r * rowLength;
+        const std::int64_t share = rowShare(input, rowStart);
+        if (share < 0) continue;
+        // The row's part in the window, as coordinates of the last dimension.
+        const std::int64_t cLo = std::max(lo, rowStart) - rowStart;
+        const std::int64_t cHi = std::min(hi, rowStart + rowLength - 1) - rowStart;
+        // The input coordinates vLo .. vHi, met at output coordinates from `at` on (input
+        // coordinate v at at + (v - from) * step): each region's part is one linear run.
+        auto regions = [&](std::int64_t vLo, std::int64_t vHi, std::int64_t from, std::int64_t at,
+                           std::int64_t step) {
+            for (const Region& g : last.regions) {
+                const std::int64_t a = std::max(vLo, g.lo), b = std::min(vHi, g.hi);
+                if (a > b) continue;
+                // The run from its lowest coordinate: input a (step 1) or b (step -1).
+                const std::int64_t v = step > 0 ? a : b;
+                visit(rowStart + at + (v - from) * step, std::int64_t(1), b - a + 1,
+                      share + g.rankAtLo + g.slope * (v - g.lo), g.slope * step);
+            }
+        };
+        if (input) {
+            regions(cLo, cHi, 0, 0, 1);
+            continue;
+        }
+        for (const Run& run : last.runs) {
+            const std::int64_t a = std::max(cLo, run.outStart);
+            const std::int64_t b = std::min(cHi, run.outStart + run.length - 1);
+            if (a > b) continue;
+            const std::int64_t va = run.inStart + run.step * (a - run.outStart);
+            const std::int64_t vb = run.inStart + run.step * (b - run.outStart);
+            regions(std::min(va, vb), std::max(va, vb), run.inStart, run.outStart, run.step);
+        }
     }
 }
 
@@ -876,36 +951,30 @@ void AffinePlanMap::readInput(int slot, std::int64_t first, std::int64_t step, s
                               ReadPosition* out) const
 {
     if (count <= 0) return;
-    if (!m_axes.empty()) {
-        if (slot == m_axesSlot)
-            separableRead(true, first, step, count, out);
-        else
-            std::fill(out, out + count, ReadPosition(-1));
-        return;
-    }
-    const auto& pieces = m_slotPieces[std::size_t(slot)];
+    std::fill(out, out + count, ReadPosition(-1));
+    if (!m_axes.empty() && slot != m_axesSlot) return;
     if (step != 1 && step != -1) {
         // Any other step (a column, a strided sample): each piece walks the sequence.
-        std::fill(out, out + count, ReadPosition(-1));
-        for (int p : pieces) {
+        if (!m_axes.empty()) {
+            separableRead(true, first, step, count, out);
+            return;
+        }
+        for (int p : m_slotPieces[std::size_t(slot)]) {
             const Piece& piece = m_pieces[std::size_t(p)];
             walkSequence(piece, m_outputBases[std::size_t(piece.output)], first, step, count, out);
         }
         return;
     }
-    // A run of the input, either way: every element not read stays -1, and each piece writes
-    // the elements it reads inside the window (element v at out[(v - first) * step]).
-    std::fill(out, out + count, ReadPosition(-1));
+    // A run of the input, either way: every element not read stays -1, and each run of the plan
+    // writes the elements it reads inside the window.
     const std::int64_t lo = step > 0 ? first : first - count + 1;
     const std::int64_t hi = step > 0 ? first + count - 1 : first;
-    auto write = [&](std::int64_t v, std::int64_t s, std::int64_t n, std::int64_t w,
-                     std::int64_t os) {
-        ReadPosition* o = out + (v - first) * step;
-        const std::int64_t oStep = s * step;
-        for (std::int64_t q = 0; q < n; ++q, o += oStep, w += os)
-            *o = ReadPosition(w);
-    };
-    for (int p : pieces) {
+    auto write = windowWriter(first, step, out);
+    if (!m_axes.empty()) {
+        forEachSeparableRun(true, lo, hi, write);
+        return;
+    }
+    for (int p : m_slotPieces[std::size_t(slot)]) {
         const Piece& piece = m_pieces[std::size_t(p)];
         if (piece.in.max < lo || piece.in.min > hi) continue;
         forEachRunInWindow(piece, 0, piece.inOffset,
@@ -917,13 +986,14 @@ void AffinePlanMap::readInput(int slot, std::int64_t first, std::int64_t step, s
 bool AffinePlanMap::inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
                                      std::size_t blocks, ReadRank* least) const
 {
-    if (!m_axes.empty()) return false; // read dimension by dimension: no runs to fold
     if (blocks == 0) return true;
     const std::int64_t lo = first + edges[0];
     const std::int64_t hi = first + edges[blocks] - 1;
-    // Each run of positions rises or falls along its elements: a block's lowest is at an end.
-    auto lower = [&](std::int64_t v, std::int64_t s, std::int64_t n, std::int64_t w,
-                     std::int64_t os) { lowerByRun(v - first, s, n, w, os, edges, blocks, least); };
+    auto lower = blockLowerer(first, edges, blocks, least);
+    if (!m_axes.empty()) {
+        if (slot == m_axesSlot) forEachSeparableRun(true, lo, hi, lower);
+        return true;
+    }
     for (int p : m_slotPieces[std::size_t(slot)]) {
         const Piece& piece = m_pieces[std::size_t(p)];
         if (piece.in.max < lo || piece.in.min > hi) continue;
@@ -934,12 +1004,29 @@ bool AffinePlanMap::inputBlockMinima(int slot, std::int64_t first, const std::in
     return true;
 }
 
+bool AffinePlanMap::outputBlockMinima(std::int64_t first, const std::int64_t* edges,
+                                      std::size_t blocks, ReadRank* least) const
+{
+    if (m_axes.empty()) return false;
+    if (blocks == 0) return true;
+    auto lower = blockLowerer(first, edges, blocks, least);
+    forEachSeparableRun(false, first + edges[0], first + edges[blocks] - 1, lower);
+    return true;
+}
+
 void AffinePlanMap::readOutput(int output, std::int64_t first, std::int64_t step,
                                std::int64_t count, ReadPosition* out) const
 {
     if (count <= 0) return;
     if (!m_axes.empty()) {
-        separableRead(false, first, step, count, out);
+        if (step != 1 && step != -1) {
+            separableRead(false, first, step, count, out);
+            return;
+        }
+        // Every output element is read: the runs write the whole window.
+        auto write = windowWriter(first, step, out);
+        forEachSeparableRun(false, step > 0 ? first : first - count + 1,
+                            step > 0 ? first + count - 1 : first, write);
         return;
     }
     for (std::int64_t i = 0; i < count; ++i)

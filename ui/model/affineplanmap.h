@@ -75,13 +75,17 @@ public:
     void readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
                    ReadPosition* out) const;
     /// ReadOrderMap::blockMinima for input slot `slot` along a run of consecutive elements (step
-    /// 1), a few steps per block and run of the plan; false, doing nothing, for a plan read
-    /// dimension by dimension.
+    /// 1), a few steps per block and run of the plan. Always true (the same form as the other
+    /// maps').
     bool inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
                           std::size_t blocks, ReadRank* least) const;
     /// ReadOrderMap::read for output `output`.
     void readOutput(int output, std::int64_t first, std::int64_t step, std::int64_t count,
                     ReadPosition* out) const;
+    /// ReadOrderMap::blockMinima for the output of a plan read dimension by dimension, along a
+    /// run of consecutive elements (step 1); false, doing nothing, for any other plan.
+    bool outputBlockMinima(std::int64_t first, const std::int64_t* edges, std::size_t blocks,
+                           ReadRank* least) const;
 
     /// The orders, worked out when asked (no memory per element).
     ReadOrder inputOrder(int slot) const;
@@ -169,8 +173,18 @@ private:
     std::int64_t axisSource(const Axis& axis, std::int64_t o) const;
     std::int64_t axisRank(const Axis& axis, std::int64_t v) const;
     std::int64_t separableSource(std::int64_t index) const;
+    /// The share of the dimensions before the last in the read position of the elements of the
+    /// row (of the input slot, or the output) that starts at `rowStart`; -1 if they are not read.
+    std::int64_t rowShare(bool input, std::int64_t rowStart) const;
     void separableRead(bool input, std::int64_t first, std::int64_t step, std::int64_t count,
                        ReadPosition* out) const;
+    /// Calls visit(v, 1, n, w, os) for the runs of elements v .. v + n - 1 in [lo, hi] of the
+    /// input slot (input = true) or the output that the plan reads, read at positions w, w + os,
+    /// ...: along a row the other dimensions' share is fixed, and the last dimension's rank is
+    /// linear on each of its regions (and, in the output, on each run's part of one), so a row
+    /// costs its runs, not a search per element. Elements not read are left out.
+    template <class Visit>
+    void forEachSeparableRun(bool input, std::int64_t lo, std::int64_t hi, Visit& visit) const;
     /// The map of a one-piece plan with repeated dimensions (see the file's comment), or null.
     static std::shared_ptr<const AffinePlanMap>
     makeRepeat(const OpPlan& plan, const std::vector<std::int64_t>& slotSizes);

@@ -254,7 +254,9 @@ std::shared_ptr<Evaluation> runEvaluation(const Workspace& ws,
         std::optional<SourceMap> fromPlan;
         request.sourcesWanted = [&fromPlan, &limits, &ctx](const OpPlan& plan,
                                                            const std::vector<Tensor>& inputs) {
+            stagetrace::mark("worker: planned");
             fromPlan = SourceMap::fromPlan(plan, inputs, limits, &ctx);
+            stagetrace::mark("worker: provenance from the plan");
             if (fromPlan) return false;
             // Stored sources come with stored read orders (computeReadOrders): charged now,
             // before the outputs are made, so a request too big for them is refused first.

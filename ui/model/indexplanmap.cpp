@@ -61,15 +61,6 @@ private:
 
 } // namespace
 
-std::int64_t indexAt(const Tensor& indices, std::int64_t k)
-{
-    switch (indices.dtype()) {
-    case DType::Int16: return indices.data<std::int16_t>()[k];
-    case DType::Int32: return indices.data<std::int32_t>()[k];
-    default: return indices.data<std::int64_t>()[k];
-    }
-}
-
 std::shared_ptr<IndexPlanMap> IndexPlanMap::fromRows(const RowsPiece& rows, std::int64_t size,
                                                      const std::vector<std::int64_t>& slotSizes,
                                                      const Limits& limits)

@@ -22,8 +22,23 @@ class JobContext;
 
 namespace ss::ui {
 
-/// Index element `k` of an index tensor (int16, int32 or int64: the planners take no other).
-std::int64_t indexAt(const Tensor& indices, std::int64_t k);
+/// Calls f(elements) with an index tensor's elements as `const T*`, T its C++ type (int16,
+/// int32 or int64: the planners take no other), for a pass over them without a switch per
+/// element.
+template <class F> decltype(auto) visitIndices(const Tensor& indices, F&& f)
+{
+    switch (indices.dtype()) {
+    case DType::Int16: return f(indices.data<std::int16_t>());
+    case DType::Int32: return f(indices.data<std::int32_t>());
+    default: return f(indices.data<std::int64_t>());
+    }
+}
+
+/// Index element `k` of an index tensor.
+inline std::int64_t indexAt(const Tensor& indices, std::int64_t k)
+{
+    return visitIndices(indices, [k](const auto* elements) { return std::int64_t(elements[k]); });
+}
 
 /// An index plan's provenance: one IndexPiece in gather form (not scatter) that writes the
 /// whole of the plan's one output; or one row list of any order (a NumPy or PyTorch integer array

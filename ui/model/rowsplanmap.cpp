@@ -166,6 +166,62 @@ std::int64_t RowBitmap::next(std::int64_t from, std::int64_t to) const
     return to;
 }
 
+void RowBitmap::readRows(std::int64_t base, std::int64_t length, std::int64_t first,
+                         std::int64_t step, std::int64_t count, ReadPosition* out) const
+{
+    if (length == 1 && step == 1) {
+        // A run of one-element rows (a mask of the whole tensor): one rank, then a bit test per
+        // element, with no division.
+        std::int64_t position = base + rank(first);
+        for (std::int64_t i = 0; i < count; ++i)
+            if (has(first + i)) out[i] = ReadPosition(position++);
+        return;
+    }
+    std::int64_t row = -2, ranked = 0;
+    bool set = false;
+    for (std::int64_t i = 0; i < count; ++i) {
+        const std::int64_t flat = first + i * step;
+        const std::int64_t r = flat / length;
+        if (r != row) {
+            if (r == row + 1) {
+                ranked += set; // the rows set before r: those before row, and row
+                set = has(r);
+            } else {
+                set = has(r);
+                ranked = rank(r);
+            }
+            row = r;
+        }
+        if (set) out[i] = ReadPosition(base + ranked * length + (flat - r * length));
+    }
+}
+
+void RowBitmap::rowsBlockMinima(std::int64_t base, std::int64_t length, std::int64_t first,
+                                const std::int64_t* edges, std::size_t blocks,
+                                ReadRank* least) const
+{
+    if (blocks == 0) return;
+    const auto rowOf = [length](std::int64_t flat) {
+        return length == 1 ? flat : flat / length; // no division for a mask of the whole
+    };
+    // The rows set before `row`, carried from block to block.
+    std::int64_t row = rowOf(first + edges[0]);
+    std::int64_t ranked = rank(row);
+    for (std::size_t i = 0; i < blocks; ++i) {
+        const std::int64_t a = first + edges[i], b = first + edges[i + 1];
+        if (a >= b) continue;
+        const std::int64_t from = rowOf(a), to = rowOf(b - 1) + 1; // the rows it meets
+        ranked += count(row, from);
+        row = from;
+        const std::int64_t r = next(from, to);
+        if (r == to) continue;
+        // The block's first element in a row set: the rows before it are ranked.
+        const std::int64_t element = std::max(a, r * length);
+        least[i] =
+            std::min(least[i], ReadRank(base + ranked * length + (element - r * length)));
+    }
+}
+
 std::shared_ptr<RowsPlanMap> RowsPlanMap::make(const OpPlan& plan,
                                                const std::vector<std::int64_t>& slotSizes)
 {
@@ -303,60 +359,16 @@ void RowsPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, std
     // An element is picked by one output at most: each writes the elements it picks.
     for (int k : m_slotOutputs[std::size_t(slot)]) {
         const Output& o = m_outputs[std::size_t(k)];
-        if (o.rowLength == 1 && step == 1) {
-            // A run of one-element rows (a mask of the whole tensor): one rank, then a bit test
-            // per element, with no division.
-            std::int64_t position = o.base + o.picked.rank(first);
-            for (std::int64_t i = 0; i < count; ++i)
-                if (o.picked.has(first + i)) out[i] = ReadPosition(position++);
-            continue;
-        }
-        std::int64_t row = -2, rank = 0;
-        bool has = false;
-        for (std::int64_t i = 0; i < count; ++i) {
-            const std::int64_t flat = first + i * step;
-            const std::int64_t r = flat / o.rowLength;
-            if (r != row) {
-                if (r == row + 1) {
-                    rank += has; // the rows picked before r: those before row, and row
-                    has = o.picked.has(r);
-                } else {
-                    has = o.picked.has(r);
-                    rank = o.picked.rank(r);
-                }
-                row = r;
-            }
-            if (has) out[i] = ReadPosition(o.base + rank * o.rowLength + (flat - r * o.rowLength));
-        }
+        o.picked.readRows(o.base, o.rowLength, first, step, count, out);
     }
 }
 
 bool RowsPlanMap::inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
                                    std::size_t blocks, ReadRank* least) const
 {
-    if (blocks == 0) return true;
     for (int k : m_slotOutputs[std::size_t(slot)]) {
         const Output& o = m_outputs[std::size_t(k)];
-        const std::int64_t length = o.rowLength;
-        const auto rowOf = [length](std::int64_t flat) {
-            return length == 1 ? flat : flat / length; // no division for a mask of the whole
-        };
-        // The rows picked before `row`, carried from block to block.
-        std::int64_t row = rowOf(first + edges[0]);
-        std::int64_t rank = o.picked.rank(row);
-        for (std::size_t i = 0; i < blocks; ++i) {
-            const std::int64_t a = first + edges[i], b = first + edges[i + 1];
-            if (a >= b) continue;
-            const std::int64_t from = rowOf(a), to = rowOf(b - 1) + 1; // the rows it meets
-            rank += o.picked.count(row, from);
-            row = from;
-            const std::int64_t r = o.picked.next(from, to);
-            if (r == to) continue;
-            // The block's first element in a picked row: the rows before it are ranked.
-            const std::int64_t element = std::max(a, r * length);
-            least[i] =
-                std::min(least[i], ReadRank(o.base + rank * length + (element - r * length)));
-        }
+        o.picked.rowsBlockMinima(o.base, o.rowLength, first, edges, blocks, least);
     }
     return true;
 }

@@ -58,6 +58,19 @@ public:
     /// The first row set in [from, to), or `to` if none is.
     std::int64_t next(std::int64_t from, std::int64_t to) const;
 
+    /// The read order of a tensor of rows of `length` elements whose rows set are read in
+    /// order from `base` on (row r's element e at base + rank(r) * length + e), and the others
+    /// not at all: ReadOrderMap::read, writing the positions of the elements read and leaving
+    /// the others alone. A rank per row where the walk jumps, the next row's from the last one's
+    /// where it steps to it (a view's row, a whole-order pass).
+    void readRows(std::int64_t base, std::int64_t length, std::int64_t first, std::int64_t step,
+                  std::int64_t count, ReadPosition* out) const;
+    /// The same order's ReadOrderMap::blockMinima along a run of consecutive elements (step 1):
+    /// positions rise with the index, so a block's lowest is its first element in a row set,
+    /// found with a few popcounts per block.
+    void rowsBlockMinima(std::int64_t base, std::int64_t length, std::int64_t first,
+                         const std::int64_t* edges, std::size_t blocks, ReadRank* least) const;
+
 private:
     std::vector<std::uint64_t> m_bits;
     std::vector<std::int64_t> m_ranks;
@@ -101,14 +114,12 @@ public:
 
     /// Input slot `slot`'s element `index`'s read position, or -1.
     ReadPosition inputPosition(int slot, std::int64_t index) const;
-    /// ReadOrderMap::read for input slot `slot`: a rank per row where the walk jumps, the next
-    /// row's from the last one's where it steps to it (a view's row, a whole-order pass).
+    /// ReadOrderMap::read for input slot `slot` (RowBitmap::readRows of its outputs' bitmaps).
     void readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
                    ReadPosition* out) const;
     /// ReadOrderMap::blockMinima for input slot `slot`, along a run of consecutive elements
-    /// (step 1): an output's positions rise with the index, so a block's lowest is its first
-    /// element in a picked row, found with a few popcounts per block. Always true (the same
-    /// form as AffinePlanMap's, which may decline).
+    /// (step 1; RowBitmap::rowsBlockMinima of its outputs' bitmaps). Always true (the same form
+    /// as AffinePlanMap's, which may decline).
     bool inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
                           std::size_t blocks, ReadRank* least) const;
 

@@ -23,6 +23,19 @@ public:
     {
     }
     ReadPosition at(std::int64_t flat) const override { return m_map->outputPosition(flat); }
+    void read(std::int64_t first, std::int64_t step, std::int64_t count,
+              ReadPosition* out) const override
+    {
+        m_map->readOutput(first, step, count, out);
+    }
+    void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
+                     std::size_t blocks, ReadRank* least) const override
+    {
+        if (step == 1)
+            m_map->outputBlockMinima(first, edges, blocks, least);
+        else
+            ReadOrderMap::blockMinima(first, step, edges, blocks, least);
+    }
     std::int64_t bytes() const override { return 0; }
 
 private:
@@ -75,47 +88,96 @@ std::shared_ptr<ScatterPlanMap> ScatterPlanMap::make(const OpPlan& plan,
     if (map->m_pieces.empty() || map->m_targetRows * map->m_rowLength != size ||
         rows > std::numeric_limits<std::int32_t>::max())
         return nullptr;
+    map->m_inputRows = rows;
     return map;
 }
 
 std::int64_t ScatterPlanMap::bytes() const
 {
-    return m_targetRows * std::int64_t(sizeof(std::int32_t)) +
+    return (m_targetRows + m_inputRows) * std::int64_t(sizeof(std::int32_t)) +
            (m_filled ? RowBitmap::bytesFor(m_targetRows) : 0);
 }
 
 bool ScatterPlanMap::findWinners(JobContext* ctx)
 {
+    if (!scatterWinners(ctx)) return false;
+    rankWinners();
+    if (!m_filled && m_writtenRows != m_targetRows) return false;
+    summarizeSlots();
+    return true;
+}
+
+bool ScatterPlanMap::scatterWinners(JobContext* ctx)
+{
     m_winners.assign(std::size_t(m_targetRows), -1);
+    std::int32_t* winners = m_winners.data();
     // In plan order: a later row overwrites an earlier one, as the copy engine runs the pieces.
     for (std::size_t p = 0; p < m_pieces.size(); ++p) {
         const IndexPiece& piece = m_pieces[p];
-        for (std::int64_t j = 0; j < piece.count; ++j) {
-            if (ctx && j % kCancelCheckRows == 0) ctx->throwIfCancelled();
-            const std::int64_t t = indexAt(piece.indices, j);
-            if (t < 0 || t >= m_targetRows) return false;
-            m_winners[std::size_t(t)] = std::int32_t(m_pieceBases[p] + j);
-        }
+        const auto base = std::int32_t(m_pieceBases[p]);
+        const bool named = visitIndices(piece.indices, [&](const auto* indices) {
+            for (std::int64_t from = 0; from < piece.count; from += kCancelCheckRows) {
+                if (ctx) ctx->throwIfCancelled();
+                const std::int64_t to = std::min(piece.count, from + kCancelCheckRows);
+                for (std::int64_t j = from; j < to; ++j) {
+                    const std::int64_t t = indices[j];
+                    if (t < 0 || t >= m_targetRows) return false;
+                    winners[t] = base + std::int32_t(j);
+                }
+            }
+            return true;
+        });
+        if (!named) return false;
     }
+    return true;
+}
+
+void ScatterPlanMap::rankWinners()
+{
     if (m_filled) m_written = RowBitmap(m_targetRows);
-    m_slotSummaries.assign(m_slotSizes.size(), ReadOrderSummary{});
-    m_writtenRows = 0;
+    m_ranks.assign(std::size_t(m_inputRows), -1);
+    // Rows are read in output order: a winner's rank is the written rows before its row.
+    std::int32_t rank = 0;
     for (std::int64_t t = 0; t < m_targetRows; ++t) {
         const std::int32_t w = m_winners[std::size_t(t)];
         if (w < 0) continue;
         if (m_filled) m_written.set(t);
-        // Rows are read in output order: the slot's first element read is its first winner's.
-        const auto [p, j] = pieceOf(w);
-        ReadOrderSummary& summary = m_slotSummaries[std::size_t(m_pieces[p].slot)];
-        if (summary.selected == 0) summary.first = m_pieces[p].inOffset + j * m_rowLength;
-        summary.selected += m_rowLength;
-        summary.last = (m_writtenRows + 1) * m_rowLength - 1;
-        ++m_writtenRows;
+        m_ranks[std::size_t(w)] = rank++;
     }
-    if (!m_filled && m_writtenRows != m_targetRows) return false;
     if (m_filled) m_written.finish();
+    m_writtenRows = rank;
     m_lastRead = m_writtenRows * m_rowLength - 1;
-    return true;
+}
+
+void ScatterPlanMap::summarizeSlots()
+{
+    // Per slot, its rows' lowest rank (whose first element is the slot's first read) and
+    // highest (whose last element is its last).
+    m_slotSummaries.assign(m_slotSizes.size(), ReadOrderSummary{});
+    std::vector<std::int64_t> lowest(m_slotSizes.size(), m_writtenRows);
+    for (std::size_t p = 0; p < m_pieces.size(); ++p) {
+        const IndexPiece& piece = m_pieces[p];
+        const std::int32_t* ranks = m_ranks.data() + m_pieceBases[p];
+        std::int64_t read = 0, low = m_writtenRows, lowRow = -1, high = -1;
+        for (std::int64_t j = 0; j < piece.count; ++j) {
+            const std::int64_t r = ranks[j];
+            if (r < 0) continue;
+            ++read;
+            if (r < low) {
+                low = r;
+                lowRow = j;
+            }
+            high = std::max(high, r);
+        }
+        if (read == 0) continue;
+        ReadOrderSummary& summary = m_slotSummaries[std::size_t(piece.slot)];
+        summary.selected += read * m_rowLength;
+        summary.last = std::max(summary.last, (high + 1) * m_rowLength - 1);
+        if (low < lowest[std::size_t(piece.slot)]) {
+            lowest[std::size_t(piece.slot)] = low;
+            summary.first = piece.inOffset + lowRow * m_rowLength;
+        }
+    }
 }
 
 std::pair<std::size_t, std::int64_t> ScatterPlanMap::pieceOf(std::int32_t winner) const
@@ -165,17 +227,54 @@ std::vector<std::vector<std::int64_t>> ScatterPlanMap::targets(int slot, std::in
 
 ReadPosition ScatterPlanMap::inputPosition(int slot, std::int64_t index) const
 {
-    // As targets() finds the one target, without a list per element.
+    ReadPosition position = -1;
+    readInput(slot, index, 1, 1, &position);
+    return position;
+}
+
+void ScatterPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, std::int64_t count,
+                               ReadPosition* out) const
+{
+    std::fill(out, out + count, ReadPosition(-1));
+    if (step != 1) {
+        for (std::int64_t i = 0; i < count; ++i)
+            readInput(slot, first + i * step, 1, 1, out + i);
+        return;
+    }
+    // Each piece's rows inside the run, in order; an element that two pieces read takes its
+    // position from the first piece whose row wins.
     for (std::size_t p = 0; p < m_pieces.size(); ++p) {
         const IndexPiece& piece = m_pieces[p];
-        if (piece.slot != slot || index < piece.inOffset) continue;
-        const std::int64_t j = (index - piece.inOffset) / m_rowLength;
-        if (j >= piece.count) continue;
-        const std::int64_t t = indexAt(piece.indices, j);
-        if (m_winners[std::size_t(t)] == m_pieceBases[p] + j)
-            return outputPosition(t * m_rowLength + (index - piece.inOffset - j * m_rowLength));
+        if (piece.slot != slot) continue;
+        const std::int64_t from = std::max(first, piece.inOffset);
+        const std::int64_t to = std::min(first + count, piece.inOffset + piece.count * m_rowLength);
+        if (from >= to) continue;
+        const std::int32_t* ranks = m_ranks.data() + m_pieceBases[p];
+        std::int64_t row = (from - piece.inOffset) / m_rowLength;
+        std::int64_t offset = from - piece.inOffset - row * m_rowLength;
+        std::int64_t rank = ranks[row];
+        for (std::int64_t v = from; v < to; ++v) {
+            ReadPosition& o = out[v - first];
+            if (rank >= 0 && o < 0) o = ReadPosition(rank * m_rowLength + offset);
+            if (++offset == m_rowLength && v + 1 < to) {
+                offset = 0;
+                rank = ranks[++row];
+            }
+        }
     }
-    return -1;
+}
+
+void ScatterPlanMap::readOutput(std::int64_t first, std::int64_t step, std::int64_t count,
+                                ReadPosition* out) const
+{
+    std::fill(out, out + count, ReadPosition(-1));
+    m_written.readRows(0, m_rowLength, first, step, count, out);
+}
+
+void ScatterPlanMap::outputBlockMinima(std::int64_t first, const std::int64_t* edges,
+                                       std::size_t blocks, ReadRank* least) const
+{
+    m_written.rowsBlockMinima(0, m_rowLength, first, edges, blocks, least);
 }
 
 ReadOrder ScatterPlanMap::inputOrder(int slot) const

@@ -66,31 +66,48 @@ void OutputPanel::setExtras(const QStringList& lines)
 
 void OutputPanel::setViewCount(int count)
 {
+    // A view no longer needed is set aside, without its tensor, and comes back when an output
+    // needs it: making a view and deleting one took 1-2 ms each on the GUI thread, and an op
+    // whose output count changes with its arguments (dynamic_partition, split) made or deleted
+    // that many in the one call that hands a result over. It leaves the splitter, so that it
+    // comes back into it as a new view would.
     while (int(m_views.size()) > count) {
-        delete m_views.back();
+        TensorView* view = m_views.back();
         m_views.pop_back();
+        view->setParent(this); // hidden, out of the splitter
+        view->setObjectName(QString());
+        view->setReadOrder(nullptr);
+        view->setTensor(Tensor::empty(DType::Float32, {0}), QString()); // no elements to draw
+        m_spares.push_back(view);
     }
     while (int(m_views.size()) < count) {
         const int k = int(m_views.size());
-        auto* view = new TensorView;
+        // The view last set aside was made for this place: its hover reports output k.
+        TensorView* view = m_spares.empty() ? makeView(k) : m_spares.back();
+        if (!m_spares.empty()) m_spares.pop_back();
         view->setObjectName(QStringLiteral("output%1View").arg(k));
         view->setAccessibleName(tr("Output tensor %1").arg(k));
         m_splitter->addWidget(view);
         m_views.push_back(view);
-        connect(view, &TensorView::elementHovered, this,
-                [this, k](qint64 flat) { outputHovered(k, flat); });
-        connect(view, &TensorView::settled, this, &OutputPanel::viewSettled);
-        connect(view, &TensorView::ordersOnScreenChanged, this,
-                &OutputPanel::ordersOnScreenChanged);
-        view->setToolTipProvider([this, k](std::int64_t flat) -> QString {
-            const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
-            if (!shown) return {};
-            const OpDef* def = findOp(shown->op);
-            const QString text = def ? explainOutputElement(*def, *shown, k, flat) : QString();
-            const QString note = m_notes ? m_notes(k, flat) : QString();
-            return note.isEmpty() ? text : text + QStringLiteral("<br>") + note;
-        });
     }
+}
+
+TensorView* OutputPanel::makeView(int k)
+{
+    auto* view = new TensorView;
+    connect(view, &TensorView::elementHovered, this,
+            [this, k](qint64 flat) { outputHovered(k, flat); });
+    connect(view, &TensorView::settled, this, &OutputPanel::viewSettled);
+    connect(view, &TensorView::ordersOnScreenChanged, this, &OutputPanel::ordersOnScreenChanged);
+    view->setToolTipProvider([this, k](std::int64_t flat) -> QString {
+        const std::shared_ptr<const Evaluation> shown = m_evaluation->shown();
+        if (!shown) return {};
+        const OpDef* def = findOp(shown->op);
+        const QString text = def ? explainOutputElement(*def, *shown, k, flat) : QString();
+        const QString note = m_notes ? m_notes(k, flat) : QString();
+        return note.isEmpty() ? text : text + QStringLiteral("<br>") + note;
+    });
+    return view;
 }
 
 QString OutputPanel::inputToolTip(int slot, std::int64_t index) const

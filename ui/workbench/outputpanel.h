@@ -33,7 +33,7 @@ public:
     int viewCount() const { return int(m_views.size()); }
     TensorView* view(int k) const { return m_views[std::size_t(k)]; }
     const std::vector<TensorView*>& views() const { return m_views; }
-    /// Makes or removes views until there are `count` (output0View, output1View, ...).
+    /// Shows or removes views until there are `count` (output0View, output1View, ...).
     void setViewCount(int count);
     /// The results that are not tensors (to_expr's `expr`, encode's `encoding`), as HTML lines;
     /// hidden when there are none.
@@ -56,6 +56,8 @@ signals:
     void ordersOnScreenChanged();
 
 private:
+    /// A new view for output `k`, linked to the hovers and tooltips.
+    TensorView* makeView(int k);
     void outputHovered(int output, qint64 flat);
     void inputHovered(int slot, qint64 index);
     void showTargets(int slot, qint64 index, const std::vector<std::vector<std::int64_t>>& targets);
@@ -67,6 +69,9 @@ private:
     QLabel* m_extras;
     QSplitter* m_splitter;
     std::vector<TensorView*> m_views;
+    /// Views set aside (hidden, without a tensor) by setViewCount, the one for the lowest output
+    /// last.
+    std::vector<TensorView*> m_spares;
     std::function<QString(int, std::int64_t)> m_notes;
 
     int m_hoverSlot = -1;
