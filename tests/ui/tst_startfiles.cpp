@@ -9,6 +9,7 @@
 #include "ui/model/engineclient.h"
 #include "ui/model/modelnodetable.h"
 #include "ui/model/workspacefile.h"
+#include "ui/views/palette.h"
 #include "ui/views/plaintext.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/commandline.h"
@@ -270,6 +271,10 @@ void TestStartFiles::aFileTooBigToCopyOpensWhole()
     // The note says why the file is not on the spec the window had: whole, as a start error is.
     const auto* strip = w.findChild<MessageStrip*>(QStringLiteral("messageStrip"));
     QTRY_VERIFY2(!strip->isElided(), qPrintable(strip->text()));
+    // A note, not an error: the notice tint, and named so (it showed red, as "Error message").
+    QCOMPARE(strip->kind(), MessageStrip::Kind::Note);
+    QCOMPARE(strip->background(), roleColor(ColorRole::NoticeTint));
+    QCOMPARE(strip->accessibleName(), QStringLiteral("Note"));
     QCOMPARE(w.lastEvaluation()->outputs.front().shape(), (Shape{512, 512}));
     QVERIFY2(w.message().contains(QStringLiteral("The file opens on x[...], a view of its pages "
                                                  "that copies nothing: the spec it would have "
