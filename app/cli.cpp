@@ -1261,7 +1261,11 @@ int diagnoseCommand(const Options& o, Printer& p, std::ostream& err, const Limit
     if (expected.shape() == actual.shape())
         p.out() << d.matching << " element" << (d.matching == 1 ? "" : "s") << " match, "
                 << d.differing << " differ\n";
-    if (!d.differences.empty()) p.out() << "first differences:\n";
+    if (!d.differences.empty())
+        p.out() << "first differences" << (d.pairing.empty() ? "" : " (" + d.pairing + ")")
+                << ":\n";
+    else if (!d.pairing.empty())
+        p.paragraph((d.paired ? "no element differs " : "") + d.pairing + ".", "", 2);
     for (const ElementDifference& e : d.differences) {
         std::string line = "  " + positionText(e.position, expected.shape()) + ": expected " +
                            e.expected + " (from " + sourceText(e.expectedSource, input.shape()) +
