@@ -10,6 +10,7 @@
 #include "ui/views/tensorview.h"
 #include "ui/workbench/inputcelledit.h"
 #include "ui/workbench/workspacedocument.h"
+#include "npy_testing.h"
 #include "workbench_testing.h"
 
 #include <QDateTime>
@@ -82,21 +83,6 @@ std::int64_t statusBytes(const QByteArray& key)
     return -1;
 }
 
-// A float32 .npy of `rows` x `cols` that takes no disk: a header, then a hole.
-bool writeSparseNpy(const QString& path, std::int64_t rows, std::int64_t cols)
-{
-    std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
-                       std::to_string(rows) + ", " + std::to_string(cols) + "), }";
-    dict.append(std::size_t(128 - 10 - 1 - int(dict.size())), ' ');
-    dict += '\n';
-    QByteArray header("\x93NUMPY\x01\x00", 8);
-    header += char(dict.size() & 0xFF);
-    header += char(dict.size() >> 8);
-    header += QByteArray::fromStdString(dict);
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(header) == 128 &&
-           f.resize(128 + rows * cols * 4);
-}
 
 } // namespace
 
@@ -228,7 +214,7 @@ void TestMappedInputs::aBigFileInputIsSavedAsTheFile()
 {
     QTemporaryDir dir;
     const QString npy = dir.filePath(QStringLiteral("big.npy"));
-    QVERIFY(writeSparseNpy(npy, 2048, 2560)); // 20 MiB of float32 zeros
+    QVERIFY(writeSparseNpy(npy, "<f4", "(2048, 2560)", 2048 * 2560 * 4)); // 20 MiB of zeros
     QVERIFY(QFileInfo(npy).size() > kMappedInputEmbedBytes);
     MainWindow w;
     w.forgetSession();
@@ -256,7 +242,7 @@ void TestMappedInputs::aFileBiggerThanMemoryIsShownFromSamples()
     QString npy = qEnvironmentVariable("SLICESCOPE_BIG_NPY");
     if (npy.isEmpty()) {
         npy = dir.filePath(QStringLiteral("big.npy"));
-        QVERIFY(writeSparseNpy(npy, 32768, 16384));
+        QVERIFY(writeSparseNpy(npy, "<f4", "(32768, 16384)", qint64(32768) * 16384 * 4));
     }
     const std::int64_t fileBytes = QFileInfo(npy).size();
     MainWindow w;

@@ -18,6 +18,7 @@
 #include "ui/workbench/messagestrip.h"
 #include "ui/workbench/modeldock.h"
 #include "ui/workbench/workspacedocument.h"
+#include "npy_testing.h"
 #include "workbench_testing.h"
 
 #include <QApplication>
@@ -41,15 +42,7 @@ namespace {
 /// A version 1.0 .npy file as NumPy writes it, with any dtype descriptor.
 QByteArray npyBytes(const QByteArray& descr, const QByteArray& shape, const QByteArray& data)
 {
-    QByteArray header =
-        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
-    while ((10 + header.size() + 1) % 64 != 0)
-        header += ' ';
-    header += '\n';
-    QByteArray bytes("\x93NUMPY\x01\x00", 8);
-    bytes += char(header.size() & 0xff);
-    bytes += char(header.size() >> 8);
-    return bytes + header + data;
+    return ss::testing::npyHeader(descr, shape) + data;
 }
 
 bool writeBytes(const QString& path, const QByteArray& bytes)
