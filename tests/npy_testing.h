@@ -15,8 +15,9 @@ namespace ss::testing {
 inline QByteArray npyHeader(const QByteArray& descr, const QByteArray& shape, bool fortran = false,
                             int dataOffset = 0)
 {
-    QByteArray dict = "{'descr': '" + descr + "', 'fortran_order': " +
-                      (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
+    QByteArray dict = "{'descr': '" + descr +
+                      "', 'fortran_order': " + (fortran ? "True" : "False") +
+                      ", 'shape': " + shape + ", }";
     constexpr int kPrefix = 10; // magic, version, header length
     if (dataOffset == 0) dataOffset = (kPrefix + int(dict.size()) + 1 + 63) / 64 * 64;
     const int pad = dataOffset - kPrefix - int(dict.size()) - 1;
@@ -35,8 +36,8 @@ inline bool writeSparseNpy(const QString& path, const QByteArray& descr, const Q
 {
     const QByteArray header = npyHeader(descr, shape);
     QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
-           f.write(header) == header.size() && f.resize(header.size() + dataBytes);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(header) == header.size() &&
+           f.resize(header.size() + dataBytes);
 }
 
 } // namespace ss::testing

@@ -668,7 +668,8 @@ void listDifferences(Diagnosis& d, const Tensor& expected,
                      const std::vector<std::int64_t>& expectedSources, const Tensor& actual,
                      const std::vector<std::int64_t>* sources, int maxDifferences)
 {
-    const std::vector<std::int64_t> pair = pairElements(expected.shape(), actual.shape(), d.pairing, d.paired);
+    const std::vector<std::int64_t> pair =
+        pairElements(expected.shape(), actual.shape(), d.pairing, d.paired);
     for (std::size_t i = 0; i < pair.size() && int(d.differences.size()) < maxDifferences; ++i) {
         const std::int64_t j = pair[i];
         if (j < 0 || sameValue(expected, std::int64_t(i), actual, j)) continue;

@@ -392,14 +392,16 @@ private slots:
             QCOMPARE(d.differences[k].actual, actual[k]);
             QCOMPARE(d.differences[k].actualSource, std::int64_t(std::stoi(actual[k])));
         }
-        const Diagnosis flat = diagnoseOutput(input, expected.outputs[0], sources,
-                                              i32({12}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), {});
+        const Diagnosis flat =
+            diagnoseOutput(input, expected.outputs[0], sources,
+                           i32({12}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), {});
         QVERIFY(!flat.paired);
         QCOMPARE(flat.pairing, std::string("the elements cannot be paired by position: the "
                                            "outputs have ranks 2 and 1"));
         QVERIFY(flat.differences.empty());
-        const Diagnosis same = diagnoseOutput(input, expected.outputs[0], sources,
-                                              i32({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), {});
+        const Diagnosis same =
+            diagnoseOutput(input, expected.outputs[0], sources,
+                           i32({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), {});
         QCOMPARE(same.pairing, std::string());
         QCOMPARE(same.differences[0].position, std::int64_t(0));
     }

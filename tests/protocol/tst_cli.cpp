@@ -4,9 +4,9 @@
 #include "app/cli.h"
 #include "core/op.h"
 #include "core/tensorflow_version.h"
+#include "npy_testing.h"
 #include "protocol/npy.h"
 #include "protocol/text_format.h"
-#include "npy_testing.h"
 #include "protocol_test.h"
 
 #include <QFile>

@@ -6,10 +6,10 @@
 #include "core/error.h"
 #include "core/mapped_file.h"
 #include "core/memory_budget.h"
+#include "npy_testing.h"
 #include "protocol/json.h"
 #include "protocol/npy.h"
 #include "protocol/request.h"
-#include "npy_testing.h"
 #include "protocol_test.h"
 
 #include <QDir>

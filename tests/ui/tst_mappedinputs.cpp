@@ -5,12 +5,12 @@
 // truncated or changed under the window is an error in the window's message strip, never SIGBUS.
 #include "core/mapped_file.h"
 #include "core/memory_budget.h"
+#include "npy_testing.h"
 #include "protocol/npy.h"
 #include "ui/model/workspacefile.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/inputcelledit.h"
 #include "ui/workbench/workspacedocument.h"
-#include "npy_testing.h"
 #include "workbench_testing.h"
 
 #include <QDateTime>
@@ -82,7 +82,6 @@ std::int64_t statusBytes(const QByteArray& key)
             return line.mid(key.size() + 1).trimmed().split(' ').front().toLongLong() * 1024;
     return -1;
 }
-
 
 } // namespace
 

@@ -371,8 +371,10 @@ void TestModelDock::runTimeValuesCanBeGiven()
     auto* text = dock->findChild<QLineEdit*>(QStringLiteral("modelValueText"));
     QVERIFY(name && text && text->isEnabled());
     // The dtypes by the project's names, as everywhere else (it showed ONNX's FLOAT and INT64).
-    QVERIFY2(name->itemText(0).startsWith(QStringLiteral("x (int32 ")), qPrintable(name->itemText(0)));
-    QVERIFY2(name->itemText(1).startsWith(QStringLiteral("idx (int64 ")), qPrintable(name->itemText(1)));
+    QVERIFY2(name->itemText(0).startsWith(QStringLiteral("x (int32 ")),
+             qPrintable(name->itemText(0)));
+    QVERIFY2(name->itemText(1).startsWith(QStringLiteral("idx (int64 ")),
+             qPrintable(name->itemText(1)));
     QVERIFY(QTest::qWaitForWindowActive(&w));
     QTest::keyClick(&w, Qt::Key_G, Qt::AltModifier); // the row's mnemonic: "&Give value"
     QTRY_VERIFY(name->hasFocus());

@@ -5,6 +5,7 @@
 // Model dock.
 #include "core/error.h"
 #include "core/op.h"
+#include "npy_testing.h"
 #include "protocol/npy.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/modelnodetable.h"
@@ -18,7 +19,6 @@
 #include "ui/workbench/messagestrip.h"
 #include "ui/workbench/modeldock.h"
 #include "ui/workbench/workspacedocument.h"
-#include "npy_testing.h"
 #include "workbench_testing.h"
 
 #include <QApplication>

@@ -9,11 +9,11 @@
 // clang-format on
 
 #include "core/error.h"
+#include "npy_testing.h"
 #include "protocol/json.h"
 #include "protocol/npy.h"
 #include "ui/model/workspacefile.h"
 #include "ui/workbench/mainwindow.h"
-#include "npy_testing.h"
 #include "workbench_testing.h"
 
 #include <QAction>

@@ -6,9 +6,9 @@
 #include "core/mapped_file.h"
 #include "core/op.h"
 #include "core/slice_expr.h"
+#include "npy_testing.h"
 #include "protocol/npy.h"
 #include "ui/model/workspace.h"
-#include "npy_testing.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The message strip above the argument editor (and in the Model dock): errors on a red tint, notes
-// and confirmations on the notice tint, each named so in the accessibility tree. Its room is reserved whether or not there is a
-// message (unless asked not to), so an error appearing or going never moves the editor under the
-// user's pointer; a
-// message longer than the room is cut with "…" and shown whole in the tooltip.
+// and confirmations on the notice tint, each named so in the accessibility tree. Its room is
+// reserved whether or not there is a message (unless asked not to), so an error appearing or going
+// never moves the editor under the user's pointer; a message longer than the room is cut with "…"
+// and shown whole in the tooltip.
 #pragma once
 
 #include <QLabel>

@@ -22,10 +22,9 @@ WindowMessages::WindowMessages(QMainWindow& window, WorkspaceDocument* document,
         m_notOpened.clear();
     });
     connect(m_document, &WorkspaceDocument::fileChanged, this, &WindowMessages::updateTitle);
-    connect(m_document, &WorkspaceDocument::noted, this,
-            [this](const QString& text) {
-                showUntilEdit(text.toHtmlEscaped(), MessageStrip::Kind::Note);
-            });
+    connect(m_document, &WorkspaceDocument::noted, this, [this](const QString& text) {
+        showUntilEdit(text.toHtmlEscaped(), MessageStrip::Kind::Note);
+    });
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this,
             [this](bool clean) { m_window.setWindowModified(!clean); });
 }
@@ -81,7 +80,7 @@ void WindowMessages::showUntilEdit(const QString& html, MessageStrip::Kind kind)
 void WindowMessages::showCancelled()
 {
     showAs(tr("Evaluation cancelled. The views show the last result; any edit evaluates again."),
-         MessageStrip::Kind::Note);
+           MessageStrip::Kind::Note);
 }
 
 void WindowMessages::setUnreadable(const QString& html)

@@ -2,8 +2,9 @@
 // What the message strip and the title say. The strip shows the most current of: an attribute
 // field that does not parse, the shown evaluation's error, a start error or an opened file's note
 // (WorkspaceDocument::noted) that still holds, and when there is none of these the session's
-// notices. Errors show as errors; a file's note, a cancelled evaluation and the notices as notes. The title names the file, else the lesson, else "Untitled", and a start file that
-// could not be opened.
+// notices. Errors show as errors; a file's note, a cancelled evaluation and the notices as notes.
+// The title names the file, else the lesson, else "Untitled", and a start file that could not be
+// opened.
 #pragma once
 
 #include "ui/workbench/messagestrip.h"
