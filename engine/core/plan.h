@@ -80,8 +80,8 @@ struct AffinePiece
 /// Consecutive output rows of `rowLength` elements starting at `outOffset`; row r is copied from
 /// the contiguous run starting at the packed source `rows[r]`. A constant row repeats its one
 /// value, or with `constantRuns` reads a run of the constants like any other row (so one_hot
-/// reads each row from a window [off.., on, off..]). Index-driven ops (gather, boolean_mask,
-/// dynamic_partition, ...) use this form.
+/// reads each row from a window [off.., on, off..]). one_hot, sequence_mask, reverse_sequence
+/// and roll use this form; index-driven ops name their rows in an IndexPiece.
 struct RowsPiece
 {
     std::int64_t outOffset = 0;

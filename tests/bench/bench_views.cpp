@@ -48,7 +48,7 @@ double median(std::vector<double> v)
 /// reversed slice would.
 ReadOrder makeOrder(std::int64_t n, int k)
 {
-    ReadPositions order(std::size_t(n), -1);
+    StoredPositions order(std::size_t(n), -1);
     const std::int64_t step = 2 + k % 3;
     ReadPosition position = 0;
     for (std::int64_t i = n - 1 - k; i >= 0; i -= step)

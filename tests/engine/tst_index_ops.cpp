@@ -1568,6 +1568,43 @@ private slots:
         QVERIFY(values(run.outputs[0]) == want);
     }
 
+    // boolean_mask, dynamic_partition and unique (y) name the rows they pick by number, in the
+    // narrowest index type that holds them (int16 here, int32 up to 2^31 rows), instead of a list
+    // of 8-byte packed sources per row; a mask's outer blocks share one list. runOp checks that
+    // every element equals its source.
+    void pickedRowsAreNumbersNotARowList()
+    {
+        const OpRun masked =
+            runOp("boolean_mask", {{iota({3, 4, 2})}, {ints(DType::Bool, {4}, {1, 0, 1, 1})}},
+                  {{"axis", Attr(std::int64_t(1))}});
+        QCOMPARE(masked.plan.outputs[0].pieces.size(), std::size_t(1));
+        const auto* rows = std::get_if<IndexPiece>(&masked.plan.outputs[0].pieces[0]);
+        QVERIFY(rows);
+        QCOMPARE(rows->indices.dtype(), DType::Int16);
+        QCOMPARE(rows->groups * rows->count, std::int64_t(9));
+        QVERIFY(rows->indices.size() <= 4); // 3 rows and one spare write, not 3 x 3
+        QVERIFY(values(masked.outputs[0]) ==
+                (std::vector<std::int64_t>{0, 1, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, 16, 17, 20, 21,
+                                           22, 23}));
+
+        const OpRun parts =
+            runOp("dynamic_partition", {{iota({5, 2})}, {i32({5}, {1, 0, 1, 2, 1})}},
+                  {{"num_partitions", Attr(std::int64_t(3))}});
+        const std::vector<std::vector<std::int64_t>> want{{2, 3}, {0, 1, 4, 5, 8, 9}, {6, 7}};
+        for (std::size_t k = 0; k < 3; ++k) {
+            const auto* picked = std::get_if<IndexPiece>(&parts.plan.outputs[k].pieces.at(0));
+            QVERIFY(picked);
+            QCOMPARE(picked->indices.dtype(), DType::Int16);
+            QVERIFY(values(parts.outputs[k]) == want[k]);
+        }
+
+        const OpRun distinct = runOp("unique_with_counts", {{i32({6}, {5, 5, 7, 5, 9, 7})}});
+        const auto* firsts = std::get_if<IndexPiece>(&distinct.plan.outputs[0].pieces.at(0));
+        QVERIFY(firsts);
+        QCOMPARE(firsts->indices.dtype(), DType::Int16);
+        QVERIFY(values(distinct.outputs[0]) == (std::vector<std::int64_t>{5, 7, 9}));
+    }
+
     void uniqueRebuildsX()
     {
         const Tensor x = i32({9}, {1, 1, 2, 4, 4, 4, 7, 8, 8});

@@ -198,17 +198,18 @@ private slots:
         QCOMPARE(errorCode(fits), "");
     }
 
-    // The plan's row lists count: partitioning 4M rows keeps a 32 MB row list beside the 16 MB
-    // of partition numbers. gather reads its 16 MB of indices in place and needs no list.
+    // The plan's row lists count: partitioning 4M rows keeps a 16 MB list of row numbers (int32,
+    // not the 32 MB of packed int64 sources it kept before) beside the 16 MB of partition numbers
+    // and the 4 MB of data. gather reads its 16 MB of indices in place and needs no list.
     void thePlanIsBudgeted()
     {
         const std::string request = kPartition4M;
-        const Json refused = respond(request, bytesLimit(40 << 20));
+        const Json refused = respond(request, bytesLimit(28 << 20));
         QCOMPARE(errorCode(refused), "resource_exhausted");
-        QVERIFY2(errorMessage(refused).starts_with("the row list of shape [4000000] int64 needs "
-                                                   "32.0 MB (32000000 bytes)"),
+        QVERIFY2(errorMessage(refused).starts_with("the row list of shape [4000000] int32 needs "
+                                                   "16.0 MB (16000000 bytes)"),
                  errorMessage(refused).c_str());
-        QCOMPARE(errorCode(respond(request, bytesLimit(64 << 20))), "");
+        QCOMPARE(errorCode(respond(request, bytesLimit(40 << 20))), "");
         QCOMPARE(errorCode(respond(kGather4M, bytesLimit(40 << 20))), "");
     }
 

@@ -97,6 +97,7 @@ private slots:
     void aFileChangedUnderTheWindowIsAnErrorInIt();
     void aBigFileInputIsSavedAsTheFile();
     void aFileBiggerThanMemoryIsShownFromSamples();
+    void aFileOfMoreThan2To31ElementsIsShownWhole();
 };
 
 void TestMappedInputs::aFileInputIsMappedAndNeverWritten_data()
@@ -283,6 +284,41 @@ void TestMappedInputs::aFileBiggerThanMemoryIsShownFromSamples()
     // anonymous memory.
     QVERIFY2(anonGrowth < 512 << 20, qPrintable(QString::number(anonGrowth)));
     QVERIFY2(fileGrowth < fileBytes / 4, qPrintable(QString::number(fileGrowth)));
+}
+
+// A file of more elements than 32 bits number opens whole (x[...], a view of its pages), both
+// views show it, and where each element is read, past 2^31, is coloured and told. With 32-bit
+// read positions it opened on its first 65534 rows. 65536 x 32769 int8 (2^31 + 2^16 elements),
+// sparse.
+void TestMappedInputs::aFileOfMoreThan2To31ElementsIsShownWhole()
+{
+    constexpr std::int64_t rows = 65536, cols = 32769, size = rows * cols;
+    QTemporaryDir dir;
+    const QString npy = dir.filePath(QStringLiteral("big.npy"));
+    QVERIFY(writeSparseNpy(npy, "|i1", "(65536, 32769)", size));
+    MainWindow w;
+    w.forgetSession();
+    w.resize(1200, 800);
+    w.show();
+    QString error;
+    QVERIFY2(w.openFile(npy, &error), qPrintable(error));
+    QVERIFY(waitSettled(w, 120000));
+    QCOMPARE(QString::fromStdString(w.workspace().attrs.at("expr").toString()),
+             QStringLiteral("x[...]"));
+    QVERIFY2(w.lastEvaluation()->ok, qPrintable(w.lastEvaluation()->message));
+    TensorView* input = w.inputView(0);
+    TensorView* output = w.outputView(0);
+    QVERIFY(input->isHeatMap());
+    QVERIFY(output->isHeatMap());
+    QCOMPARE(output->model()->tensor().size(), size);
+    for (TensorView* view : {input, output}) {
+        QCOMPARE(view->model()->readOrderAt(size - 1), size - 1);
+        QCOMPARE(view->selection().selected, size);
+        QCOMPARE(view->selection().last, size - 1);
+    }
+    // The hover's words: the input's last element is read last.
+    const QString told = input->elementToolTip(size - 1);
+    QVERIFY2(told.contains(QStringLiteral("is read %1th").arg(size)), qPrintable(told));
 }
 
 QTEST_MAIN(TestMappedInputs)

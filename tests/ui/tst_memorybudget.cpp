@@ -118,9 +118,9 @@ void TestMemoryBudget::heatMapSamplingTakesNoMemoryPerElement()
 {
     constexpr std::int64_t n = 30000000;
     const Tensor tensor = Tensor::zeros(DType::Int8, {1, n});
-    ReadPositions positions(static_cast<std::size_t>(n));
+    StoredPositions positions(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i)
-        positions[std::size_t(i)] = ReadPosition(i);
+        positions[std::size_t(i)] = StoredPosition(i);
     const ReadOrder order = storedReadOrder(std::move(positions));
     TensorView view;
     view.resize(800, 400);

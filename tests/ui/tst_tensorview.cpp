@@ -93,9 +93,9 @@ private:
 
 ReadOrder orderOf(std::int64_t size, const std::vector<std::int64_t>& reads)
 {
-    ReadPositions order(std::size_t(size), -1);
+    StoredPositions order(std::size_t(size), -1);
     for (std::size_t k = 0; k < reads.size(); ++k)
-        if (order[std::size_t(reads[k])] < 0) order[std::size_t(reads[k])] = ReadPosition(k);
+        if (order[std::size_t(reads[k])] < 0) order[std::size_t(reads[k])] = StoredPosition(k);
     return storedReadOrder(std::move(order));
 }
 
@@ -575,9 +575,9 @@ void TestTensorView::risingOrderDrawsAsItsStoredCopy()
     const Tensor values = arange(DType::Int32, {3000, 2000});
     const std::int64_t jump = 1234 * 2000 + 1717;
     const auto rising = std::make_shared<RisingOrder>(values.size(), jump);
-    ReadPositions positions(std::size_t(values.size()));
-    rising->read(0, 1, values.size(), positions.data());
-    const ReadOrder stored = storedReadOrder(std::move(positions));
+    std::vector<ReadPosition> read(std::size_t(values.size()));
+    rising->read(0, 1, values.size(), read.data());
+    const ReadOrder stored = storedReadOrder(StoredPositions(read.begin(), read.end()));
     const std::int64_t last = values.size() - 1 + RisingOrder::kJump;
     TensorView views[2];
     const ReadOrder orders[2] = {rising, stored};

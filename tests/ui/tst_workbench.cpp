@@ -660,15 +660,14 @@ void TestWorkbench::inputTooltipOfALargeOpWaitsForTheWorker()
     // element that is not the hovered one says when it is read, without scanning on the GUI
     // thread; once hovered, the worker's answer fills in where it was copied.
     MainWindow w;
-    // A gather of every column by its index: 1.1 million rows of one element to scan.
+    // A gather of every column by its index, last first: 1.1 million rows of one element to scan.
     Workspace gathered = getitemWorkspace({1100, 1000}, QStringLiteral("x[::-1]"));
     gathered.op = "gather";
     gathered.attrs = {{"axis", Attr(std::int64_t(1))}};
-    InputSource indices;
-    indices.dtype = DType::Int32;
-    indices.shape = {1000};
-    indices.fill = FillKind::Arange;
-    gathered.inputs.push_back({indices});
+    std::vector<std::int64_t> columns;
+    for (std::int64_t c = 999; c >= 0; --c)
+        columns.push_back(c);
+    gathered.inputs.push_back({dataSource(Tensor::fromInts(DType::Int32, {1000}, columns))});
     w.setWorkspace(gathered, QStringLiteral("test"));
     w.resize(1440, 900);
     w.show();
@@ -684,8 +683,8 @@ void TestWorkbench::inputTooltipOfALargeOpWaitsForTheWorker()
         QCoreApplication::sendEvent(viewport, &help);
         return QToolTip::text();
     };
-    // A gather's targets come from a scan of its rows (a pad's, a slice's, a boolean_mask's from
-    // the plan at once).
+    // A gather's targets come from a scan of its rows (a pad's, a slice's, a boolean_mask's, and
+    // a gather's of rows in order from the plan at once).
     const QString before = tooltip();
     QVERIFY2(before.contains(QStringLiteral("is read")) &&
                  !before.contains(QStringLiteral("copied to")),

@@ -84,9 +84,9 @@ std::string compareOrders(const ReadOrderMap& a, const ReadOrderMap& b, const st
         while (edges.back() < count)
             edges.push_back(std::min(count, edges.back() + 1 + std::int64_t(rng() % 17)));
         const std::size_t blocks = edges.size() - 1;
-        std::vector<std::uint32_t> x(blocks), y(blocks);
+        std::vector<ReadRank> x(blocks), y(blocks);
         for (std::size_t i = 0; i < blocks; ++i)
-            x[i] = y[i] = rng() % 4 == 0 ? std::uint32_t(rng() % std::uint64_t(n)) : UINT32_MAX;
+            x[i] = y[i] = rng() % 4 == 0 ? ReadRank(rng() % std::uint64_t(n)) : ReadRank(-1);
         a.blockMinima(first, step, edges.data(), blocks, x.data());
         b.blockMinima(first, step, edges.data(), blocks, y.data());
         if (x != y)
@@ -344,6 +344,7 @@ private slots:
     void randomStitches();
     void frameworkResults();
     void evaluationKeepsNoSources();
+    void positionsPastThirtyTwoBits();
 };
 
 void TestAffinePlanMap::everyExample()
@@ -564,13 +565,14 @@ void TestAffinePlanMap::randomTiles()
 
 // A gather's rows are picked by its indices, read in place: sources from the indices, targets
 // from a scan of them, and the params' read order numbered in one pass (indices repeat, skip and
-// go backwards). gather with an axis and batch_dims, gather_nd with tuples of every depth.
+// go backwards). gather with an axis and batch_dims, gather_nd with tuples of every depth. A
+// gather whose one index per row picks distinct rows in order takes the row bitmaps instead.
 void TestAffinePlanMap::randomGathers()
 {
     std::mt19937_64 rng(7);
     const OpDef* gather = findOp("gather");
     const OpDef* gatherNd = findOp("gather_nd");
-    int ran = 0, indexed = 0;
+    int ran = 0, indexed = 0, rows = 0;
     for (int round = 0; round < 300; ++round) {
         const Shape ps = randomShape(rng);
         const auto r = std::int64_t(ps.size());
@@ -607,11 +609,15 @@ void TestAffinePlanMap::randomGathers()
         if (o.ran && numElements(ps) > 0 && !values.empty()) {
             ++ran;
             indexed += o.indexed;
+            rows += o.rows;
         }
     }
-    // Every gather that copies something takes the index plan's path.
+    // Every gather that copies something takes the index plan's path, or the rows' where its
+    // rows are distinct and in order.
     QVERIFY(ran > 150);
-    QCOMPARE(indexed, ran);
+    QCOMPARE(indexed + rows, ran);
+    QVERIFY2(indexed > 100 && rows > 20,
+             (std::to_string(indexed) + " " + std::to_string(rows)).c_str());
 }
 
 // boolean_mask picks the rows of its true mask entries, in order, in every outer block: the
@@ -900,6 +906,55 @@ void TestAffinePlanMap::evaluationKeepsNoSources()
         else if (op == "tile")
             QCOMPARE(eval->sources.source(0, 0), packSource(0, 0));
     }
+}
+
+// Read positions worked out from a plan are 64 bits: x[::-1, ::-1] of a 65536 x 65537 tensor
+// (2^32 + 2^16 elements, such as a view of a file bigger than memory) is read at the right
+// positions by at(), read() and blockMinima (a heat map's selection), and summarised. With 32-bit
+// positions the map was refused ("the workbench colours at most 2^31 - 1 read positions").
+void TestAffinePlanMap::positionsPastThirtyTwoBits()
+{
+    constexpr std::int64_t rows = 65536, cols = 65537, size = rows * cols;
+    AffinePiece piece;
+    piece.slot = 0;
+    piece.extents = {rows, cols};
+    piece.inOffset = size - 1;
+    piece.inStrides = {-cols, -1};
+    piece.outStrides = {cols, 1};
+    OutputPlan out;
+    out.dtype = DType::Int8;
+    out.shape = {rows, cols};
+    out.pieces.push_back(piece);
+    OpPlan plan;
+    plan.outputs.push_back(out);
+    std::shared_ptr<const AffinePlanMap> map;
+    try {
+        map = AffinePlanMap::make(plan, {Shape{rows, cols}});
+    } catch (const OpError& e) {
+        QFAIL(e.what());
+    }
+    QVERIFY(map);
+    const ReadOrder input = map->inputOrder(0);
+    const ReadOrder output = map->outputOrder(0);
+    QCOMPARE(input->at(0), size - 1);
+    QCOMPARE(output->at(size - 1), size - 1);
+    std::vector<ReadPosition> got(3);
+    input->read(1, 1, 3, got.data());
+    QCOMPARE(got, (std::vector<ReadPosition>{size - 2, size - 3, size - 4}));
+    // The input's first row in blocks of 1000: a block's first read is its last element's.
+    std::vector<std::int64_t> edges;
+    for (std::int64_t c = 0; c < cols; c += 1000)
+        edges.push_back(c);
+    edges.push_back(cols);
+    const std::size_t blocks = edges.size() - 1;
+    std::vector<ReadRank> least(blocks, ReadRank(-1));
+    input->blockMinima(0, 1, edges.data(), blocks, least.data());
+    for (std::size_t i = 0; i < blocks; ++i)
+        QCOMPARE(std::uint64_t(least[i]), std::uint64_t(size - edges[i + 1]));
+    QCOMPARE(map->inputSummary(0).first, size - 1);
+    QCOMPARE(map->inputSummary(0).last, size - 1);
+    QCOMPARE(map->outputSummary(0).last, size - 1);
+    QCOMPARE(map->lastRead(), size - 1);
 }
 
 QTEST_GUILESS_MAIN(TestAffinePlanMap)

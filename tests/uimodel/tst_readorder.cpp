@@ -38,11 +38,11 @@ void TestReadOrder::readElementsKeepsTheFirstOnly()
     QFETCH(int, everyNth);
     QFETCH(qint64, limit);
     // Read positions in a shuffled order, so the first read are spread over the tensor.
-    std::vector<ReadPosition> positions;
+    std::vector<StoredPosition> positions;
     for (qint64 i = 0; everyNth > 0 && i < size; i += everyNth)
-        positions.push_back(ReadPosition(positions.size()));
+        positions.push_back(StoredPosition(positions.size()));
     std::shuffle(positions.begin(), positions.end(), std::mt19937(7));
-    ReadPositions order(std::size_t(size), ReadPosition(-1));
+    StoredPositions order(std::size_t(size), StoredPosition(-1));
     std::vector<std::pair<ReadPosition, std::int64_t>> expected;
     for (std::size_t k = 0; k < positions.size(); ++k) {
         const std::int64_t flat = std::int64_t(k) * everyNth;

@@ -336,17 +336,6 @@ private:
 
 } // namespace
 
-void checkReadPositionLimit(std::int64_t outputElements)
-{
-    // Every output element reads at most one input element: that many positions at most.
-    if (outputElements > std::numeric_limits<ReadPosition>::max())
-        throw OpError(ErrorCode::ResourceExhausted,
-                      "the workbench colours at most 2^31 - 1 read positions, and this op's "
-                      "outputs have " +
-                          std::to_string(outputElements) +
-                          " elements (slicescope-cli has no such limit)");
-}
-
 std::shared_ptr<const AffinePlanMap>
 AffinePlanMap::makeRepeat(const OpPlan& plan, const std::vector<std::int64_t>& slotSizes)
 {
@@ -393,7 +382,6 @@ AffinePlanMap::makeRepeat(const OpPlan& plan, const std::vector<std::int64_t>& s
         !makeSide(copy.dims, copy.out, copy.outOffset, false) || copy.in.min != 0 ||
         copy.in.max != slotSize - 1 || copy.count != slotSize || copy.in.order != copy.out.order)
         return nullptr;
-    checkReadPositionLimit(size);
     // Positions are input indices: an output element's is its source's (0 along a repetition).
     whole.posOffset = copy.posOffset = affine->inOffset;
     whole.posMin = copy.posMin = 0;
@@ -545,7 +533,6 @@ AffinePlanMap::makeOneToOne(const OpPlan& plan, const std::vector<std::int64_t>&
     }
     for (const auto& which : map->m_slotPieces)
         if (!allDisjoint(map->m_pieces, which, true)) return nullptr;
-    checkReadPositionLimit(elements);
 
     // The summaries, from the pieces: a slot's first element is the one its lowest output
     // position reads, and its last position the highest.
@@ -663,7 +650,6 @@ AffinePlanMap::makeSeparable(const OpPlan& plan, const std::vector<Shape>& slotS
     if (std::adjacent_find(products.begin(), products.end()) != products.end() ||
         combinations != std::int64_t(products.size()))
         return nullptr;
-    checkReadPositionLimit(size);
 
     std::shared_ptr<AffinePlanMap> map(new AffinePlanMap);
     map->m_axesSlot = slot;
@@ -929,7 +915,7 @@ void AffinePlanMap::readInput(int slot, std::int64_t first, std::int64_t step, s
 }
 
 bool AffinePlanMap::inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
-                                     std::size_t blocks, std::uint32_t* least) const
+                                     std::size_t blocks, ReadRank* least) const
 {
     if (!m_axes.empty()) return false; // read dimension by dimension: no runs to fold
     if (blocks == 0) return true;

@@ -78,7 +78,7 @@ public:
     /// 1), a few steps per block and run of the plan; false, doing nothing, for a plan read
     /// dimension by dimension.
     bool inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
-                          std::size_t blocks, std::uint32_t* least) const;
+                          std::size_t blocks, ReadRank* least) const;
     /// ReadOrderMap::read for output `output`.
     void readOutput(int output, std::int64_t first, std::int64_t step, std::int64_t count,
                     ReadPosition* out) const;
@@ -194,9 +194,5 @@ private:
     std::vector<ReadOrderSummary> m_slotSummaries;
     std::int64_t m_lastRead = -1;
 };
-
-/// Throws resource_exhausted if an op whose outputs have `outputElements` elements has more
-/// read positions than a ReadPosition holds.
-void checkReadPositionLimit(std::int64_t outputElements);
 
 } // namespace ss::ui

@@ -74,18 +74,18 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
     std::int64_t outputElements = 0;
     for (const auto& outputSources : stored)
         outputElements += std::int64_t(outputSources->size());
-    checkReadPositionLimit(outputElements);
-    std::vector<ReadPositions> orders;
-    std::vector<ReadPosition*> slotOrders;
+    checkStoredPositionLimit(outputElements);
+    std::vector<StoredPositions> orders;
+    std::vector<StoredPosition*> slotOrders;
     for (const Tensor& t : inputs) {
         // "Not read" until the pass below reads it: filled on every worker (the numbering itself
         // is sequential).
         orders.emplace_back(std::size_t(t.size()));
-        ReadPosition* order = orders.back().data();
+        StoredPosition* order = orders.back().data();
         executor.parallelFor(
             t.size(), kCancelCheckInterval,
             [order](std::int64_t begin, std::int64_t end) {
-                std::fill(order + begin, order + end, ReadPosition(-1));
+                std::fill(order + begin, order + end, StoredPosition(-1));
             },
             &ctx);
         slotOrders.push_back(order);
@@ -95,8 +95,8 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
     for (const auto& outputSources : stored) {
         const std::int64_t n = std::int64_t(outputSources->size());
         const std::int64_t* src = outputSources->data();
-        ReadPositions outputOrder(static_cast<std::size_t>(n));
-        ReadPosition* out = outputOrder.data();
+        StoredPositions outputOrder(static_cast<std::size_t>(n));
+        StoredPosition* out = outputOrder.data();
         ReadOrderSummary summary;
         std::int64_t lowest = INT64_MAX;
         for (std::int64_t a = 0; a < n; a += kCancelCheckInterval) {
@@ -109,9 +109,9 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
                     continue;
                 }
                 const auto slot = std::size_t(sourceSlot(s));
-                ReadPosition& order = slotOrders[slot][sourceIndex(s)];
+                StoredPosition& order = slotOrders[slot][sourceIndex(s)];
                 if (order < 0) {
-                    order = ReadPosition(next++);
+                    order = StoredPosition(next++);
                     ReadOrderSummary& read = readSummaries[slot];
                     if (read.selected++ == 0) read.first = sourceIndex(s);
                     read.last = order;
@@ -130,7 +130,7 @@ void computeReadOrders(const std::vector<Tensor>& inputs, Evaluation& eval, Exec
         eval.outputOrders.push_back(storedReadOrder(std::move(outputOrder)));
         eval.outputSummaries.push_back(summary);
     }
-    for (ReadPositions& order : orders)
+    for (StoredPositions& order : orders)
         eval.readOrders.push_back(storedReadOrder(std::move(order)));
     eval.readSummaries = std::move(readSummaries);
     eval.lastRead = next - 1;
@@ -174,9 +174,9 @@ void chargeStoredReadOrders(const OpPlan& plan, const std::vector<Tensor>& input
         const auto n = checkedNumElements(out.shape);
         outputElements = add(outputElements, n ? *n : kMax);
     }
-    checkReadPositionLimit(outputElements);
+    checkStoredPositionLimit(outputElements);
     const std::int64_t elements = add(inputElements, outputElements);
-    const std::int64_t size = std::int64_t(sizeof(ReadPosition));
+    const std::int64_t size = std::int64_t(sizeof(StoredPosition));
     limits.charge(elements > kMax / size ? kMax : elements * size,
                   "the read orders the workbench keeps for " + std::to_string(inputElements) +
                       " input and " + std::to_string(outputElements) + " output elements (" +

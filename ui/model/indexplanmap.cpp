@@ -94,7 +94,7 @@ std::shared_ptr<IndexPlanMap> IndexPlanMap::fromRows(const RowsPiece& rows, std:
         else
             indices.data<std::int64_t>()[r] = start;
     }
-    checkReadPositionLimit(size);
+    checkStoredPositionLimit(size);
     std::shared_ptr<IndexPlanMap> map(new IndexPlanMap);
     map->m_piece.slot = slot;
     map->m_piece.indices = std::move(indices);
@@ -130,7 +130,7 @@ std::shared_ptr<IndexPlanMap> IndexPlanMap::make(const OpPlan& plan,
     const std::int64_t blocks = (piece->groups + piece->groupsPerBlock - 1) / piece->groupsPerBlock;
     if (piece->indices.size() < blocks * piece->count * std::int64_t(piece->indexStrides.size()))
         return nullptr;
-    checkReadPositionLimit(size);
+    checkStoredPositionLimit(size);
     std::shared_ptr<IndexPlanMap> map(new IndexPlanMap);
     map->m_piece = *piece;
     map->m_slotSizes = slotSizes;
@@ -141,7 +141,7 @@ std::shared_ptr<IndexPlanMap> IndexPlanMap::make(const OpPlan& plan,
 
 std::int64_t IndexPlanMap::orderBytes() const
 {
-    return m_slotSizes[std::size_t(m_piece.slot)] * std::int64_t(sizeof(ReadPosition));
+    return m_slotSizes[std::size_t(m_piece.slot)] * std::int64_t(sizeof(StoredPosition));
 }
 
 std::int64_t IndexPlanMap::rowStart(std::int64_t r) const
@@ -160,16 +160,16 @@ std::int64_t IndexPlanMap::rowStart(std::int64_t r) const
 void IndexPlanMap::numberReads(JobContext* ctx)
 {
     const std::int64_t n = m_slotSizes[std::size_t(m_piece.slot)];
-    m_order.assign(std::size_t(n), ReadPosition(-1));
+    m_order.assign(std::size_t(n), StoredPosition(-1));
     const std::int64_t length = m_piece.rowLength;
     std::int64_t next = 0;
     m_summary = {};
     for (std::int64_t r = 0; r < m_rows; ++r) {
         if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
         const std::int64_t start = rowStart(r);
-        ReadPosition* order = m_order.data() + start;
+        StoredPosition* order = m_order.data() + start;
         for (std::int64_t k = 0; k < length; ++k)
-            if (order[k] < 0) order[k] = ReadPosition(next++);
+            if (order[k] < 0) order[k] = StoredPosition(next++);
     }
     m_lastRead = next - 1;
     m_summary.selected = next;

@@ -86,7 +86,7 @@ private:
     std::vector<std::int64_t> m_slotSizes;
     std::int64_t m_outputSize = 0;
     std::int64_t m_rows = 0;
-    ReadPositions m_order;
+    StoredPositions m_order;
     ReadOrderSummary m_summary;
     std::int64_t m_lastRead = -1;
     std::int64_t m_rowBytes = 0;

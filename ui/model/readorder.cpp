@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/model/readorder.h"
 
+#include "core/error.h"
+
 #include <algorithm>
 #include <array>
+#include <limits>
+#include <string>
 
 namespace ss::ui {
 
@@ -14,7 +18,7 @@ void ReadOrderMap::read(std::int64_t first, std::int64_t step, std::int64_t coun
 }
 
 void ReadOrderMap::blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
-                               std::size_t blocks, std::uint32_t* least) const
+                               std::size_t blocks, ReadRank* least) const
 {
     if (blocks == 0) return;
     // A chunk at a time (a row of a [2, 50000000] face is 200 MB), each block's minimum kept in
@@ -29,9 +33,9 @@ void ReadOrderMap::blockMinima(std::int64_t first, std::int64_t step, const std:
         for (; i < blocks; ++i) {
             const std::int64_t lo = std::max(edges[i], a);
             const std::int64_t hi = std::min(edges[i + 1], b);
-            std::uint32_t lowest = least[i];
+            ReadRank lowest = least[i];
             for (std::int64_t t = lo; t < hi; ++t)
-                lowest = std::min(lowest, std::uint32_t(chunk[std::size_t(t - a)]));
+                lowest = std::min(lowest, ReadRank(chunk[std::size_t(t - a)]));
             least[i] = lowest;
             if (edges[i + 1] > b) break; // the block goes on in the next chunk
         }
@@ -40,7 +44,7 @@ void ReadOrderMap::blockMinima(std::int64_t first, std::int64_t step, const std:
 
 void lowerByRun(std::int64_t index, std::int64_t stride, std::int64_t count, std::int64_t position,
                 std::int64_t positionStep, const std::int64_t* edges, std::size_t blocks,
-                std::uint32_t* least)
+                ReadRank* least)
 {
     if (blocks == 0 || count <= 0) return;
     // The part of the run inside the blocks.
@@ -64,12 +68,23 @@ void lowerByRun(std::int64_t index, std::int64_t stride, std::int64_t count, std
             std::min(count, stride == 1 ? edges[i + 1] - index
                                         : (edges[i + 1] - index + stride - 1) / stride);
         const std::int64_t lowest = position + (positionStep >= 0 ? k : end - 1) * positionStep;
-        least[i] = std::min(least[i], std::uint32_t(lowest));
+        least[i] = std::min(least[i], ReadRank(lowest));
         k = end;
     }
 }
 
-StoredReadOrder::StoredReadOrder(ReadPositions positions)
+void checkStoredPositionLimit(std::int64_t outputElements)
+{
+    // Every output element reads at most one input element: that many positions at most.
+    if (outputElements > std::numeric_limits<StoredPosition>::max())
+        throw OpError(ErrorCode::ResourceExhausted,
+                      "the workbench keeps at most 2^31 - 1 read positions for an op whose "
+                      "sources are not worked out from its plan, and this op's outputs have " +
+                          std::to_string(outputElements) +
+                          " elements (slicescope-cli has no such limit)");
+}
+
+StoredReadOrder::StoredReadOrder(StoredPositions positions)
     : ReadOrderMap(std::int64_t(positions.size())), m_positions(std::move(positions))
 {
 }
@@ -77,7 +92,7 @@ StoredReadOrder::StoredReadOrder(ReadPositions positions)
 void StoredReadOrder::read(std::int64_t first, std::int64_t step, std::int64_t count,
                            ReadPosition* out) const
 {
-    const ReadPosition* p = m_positions.data() + first;
+    const StoredPosition* p = m_positions.data() + first;
     if (step == 1) {
         std::copy(p, p + count, out);
         return;
@@ -86,7 +101,7 @@ void StoredReadOrder::read(std::int64_t first, std::int64_t step, std::int64_t c
         out[i] = p[i * step];
 }
 
-ReadOrder storedReadOrder(ReadPositions positions)
+ReadOrder storedReadOrder(StoredPositions positions)
 {
     return std::make_shared<const StoredReadOrder>(std::move(positions));
 }
@@ -118,7 +133,7 @@ public:
             out[i] = ReadPosition(position);
     }
     void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
-                     std::size_t blocks, std::uint32_t* least) const override
+                     std::size_t blocks, ReadRank* least) const override
     {
         // Run element k is flat index first + k * step, read at m_base plus that.
         lowerByRun(edges[0], 1, edges[blocks] - edges[0], m_base + first + edges[0] * step, step,

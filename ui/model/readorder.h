@@ -13,11 +13,24 @@
 
 namespace ss::ui {
 
-/// A read position: 0-based, -1 for "not read". 32 bits halve the memory traffic of the orders
-/// of a 10^7-element op (the workbench refuses to colour more than 2^31 - 1 reads).
-using ReadPosition = std::int32_t;
-/// One read position per element, made without a fill (the passes that make it write each).
-using ReadPositions = std::vector<ReadPosition, UninitializedAllocator<ReadPosition>>;
+/// The one rule for read positions' types:
+/// - ReadPosition, a position as an order answers it (at, read): 0-based, -1 for "not read",
+///   64 bits, since an order worked out from a plan has no memory per element and may read more
+///   than 2^31 elements (x[...] of a 16 GB file: 4 x 10^9).
+/// - ReadRank, a position compared unsigned, where a block's first read is looked for: "not
+///   read" (-1) is then the largest and lowers nothing.
+/// - StoredPosition, a position kept per element (StoredReadOrder, an index map's order):
+///   32 bits, half the memory of an order of 64. Such an order needs memory per element, so it
+///   is bounded by memory long before 2^31 elements; checkStoredPositionLimit says so.
+using ReadPosition = std::int64_t;
+using ReadRank = std::uint64_t;
+using StoredPosition = std::int32_t;
+/// One stored position per element, made without a fill (the passes that make it write each).
+using StoredPositions = std::vector<StoredPosition, UninitializedAllocator<StoredPosition>>;
+
+/// Throws resource_exhausted if an op whose outputs have `outputElements` elements has more
+/// read positions than a StoredPosition holds (for the orders that keep one per element).
+void checkStoredPositionLimit(std::int64_t outputElements);
 
 /// The read positions of one tensor's elements. Either kept, one per element (StoredReadOrder),
 /// or worked out when asked from the op's plan, which costs no memory per element. Immutable
@@ -47,7 +60,7 @@ public:
     /// at a time; an order that knows where its positions rise finds each block's lowest in a
     /// few steps instead of a read per element.
     virtual void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
-                             std::size_t blocks, std::uint32_t* least) const;
+                             std::size_t blocks, ReadRank* least) const;
     /// The memory the order keeps, in bytes (what an evaluation's size counts).
     virtual std::int64_t bytes() const = 0;
     /// True when every element is read and positions rise with the flat index (an output read
@@ -66,18 +79,18 @@ using ReadOrder = std::shared_ptr<const ReadOrderMap>;
 class StoredReadOrder final : public ReadOrderMap
 {
 public:
-    explicit StoredReadOrder(ReadPositions positions);
+    explicit StoredReadOrder(StoredPositions positions);
     ReadPosition at(std::int64_t flat) const override { return m_positions[std::size_t(flat)]; }
     void read(std::int64_t first, std::int64_t step, std::int64_t count,
               ReadPosition* out) const override;
     std::int64_t bytes() const override
     {
-        return std::int64_t(m_positions.size() * sizeof(ReadPosition));
+        return std::int64_t(m_positions.size() * sizeof(StoredPosition));
     }
-    const ReadPositions& positions() const { return m_positions; }
+    const StoredPositions& positions() const { return m_positions; }
 
 private:
-    ReadPositions m_positions;
+    StoredPositions m_positions;
 };
 
 /// For blockMinima: lowers least[i] (blocks and edges as there) by the run of elements index,
@@ -86,10 +99,10 @@ private:
 /// ends. Elements outside the blocks are left out.
 void lowerByRun(std::int64_t index, std::int64_t stride, std::int64_t count, std::int64_t position,
                 std::int64_t positionStep, const std::int64_t* edges, std::size_t blocks,
-                std::uint32_t* least);
+                ReadRank* least);
 
 /// A stored order of `positions`.
-ReadOrder storedReadOrder(ReadPositions positions);
+ReadOrder storedReadOrder(StoredPositions positions);
 
 /// The order of a tensor of `size` elements the op does not read (-1 everywhere), no memory.
 ReadOrder unreadOrder(std::int64_t size);
@@ -120,7 +133,7 @@ public:
             ReadOrderMap::read(first, step, count, out);
     }
     void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
-                     std::size_t blocks, std::uint32_t* least) const override
+                     std::size_t blocks, ReadRank* least) const override
     {
         if constexpr (requires { m_map->inputBlockMinima(m_slot, first, edges, blocks, least); })
             if (step == 1 && m_map->inputBlockMinima(m_slot, first, edges, blocks, least)) return;

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
+#include <type_traits>
 
 namespace ss::ui {
 
@@ -25,6 +27,68 @@ std::int64_t wordsFor(std::int64_t bits)
 std::int64_t blocksFor(std::int64_t bits)
 {
     return (wordsFor(bits) + kWordsPerBlock - 1) / kWordsPerBlock;
+}
+
+/// The rows of an output's one piece, as make() checks them: a row list, or an index piece's
+/// gather form with one index per row (boolean_mask's and dynamic_partition's row numbers, a
+/// gather's indices), covering `size` elements from the output's start.
+struct PieceRows
+{
+    int slot = -1; ///< of the first row (a row list's may be kConstantSlot)
+    std::int64_t rowLength = 0;
+    bool constantRuns = false;
+};
+
+std::optional<PieceRows> pieceRows(const Piece& piece, std::int64_t size)
+{
+    if (const auto* rows = std::get_if<RowsPiece>(&piece)) {
+        if (rows->outOffset != 0 || rows->rowLength <= 0 || rows->rows.empty() ||
+            std::int64_t(rows->rows.size()) * rows->rowLength != size)
+            return std::nullopt;
+        return PieceRows{sourceSlot(rows->rows.front()), rows->rowLength, rows->constantRuns};
+    }
+    const auto* index = std::get_if<IndexPiece>(&piece);
+    if (!index) return std::nullopt;
+    const IndexPiece& p = *index;
+    const DType type = p.indices.dtype();
+    if (p.scatter || p.outOffset != 0 || p.rowLength <= 0 || p.indexStrides.size() != 1 ||
+        p.count <= 0 || p.groups <= 0 || p.groupsPerBlock <= 0 || p.elements() != size ||
+        (type != DType::Int16 && type != DType::Int32 && type != DType::Int64) ||
+        p.indices.size() < (p.groups + p.groupsPerBlock - 1) / p.groupsPerBlock * p.count)
+        return std::nullopt;
+    return PieceRows{p.slot, p.rowLength, false};
+}
+
+/// Calls row(packed) with the packed source of each row's first element, in output order, until
+/// it returns false; checks `ctx` for cancellation now and then. Returns whether every row was
+/// taken. (An index piece's rows as the copy engine reads its gather form.)
+template <class Row> bool forEachRow(const Piece& piece, JobContext* ctx, Row&& row)
+{
+    if (const auto* rows = std::get_if<RowsPiece>(&piece)) {
+        for (std::size_t r = 0; r < rows->rows.size(); ++r) {
+            if (ctx && std::int64_t(r) % kCancelCheckRows == 0) ctx->throwIfCancelled();
+            if (!row(rows->rows[r])) return false;
+        }
+        return true;
+    }
+    const auto& p = std::get<IndexPiece>(piece);
+    bool all = true;
+    visitDType(p.indices.dtype(), [&](auto tag) {
+        using I = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<I, std::int16_t> || std::is_same_v<I, std::int32_t> ||
+                      std::is_same_v<I, std::int64_t>) {
+            const std::int64_t stride = p.indexStrides.front();
+            for (std::int64_t g = 0; g < p.groups && all; ++g) {
+                const I* tuples = p.indices.data<I>() + (g / p.groupsPerBlock) * p.count;
+                const std::int64_t at = p.inOffset + g * p.groupStride;
+                for (std::int64_t j = 0; j < p.count && all; ++j) {
+                    if (ctx && j % kCancelCheckRows == 0) ctx->throwIfCancelled();
+                    all = row(packSource(p.slot, at + std::int64_t(tuples[j]) * stride));
+                }
+            }
+        }
+    });
+    return all;
 }
 
 } // namespace
@@ -119,11 +183,9 @@ std::shared_ptr<RowsPlanMap> RowsPlanMap::make(const OpPlan& plan,
         elements += out.size;
         if (plannedOutput.computed.isValid() || out.size == 0) continue;
         if (plannedOutput.pieces.size() != 1) return nullptr;
-        const auto* rows = std::get_if<RowsPiece>(&plannedOutput.pieces.front());
-        if (!rows || rows->outOffset != 0 || rows->rowLength <= 0 || rows->rows.empty() ||
-            std::int64_t(rows->rows.size()) * rows->rowLength != out.size)
-            return nullptr;
-        const int slot = sourceSlot(rows->rows.front());
+        const std::optional<PieceRows> rows = pieceRows(plannedOutput.pieces.front(), out.size);
+        if (!rows) return nullptr;
+        const int slot = rows->slot;
         if (slot == kConstantSlot) {
             out.constant = true;
             continue;
@@ -144,7 +206,6 @@ std::shared_ptr<RowsPlanMap> RowsPlanMap::make(const OpPlan& plan,
         map->m_bytes += RowBitmap::bytesFor(inRows);
         base += out.size;
     }
-    checkReadPositionLimit(elements);
     map->m_lastRead = base - 1;
     return map;
 }
@@ -156,13 +217,11 @@ bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
     for (std::size_t k = 0; k < m_outputs.size(); ++k) {
         Output& out = m_outputs[k];
         if (!out.reads && !out.constant) continue;
-        const auto& rows = std::get<RowsPiece>(plan.outputs[k].pieces.front()).rows;
-        const auto n = std::int64_t(rows.size());
+        const Piece& piece = plan.outputs[k].pieces.front();
         if (out.constant) {
-            for (std::int64_t r = 0; r < n; ++r) {
-                if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
-                if (sourceSlot(rows[std::size_t(r)]) != kConstantSlot) return false;
-            }
+            if (!forEachRow(piece, ctx,
+                            [](std::int64_t s) { return sourceSlot(s) == kConstantSlot; }))
+                return false;
             continue;
         }
         const std::int64_t inRows = m_slotSizes[std::size_t(out.slot)] / out.rowLength;
@@ -173,9 +232,7 @@ bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
         out.picked = RowBitmap(inRows);
         std::int64_t previous = -1;
         const std::int64_t length = out.rowLength;
-        for (std::int64_t r = 0; r < n; ++r) {
-            if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
-            const std::int64_t s = rows[std::size_t(r)];
+        const bool picked = forEachRow(piece, ctx, [&](std::int64_t s) {
             if (s < 0 || sourceSlot(s) != out.slot) return false;
             const std::int64_t start = sourceIndex(s);
             // No division for one-element rows (a mask of the whole tensor): it was most of
@@ -184,8 +241,9 @@ bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
             if (row * length != start || row <= previous || row >= inRows) return false;
             previous = row;
             out.picked.set(row);
-            if (several && !shared.set(row)) return false;
-        }
+            return !several || shared.set(row);
+        });
+        if (!picked) return false;
         out.picked.finish();
     }
     // A slot's first element read is its first reader's first source; its last position the
@@ -274,7 +332,7 @@ void RowsPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, std
 }
 
 bool RowsPlanMap::inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
-                                   std::size_t blocks, std::uint32_t* least) const
+                                   std::size_t blocks, ReadRank* least) const
 {
     if (blocks == 0) return true;
     for (int k : m_slotOutputs[std::size_t(slot)]) {
@@ -297,7 +355,7 @@ bool RowsPlanMap::inputBlockMinima(int slot, std::int64_t first, const std::int6
             // The block's first element in a picked row: the rows before it are ranked.
             const std::int64_t element = std::max(a, r * length);
             least[i] =
-                std::min(least[i], std::uint32_t(o.base + rank * length + (element - r * length)));
+                std::min(least[i], ReadRank(o.base + rank * length + (element - r * length)));
         }
     }
     return true;

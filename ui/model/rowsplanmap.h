@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Provenance of a plan that picks whole rows of an input in their own order (boolean_mask,
-// dynamic_partition, unique's y), worked out from the plan instead of kept per element. Each
-// output is one row list whose rows are distinct rows of one input, in increasing order, and no
-// two outputs share a row; or it is computed (unique's idx and count), all constants (one_hot,
+// dynamic_partition, unique's y, a gather of rows in order), worked out from the plan instead of
+// kept per element. Each output is one row list, or one index piece's gather form with an index
+// per row (boolean_mask's and dynamic_partition's row numbers), whose rows are distinct rows of
+// one input, in increasing order, and no two outputs share a row; or it is computed (unique's idx and count), all constants (one_hot,
 // sequence_mask) or empty, and reads nothing. Every input element is then read at most once, in
 // output order: an output element's read position is its place among the elements read (the
 // outputs before it, then its index), and an input element's is the place of the one element
@@ -71,9 +72,10 @@ public:
     static constexpr int kMaxOutputsPerSlot = 32;
 
     /// The map of `plan` over inputs of these element counts (slot order), or null if an output
-    /// is not computed, empty, or one RowsPiece that covers it from its start (reading rows of
-    /// one input slot with a row length that divides the slot, or only constants), or if an
-    /// input is read by outputs of different row lengths or by more than kMaxOutputsPerSlot.
+    /// is not computed, empty, or one RowsPiece or gather-form IndexPiece of one index per row
+    /// that covers it from its start (reading rows of one input slot with a row length that
+    /// divides the slot, or only constants), or if an input is read by outputs of different row
+    /// lengths or by more than kMaxOutputsPerSlot.
     /// Cheap: the rows are checked and marked by markRows(), which must succeed before the map
     /// is used.
     static std::shared_ptr<RowsPlanMap> make(const OpPlan& plan,
@@ -108,7 +110,7 @@ public:
     /// element in a picked row, found with a few popcounts per block. Always true (the same
     /// form as AffinePlanMap's, which may decline).
     bool inputBlockMinima(int slot, std::int64_t first, const std::int64_t* edges,
-                          std::size_t blocks, std::uint32_t* least) const;
+                          std::size_t blocks, ReadRank* least) const;
 
     ReadOrder inputOrder(int slot) const;
     ReadOrder outputOrder(int output) const;

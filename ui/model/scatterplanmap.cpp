@@ -75,7 +75,6 @@ std::shared_ptr<ScatterPlanMap> ScatterPlanMap::make(const OpPlan& plan,
     if (map->m_pieces.empty() || map->m_targetRows * map->m_rowLength != size ||
         rows > std::numeric_limits<std::int32_t>::max())
         return nullptr;
-    checkReadPositionLimit(size);
     return map;
 }
 

@@ -46,7 +46,7 @@ std::optional<SourceMap> SourceMap::fromPlan(const OpPlan& plan, const std::vect
     if (auto index = IndexPlanMap::make(plan, sizes, limits)) {
         limits.charge(index->orderBytes(),
                       "the read order the workbench keeps for the " +
-                          std::to_string(index->orderBytes() / std::int64_t(sizeof(ReadPosition))) +
+                          std::to_string(index->orderBytes() / std::int64_t(sizeof(StoredPosition))) +
                           " elements an index reads from (4 bytes each)");
         index->numberReads(ctx);
         return SourceMap(std::shared_ptr<const IndexPlanMap>(std::move(index)));

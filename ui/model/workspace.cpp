@@ -7,14 +7,11 @@
 #include "core/strings.h"
 #include "protocol/shape_text.h"
 #include "protocol/tensor_json.h"
-#include "ui/model/affineplanmap.h"
 #include "ui/model/attrtext.h"
-#include "ui/model/readorder.h"
 
 #include <QStringList>
 
 #include <algorithm>
-#include <limits>
 
 namespace ss::ui {
 
@@ -90,34 +87,17 @@ Attrs specAttrs(const OpDef& def, const SparseSpec& sparse, const std::string& e
                                                : attrsFromSparse(sparse);
 }
 
-// Why the workbench cannot show `attrs` of `def` on `data`, from the plan: the engine refuses the
-// output (a copy over `limits`; an output that shares a file's pages may be as big as the file),
-// or it has more elements than the views colour read positions for. Nothing if it can.
-std::optional<OpError> showProblem(const OpDef& def, const Tensor& data, const Attrs& attrs,
+// Why the engine refuses `attrs` of `def` on `data`, from the plan: an output copied over
+// `limits` (one that shares a file's pages may be as big as the file). Nothing if it does not.
+std::optional<OpError> planProblem(const OpDef& def, const Tensor& data, const Attrs& attrs,
                                    const Limits& limits)
 {
     try {
-        const OpPlan plan = def.plan(OpCall(def, {{data}}, attrs, limits));
-        std::int64_t elements = 0;
-        for (const OutputPlan& out : plan.outputs)
-            elements += numElements(out.shape);
-        checkReadPositionLimit(elements);
+        def.plan(OpCall(def, {{data}}, attrs, limits));
         return std::nullopt;
     } catch (const OpError& e) {
         return e;
     }
-}
-
-// The subscripts of views of `data` that copy nothing, to open a file on: the whole, then as many
-// of its first rows as the views colour read positions for (if that is at least one).
-std::vector<std::string> fileViews(const Tensor& data)
-{
-    std::vector<std::string> views{"x[...]"};
-    const std::int64_t rowSize =
-        data.rank() > 0 && data.shape()[0] > 0 ? data.size() / data.shape()[0] : 0;
-    const std::int64_t rows = rowSize > 0 ? std::numeric_limits<ReadPosition>::max() / rowSize : 0;
-    if (rows > 0) views.push_back("x[:" + std::to_string(rows) + "]");
-    return views;
 }
 
 } // namespace
@@ -313,27 +293,20 @@ Workspace fitSpecToFile(const Workspace& ws, const Limits& limits, QString* note
         fitted.inputs.front().empty() || !fitted.inputs.front().front().data.isValid())
         return fitted;
     const Tensor& data = fitted.inputs.front().front().data;
-    const auto why = showProblem(*def, data, fitted.attrs, limits);
+    const auto why = planProblem(*def, data, fitted.attrs, limits);
     if (!why || why->code() != ErrorCode::ResourceExhausted) return fitted;
-    const std::vector<std::string> views = fileViews(data);
-    for (const std::string& expr : views) {
-        Workspace next = fitted;
-        next.attrs = specAttrs(*def, encodeExpression(expr).sparse, expr);
-        if (showProblem(*def, data, next.attrs, limits)) continue;
-        if (note)
-            *note =
-                QStringLiteral("The file opens on %1, a view of its pages that copies nothing%2: "
-                               "the spec it would have opened on, %3, cannot be shown (%4).")
-                    .arg(QString::fromStdString(expr),
-                         expr == views.front()
-                             ? QString()
-                             : QStringLiteral(" (the whole file has more elements than the "
-                                              "views colour)"),
+    // The whole file, a view of its pages.
+    const std::string whole = "x[...]";
+    Workspace next = fitted;
+    next.attrs = specAttrs(*def, encodeExpression(whole).sparse, whole);
+    if (planProblem(*def, data, next.attrs, limits)) return fitted;
+    if (note)
+        *note = QStringLiteral("The file opens on %1, a view of its pages that copies nothing: "
+                               "the spec it would have opened on, %2, cannot be shown (%3).")
+                    .arg(QString::fromStdString(whole),
                          QString::fromStdString(toExpr(*specOf(*def, fitted.attrs))),
                          QString::fromUtf8(why->what()));
-        return next;
-    }
-    return fitted;
+    return next;
 }
 
 Tensor materialize(const InputSource& source, const Limits& limits, Executor* executor)

@@ -74,11 +74,10 @@ Workspace switchOp(const Workspace& current, const OpDef& def, const Workspace* 
 /// the spec fits, fails for another reason, or does not read.
 Workspace fitSpecToInputRank(const Workspace& ws);
 /// `ws` for a file just opened as its first input (`data`): fitSpecToInputRank, or, when the
-/// output of that spec is too big to show (a copy over `limits`, or more elements than the views
-/// colour read positions for), the whole tensor `x[...]`, which shares the file's pages, or if
-/// that is too big for the views, as many of its first rows as they show (`x[:107374]` of a
-/// 200000 x 20000 file); `note` (if not null) then says so and why. Unchanged when the spec
-/// fits or fails for another reason.
+/// engine refuses the output of that spec (a copy over `limits`), the whole tensor `x[...]`,
+/// which shares the file's pages (held to the file's limits only); `note` (if not null) then
+/// says so and why. Unchanged when the spec fits, fails for another reason, or `x[...]` is
+/// refused too.
 Workspace fitSpecToFile(const Workspace& ws, const Limits& limits, QString* note);
 /// The shape an input source will have, when it is known without making the tensor.
 std::optional<Shape> knownShape(const InputSource& source);

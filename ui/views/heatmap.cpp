@@ -364,7 +364,8 @@ MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std:
         forEachMapPart(g, pool, ctx, [&](const MapPart& part) {
             const std::int64_t ra = part.firstRow, rb = part.endRow;
             // Unsigned, "not read" (-1) is the largest value: the minimum is the first read.
-            std::vector<std::uint32_t> first(std::size_t(g.width), UINT32_MAX);
+            constexpr auto kNotRead = ReadRank(ReadPosition(-1));
+            std::vector<ReadRank> first(std::size_t(g.width), kNotRead);
             // Positions that rise with the index (strides are never negative): a block's first
             // read is in its first row, and the other rows need not be read.
             const std::int64_t rowReads = order->ascending() ? 1 : g.reads(rb - ra);
@@ -381,7 +382,7 @@ MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std:
                             order->read(base + r * rs + (c0 + Grid::nth(cells, colReads, q)) * cs,
                                         cs, 1, &p);
                             first[std::size_t(i)] =
-                                std::min(first[std::size_t(i)], std::uint32_t(p));
+                                std::min(first[std::size_t(i)], ReadRank(p));
                         }
                     }
                     continue;
@@ -391,7 +392,7 @@ MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std:
                                    first.data() + part.firstBlock);
             }
             for (int i = part.firstBlock; i < part.endBlock; ++i) {
-                if (first[std::size_t(i)] == UINT32_MAX) continue;
+                if (first[std::size_t(i)] == kNotRead) continue;
                 const std::size_t at = std::size_t(part.j) * std::size_t(g.width) + std::size_t(i);
                 cells[at] = rampFraction(std::int64_t(first[std::size_t(i)]), rampEnds.first,
                                          rampEnds.second);

@@ -224,7 +224,7 @@ bool ExercisePanel::openExercise(const QString& name)
     m_targetSelection = ExerciseChecker::target(exercise);
     if (m_targetSelection.ok) {
         const auto positions = ExerciseChecker::readPositions(m_targetSelection);
-        const ReadOrder order = storedReadOrder(ReadPositions(positions.begin(), positions.end()));
+        const ReadOrder order = storedReadOrder(StoredPositions(positions.begin(), positions.end()));
         m_target->setTensor(m_targetSelection.input, tr("target"));
         m_target->setReadOrder(order, std::int64_t(m_targetSelection.sources.size()) - 1);
         say(m_targetShape,

@@ -223,7 +223,6 @@ FrameworkOutcome resultOutcome(Framework framework, const Tensor& input,
             "The result would have rank " + num(std::int64_t(finalShape.size())) +
                 "; SliceScope holds tensors of rank 0 to " + num(kMaxRank) + ".",
             std::move(steps));
-    limits.check(finalShape, input.dtype(), "the output");
 
     AffinePiece piece;
     piece.slot = 0;
@@ -240,6 +239,8 @@ FrameworkOutcome resultOutcome(Framework framework, const Tensor& input,
     out.dtype = input.dtype();
     out.shape = finalShape;
     out.pieces.push_back(std::move(piece));
+    // A result that shares a mapped file's pages (x[...], a block of rows) allocates nothing.
+    out.checkSize({input}, limits, "the output");
 
     std::string index;
     for (std::size_t k = 0; k < picks.size(); ++k) {

@@ -13,7 +13,10 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <limits>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ss::ops {
@@ -76,6 +79,42 @@ inline RowsPiece rowList(const OpCall& call, std::int64_t count, std::int64_t ro
     p.rowLength = rowLength;
     p.rows.reserve(std::size_t(count));
     return p;
+}
+
+/// An empty gather-form IndexPiece for `count` rows of `rowLength` elements of input `slot`, each
+/// named by its row number (index stride rowLength) in the piece's indices, which the caller
+/// writes through withRowNumbers(). The numbers, below `rowsBelow`, take the narrowest of int16,
+/// int32 and int64 that holds them: 2 or 4 bytes per picked row below 2^31 rows, where a
+/// RowsPiece keeps 8 (a full mask of 10^7 rows: 40 MB instead of 80). Held to the limits and
+/// charged to the request's memory budget, as a row list is.
+inline IndexPiece rowNumbers(const OpCall& call, int slot, std::int64_t rowsBelow,
+                             std::int64_t count, std::int64_t rowLength)
+{
+    const DType type = rowsBelow <= std::numeric_limits<std::int16_t>::max()   ? DType::Int16
+                       : rowsBelow <= std::numeric_limits<std::int32_t>::max() ? DType::Int32
+                                                                               : DType::Int64;
+    call.limits().reserve({count}, type, "the row list");
+    IndexPiece p;
+    p.slot = slot;
+    // From the heap, as a row list's was: once freed it stays there for the next plan's numbers,
+    // and does not take the buffer the tensor pool keeps for the next output (about this size).
+    std::shared_ptr<char[]> numbers(new char[std::size_t(count) * std::size_t(dtypeSize(type))]);
+    p.indices = Tensor::wrap(type, {count}, std::move(numbers));
+    p.rowLength = rowLength;
+    p.count = count;
+    p.indexStrides = {rowLength};
+    return p;
+}
+
+/// Calls f with a rowNumbers() piece's indices, writable, in their own type.
+template <class F> void withRowNumbers(IndexPiece& piece, F&& f)
+{
+    visitDType(piece.indices.dtype(), [&](auto tag) {
+        using I = typename decltype(tag)::type;
+        if constexpr (std::is_same_v<I, std::int16_t> || std::is_same_v<I, std::int32_t> ||
+                      std::is_same_v<I, std::int64_t>)
+            f(piece.indices.data<I>());
+    });
 }
 
 /// body(begin, end) over [0, n) in chunks of at least `grain`: split over the call's executor

@@ -3,7 +3,8 @@
 // dynamic_stitch, boolean_mask, one_hot, sequence_mask. Index values pick whole rows (the
 // contiguous inner slices). Where an index tensor names the rows (gather, gather_nd,
 // dynamic_stitch) the plan is an IndexPiece that the copy engine reads it through, in parallel;
-// the others are row lists (RowsPiece).
+// boolean_mask, dynamic_partition and unique (y) write the numbers of the rows they pick into one
+// (rowNumbers, 2 or 4 bytes a row); the others are row lists (RowsPiece).
 #include "core/error.h"
 #include "core/op.h"
 #include "core/ops/common.h"
@@ -622,11 +623,12 @@ OpPlan uniqueWithCounts(const OpCall& call)
 
     OpPlan plan;
     OutputPlan y = newOutput(call, x.dtype(), {distinct}, "y");
-    RowsPiece rows = rowList(call, distinct, 1);
-    const int slot = call.slot("x");
-    for (std::int64_t i : firstAt)
-        rows.rows.push_back(packSource(slot, i));
-    y.pieces.push_back(std::move(rows));
+    if (distinct > 0) {
+        IndexPiece rows = rowNumbers(call, call.slot("x"), n, distinct, 1);
+        withRowNumbers(rows,
+                       [&](auto* picked) { std::copy(firstAt.begin(), firstAt.end(), picked); });
+        y.pieces.push_back(std::move(rows));
+    }
     OutputPlan idxOut = newOutput(call, idxType, {n}, "idx");
     idxOut.computed = std::move(idxValues);
     OutputPlan countOut = newOutput(call, idxType, {distinct}, "count");
@@ -690,17 +692,26 @@ OpPlan dynamicPartition(const OpCall& call)
     const Shape sliceShape = subShape(ds, pshape.size(), ds.size());
     // With no partitions nothing is copied, and an empty data's slice may be too big to count.
     const std::int64_t inner = partitions.size() == 0 ? 0 : numElements(sliceShape);
-    std::vector<RowsPiece> rows;
+    std::vector<IndexPiece> rows;
+    const int slot = call.slot("data");
     for (std::int64_t k = 0; k < n; ++k) {
         plan.outputs.push_back(newOutput(call, data.dtype(),
                                          joinShapes({{counts[std::size_t(k)]}, sliceShape}),
                                          "output " + num(k)));
-        rows.push_back(rowList(call, inner ? counts[std::size_t(k)] : 0, inner));
+        rows.push_back(
+            rowNumbers(call, slot, partitions.size(), inner ? counts[std::size_t(k)] : 0, inner));
     }
-    const int slot = call.slot("data");
-    if (inner > 0)
-        for (std::int64_t j = 0; j < partitions.size(); ++j)
-            rows[std::size_t(part[j])].rows.push_back(packSource(slot, j * inner));
+    if (inner > 0) {
+        // Every partition's numbers have one type; each partition's next row, in order.
+        withRowNumbers(rows.front(), [&](auto* first) {
+            using I = std::remove_pointer_t<decltype(first)>;
+            std::vector<I*> next;
+            for (IndexPiece& piece : rows)
+                next.push_back(piece.indices.data<I>());
+            for (std::int64_t j = 0; j < partitions.size(); ++j)
+                *next[std::size_t(part[j])]++ = I(j);
+        });
+    }
     for (std::int64_t k = 0; k < n; ++k)
         plan.outputs[std::size_t(k)].pieces.push_back(std::move(rows[std::size_t(k)]));
 
@@ -937,20 +948,20 @@ OpPlan booleanMask(const OpCall& call)
         const std::int64_t inner = product(ts, end, ts.size());
         // Branch-free (a random mask mispredicts every other branch): each position is written
         // to the next free row, which only advances past a true one; +1 for the last write.
-        RowsPiece rows = rowList(call, outer * count + 1, inner);
-        const int slot = call.slot("tensor");
-        rows.rows.resize(std::size_t(count) + 1);
-        std::int64_t n = 0;
-        for (std::int64_t i = 0; i < span; ++i) {
-            rows.rows[std::size_t(n)] = packSource(slot, i * inner);
-            n += m[i] != 0;
-        }
-        rows.rows.pop_back();
-        // Every outer block picks the same rows, one block further on.
-        for (std::int64_t o = 1; o < outer; ++o)
-            for (std::int64_t j = 0; j < count; ++j)
-                rows.rows.push_back(
-                    packSource(slot, sourceIndex(rows.rows[std::size_t(j)]) + o * span * inner));
+        IndexPiece rows = rowNumbers(call, call.slot("tensor"), span, count + 1, inner);
+        withRowNumbers(rows, [&](auto* picked) {
+            using I = std::remove_pointer_t<decltype(picked)>;
+            std::int64_t n = 0;
+            for (std::int64_t i = 0; i < span; ++i) {
+                picked[n] = I(i);
+                n += m[i] != 0;
+            }
+        });
+        // Every outer block picks the same rows, one block further on: one list serves them all.
+        rows.count = count;
+        rows.groups = outer;
+        rows.groupsPerBlock = outer;
+        rows.groupStride = span * inner;
         out.pieces.push_back(std::move(rows));
     }
 

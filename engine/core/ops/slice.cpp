@@ -80,7 +80,13 @@ OpPlan slice(const OpCall& call)
         plan.steps.push_back(std::move(step));
         outShape.push_back(s);
     }
-    call.limits().check(outShape, input.dtype(), "the output");
+    OutputPlan out;
+    out.dtype = input.dtype();
+    out.shape = outShape;
+    out.pieces.push_back(boxPiece(call.slot("input"), input.shape(), begin.values,
+                                  std::vector<std::int64_t>(std::size_t(r), 1), outShape));
+    // A slice that shares a mapped file's pages (all of it, a block of rows) allocates nothing.
+    out.checkSize(call.allInputs(), call.limits(), "the output");
     // slice_op.cc: the identity and dimension-0 fast paths take any rank; the Eigen kernel
     // behind them is instantiated for ranks 1 to 8 and runs only when there is something to copy.
     bool identity = true;
@@ -94,11 +100,6 @@ OpPlan slice(const OpCall& call)
     if (r > kEigenKernelMaxRank && !identity &&
         !(dim0 && innerDimsAligned(input.shape(), input.dtype())) && numElements(outShape) > 0)
         unimplemented("SliceOp : Unhandled input dimensions");
-    OutputPlan out;
-    out.dtype = input.dtype();
-    out.shape = outShape;
-    out.pieces.push_back(boxPiece(call.slot("input"), input.shape(), begin.values,
-                                  std::vector<std::int64_t>(std::size_t(r), 1), outShape));
     plan.steps.push_back({"Output shape",
                           shapeTuple(outShape) + ": output[p] = input[begin + p] in every "
                                                  "dimension.",
@@ -214,11 +215,11 @@ OpPlan paddleStridedSlice(const OpCall& call)
         st.detail = detail;
         plan.steps.push_back(std::move(st));
     }
-    call.limits().check(outShape, input.dtype(), "the output");
     OutputPlan out;
     out.dtype = input.dtype();
     out.shape = outShape;
     out.pieces.push_back(boxPiece(call.slot("input"), input.shape(), first, step, outShape));
+    out.checkSize(call.allInputs(), call.limits(), "the output");
     plan.steps.push_back(
         {"Output shape", shapeTuple(outShape) + ": axes not listed are kept whole.", {}});
     plan.outputs.push_back(std::move(out));
@@ -290,11 +291,11 @@ OpPlan onnxSlice(const OpCall& call)
         step[std::size_t(axis)] = a.count > 1 ? steps[i] : 1; // a long step over one element
         outShape[std::size_t(axis)] = a.count;
     }
-    call.limits().check(outShape, input.dtype(), "the output");
     OutputPlan out;
     out.dtype = input.dtype();
     out.shape = outShape;
     out.pieces.push_back(boxPiece(call.slot("data"), input.shape(), first, step, outShape));
+    out.checkSize(call.allInputs(), call.limits(), "the output");
     plan.steps.push_back(
         {"Output shape", shapeTuple(outShape) + ": axes not listed are kept whole.", {}});
     plan.outputs.push_back(std::move(out));
