@@ -9,6 +9,7 @@
 #include "core/memory_budget.h"
 #include "core/op.h"
 #include "core/slice_expr.h"
+#include "core/strings.h"
 #include "core/tensorflow_version.h"
 #include "model/model_graph.h"
 #include "model/pasted_code.h"
@@ -1027,6 +1028,20 @@ void writeNodeRequest(std::ostream& out, const model::ModelNode& node)
     out << line << "\n";
 }
 
+// `model --check` with no node disagreeing: how many nodes that rests on, and why the others
+// could not be checked.
+void printNoneDisagrees(Printer& p, std::int64_t nodes, const std::vector<std::string>& unchecked)
+{
+    const std::int64_t checked = nodes - std::ssize(unchecked);
+    p.paragraph("No node's stored output shape disagrees with SliceScope's (" +
+                    countText(checked, "node", "nodes") + " checked" +
+                    (unchecked.empty() ? "" : ", " + num(std::ssize(unchecked)) + " not") + ").",
+                "");
+    if (!unchecked.empty()) p.out() << "Not checked:\n";
+    for (const std::string& why : unchecked)
+        p.paragraph(why, "  ", 4);
+}
+
 int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
 {
     model::ModelFile file = model::readModelFile(o.positional[0]);
@@ -1048,11 +1063,10 @@ int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& 
     }
     p.heading(file.path + ": " + std::string(model::formatName(file.format)) + ", " + file.version +
               (file.producer.empty() ? "" : ", written by " + file.producer));
-    p.paragraph(std::to_string(file.nodes.size()) + " of its " + std::to_string(file.totalNodes) +
-                    " nodes are of the slicing family.",
-                "");
+    p.paragraph(model::slicingNodesText(file) + ".", "");
     for (const std::string& w : file.warnings)
         p.paragraph("warning: " + w, "", 9);
+    if (file.nodes.empty()) return 0; // the line above names the ops it has instead
     TextTable table;
     table.addColumn("");
     table.addColumn("node");
@@ -1062,10 +1076,12 @@ int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& 
     table.addColumn("computed");
     table.addColumn("arguments");
     std::vector<std::string> notes;
+    std::vector<std::string> unchecked; // "NODE: why"
     int disagreeing = 0;
     for (const model::ModelNode& node : file.nodes) {
         const model::NodeCheck check = model::checkNode(node, limits);
         if (check.disagrees) ++disagreeing;
+        if (!check.unchecked.empty()) unchecked.push_back(node.name + ": " + check.unchecked);
         if (o.check && !check.disagrees) continue;
         std::string args;
         for (const model::ModelAttribute& a : node.attributes)
@@ -1083,7 +1099,7 @@ int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& 
             notes.push_back(node.name + ": " + node.reason);
     }
     if (o.check && disagreeing == 0) {
-        p.out() << "No node's stored output shape disagrees with SliceScope's.\n";
+        printNoneDisagrees(p, std::int64_t(file.nodes.size()), unchecked);
         return 0;
     }
     p.out() << "\n";
@@ -1135,9 +1151,8 @@ std::vector<ChainStep> modelChain(const std::string& path, std::int64_t firstNod
     const std::string range = std::to_string(firstNode) + "-" + std::to_string(lastNode);
     const model::ModelFile file = model::readModelFile(path);
     if (lastNode > std::int64_t(file.nodes.size()))
-        throw OpError(ErrorCode::BadRequest, path + " has " + std::to_string(file.nodes.size()) +
-                                                 " node(s) of the slicing family; --nodes " +
-                                                 range + " asks for more");
+        throw OpError(ErrorCode::BadRequest, path + " has " + model::slicingNodesText(file) +
+                                                 "; --nodes " + range + " asks for more");
     std::vector<ChainStep> steps;
     for (std::int64_t k = firstNode; k <= lastNode; ++k) {
         const model::ModelNode& node = file.nodes[std::size_t(k - 1)];
@@ -1246,7 +1261,11 @@ int diagnoseCommand(const Options& o, Printer& p, std::ostream& err, const Limit
     if (expected.shape() == actual.shape())
         p.out() << d.matching << " element" << (d.matching == 1 ? "" : "s") << " match, "
                 << d.differing << " differ\n";
-    if (!d.differences.empty()) p.out() << "first differences:\n";
+    if (!d.differences.empty())
+        p.out() << "first differences" << (d.pairing.empty() ? "" : " (" + d.pairing + ")")
+                << ":\n";
+    else if (!d.pairing.empty())
+        p.paragraph((d.paired ? "no element differs " : "") + d.pairing + ".", "", 2);
     for (const ElementDifference& e : d.differences) {
         std::string line = "  " + positionText(e.position, expected.shape()) + ": expected " +
                            e.expected + " (from " + sourceText(e.expectedSource, input.shape()) +

@@ -422,6 +422,7 @@ std::string_view diagnosisClassName(DiagnosisClass c)
     case DiagnosisClass::SignFlipped: return "sign_flipped";
     case DiagnosisClass::StridesDropped: return "strides_dropped";
     case DiagnosisClass::EndReadAsLast: return "end_read_as_last";
+    case DiagnosisClass::EndOffByOne: return "end_off_by_one";
     case DiagnosisClass::OtherSpec: return "other_spec";
     case DiagnosisClass::NoSimpleSpec: return "no_simple_spec";
     case DiagnosisClass::Unknown: break;
@@ -612,6 +613,73 @@ void classify(Diagnosis& d, Selection e, Selection a, const DiagnoseContext& ctx
                                (rank1 ? std::string() : " of axis " + std::to_string(x.inputAxis))
                          : "the end was read as the last element" +
                                (rank1 ? std::string() : " of axis " + std::to_string(x.inputAxis));
+    } else if (y.stride == x.stride && y.begin == x.begin && std::abs(y.count - x.count) == 1) {
+        // A reversed axis's end that should reach past index 0 read as 0, and its kin: the run
+        // starts right and stops one step early or late.
+        d.kind = DiagnosisClass::EndOffByOne;
+        d.sentence = both + ": its end" + onAxis(x.inputAxis) + " is one " +
+                     lowerHigher(y.begin + y.stride * y.count, x.begin + x.stride * x.count) +
+                     ", so it reads one element " + (y.count < x.count ? "fewer" : "more");
+    }
+}
+
+// The actual element paired with each expected one (flat indices), or why none is: element for
+// element with equal shapes; at the same coordinates with equal ranks (where the actual shape
+// has them); by flat index when the shapes are equal without their size-1 axes.
+std::vector<std::int64_t> pairElements(const Shape& expected, const Shape& actual,
+                                       std::string& pairing, bool& paired)
+{
+    constexpr std::int64_t kUnpaired = -1;
+    std::vector<std::int64_t> pair(std::size_t(numElements(expected)), kUnpaired);
+    Shape er, ar;
+    unitAxes(expected, er);
+    unitAxes(actual, ar);
+    if (expected == actual || er == ar) {
+        for (std::size_t i = 0; i < pair.size(); ++i)
+            pair[i] = std::int64_t(i);
+        if (expected != actual) pairing = "by position with the size-1 axes left out";
+        return pair;
+    }
+    if (expected.size() != actual.size()) {
+        paired = false;
+        pairing = "the elements cannot be paired by position: the outputs have ranks " +
+                  std::to_string(expected.size()) + " and " + std::to_string(actual.size());
+        return pair;
+    }
+    pairing = "at the positions both shapes have";
+    Shape at(expected.size(), 0);
+    for (std::size_t i = 0; i < pair.size(); ++i) {
+        bool inside = true;
+        std::int64_t flat = 0;
+        for (std::size_t k = 0; k < at.size(); ++k) {
+            inside = inside && at[k] < actual[k];
+            flat = flat * actual[k] + at[k];
+        }
+        if (inside) pair[i] = flat;
+        for (std::size_t k = at.size(); k-- > 0;) { // the next coordinates, row-major
+            if (++at[k] < expected[k]) break;
+            at[k] = 0;
+        }
+    }
+    return pair;
+}
+
+void listDifferences(Diagnosis& d, const Tensor& expected,
+                     const std::vector<std::int64_t>& expectedSources, const Tensor& actual,
+                     const std::vector<std::int64_t>* sources, int maxDifferences)
+{
+    const std::vector<std::int64_t> pair =
+        pairElements(expected.shape(), actual.shape(), d.pairing, d.paired);
+    for (std::size_t i = 0; i < pair.size() && int(d.differences.size()) < maxDifferences; ++i) {
+        const std::int64_t j = pair[i];
+        if (j < 0 || sameValue(expected, std::int64_t(i), actual, j)) continue;
+        ElementDifference diff;
+        diff.position = std::int64_t(i);
+        diff.expected = elementValueText(expected, std::int64_t(i));
+        diff.actual = elementValueText(actual, j);
+        diff.expectedSource = expectedSources[i];
+        if (sources) diff.actualSource = (*sources)[std::size_t(j)];
+        d.differences.push_back(diff);
     }
 }
 
@@ -716,16 +784,8 @@ Diagnosis diagnoseOutput(const Tensor& input, const Tensor& expected,
     auto sources = recoverSources(input, actual);
     d.sourcesRecovered = sources.has_value();
     if (sources) d.actualSources = *sources;
-    for (std::int64_t i = 0; i < common && int(d.differences.size()) < ctx.maxDifferences; ++i)
-        if (!sameValue(expected, i, actual, i)) {
-            ElementDifference diff;
-            diff.position = i;
-            diff.expected = elementValueText(expected, i);
-            diff.actual = elementValueText(actual, i);
-            diff.expectedSource = expectedSources[std::size_t(i)];
-            if (sources) diff.actualSource = (*sources)[std::size_t(i)];
-            d.differences.push_back(diff);
-        }
+    listDifferences(d, expected, expectedSources, actual, sources ? &*sources : nullptr,
+                    ctx.maxDifferences);
 
     if (sources) {
         d.expectedFit = fitSelection(input.shape(), expected.shape(), expectedSources);

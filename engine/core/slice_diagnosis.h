@@ -137,18 +137,20 @@ enum class DiagnosisClass {
     SignFlipped,    ///< one axis walked with the stride's sign flipped
     StridesDropped, ///< one axis walked with stride 1 instead of its stride
     EndReadAsLast,  ///< an end meaning "to the end" read as the last index (one element short)
+    EndOffByOne,    ///< one axis ends one element early or late (another end than "to the end")
     OtherSpec,      ///< a simple spec fits, but none of the classes above
     NoSimpleSpec,   ///< the sources are known but no simple spec reads them
     Unknown,        ///< the input's values repeat: the sources cannot be recovered
 };
 /// "equivalent", "begin_off_by_one", "new_axis_moved", "axis_moved", "sign_flipped",
-/// "strides_dropped", "end_read_as_last", "other_spec", "no_simple_spec", "unknown".
+/// "strides_dropped", "end_read_as_last", "end_off_by_one", "other_spec", "no_simple_spec",
+/// "unknown".
 std::string_view diagnosisClassName(DiagnosisClass c);
 
 /// One element where the actual output differs from the expected.
 struct ElementDifference
 {
-    std::int64_t position = 0; ///< flat output index
+    std::int64_t position = 0; ///< flat index of the expected output
     std::string expected;      ///< the value, as text
     std::string actual;
     std::int64_t expectedSource = kNoSource;
@@ -181,7 +183,16 @@ struct Diagnosis
     std::string shapeNote; ///< why the shapes differ, "" if they do not
     std::int64_t matching = 0;
     std::int64_t differing = 0; ///< with equal shapes; else every element counts as differing
+    /// The first differences: element for element with equal shapes; else at the positions both
+    /// shapes have (equal ranks), or by position with the size-1 axes left out (equal shapes
+    /// without them), as `pairing` says; none when the shapes allow no pairing.
     std::vector<ElementDifference> differences;
+    /// How the differences of different shapes were paired, or why they could not be: "at the
+    /// positions both shapes have", "by position with the size-1 axes left out", "the elements
+    /// cannot be paired by position: the outputs have ranks 2 and 1"; "" for equal shapes.
+    std::string pairing;
+    /// False when the shapes allow no pairing (`pairing` says why).
+    bool paired = true;
     /// Every differing element's flat output index, in order (equal shapes only).
     std::vector<std::int64_t> differingPositions;
     bool sourcesRecovered = false;           ///< the input's values are all distinct

@@ -73,6 +73,11 @@ std::string pythonStringRepr(const std::string& text)
     return out + quote;
 }
 
+std::string countText(std::int64_t count, std::string_view singular, std::string_view plural)
+{
+    return num(count) + " " + std::string(count == 1 ? singular : plural);
+}
+
 std::string joinInts(const std::vector<std::int64_t>& values)
 {
     return joinText(values, num);

@@ -43,6 +43,9 @@ std::string joinText(const Range& items, Write write, std::string_view separator
     return out;
 }
 
+/// A count and its noun, singular for 1: "1 node", "3 nodes", "0 nodes".
+std::string countText(std::int64_t count, std::string_view singular, std::string_view plural);
+
 /// Integers between ", ": "1, -2, 3" ("" for none).
 std::string joinInts(const std::vector<std::int64_t>& values);
 /// An integer list as Python prints it: "[1, -2, 3]", "[]".

@@ -324,6 +324,7 @@ ModelFile fromGraph(const pb::GraphDef& graph, const std::string& path, const Re
     std::int64_t at = 0;
     for (const pb::NodeDef& n : graph.node()) {
         const std::int64_t position = at++;
+        ++file.opCounts[n.op()];
         if (!familyOps().count(n.op())) continue;
         ModelNode node;
         node.name = n.name().empty() ? n.op() + "#" + std::to_string(position) : n.name();

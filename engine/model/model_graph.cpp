@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/op.h"
+#include "core/strings.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -141,6 +142,26 @@ ModelFile readModelFile(const std::string& path, const ReadLimits& limits)
     }
 }
 
+std::string slicingNodesText(const ModelFile& file)
+{
+    const std::string of = " of " + num(file.totalNodes);
+    if (!file.nodes.empty())
+        return countText(std::int64_t(file.nodes.size()), "slicing node", "slicing nodes") + of;
+    if (file.opCounts.empty()) return "no slicing node" + of + "; the graph has no node";
+    std::vector<std::pair<std::string, std::int64_t>> ops(file.opCounts.begin(),
+                                                          file.opCounts.end());
+    std::stable_sort(ops.begin(), ops.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    constexpr std::size_t kNamed = 5;
+    const std::size_t named = std::min(ops.size(), kNamed);
+    std::string text = "no slicing node" + of + "; its ops: ";
+    for (std::size_t k = 0; k < named; ++k)
+        text += (k == 0 ? "" : ", ") + ops[k].first + " (" + num(ops[k].second) + ")";
+    if (ops.size() > named)
+        text += " and " + countText(std::int64_t(ops.size() - named), "other", "others");
+    return text;
+}
+
 int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& value)
 {
     const ModelReader* reader = nullptr;
@@ -184,7 +205,10 @@ std::vector<std::vector<Tensor>> makeRequestInputs(const NodeRequest& request, c
 NodeCheck checkNode(const ModelNode& node, const Limits& limits)
 {
     NodeCheck check;
-    if (!node.request) return check;
+    if (!node.request) {
+        check.unchecked = node.reason;
+        return check;
+    }
     check.computed.assign(node.outputs.size(), std::nullopt);
     const OpDef* op = findOp(node.request->op);
     if (!op) {
@@ -204,9 +228,11 @@ NodeCheck checkNode(const ModelNode& node, const Limits& limits)
         // The file says this node runs; a limit of this machine (a node of 2^31 elements and
         // more) is no fault of the file: a valid file failed `model --check`.
         check.disagrees = e.code() != ErrorCode::ResourceExhausted;
+        if (!check.disagrees) check.unchecked = check.error;
         return check;
     } catch (const std::bad_alloc&) {
         check.error = "resource_exhausted: out of memory";
+        check.unchecked = check.error;
         return check;
     }
     const std::vector<int>& map = node.request->outputOf;
@@ -220,6 +246,9 @@ NodeCheck checkNode(const ModelNode& node, const Limits& limits)
         check.computed[k] = shapes[std::size_t(from)];
         if (!node.outputs[k].stored.agreesWith(shapes[std::size_t(from)])) check.disagrees = true;
     }
+    const bool compared = std::any_of(node.outputs.begin(), node.outputs.end(),
+                                      [](const ModelValue& v) { return v.stored.hasRank; });
+    if (!check.disagrees && !compared) check.unchecked = "the file stores no output shape";
     return check;
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -145,12 +146,19 @@ struct ModelFile
     std::string version;
     /// Every node of the graph (the family and all others).
     std::int64_t totalNodes = 0;
+    /// How many nodes of the graph have each op (the family and all others).
+    std::map<std::string, std::int64_t> opCounts;
     /// The nodes of the slicing family.
     std::vector<ModelNode> nodes;
     /// What the reader noticed without refusing the file (the checker's complaints, shape
     /// inference failing): shown above the table.
     std::vector<std::string> warnings;
 };
+
+/// How many of the file's nodes are of the slicing family: "1 slicing node of 1", "3 slicing
+/// nodes of 10"; for a file with none, the ops it has, the most frequent first: "no slicing node
+/// of 12; its ops: Conv (5), Relu (4), Add (2) and 1 other".
+std::string slicingNodesText(const ModelFile& file);
 
 /// What the reader may spend on one file (a hostile file must not exhaust the machine).
 struct ReadLimits
@@ -209,6 +217,10 @@ int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& v
 /// What SliceScope computes for a node: its request planned by the engine.
 struct NodeCheck
 {
+    /// Why no stored output shape could be compared with a computed one ("" when one was): the
+    /// node has no request (its `reason`), the engine could not plan it on this machine, or the
+    /// file stores no output shape.
+    std::string unchecked;
     /// One entry per node output: the shape the engine computes for it, or none (no request,
     /// the engine refused it, or the engine op has no such output). Empty without a request.
     std::vector<std::optional<Shape>> computed;

@@ -1274,6 +1274,9 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
     for (int i = 0; i < g.node_size(); ++i) {
         limits.throwIfCancelled();
         const auto& n = g.node(i);
+        ++f.opCounts[n.domain().empty() || n.domain() == "ai.onnx"
+                         ? n.op_type()
+                         : n.domain() + "." + n.op_type()];
         if (!(n.domain().empty() || n.domain() == "ai.onnx")) continue;
         if (std::find(family.begin(), family.end(), n.op_type()) == family.end()) continue;
         ModelNode node;

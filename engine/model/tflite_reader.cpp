@@ -51,6 +51,15 @@ const std::map<std::int32_t, std::string>& familyOps()
     return ops;
 }
 
+// An operator's name for the op counts: the schema's builtin name, a custom op's own name, or
+// the code (builtins our schema does not list).
+std::string opName(const tfl::OperatorCode& oc, std::int32_t code)
+{
+    if (code == tfl::BuiltinOperator_CUSTOM && oc.custom_code()) return oc.custom_code()->str();
+    const std::string name = tfl::EnumNameBuiltinOperator(tfl::BuiltinOperator(code));
+    return name.empty() ? "builtin operator " + std::to_string(code) : name;
+}
+
 std::optional<DType> dtypeOf(std::int8_t type)
 {
     switch (type) {
@@ -337,6 +346,7 @@ ModelFile readTFLite(const std::string& path, const std::string& bytes, const Re
             // Older writers set only the byte; newer ones both (TFLite takes the larger).
             const std::int32_t code =
                 std::max<std::int32_t>(oc.deprecated_builtin_code(), oc.builtin_code());
+            ++file.opCounts[opName(oc, code)];
             const auto family = familyOps().find(code);
             if (family == familyOps().end()) continue;
             ModelNode node;

@@ -200,6 +200,8 @@ void writeDiagnosis(JsonWriter& w, const Diagnosis& d, const Shape& inputShape,
         w.endObject();
     }
     w.endArray();
+    w.key("pairing");
+    w.value(d.pairing);
     w.key("sources_recovered");
     w.value(d.sourcesRecovered);
     w.key("expected_spec");

@@ -371,6 +371,41 @@ private slots:
         QCOMPARE(d.differences[0].actualSource, std::int64_t(8));
     }
 
+    // With different shapes the first differences pair elements by position, not by flat index
+    // (which paired expected [0, 3] with actual [1, 0]); shapes of other ranks are not paired.
+    void differencesPairByPosition()
+    {
+        const Tensor input = iota({3, 4});
+        const OpRun expected = runOp("getitem", {{input}}, {{"expr", Attr("x[::-1]")}});
+        std::vector<std::int64_t> sources;
+        for (const std::int64_t s : expected.sources[0])
+            sources.push_back(sourceIndex(s));
+        const Diagnosis d = diagnoseOutput(input, expected.outputs[0], sources,
+                                           i32({3, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8}), {});
+        QCOMPARE(d.pairing, std::string("at the positions both shapes have"));
+        QVERIFY(d.paired);
+        QCOMPARE(int(d.differences.size()), 5);
+        const std::vector<std::int64_t> positions{0, 1, 2, 4, 5}; // [0, 3] is not in (3, 3)
+        const std::vector<std::string> actual{"0", "1", "2", "3", "4"};
+        for (std::size_t k = 0; k < positions.size(); ++k) {
+            QCOMPARE(d.differences[k].position, positions[k]);
+            QCOMPARE(d.differences[k].actual, actual[k]);
+            QCOMPARE(d.differences[k].actualSource, std::int64_t(std::stoi(actual[k])));
+        }
+        const Diagnosis flat =
+            diagnoseOutput(input, expected.outputs[0], sources,
+                           i32({12}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), {});
+        QVERIFY(!flat.paired);
+        QCOMPARE(flat.pairing, std::string("the elements cannot be paired by position: the "
+                                           "outputs have ranks 2 and 1"));
+        QVERIFY(flat.differences.empty());
+        const Diagnosis same =
+            diagnoseOutput(input, expected.outputs[0], sources,
+                           i32({3, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}), {});
+        QCOMPARE(same.pairing, std::string());
+        QCOMPARE(same.differences[0].position, std::int64_t(0));
+    }
+
     // Repeated input values: nothing is guessed about sources.
     void repeatedValuesGiveNoSources()
     {
@@ -453,6 +488,21 @@ private slots:
             << QList<qint64>{2, 3} << "x[1]" << QList<qint64>{2, 3}
             << QList<qint64>{2, 1, 0, 5, 4, 3} << "other_spec"
             << "the runtime read x[:, ::-1], a reverse of axis 1; you asked for x[1]";
+        QTest::newRow("reversed axis ends at 0")
+            << QList<qint64>{3, 4} << "x[:, ::-1]" << QList<qint64>{3, 3}
+            << QList<qint64>{3, 2, 1, 7, 6, 5, 11, 10, 9} << "end_off_by_one"
+            << "the runtime read x[:, :0:-1]; you asked for x[:, ::-1]: its end on axis 1 is one "
+               "higher, so it reads one element fewer";
+        QTest::newRow("reversed axis runs past 0")
+            << QList<qint64>{3, 4} << "x[:, :0:-1]" << QList<qint64>{3, 4}
+            << QList<qint64>{3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8} << "end_off_by_one"
+            << "the runtime read x[:, ::-1]; you asked for x[:, :0:-1]: its end on axis 1 is one "
+               "lower, so it reads one element more";
+        QTest::newRow("end one short")
+            << QList<qint64>{6} << "x[1:4]" << QList<qint64>{2} << QList<qint64>{1, 2}
+            << "end_off_by_one"
+            << "the runtime read x[1:3]; you asked for x[1:4]: its end is one lower, so it reads "
+               "one element fewer";
         QTest::newRow("not in x")
             << QList<qint64>{6} << "x[1:4]" << QList<qint64>{3} << QList<qint64>{4, 1, 99}
             << "no_simple_spec"

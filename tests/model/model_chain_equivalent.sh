@@ -50,7 +50,7 @@ expect 1 "at output [0, 0, 1] A reads x[0, 1] and B reads x[0, 0]" -- \
     "$cli" equivalent 'x[None, :, ::-1]' --model "$dir/shuffled.onnx" --nodes 1-2 --shape 2,3
 expect 2 "--nodes takes FIRST-LAST" -- \
     "$cli" equivalent 'x[..., None, None]' --model "$dir/right.onnx" --nodes 3-1 --shape 2,3
-expect 1 "has 3 node(s) of the slicing family; --nodes 2-4 asks for more" -- \
+expect 1 "has 3 slicing nodes of 4; --nodes 2-4 asks for more" -- \
     "$cli" equivalent 'x[..., None, None]' --model "$dir/right.onnx" --nodes 2-4 --shape 2,3
 expect 2 "--model FILE and --nodes FIRST-LAST go together" -- \
     "$cli" equivalent 'x[..., None, None]' --model "$dir/right.onnx" --shape 2,3

@@ -167,6 +167,8 @@ private slots:
     void cliTable();
     void cliJsonRuns();
     void cliCheck();
+    void cliCheckCountsUncheckedNodes();
+    void cliNamesTheOpsOfAFileWithoutSlicing();
 
 private:
     QTemporaryDir m_dir;
@@ -476,7 +478,7 @@ void TestModelOnnx::cliTable()
     QCOMPARE(r.status, 0);
     const QString out = QString::fromStdString(r.out);
     QVERIFY2(out.contains("ONNX, opset 13"), r.out.c_str());
-    QVERIFY2(out.contains("1 of its 1 nodes are of the slicing family"), r.out.c_str());
+    QVERIFY2(out.contains("1 slicing node of 1."), r.out.c_str()); // not "1 ... nodes"
     QVERIFY2(out.contains("Slice_node"), r.out.c_str());
     QVERIFY2(out.contains("(2, 3, 2)") && out.contains("(2, 3, 1)"), r.out.c_str());
     QVERIFY2(out.contains("starts=[0]") && out.contains("axes=[2]"), r.out.c_str());
@@ -538,11 +540,47 @@ void TestModelOnnx::cliCheck()
     const CliRun ok = cli({"model", good.toStdString(), "--check"});
     QCOMPARE(ok.status, 0);
     QVERIFY2(QString::fromStdString(ok.out).contains("No node"), ok.out.c_str());
+    QVERIFY2(QString::fromStdString(ok.out).contains("(1 node checked)"), ok.out.c_str());
     const CliRun wrong = cli({"model", bad.toStdString(), "--check"});
     QCOMPARE(wrong.status, 1);
     QVERIFY2(QString::fromStdString(wrong.out).contains("! Slice_node") ||
                  QString::fromStdString(wrong.out).contains("!  Slice_node"),
              wrong.out.c_str());
+}
+
+// `--check` with nothing disagreeing says how many nodes that rests on: a node whose argument is
+// computed at run time was not checked, and it says why.
+void TestModelOnnx::cliCheckCountsUncheckedNodes()
+{
+    Builder b;
+    b.input("x", {2, 3, 4}).input("starts", {1}, ox::TensorProto::INT64).output("y", {2, 3, 1});
+    b.ints("ends", {1}, {1}).ints("axes", {2}, {1});
+    b.node("Slice", {"x", "starts", "ends", "axes"}, {"y"}).set_name("runtime_slice");
+    b.node("Slice", {"x", "ends", "ends", "axes"}, {"z"}).set_name("checked_slice");
+    b.output("z", {2, 3, 0});
+    const QString path = writeFile(m_dir, "unchecked.onnx", b.bytes());
+    const CliRun r = cli({"model", path.toStdString(), "--check"});
+    QCOMPARE(r.status, 0);
+    const QString out = QString::fromStdString(r.out);
+    QVERIFY2(out.contains("2 slicing nodes of 2."), r.out.c_str());
+    QVERIFY2(out.contains("(1 node checked, 1 not)"), r.out.c_str());
+    QVERIFY2(out.contains("runtime_slice: 'starts' is computed at run time"), r.out.c_str());
+}
+
+// A file without a node of the slicing family names the ops it has, the most frequent first.
+void TestModelOnnx::cliNamesTheOpsOfAFileWithoutSlicing()
+{
+    Builder b;
+    b.input("x", {2, 3}).output("y", {2, 3});
+    b.node("Relu", {"x"}, {"a"}).set_name("r1");
+    b.node("Add", {"a", "a"}, {"b"}).set_name("add");
+    b.node("Relu", {"b"}, {"y"}).set_name("r2");
+    const QString path = writeFile(m_dir, "noslice.onnx", b.bytes());
+    const CliRun r = cli({"model", path.toStdString()});
+    QCOMPARE(r.status, 0);
+    const QString out = QString::fromStdString(r.out);
+    QVERIFY2(out.contains("no slicing node of 3; its ops: Relu (2), Add (1)."), r.out.c_str());
+    QVERIFY2(!out.contains("stored output"), r.out.c_str()); // no empty table
 }
 
 namespace {

@@ -72,6 +72,7 @@ private slots:
     void equivalentErrors_data();
     void equivalentErrors();
     void diagnoseText();
+    void diagnoseReversedEndOffByOne();
     void diagnoseJsonAndShapes();
     void diagnoseErrors();
     void diagnoseProtocolRequest();
@@ -207,6 +208,43 @@ void TestCliDiagnosis::diagnoseText()
             std::string::npos);
 }
 
+// A reversed axis that stops at index 0 instead of running past it: the class names the end
+// that is off by one (it said other_spec), and with the shapes (3, 4) and (3, 3) the elements
+// are compared at the positions both have (by flat index, [0, 3] was paired with [1, 0]).
+void TestCliDiagnosis::diagnoseReversedEndOffByOne()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("actual.npy").toStdString();
+    writeNpyFile(path, Tensor::fromInts(DType::Int32, {3, 3}, {3, 2, 1, 7, 6, 5, 11, 10, 9}));
+    const std::string request =
+        "{\"op\": \"getitem\", \"inputs\": {\"input\": {\"dtype\": \"int32\", \"shape\": "
+        "[3, 4], \"fill\": \"arange\"}}, \"attrs\": {\"expr\": \"x[:, ::-1]\"}}";
+    const CliRun run = cli({"diagnose", request, "--actual", path});
+    QCOMPARE(run.exit, 1);
+    QVERIFY2(run.out.find("first differences") == std::string::npos, run.out.c_str());
+    QVERIFY2(run.out.find("no element differs at the positions both shapes have.\n") !=
+                 std::string::npos,
+             run.out.c_str());
+    QVERIFY2(run.out.find("diagnosis (end_off_by_one): the runtime read x[:, :0:-1]; you asked "
+                          "for x[:, ::-1]: its end on axis 1 is one higher, so it reads one "
+                          "element fewer\n") != std::string::npos,
+             run.out.c_str());
+    // Shifted by one row as well, the pairs that differ are listed at their common positions.
+    writeNpyFile(path, Tensor::fromInts(DType::Int32, {3, 3}, {7, 6, 5, 11, 10, 9, 3, 2, 1}));
+    const CliRun shifted = cli({"diagnose", request, "--actual", path});
+    QVERIFY2(shifted.out.find("first differences (at the positions both shapes have):\n"
+                              "  [0, 0]: expected 3 (from x[0, 3]), actual 7 (from x[1, 3])\n") !=
+                 std::string::npos,
+             shifted.out.c_str());
+    // Of another rank, they cannot be paired, and it says so.
+    writeNpyFile(path, Tensor::fromInts(DType::Int32, {9}, {3, 2, 1, 7, 6, 5, 11, 10, 9}));
+    const CliRun flat = cli({"diagnose", request, "--actual", path});
+    QVERIFY2(flat.out.find("the elements cannot be paired by position: the outputs have ranks 2 "
+                           "and 1.\n") != std::string::npos,
+             flat.out.c_str());
+}
+
 void TestCliDiagnosis::diagnoseJsonAndShapes()
 {
     QTemporaryDir dir;
@@ -222,7 +260,8 @@ void TestCliDiagnosis::diagnoseJsonAndShapes()
                  "not 1\","
                  "\"shape_note\":\"the actual output has its axis of size 1 at position 0, not 1\","
                  "\"expected_shape\":[8,1],\"actual_shape\":[1,8],\"matching\":0,\"differing\":8,"
-                 "\"differences\":[],\"sources_recovered\":true,"
+                 "\"differences\":[],\"pairing\":\"by position with the size-1 axes left out\","
+                 "\"sources_recovered\":true,"
                  "\"expected_spec\":\"x[2:, None]\",\"actual_spec\":\"x[None, 2:]\"}"
                  "\n"));
     // INT_MAX read as the last index, from a strided_slice request.
@@ -281,7 +320,8 @@ void TestCliDiagnosis::diagnoseProtocolRequest()
                  "x[3], x[5], not in x\",\"shape_note\":\"\",\"expected_shape\":[4],"
                  "\"actual_shape\":[4],\"matching\":3,\"differing\":1,\"differences\":["
                  "{\"position\":[3],\"expected\":\"7\",\"actual\":\"99\",\"expected_source\":[7],"
-                 "\"actual_source\":null}],\"sources_recovered\":true,\"expected_spec\":"
+                 "\"actual_source\":null}],\"pairing\":\"\",\"sources_recovered\":true,"
+                 "\"expected_spec\":"
                  "\"x[1:8:2]\",\"actual_spec\":null},\"differing_positions\":[3],"
                  "\"actual_sources\":[1,3,5,null]}"));
     QVERIFY2(second.find("{\"id\":4,\"ok\":false,\"error\":{\"code\":\"bad_request\","

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/mapped_file.h"
 #include "core/memory_budget.h"
+#include "npy_testing.h"
 #include "protocol/json.h"
 #include "protocol/npy.h"
 #include "protocol/request.h"
@@ -34,23 +35,14 @@ namespace {
 
 const Limits kLimits = Limits::machineDefault();
 
-// A version 1.0 .npy file: the header dict padded with spaces so that the data starts at
-// `dataOffset` (a multiple of 64 in every file NumPy writes), then `data`.
+// A version 1.0 .npy file whose data starts at `dataOffset` (a multiple of 64 in every file
+// NumPy writes), then `data`.
 QByteArray npyFile(const std::string& descr, bool fortran, const std::string& shape,
                    const QByteArray& data, int dataOffset)
 {
-    std::string dict = "{'descr': '" + descr +
-                       "', 'fortran_order': " + (fortran ? "True" : "False") +
-                       ", 'shape': " + shape + ", }";
-    const int pad = dataOffset - 10 - int(dict.size()) - 1;
-    if (pad < 0) qFatal("the header does not fit");
-    dict.append(std::size_t(pad), ' ');
-    dict += '\n';
-    QByteArray file("\x93NUMPY\x01\x00", 8);
-    file += char(dict.size() & 0xFF);
-    file += char(dict.size() >> 8);
-    file += QByteArray::fromStdString(dict);
-    return file + data;
+    return npyHeader(QByteArray::fromStdString(descr), QByteArray::fromStdString(shape), fortran,
+                     dataOffset) +
+           data;
 }
 
 // `count` elements of `size` bytes with distinct patterns (bytes i, i >> 8, ... of element i).

@@ -7,6 +7,7 @@
 #include "ui/workbench/mainwindow.h"
 #include "workbench_testing.h"
 
+#include <QSettings>
 #include <QTest>
 #include <QTimer>
 
@@ -19,9 +20,22 @@ class TestApplication : public QObject
 
 private slots:
     void initTestCase() { ss::testing::useCleanTestEnvironment(); }
+    void settingsAreTheBuildFoldersOwn();
     void anEscapedExceptionIsShownInTheWindow_data();
     void anEscapedExceptionIsShownInTheWindow();
 };
+
+// The same suite built in two folders, run at once, keeps its settings apart (~/.qttest was
+// shared: one run's dark theme made another's lesson screenshots dark).
+void TestApplication::settingsAreTheBuildFoldersOwn()
+{
+    const QString file = QSettings().fileName();
+    const QString here = QCoreApplication::applicationDirPath();
+    QVERIFY2(file.contains(ss::testing::testOrganization(here)), qPrintable(file));
+    QVERIFY(ss::testing::testOrganization(QStringLiteral("/w/a/build/tests/ui")) !=
+            ss::testing::testOrganization(QStringLiteral("/w/b/build/tests/ui")));
+    QVERIFY2(file.contains(QStringLiteral("/.qttest/")), qPrintable(file));
+}
 
 void TestApplication::anEscapedExceptionIsShownInTheWindow_data()
 {

@@ -71,6 +71,8 @@ private slots:
     void messageStripShowsEveryLineItHolds_data();
     void messageStripShowsEveryLineItHolds();
     void messageStripFollowsTheTheme();
+    void messageStripShowsNotesAsNotes_data();
+    void messageStripShowsNotesAsNotes();
 };
 
 void TestLayout::rowsAndErrorsMoveNothing_data()
@@ -253,6 +255,42 @@ void TestLayout::messageStripFollowsTheTheme()
     QVERIFY(strip.foreground().lightness() < 80);
     QTRY_VERIFY2(strip.styleSheet().contains(strip.background().name()),
                  qPrintable(strip.styleSheet()));
+}
+
+void TestLayout::messageStripShowsNotesAsNotes_data()
+{
+    QTest::addColumn<bool>("dark");
+    QTest::newRow("light theme") << false;
+    QTest::newRow("dark theme") << true;
+}
+
+// A note (an opened file's remark, a confirmation) is drawn on the notice tint and named "Note";
+// an error on the error tint, named "Error message": in either theme (every message was red).
+void TestLayout::messageStripShowsNotesAsNotes()
+{
+    QFETCH(bool, dark);
+    auto* app = qobject_cast<QApplication*>(QCoreApplication::instance());
+    applyTheme(*app, dark ? Theme::Dark : Theme::Light);
+    QWidget window;
+    MessageStrip& strip = *new MessageStrip(2, &window);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    strip.setMessage(QStringLiteral("idx = [3, 0] (int64 (2,)), given"), MessageStrip::Kind::Note);
+    QCOMPARE(strip.kind(), MessageStrip::Kind::Note);
+    QCOMPARE(strip.background(), roleColor(ColorRole::NoticeTint));
+    QCOMPARE(strip.border(), roleColor(ColorRole::NoticeBorder));
+    QVERIFY(strip.background() != roleColor(ColorRole::ErrorTint));
+    QTRY_VERIFY2(strip.styleSheet().contains(strip.background().name()),
+                 qPrintable(strip.styleSheet()));
+    QCOMPARE(strip.accessibleName(), QStringLiteral("Note"));
+    QCOMPARE(strip.accessibleDescription(), QStringLiteral("idx = [3, 0] (int64 (2,)), given"));
+    strip.setMessage(QStringLiteral("<b>invalid_argument</b>: wrong"));
+    QCOMPARE(strip.kind(), MessageStrip::Kind::Error);
+    QCOMPARE(strip.background(), roleColor(ColorRole::ErrorTint));
+    QTRY_VERIFY2(strip.styleSheet().contains(strip.background().name()),
+                 qPrintable(strip.styleSheet()));
+    QCOMPARE(strip.accessibleName(), QStringLiteral("Error message"));
+    applyTheme(*app, Theme::Light);
 }
 
 QTEST_MAIN(TestLayout)

@@ -500,8 +500,9 @@ void TestLessons::convertersAreDiagnosed_data()
         {QStringLiteral("converter-coremltools-strides"),
          {QStringLiteral("strides_dropped"), QStringLiteral("strides were ignored on axis 1")}},
         {QStringLiteral("converter-tensorflow-int64-end"),
-         {QStringLiteral("other_spec"),
-          QStringLiteral("the runtime read x[1:], a strided slice; you asked for x[1:3]")}},
+         {QStringLiteral("end_off_by_one"),
+          QStringLiteral("the runtime read x[1:]; you asked for x[1:3]: its end is one higher, so "
+                         "it reads one element more")}},
         {QStringLiteral("converter-tensorflow-shrink-minus-one"),
          {QStringLiteral("other_spec"), QStringLiteral("the actual output holds no elements")}},
         {QStringLiteral("converter-tf2onnx-masks-nine"), {QStringLiteral("other_spec"), {}}},

@@ -5,6 +5,7 @@
 // truncated or changed under the window is an error in the window's message strip, never SIGBUS.
 #include "core/mapped_file.h"
 #include "core/memory_budget.h"
+#include "npy_testing.h"
 #include "protocol/npy.h"
 #include "ui/model/workspacefile.h"
 #include "ui/views/tensorview.h"
@@ -80,24 +81,6 @@ std::int64_t statusBytes(const QByteArray& key)
         if (line.startsWith(key + ':'))
             return line.mid(key.size() + 1).trimmed().split(' ').front().toLongLong() * 1024;
     return -1;
-}
-
-// A .npy of `rows` x `cols` float32 (or int8 if `int8`) that takes no disk: a header, then a
-// hole.
-bool writeSparseNpy(const QString& path, std::int64_t rows, std::int64_t cols, bool int8 = false)
-{
-    std::string dict = std::string("{'descr': '") + (int8 ? "|i1" : "<f4") +
-                       "', 'fortran_order': False, 'shape': (" +
-                       std::to_string(rows) + ", " + std::to_string(cols) + "), }";
-    dict.append(std::size_t(128 - 10 - 1 - int(dict.size())), ' ');
-    dict += '\n';
-    QByteArray header("\x93NUMPY\x01\x00", 8);
-    header += char(dict.size() & 0xFF);
-    header += char(dict.size() >> 8);
-    header += QByteArray::fromStdString(dict);
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(header) == 128 &&
-           f.resize(128 + rows * cols * (int8 ? 1 : 4));
 }
 
 } // namespace
@@ -231,7 +214,7 @@ void TestMappedInputs::aBigFileInputIsSavedAsTheFile()
 {
     QTemporaryDir dir;
     const QString npy = dir.filePath(QStringLiteral("big.npy"));
-    QVERIFY(writeSparseNpy(npy, 2048, 2560)); // 20 MiB of float32 zeros
+    QVERIFY(writeSparseNpy(npy, "<f4", "(2048, 2560)", 2048 * 2560 * 4)); // 20 MiB of zeros
     QVERIFY(QFileInfo(npy).size() > kMappedInputEmbedBytes);
     MainWindow w;
     w.forgetSession();
@@ -259,7 +242,7 @@ void TestMappedInputs::aFileBiggerThanMemoryIsShownFromSamples()
     QString npy = qEnvironmentVariable("SLICESCOPE_BIG_NPY");
     if (npy.isEmpty()) {
         npy = dir.filePath(QStringLiteral("big.npy"));
-        QVERIFY(writeSparseNpy(npy, 32768, 16384));
+        QVERIFY(writeSparseNpy(npy, "<f4", "(32768, 16384)", qint64(32768) * 16384 * 4));
     }
     const std::int64_t fileBytes = QFileInfo(npy).size();
     MainWindow w;
@@ -312,7 +295,7 @@ void TestMappedInputs::aFileOfMoreThan2To31ElementsIsShownWhole()
     constexpr std::int64_t rows = 65536, cols = 32769, size = rows * cols;
     QTemporaryDir dir;
     const QString npy = dir.filePath(QStringLiteral("big.npy"));
-    QVERIFY(writeSparseNpy(npy, rows, cols, true));
+    QVERIFY(writeSparseNpy(npy, "|i1", "(65536, 32769)", size));
     MainWindow w;
     w.forgetSession();
     w.resize(1200, 800);

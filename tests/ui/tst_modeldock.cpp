@@ -8,10 +8,12 @@
 #include "protocol/npy.h"
 #include "protocol/tensor_json.h"
 #include "ui/model/modelnodetable.h"
+#include "ui/views/palette.h"
 #include "ui/workbench/commandline.h"
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/evaluationcontroller.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/messagestrip.h"
 #include "ui/workbench/modeldock.h"
 #include "workbench_testing.h"
 
@@ -368,6 +370,11 @@ void TestModelDock::runTimeValuesCanBeGiven()
     auto* name = dock->findChild<QComboBox*>(QStringLiteral("modelValueName"));
     auto* text = dock->findChild<QLineEdit*>(QStringLiteral("modelValueText"));
     QVERIFY(name && text && text->isEnabled());
+    // The dtypes by the project's names, as everywhere else (it showed ONNX's FLOAT and INT64).
+    QVERIFY2(name->itemText(0).startsWith(QStringLiteral("x (int32 ")),
+             qPrintable(name->itemText(0)));
+    QVERIFY2(name->itemText(1).startsWith(QStringLiteral("idx (int64 ")),
+             qPrintable(name->itemText(1)));
     QVERIFY(QTest::qWaitForWindowActive(&w));
     QTest::keyClick(&w, Qt::Key_G, Qt::AltModifier); // the row's mnemonic: "&Give value"
     QTRY_VERIFY(name->hasFocus());
@@ -378,6 +385,11 @@ void TestModelDock::runTimeValuesCanBeGiven()
     QTest::keyClick(text, Qt::Key_Return);
     QVERIFY2(dock->message().contains(QStringLiteral("idx = [3, 0] (int64 (2,))")),
              qPrintable(dock->message()));
+    // A confirmation: it looks like a note, and says so to the accessibility tree.
+    const auto* strip = dock->findChild<MessageStrip*>(QStringLiteral("modelMessage"));
+    QCOMPARE(strip->kind(), MessageStrip::Kind::Note);
+    QCOMPARE(strip->background(), roleColor(ColorRole::NoticeTint));
+    QCOMPARE(strip->accessibleName(), QStringLiteral("Note"));
     QCOMPARE(cell(table, pick, ModelNodeTable::ComputedShape), QStringLiteral("(2, 6)"));
     QVERIFY(!table->data(table->index(pick, 0), ModelNodeTable::DisagreesRole).toBool());
     QVERIFY(name->currentText().contains(QStringLiteral("given")));
@@ -430,6 +442,9 @@ void TestModelDock::badValuesChangeNothing()
     QVERIFY(before.startsWith(QStringLiteral("not computed")));
     QVERIFY(!dock->giveValue(value, text));
     QVERIFY2(dock->message().contains(says), qPrintable(dock->message()));
+    const auto* strip = dock->findChild<MessageStrip*>(QStringLiteral("modelMessage"));
+    QCOMPARE(strip->kind(), MessageStrip::Kind::Error);
+    QCOMPARE(strip->accessibleName(), QStringLiteral("Error message"));
     QCOMPARE(cell(table, pick, ModelNodeTable::ComputedShape), before);
     QVERIFY(!table->file().nodes[std::size_t(pick)].inputs[1].constant);
     QVERIFY(!dock->openNode(pick));

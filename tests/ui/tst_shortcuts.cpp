@@ -11,9 +11,11 @@
 #include "workbench_testing.h"
 
 #include <QAbstractButton>
+#include <QDockWidget>
 #include <QFile>
 #include <QGroupBox>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QSet>
@@ -192,6 +194,26 @@ private slots:
             source == QLatin1String("readme") ? readmeKeysColumn() : dialogText(w);
         QVERIFY2(!listed.isEmpty(), "no keys table found");
         QCOMPARE(sorted(keysIn(listed)), sorted(expected));
+    }
+
+    // Every dock can be shown and hidden from the menus, with a key of its own (the Model dock had
+    // neither: once closed, only opening a model file again brought it back).
+    void everyDockHasAMenuToggle()
+    {
+        MainWindow w;
+        w.forgetSession();
+        QList<const QAction*> inMenus;
+        for (const QAction* top : w.menuBar()->actions())
+            if (const QMenu* menu = top->menu())
+                for (const QAction* a : menu->actions())
+                    inMenus << a;
+        const QList<QDockWidget*> docks = w.findChildren<QDockWidget*>();
+        QVERIFY(docks.size() >= 5);
+        for (QDockWidget* dock : docks) {
+            QAction* toggle = dock->toggleViewAction();
+            QVERIFY2(inMenus.contains(toggle), qPrintable(dock->objectName()));
+            QVERIFY2(!toggle->shortcut().isEmpty(), qPrintable(dock->objectName()));
+        }
     }
 
     void everyMenuLetterOpensOneItem()

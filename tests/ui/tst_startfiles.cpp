@@ -5,10 +5,12 @@
 // Model dock.
 #include "core/error.h"
 #include "core/op.h"
+#include "npy_testing.h"
 #include "protocol/npy.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/modelnodetable.h"
 #include "ui/model/workspacefile.h"
+#include "ui/views/palette.h"
 #include "ui/views/plaintext.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/commandline.h"
@@ -40,15 +42,7 @@ namespace {
 /// A version 1.0 .npy file as NumPy writes it, with any dtype descriptor.
 QByteArray npyBytes(const QByteArray& descr, const QByteArray& shape, const QByteArray& data)
 {
-    QByteArray header =
-        "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
-    while ((10 + header.size() + 1) % 64 != 0)
-        header += ' ';
-    header += '\n';
-    QByteArray bytes("\x93NUMPY\x01\x00", 8);
-    bytes += char(header.size() & 0xff);
-    bytes += char(header.size() >> 8);
-    return bytes + header + data;
+    return ss::testing::npyHeader(descr, shape) + data;
 }
 
 bool writeBytes(const QString& path, const QByteArray& bytes)
@@ -270,6 +264,10 @@ void TestStartFiles::aFileTooBigToCopyOpensWhole()
     // The note says why the file is not on the spec the window had: whole, as a start error is.
     const auto* strip = w.findChild<MessageStrip*>(QStringLiteral("messageStrip"));
     QTRY_VERIFY2(!strip->isElided(), qPrintable(strip->text()));
+    // A note, not an error: the notice tint, and named so (it showed red, as "Error message").
+    QCOMPARE(strip->kind(), MessageStrip::Kind::Note);
+    QCOMPARE(strip->background(), roleColor(ColorRole::NoticeTint));
+    QCOMPARE(strip->accessibleName(), QStringLiteral("Note"));
     QCOMPARE(w.lastEvaluation()->outputs.front().shape(), (Shape{512, 512}));
     QVERIFY2(w.message().contains(QStringLiteral("The file opens on x[...], a view of its pages "
                                                  "that copies nothing: the spec it would have "

@@ -256,6 +256,13 @@ void TestTensorView::displayText_data()
     QTest::newRow("whole floats read like NumPy")
         << doubles({3}, {0, 1, -2}) << QStringList{"0.", "1.", "-2."}
         << QStringList{"0", "1", "-2"};
+    QTest::newRow("negative zero keeps its sign")
+        << doubles({2}, {-0.0, 1}) << QStringList{"-0.", "1."} << QStringList{"-0", "1"};
+    QTest::newRow("negative zero in fixed point")
+        << floats({2}, {-0.0, 2.5}) << QStringList{"-0.0", "2.5"} << QStringList{"-0", "2.5"};
+    QTest::newRow("complex with a negative zero real part")
+        << complexes(DType::Complex128, {1}, {{-0.0, 1}}) << QStringList{"-0.+1.j"}
+        << QStringList{"-0+1j"};
     QTest::newRow("fixed point, digits as needed")
         << doubles({3}, {0.5, 1.25, -3}) << QStringList{"0.50", "1.25", "-3.00"}
         << QStringList{"0.5", "1.25", "-3"};

@@ -9,6 +9,7 @@
 // clang-format on
 
 #include "core/error.h"
+#include "npy_testing.h"
 #include "protocol/json.h"
 #include "protocol/npy.h"
 #include "ui/model/workspacefile.h"
@@ -308,13 +309,7 @@ void TestWorkspaceFiles::hostileFilesAreRefusedAtOnce()
         write(R"({"op": "transpose", "inputs": {"a": {"dtype": "int8", "shape": )"
               R"([0, 4294967296, 4294967296], "fill": "zeros"}}, "attrs": {"perm": [2, 1, 0]}})");
     } else if (kind == "npyshape") {
-        std::string header = "{'descr': '|i1', 'fortran_order': False, 'shape': "
-                             "(4611686018427387904, 4611686018427387904, 0), }";
-        header += std::string((64 - (10 + header.size() + 1) % 64) % 64, ' ') + "\n";
-        std::string bytes = std::string("\x93NUMPY\x01\x00", 8);
-        bytes += char(header.size() & 0xFF);
-        bytes += char(header.size() >> 8);
-        write(QByteArray::fromStdString(bytes + header));
+        write(ss::testing::npyHeader("|i1", "(4611686018427387904, 4611686018427387904, 0)"));
     }
     QFileInfo before(path);
     const qint64 size = kind == "nul" ? 0 : before.size();

@@ -10,6 +10,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -51,8 +52,8 @@ inline void answerUnexpectedSaveDialogs()
 
 /// Settings and autosaves go to the test locations (~/.qttest) and start empty, so a test never
 /// sees the user's files or another suite's. Each suite has its own (named after its
-/// executable): ctest runs suites in parallel, and one suite's clean start must not wipe the
-/// settings and autosaves of another that is running.
+/// executable, under its build folder's testOrganization): ctest runs suites in parallel, and one
+/// suite's clean start must not wipe the settings and autosaves of another that is running.
 /// The autosave fallbacks (the temporary folder and $XDG_RUNTIME_DIR) are shared by every program
 /// the user runs: each suite gets its own, so a session another run left there (a killed app, a
 /// crashed suite) is never offered for recovery inside a test.
@@ -67,12 +68,26 @@ inline void usePrivateSessionFallbacks()
     qputenv("TMPDIR", own.path().toLocal8Bit());
 }
 
+/// The organisation the suites of one build folder keep their settings under:
+/// "SliceScopeTests-" and a digest of the folder of the test executables. Two build folders (a
+/// worktree's and main's, Release and ASan) run the same suites at once: with one name, one run's
+/// dark theme made another's screenshots dark.
+inline QString testOrganization(const QString& executableFolder)
+{
+    const QByteArray digest =
+        QCryptographicHash::hash(QDir(executableFolder).absolutePath().toUtf8(),
+                                 QCryptographicHash::Sha1)
+            .toHex()
+            .left(12);
+    return QStringLiteral("SliceScopeTests-") + QString::fromLatin1(digest);
+}
+
 inline void useCleanTestEnvironment()
 {
     usePrivateSessionFallbacks();
     answerUnexpectedSaveDialogs();
     QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("SliceScopeTests"));
+    QCoreApplication::setOrganizationName(testOrganization(QCoreApplication::applicationDirPath()));
     QCoreApplication::setApplicationName(
         QStringLiteral("SliceScopeTests-") +
         QFileInfo(QCoreApplication::applicationFilePath()).completeBaseName());

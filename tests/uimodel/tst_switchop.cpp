@@ -6,6 +6,7 @@
 #include "core/mapped_file.h"
 #include "core/op.h"
 #include "core/slice_expr.h"
+#include "npy_testing.h"
 #include "protocol/npy.h"
 #include "ui/model/workspace.h"
 
@@ -214,18 +215,7 @@ void TestSwitchOp::aFileOfMoreThan2To31ElementsOpensWhole()
     constexpr qint64 rows = 65536, cols = 32769;
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("big.npy"));
-    QByteArray dict("{'descr': '|i1', 'fortran_order': False, 'shape': (65536, 32769), }");
-    dict += QByteArray(128 - 10 - 1 - dict.size(), ' ') + '\n';
-    QByteArray header("\x93NUMPY\x01\x00", 8);
-    header += char(dict.size() & 0xFF);
-    header += char(dict.size() >> 8);
-    header += dict;
-    {
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        QCOMPARE(f.write(header), qint64(128));
-        QVERIFY(f.resize(128 + rows * cols));
-    }
+    QVERIFY(ss::testing::writeSparseNpy(path, "|i1", "(65536, 32769)", rows * cols));
     setNpyMapping(true);
     const Tensor big = readNpyFile(path.toStdString(), Limits::machineDefault());
     setNpyMapping(false);

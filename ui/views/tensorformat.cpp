@@ -118,6 +118,8 @@ double ValueFormatter::shown(double v) const
 QString ValueFormatter::realText(double v) const
 {
     if (!std::isfinite(v)) return floatSpecial(v);
+    // QString::number drops a negative zero's sign; NumPy prints it (-0.), as the edit text does.
+    if (v == 0 && std::signbit(v)) return QLatin1Char('-') + realText(0.0);
     switch (m_style) {
     case FloatStyle::Integral: return QString::number(v, 'f', 0) + QLatin1Char('.');
     case FloatStyle::Scientific: return QString::number(v, 'e', 3);

@@ -229,6 +229,8 @@ void MainActions::buildEditAndViewActions()
                               tr("D&ecode Steps"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     m_showExercises = dockAction(m_docks.exerciseDock(), QStringLiteral("actionExercises"),
                                  tr("&Exercises"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_showModel = dockAction(m_docks.model(), QStringLiteral("actionModelDock"), tr("&Model"),
+                             QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
 }
 
 void MainActions::buildPresentationActions()
@@ -296,7 +298,8 @@ void MainActions::buildMenus()
     connect(copyAs, &CopyAsMenu::failed, &m_window, &MainWindow::showError);
     edit->addMenu(copyAs);
     QMenu* view = bar->addMenu(tr("&View"));
-    view->addActions({m_showLessons, m_showDecode, m_showFrameworks, m_fitColours, m_darkTheme});
+    view->addActions(
+        {m_showLessons, m_showDecode, m_showFrameworks, m_showModel, m_fitColours, m_darkTheme});
     view->addSeparator();
     view->addAction(m_present);
     QMenu* lessons = bar->addMenu(tr("&Lessons"));

@@ -84,6 +84,7 @@ private:
     QAction* m_showFrameworks = nullptr;
     QAction* m_showDecode = nullptr;
     QAction* m_showExercises = nullptr;
+    QAction* m_showModel = nullptr;
     QAction* m_present = nullptr;
     QAction* m_nextLesson = nullptr;
     QAction* m_shortcuts = nullptr;

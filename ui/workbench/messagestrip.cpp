@@ -37,12 +37,15 @@ MessageStrip::MessageStrip(int lines, QWidget* parent) : QLabel(parent), m_lines
     refit();
 }
 
-void MessageStrip::setMessage(const QString& html)
+void MessageStrip::setMessage(const QString& html, Kind kind)
 {
-    if (html == m_message) return;
+    if (html == m_message && kind == m_kind) return;
     m_message = html;
+    m_kind = kind;
     if (html.isEmpty()) m_expanded = false;
-    setAccessibleDescription(plainText(html)); // its name says what it is, this what it says
+    // Its name says what it is, its description what it says.
+    setAccessibleName(kind == Kind::Error ? tr("Error message") : tr("Note"));
+    setAccessibleDescription(plainText(html));
     refit();
 }
 
@@ -97,7 +100,8 @@ void MessageStrip::setExpanded(bool expanded)
 
 QColor MessageStrip::background() const
 {
-    return roleColor(ColorRole::ErrorTint, QApplication::palette(this));
+    return roleColor(m_kind == Kind::Error ? ColorRole::ErrorTint : ColorRole::NoticeTint,
+                     QApplication::palette(this));
 }
 
 QColor MessageStrip::foreground() const
@@ -107,7 +111,8 @@ QColor MessageStrip::foreground() const
 
 QColor MessageStrip::border() const
 {
-    return roleColor(ColorRole::ErrorBorder, QApplication::palette(this));
+    return roleColor(m_kind == Kind::Error ? ColorRole::ErrorBorder : ColorRole::NoticeBorder,
+                     QApplication::palette(this));
 }
 
 void MessageStrip::refit()

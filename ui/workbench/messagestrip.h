@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The error strip above the argument editor. Its room is reserved whether or not there is a
-// message (unless asked not to), so an error appearing or going never moves the editor under the
-// user's pointer; a
-// message longer than the room is cut with "…" and shown whole in the tooltip.
+// The message strip above the argument editor (and in the Model dock): errors on a red tint, notes
+// and confirmations on the notice tint, each named so in the accessibility tree. Its room is
+// reserved whether or not there is a message (unless asked not to), so an error appearing or going
+// never moves the editor under the user's pointer; a message longer than the room is cut with "…"
+// and shown whole in the tooltip.
 #pragma once
 
 #include <QLabel>
@@ -20,8 +21,14 @@ public:
     /// to do, two empty lines are only a gap). On by default.
     void setReservesRoom(bool reserves);
 
+    /// What a message is: an error (something failed or does not read), or a note (a confirmation,
+    /// a remark about what was opened or given).
+    enum class Kind { Error, Note };
+
     /// Shows a message (rich text: "<b>invalid_argument</b>: ..."); empty clears it.
-    void setMessage(const QString& html);
+    void setMessage(const QString& html, Kind kind = Kind::Error);
+    /// The kind of the message on show.
+    Kind kind() const { return m_kind; }
     /// The whole message, as given (empty when there is none).
     QString message() const { return m_message; }
     /// Whether the message had to be cut to fit.
@@ -32,7 +39,8 @@ public:
     /// reserved room (set before the strip is laid out, it opens once it is, if need be).
     void setExpanded(bool expanded);
     /// The strip's background, text and border colours while it shows a message: the
-    /// application palette's (the theme's) Base tinted red, and its Text.
+    /// application palette's (the theme's) Base tinted red for an error, the notice tint for a
+    /// note, and its Text.
     QColor background() const;
     QColor foreground() const;
     QColor border() const;
@@ -48,6 +56,7 @@ private:
 
     int m_lines;
     QString m_message;
+    Kind m_kind = Kind::Error;
     bool m_elided = false;
     bool m_expanded = false;
     bool m_reservesRoom = true;

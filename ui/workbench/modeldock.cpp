@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/shape.h"
+#include "core/strings.h"
 #include "protocol/npy.h"
 #include "protocol/tensor_json.h"
 #include "ui/model/jobtracker.h"
@@ -43,6 +44,11 @@ namespace ss::ui {
 namespace {
 
 const char* const kModelFolderKey = "files/lastModelFolder";
+
+QString counted(int count, const char* singular, const char* plural)
+{
+    return QString::fromStdString(countText(count, singular, plural));
+}
 
 /// Tints the rows that disagree with the palette's mismatch colour (the text mark and tooltip
 /// say the same in words).
@@ -266,7 +272,11 @@ void ModelDock::updateValueRow()
     m_valueName->clear();
     for (const ss::model::ModelValue* in : offeredValues()) {
         const QString name = QString::fromStdString(in->name);
-        const QString type = QString::fromStdString(in->dtypeText.empty() ? "?" : in->dtypeText);
+        // The project's dtype names, as everywhere else (float32, not ONNX's FLOAT); the file's
+        // own for a type SliceScope does not hold.
+        const QString type = QString::fromStdString(in->dtype ? std::string(dtypeName(*in->dtype))
+                                                    : in->dtypeText.empty() ? "?"
+                                                                            : in->dtypeText);
         m_valueName->addItem(tr("%1 (%2 %3%4)")
                                  .arg(name, type, QString::fromStdString(in->stored.text()),
                                       m_given.contains(name) ? tr(", given") : QString()),
@@ -333,14 +343,15 @@ bool ModelDock::give(const QString& name, const Tensor& value, const QString& sh
     }
     if (!m_given.contains(name)) m_given << name;
     m_message->setMessage(
-        tr("%1 = %2 (%3 %4), given to %n node input(s); they are checked again with it, and "
-           "opening one evaluates it with it. Reopening the file forgets it.",
-           nullptr, taken)
+        tr("%1 = %2 (%3 %4), given to %5; they are checked again with it, and opening one "
+           "evaluates it with it. Reopening the file forgets it.")
             .arg(name, shown,
                  QString::fromUtf8(dtypeName(value.dtype()).data(),
                                    qsizetype(dtypeName(value.dtype()).size())),
-                 QString::fromStdString(shapeTuple(value.shape())))
-            .toHtmlEscaped());
+                 QString::fromStdString(shapeTuple(value.shape())),
+                 counted(taken, "node input", "node inputs"))
+            .toHtmlEscaped(),
+        MessageStrip::Kind::Note);
     updateSummary();
     updateValueRow();
     return true;
@@ -400,7 +411,8 @@ void ModelDock::openModel(const QString& path, Opened opened)
         loaded->file = reader(file, readLimits);
         const int count = int(loaded->file.nodes.size());
         to.post([this, name, count] {
-            m_loadingText->setText(tr("Checking %n node(s) of %1…", nullptr, count).arg(name));
+            m_loadingText->setText(
+                tr("Checking %1 of %2…").arg(counted(count, "node", "nodes"), name));
             m_loadingBar->setRange(0, 1000);
             m_loadingBar->setValue(0);
         });
@@ -469,7 +481,7 @@ void ModelDock::showLoaded(const QString& path, Loaded& loaded)
     for (const std::string& w : warnings)
         notes << QString::fromStdString(w).toHtmlEscaped();
     m_warnings = notes.join(QStringLiteral("<br>"));
-    m_message->setMessage(m_warnings);
+    m_message->setMessage(m_warnings, MessageStrip::Kind::Note);
     if (shownForLoad) fitHeight();
     if (focusOnCancel) {
         m_view->setFocus();
@@ -512,18 +524,16 @@ void ModelDock::loadEnded(bool ok, const QString& error)
 void ModelDock::updateSummary()
 {
     const ss::model::ModelFile& file = m_table->file();
-    const int rows = m_table->rowCount();
     const int bad = m_table->disagreeing();
     QString text =
-        tr("%1 — %2 %3%4: %5 slicing nodes of %6")
+        tr("%1 — %2 %3%4: %5")
             .arg(QFileInfo(m_path).fileName(),
                  QString::fromStdString(std::string(formatName(file.format))),
                  QString::fromStdString(file.version),
                  file.producer.empty() ? QString()
-                                       : tr(", by %1").arg(QString::fromStdString(file.producer)))
-            .arg(rows)
-            .arg(file.totalNodes);
-    if (bad > 0) text += tr("; %n disagree with the file (✗)", nullptr, bad);
+                                       : tr(", by %1").arg(QString::fromStdString(file.producer)),
+                 QString::fromStdString(ss::model::slicingNodesText(file)));
+    if (bad > 0) text += tr("; %1 with the file (✗)").arg(counted(bad, "disagrees", "disagree"));
     m_summary->setText(text);
     m_summary->setToolTip(m_path);
 }
@@ -570,7 +580,8 @@ bool ModelDock::openNode(int row)
         m_message->setMessage(why.toHtmlEscaped());
         return false;
     }
-    m_message->setMessage(m_warnings); // a node that did not open is no longer the news
+    // A node that did not open is no longer the news.
+    m_message->setMessage(m_warnings, MessageStrip::Kind::Note);
     m_window->setWorkspace(*ws, tr("Open node %1").arg(QString::fromStdString(node.name)));
     return true;
 }

@@ -22,15 +22,24 @@ WindowMessages::WindowMessages(QMainWindow& window, WorkspaceDocument* document,
         m_notOpened.clear();
     });
     connect(m_document, &WorkspaceDocument::fileChanged, this, &WindowMessages::updateTitle);
-    connect(m_document, &WorkspaceDocument::noted, this,
-            [this](const QString& text) { showUntilEdit(text.toHtmlEscaped()); });
+    connect(m_document, &WorkspaceDocument::noted, this, [this](const QString& text) {
+        showUntilEdit(text.toHtmlEscaped(), MessageStrip::Kind::Note);
+    });
     connect(m_document->undoStack(), &QUndoStack::cleanChanged, this,
             [this](bool clean) { m_window.setWindowModified(!clean); });
 }
 
 void WindowMessages::show(const QString& html)
 {
-    m_strip->setMessage(html.isEmpty() ? m_notices.join(QStringLiteral("<br>")) : html);
+    showAs(html, MessageStrip::Kind::Error);
+}
+
+void WindowMessages::showAs(const QString& html, MessageStrip::Kind kind)
+{
+    if (html.isEmpty())
+        m_strip->setMessage(m_notices.join(QStringLiteral("<br>")), MessageStrip::Kind::Note);
+    else
+        m_strip->setMessage(html, kind);
 }
 
 void WindowMessages::showError(const QString& text)
@@ -55,12 +64,13 @@ void WindowMessages::showStartError(const QString& text, const QString& file)
         m_notOpened = file;
     }
     updateTitle();
-    showUntilEdit(html);
+    showUntilEdit(html, MessageStrip::Kind::Error);
 }
 
-void WindowMessages::showUntilEdit(const QString& html)
+void WindowMessages::showUntilEdit(const QString& html, MessageStrip::Kind kind)
 {
     m_untilEdit = html;
+    m_untilEditKind = kind;
     showCurrent();
     // The first thing the user reads, and nothing on screen says it otherwise: whole, not cut
     // to the strip's two lines (at 1024 x 700 it read "...a new, untitle…").
@@ -69,7 +79,8 @@ void WindowMessages::showUntilEdit(const QString& html)
 
 void WindowMessages::showCancelled()
 {
-    show(tr("Evaluation cancelled. The views show the last result; any edit evaluates again."));
+    showAs(tr("Evaluation cancelled. The views show the last result; any edit evaluates again."),
+           MessageStrip::Kind::Note);
 }
 
 void WindowMessages::setUnreadable(const QString& html)
@@ -102,7 +113,7 @@ void WindowMessages::showCurrent()
     else if (!m_evalMessage.isEmpty())
         show(m_evalMessage);
     else
-        show(m_untilEdit);
+        showAs(m_untilEdit, m_untilEditKind);
 }
 
 void WindowMessages::updateTitle()

@@ -2,9 +2,12 @@
 // What the message strip and the title say. The strip shows the most current of: an attribute
 // field that does not parse, the shown evaluation's error, a start error or an opened file's note
 // (WorkspaceDocument::noted) that still holds, and when there is none of these the session's
-// notices. The title names the file, else the lesson, else "Untitled", and a start file that
-// could not be opened.
+// notices. Errors show as errors; a file's note, a cancelled evaluation and the notices as notes.
+// The title names the file, else the lesson, else "Untitled", and a start file that could not be
+// opened.
 #pragma once
+
+#include "ui/workbench/messagestrip.h"
 
 #include <QObject>
 #include <QStringList>
@@ -14,7 +17,6 @@ class QMainWindow;
 namespace ss::ui {
 
 struct Evaluation;
-class MessageStrip;
 class WorkspaceDocument;
 
 class WindowMessages : public QObject
@@ -25,7 +27,7 @@ public:
     /// `document`.
     WindowMessages(QMainWindow& window, WorkspaceDocument* document, MessageStrip* strip);
 
-    /// Shows `html` now (until the next state change); empty shows the notices.
+    /// Shows the error `html` now (until the next state change); empty shows the notices.
     void show(const QString& html);
     /// Shows plain `text` (failed file operations).
     void showError(const QString& text);
@@ -49,15 +51,18 @@ public:
 private:
     /// The strip for the newest state.
     void showCurrent();
+    /// Shows `html` of `kind` now; empty shows the notices.
+    void showAs(const QString& html, MessageStrip::Kind kind);
     /// Shows `html` until the first edit (a start error, an opened file's note), opening the
     /// strip to show it whole.
-    void showUntilEdit(const QString& html);
+    void showUntilEdit(const QString& html, MessageStrip::Kind kind);
 
     QMainWindow& m_window;
     WorkspaceDocument* m_document;
     MessageStrip* m_strip;
     QStringList m_notices; ///< HTML, shown when no error is
     QString m_untilEdit;   ///< a start error or a file's note, which holds until the first edit
+    MessageStrip::Kind m_untilEditKind = MessageStrip::Kind::Error;
     QString m_notOpened;   ///< the start file that did not open, for the title
     QString m_unreadable;  ///< the op editor's attribute fields that do not read, why
     QString m_evalMessage; ///< the shown evaluation's error
