@@ -189,6 +189,7 @@ private slots:
     void legendFitsNarrowViews_data();
     void legendFitsNarrowViews();
     void zeroSizeShowsAnEmptyState();
+    void noTensorShowsAnEmptyState();
     void editorReportsEnterAndIgnoresEscape();
     void staleReadOrderIsNeverShown();
     void tenMillionElementsSetUpWithoutBlocking();
@@ -896,6 +897,25 @@ void TestTensorView::zeroSizeShowsAnEmptyState()
     QCOMPARE(view.model()->rowCount(), 0);
     QVERIFY(view.model()->outlined().empty());
     QVERIFY(!view.grab().isNull());
+}
+
+// A view given no tensor (Tensor(), which has no shape) draws nothing: laid out as a scalar, it
+// was one cell, and its heat map sampled that cell from no buffer (a crash on a pool thread).
+void TestTensorView::noTensorShowsAnEmptyState()
+{
+    TensorView view;
+    view.resize(400, 300);
+    view.setHeatMapThreshold(0);
+    view.setTensor(arange(DType::Float32, {3, 4}), QStringLiteral("x"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setTensor(Tensor(), QStringLiteral("x"));
+    QVERIFY(!view.isHeatMap());
+    QCOMPARE(view.model()->rowCount() * view.model()->columnCount(), 0);
+    QCOMPARE(view.elementAt(QPoint(200, 150)), -1);
+    QVERIFY(view.elementRect(0).isNull());
+    QVERIFY(!view.grab().isNull());
+    QTest::qWait(50); // any job the view started has run
 }
 
 void TestTensorView::editorReportsEnterAndIgnoresEscape()

@@ -425,8 +425,11 @@ QString TensorView::title() const
     return d->title;
 }
 
-void TensorView::setTensor(const ss::Tensor& tensor, const QString& title)
+void TensorView::setTensor(const ss::Tensor& given, const QString& title)
 {
+    // No tensor (Tensor()) has no shape: it is shown as one with no elements, never laid out as
+    // a scalar's one cell, which the heat map would sample from no buffer.
+    const Tensor tensor = given.isValid() ? given : Tensor::empty(DType::Float32, {0});
     const Tensor& old = d->model->tensor();
     const Shape oldShape = old.shape();
     const bool sameShape = old.isValid() && tensor.isValid() && oldShape == tensor.shape();

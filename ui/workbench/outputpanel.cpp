@@ -77,7 +77,7 @@ void OutputPanel::setViewCount(int count)
         view->setParent(this); // hidden, out of the splitter
         view->setObjectName(QString());
         view->setReadOrder(nullptr);
-        view->setTensor(Tensor::empty(DType::Float32, {0}), QString()); // no elements to draw
+        view->setTensor(Tensor(), QString()); // no tensor: nothing to draw, no buffer kept
         m_spares.push_back(view);
     }
     while (int(m_views.size()) < count) {
