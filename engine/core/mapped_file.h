@@ -52,6 +52,29 @@ bool isMappedFile(const void* data);
 /// mapped file.
 void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered);
 
+/// adviseScatteredReads for a scope: [data, data + bytes) is read scattered from construction
+/// to destruction, if `on` (a sample of a tensor's values spread over its buffer).
+class ScatteredReads
+{
+public:
+    ScatteredReads(const void* data, std::int64_t bytes, bool on)
+        : m_data(data), m_bytes(bytes), m_on(on)
+    {
+        if (m_on) adviseScatteredReads(m_data, m_bytes, true);
+    }
+    ~ScatteredReads()
+    {
+        if (m_on) adviseScatteredReads(m_data, m_bytes, false);
+    }
+    ScatteredReads(const ScatteredReads&) = delete;
+    ScatteredReads& operator=(const ScatteredReads&) = delete;
+
+private:
+    const void* m_data;
+    std::int64_t m_bytes;
+    bool m_on;
+};
+
 /// Lets go of this process's mappings of the pages under [data, data + bytes) of a mapped file,
 /// read in full and not to be read again soon (an op's input, once the op is done): the pages
 /// stay in the page cache while memory allows, and a later read maps them again (a minor fault

@@ -3,7 +3,11 @@
 // signals; the cell drawing and the heat map agree on where every element is (hover at an
 // element's rect reports that element in both); pins, face dims, editing, stale read orders;
 // and screenshots for a person to look at.
+#include "npy_testing.h"
+#include "core/mapped_file.h"
+#include "protocol/npy.h"
 #include "ui/views/palette.h"
+#include "ui/views/tensorformat.h"
 #include "ui/views/tensorview.h"
 
 #include <QAbstractItemModelTester>
@@ -21,6 +25,9 @@
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <limits>
 #include <random>
 #include <string>
@@ -190,6 +197,7 @@ private slots:
     void legendFitsNarrowViews();
     void zeroSizeShowsAnEmptyState();
     void noTensorShowsAnEmptyState();
+    void valueStyleOfAMappedFileReadsOnlyItsSamples();
     void editorReportsEnterAndIgnoresEscape();
     void staleReadOrderIsNeverShown();
     void tenMillionElementsSetUpWithoutBlocking();
@@ -916,6 +924,38 @@ void TestTensorView::noTensorShowsAnEmptyState()
     QVERIFY(view.elementRect(0).isNull());
     QVERIFY(!view.grab().isNull());
     QTest::qWait(50); // any job the view started has run
+}
+
+// A cell's value style, read from 64 runs spread over a mapped file, brings in the pages it
+// samples, not a readahead window (8 MiB here) around each: on the GUI thread, the views of a
+// cold 16 GB file stalled it 62-68 ms.
+void TestTensorView::valueStyleOfAMappedFileReadsOnlyItsSamples()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("big.npy"));
+    const qint64 elements = qint64(1) << 26; // 256 MiB of float32, a hole on the disk
+    QVERIFY(ss::testing::writeSparseNpy(path, "<f4", "(67108864,)", elements * 4));
+    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY);
+    QVERIFY(fd >= 0);
+    ::fdatasync(fd);
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED); // none of it in the page cache
+    ::close(fd);
+    setNpyMapping(true);
+    const Tensor t = readNpyFile(path.toStdString(), Limits{});
+    setNpyMapping(false);
+    QVERIFY(isMappedFile(t.raw()));
+    const ValueFormatter style(t);
+    QCOMPARE(style.text(0), QStringLiteral("0."));
+    // The file's pages in the page cache now (mincore over the mapping's whole pages).
+    const long page = ::sysconf(_SC_PAGESIZE);
+    const auto first = reinterpret_cast<std::uintptr_t>(t.raw()) / page * page;
+    const auto end = reinterpret_cast<std::uintptr_t>(t.raw()) + std::uintptr_t(elements * 4);
+    std::vector<unsigned char> resident((end - first + page - 1) / page);
+    QCOMPARE(::mincore(reinterpret_cast<void*>(first), end - first, resident.data()), 0);
+    const auto cached = std::count_if(resident.begin(), resident.end(),
+                                      [](unsigned char c) { return c & 1; });
+    // 64 runs of 1 KiB: a page or two each.
+    QVERIFY2(cached <= 4 * 64, qPrintable(QStringLiteral("%1 pages read").arg(cached)));
 }
 
 void TestTensorView::editorReportsEnterAndIgnoresEscape()

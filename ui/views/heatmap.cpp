@@ -703,17 +703,9 @@ void HeatMap::startSampling()
             auto samples = std::make_shared<Samples>();
             // A sample of a mapped file bigger than memory: no readahead around each page (on a
             // first read, 12 s instead of 1 s for 16 GB).
-            struct ScatteredReads
-            {
-                const Tensor& t;
-                bool on;
-                ~ScatteredReads()
-                {
-                    if (on) adviseScatteredReads(t.raw(), t.size() * dtypeSize(t.dtype()), false);
-                }
-            } scattered{tensor, wantValues && g.sampled && tensor.dtype() != DType::String};
-            if (scattered.on)
-                adviseScatteredReads(tensor.raw(), tensor.size() * dtypeSize(tensor.dtype()), true);
+            const ScatteredReads scattered(tensor.raw(), tensor.size() * dtypeSize(tensor.dtype()),
+                                           wantValues && g.sampled &&
+                                               tensor.dtype() != DType::String);
             if (wantValues) {
                 const ValueSamples values = sampleValues(tensor, base, rs, cs, g, *pool, ctx);
                 stagetrace::mark("worker: heat map values sampled", this);
