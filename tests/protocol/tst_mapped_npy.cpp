@@ -80,20 +80,26 @@ long minorFaults()
     return usage.ru_minflt;
 }
 
-Tensor readMapped(const std::string& path)
+// read() with .npy files mapped (as slicescope-cli run reads them) or copied; copied after.
+template <typename Read>
+auto withNpyMapping(bool mapped, Read read)
 {
-    setNpyMapping(true);
+    setNpyMapping(mapped);
     try {
-        Tensor t = readNpyFile(path, kLimits);
+        auto result = read();
         setNpyMapping(false);
-        return t;
+        return result;
     } catch (...) {
         setNpyMapping(false);
         throw;
     }
 }
 
-// A getitem request of `expr` on the .npy file at `path`, with `extra` JSON members.
+Tensor readMapped(const std::string& path)
+{
+    return withNpyMapping(true, [&] { return readNpyFile(path, kLimits); });
+}
+
 // A request of `op` on the .npy file at `path` as its input `slot`, with attributes `attrs` (a
 // JSON object) and `extra` JSON members.
 Json fileRequest(const QString& path, const std::string& op, const std::string& slot,
@@ -103,6 +109,7 @@ Json fileRequest(const QString& path, const std::string& op, const std::string& 
                      path.toStdString() + "\"}}, \"attrs\": " + attrs + extra + "}");
 }
 
+// A getitem request of `expr` on the .npy file at `path`, with `extra` JSON members.
 Json getitemRequest(const QString& path, const std::string& expr, const std::string& extra = "")
 {
     return fileRequest(path, "getitem", "input", "{\"expr\": \"" + expr + "\"}", extra);
@@ -111,15 +118,7 @@ Json getitemRequest(const QString& path, const std::string& expr, const std::str
 // The request `json`, its .npy inputs mapped (as slicescope-cli run reads them) or copied.
 Request readRequest(const Json& json, const Limits& limits, bool mapped = true)
 {
-    setNpyMapping(mapped);
-    try {
-        Request request = requestFromJson(json, limits);
-        setNpyMapping(false);
-        return request;
-    } catch (...) {
-        setNpyMapping(false);
-        throw;
-    }
+    return withNpyMapping(mapped, [&] { return requestFromJson(json, limits); });
 }
 
 // Whether the kernel reads the page at `address` without readahead (madvise(MADV_RANDOM): the
