@@ -57,6 +57,8 @@ protected:
 private:
     /// One line when the width holds every field, else the element type and fill on a second.
     void arrange();
+    /// The width the shape field needs to show its text whole.
+    int shapeTextWidth() const;
     int oneRowWidth() const;
     int twoRowWidth() const;
 
