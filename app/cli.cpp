@@ -1311,11 +1311,12 @@ Commands:
   code --framework F --op NAME [--attrs JSON]
                            the same for another op ("no direct equivalent" where the
                            framework has none)
-  model FILE               the slicing nodes of a model file (.onnx): each node's arguments,
-                           its stored and its computed output shape  [--json: one request
-                           per node, for 'run'] [--check: only the nodes that disagree; exit
-                           1 if any] [--input NAME=FILE.npy: a value for an input computed at
-                           run time]
+  model FILE               the slicing nodes of a model file (.onnx, .tflite, a TensorFlow
+                           GraphDef .pb or .pbtxt, a SavedModel's saved_model.pb): each
+                           node's arguments, its stored and its computed output shape
+                           [--json: one request per node, for 'run'] [--check: only the
+                           nodes that disagree; exit 1 if any] [--input NAME=FILE.npy: a
+                           value for an input computed at run time]
   equivalent A B --shape S whether two slice programs (subscripts 'x[...]', requests,
                            steps or lists of steps, inline JSON or files) read the same
                            elements of x in the same order for every x of shape S; exit 0 if
