@@ -588,11 +588,12 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
     if (pasted && o.inputs.empty()) call = model::translatePastedCode(expr, *o.shape);
     const auto start = std::chrono::steady_clock::now();
     RequestResult result;
+    NpyStrings strings; // a file's string type, for the result's file
     runJob(executor, [&](JobContext& context) {
         const Limits limits = givenLimits.forRequest();
         if (!o.inputs.empty()) {
             // The array of a .npy file (its header is checked against the limits first).
-            request.inputs = {{readNpyFile(o.inputs[0].second, limits)}};
+            request.inputs = {{readNpyFile(o.inputs[0].second, limits, &strings)}};
             if (pasted) call = model::translatePastedCode(expr, request.inputs[0][0].shape());
         } else {
             if (!pasted) requireSubscriptRequest(expr, o.dtype, *o.shape, request.sources, limits);
@@ -602,7 +603,7 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
         result = runRequest(request, limits, executor, &context);
     });
     if (!o.save.empty()) {
-        writeNpyFile(o.save, result.outputs[0]);
+        writeNpyFile(o.save, result.outputs[0], strings);
         (o.json ? err : p.out()) << "saved the result to " << o.save << "\n";
     }
     if (o.json) {
@@ -924,6 +925,25 @@ int compareCommand(const Options& o, Printer& p, const Limits& limits)
     return 0;
 }
 
+// Whether a command's argument is a subscript ("x[..., None]") rather than JSON or a file.
+bool isSubscript(const std::string& arg)
+{
+    const std::size_t first = arg.find_first_not_of(" \t\r\n");
+    return first != std::string::npos && arg.compare(first, 2, "x[") == 0;
+}
+
+// The request of a subscript on an arange input (the input's values name their positions).
+Request subscriptRequest(const std::string& expr, DType dtype, const Shape& shape,
+                         const Limits& limits)
+{
+    Request request;
+    request.op = findOp("getitem");
+    request.attrs.emplace("expr", Attr(expr));
+    IndexSpec::fromExpression(expr); // a subscript that does not parse is refused here
+    request.inputs = {{makeFilled(dtype, shape, Fill::Arange, 0, limits)}};
+    return request;
+}
+
 int codeCommand(const Options& o, Printer& p, const Limits& limits)
 {
     if (!o.op.empty()) {
@@ -940,11 +960,7 @@ int codeCommand(const Options& o, Printer& p, const Limits& limits)
     }
     const std::string& expr = o.positional[0];
     if (o.framework == "request") {
-        Request request;
-        request.op = findOp("getitem");
-        request.attrs.emplace("expr", Attr(expr));
-        IndexSpec::fromExpression(expr); // a subscript that does not parse is refused here
-        request.inputs = {{makeFilled(o.dtype, *o.shape, Fill::Arange, 0, limits)}};
+        const Request request = subscriptRequest(expr, o.dtype, *o.shape, limits);
         std::string text;
         JsonWriter writer(text);
         writeRequest(writer, request);
@@ -1136,9 +1152,8 @@ Json jsonArgument(const std::string& arg, const std::string& what, const Limits&
 std::vector<ChainStep> programArgument(const std::string& arg, const std::string& what,
                                        const Limits& limits)
 {
-    const std::size_t first = arg.find_first_not_of(" \t\r\n");
-    if (first != std::string::npos && arg.compare(first, 2, "x[") == 0)
-        return {{findOp("getitem"), {{"expr", Attr(arg.substr(first))}}, {}}};
+    if (isSubscript(arg))
+        return {{findOp("getitem"), {{"expr", Attr(arg.substr(arg.find('x')))}}, {}}};
     return chainFromJson(jsonArgument(arg, what, limits), what);
 }
 
@@ -1226,13 +1241,18 @@ int equivalentCommand(const Options& o, Printer& p, std::ostream& err, const Lim
 
 int diagnoseCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
 {
-    const Json json = jsonArgument(o.positional[0], "REQUEST", limits);
+    // A subscript reads an arange of --shape, as eval's; else the request gives its input.
+    const std::string& program = o.positional[0];
+    const std::optional<Json> json =
+        isSubscript(program) ? std::nullopt
+                             : std::optional<Json>(jsonArgument(program, "REQUEST", limits));
     const auto executor = startExecutor(o, err);
     Request request;
     RequestResult result;
     Tensor actual;
     runJob(*executor, [&](JobContext& context) {
-        request = requestFromJson(json, limits);
+        request = json ? requestFromJson(*json, limits)
+                       : subscriptRequest(program, o.dtype, *o.shape, limits);
         request.sources = true;
         request.emitMode = Emit::None;
         result = runRequest(request, limits, *executor, &context);
@@ -1310,11 +1330,12 @@ Commands:
   code --framework F --op NAME [--attrs JSON]
                            the same for another op ("no direct equivalent" where the
                            framework has none)
-  model FILE               the slicing nodes of a model file (.onnx): each node's arguments,
-                           its stored and its computed output shape  [--json: one request
-                           per node, for 'run'] [--check: only the nodes that disagree; exit
-                           1 if any] [--input NAME=FILE.npy: a value for an input computed at
-                           run time]
+  model FILE               the slicing nodes of a model file (.onnx, .tflite, a TensorFlow
+                           GraphDef .pb or .pbtxt, a SavedModel's saved_model.pb): each
+                           node's arguments, its stored and its computed output shape
+                           [--json: one request per node, for 'run'] [--check: only the
+                           nodes that disagree; exit 1 if any] [--input NAME=FILE.npy: a
+                           value for an input computed at run time]
   equivalent A B --shape S whether two slice programs (subscripts 'x[...]', requests,
                            steps or lists of steps, inline JSON or files) read the same
                            elements of x in the same order for every x of shape S; exit 0 if
@@ -1327,6 +1348,8 @@ Commands:
                            differences, where each value comes from, the spec the actual
                            output was read with and how it differs; exit 0 if the actual
                            output is right, 1 if not  [--json]
+  diagnose --shape S EXPR --actual FILE.npy
+                           the same for a subscript on an arange x of shape S  [--dtype T]
 
 Options:
   --shape S          input shape: 5,6 or 5x6 or '5 6' ('' or '()' for a scalar)
@@ -1418,7 +1441,16 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
                              "two slice programs A and B");
             }
         } else if (o.command == "diagnose") {
-            checkCommand(o, {"--actual", "--json"}, 1, 1, "a request");
+            // A subscript reads an arange x of --shape; a request gives its own input.
+            const bool subscript = !o.positional.empty() && isSubscript(o.positional[0]);
+            if (!subscript && (o.given.count("--shape") || o.given.count("--dtype")))
+                throw UsageError("--shape and --dtype go with a subscript; the request gives its "
+                                 "input");
+            checkCommand(o,
+                         subscript ? std::set<std::string>{"--actual", "--json", "--shape",
+                                                           "--dtype"}
+                                   : std::set<std::string>{"--actual", "--json"},
+                         1, 1, "a request or a subscript");
             if (o.actual.empty())
                 throw UsageError("'diagnose' needs --actual FILE.npy, the output to explain");
         } else

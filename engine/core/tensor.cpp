@@ -410,11 +410,15 @@ std::int64_t checkedShapeElements(const Shape& shape, const std::string& what)
         if (d < 0)
             invalidArgument(what + " would have a negative dimension: " + shapeString(shape));
     const auto n = checkedNumElements(shape);
-    if (!n)
+    if (!n) {
+        const bool hasZero = std::find(shape.begin(), shape.end(), 0) != shape.end();
         throw OpError(ErrorCode::ResourceExhausted,
                       what + " of shape " + shapeString(shape) +
-                          " is too big: its sizes multiply past 2^63 - 1 elements (a size of 0 "
-                          "does not make it an empty array; NumPy refuses it too)");
+                          " is too big: its sizes multiply past 2^63 - 1 elements" +
+                          (hasZero ? " (a size of 0 does not make it an empty array; NumPy "
+                                     "refuses it too)"
+                                   : ""));
+    }
     return *n;
 }
 

@@ -941,11 +941,30 @@ void translateNode(ModelNode& node)
     }
 }
 
-// The first line of onnx's message (its checker and inference add a context block).
-std::string firstLine(const std::string& text)
+// onnx's message on one line. Its sentences break lines ("input 'b' of node: \nname: t1
+// OpType: Transpose\n is not output of any previous nodes."), and the checker's context block
+// ("\n\n==> Context: Bad node spec for node. Name: t1 ...") names the node: both are kept, the
+// context in parentheses.
+std::string oneLine(const std::string& text)
 {
-    std::string t = text.substr(0, text.find('\n'));
-    if (t.size() > 300) t = t.substr(0, 300) + "...";
+    const auto collapse = [](std::string_view part) {
+        std::string out;
+        for (const char c : part) {
+            const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+            if (space && (out.empty() || out.back() == ' ')) continue;
+            out += space ? ' ' : c;
+        }
+        if (!out.empty() && out.back() == ' ') out.pop_back();
+        return out;
+    };
+    constexpr std::string_view kContext = "==> Context:";
+    const std::size_t at = text.find(kContext);
+    std::string t = collapse(std::string_view(text).substr(0, at));
+    if (at != std::string::npos) {
+        const std::string context = collapse(std::string_view(text).substr(at + kContext.size()));
+        if (!context.empty()) t += " (" + context + ")";
+    }
+    if (t.size() > 400) t = t.substr(0, 400) + "...";
     return t;
 }
 
@@ -958,14 +977,14 @@ ox::ModelProto checkAndInferHere(const ox::ModelProto& model)
     try {
         ox::checker::check_model(model);
     } catch (const std::exception& e) {
-        warnings += "onnx.checker: " + firstLine(e.what()) + "\n";
+        warnings += "onnx.checker: " + oneLine(e.what()) + "\n";
     }
     ox::ModelProto copy = model;
     try {
         ox::shape_inference::InferShapes(copy, ox::OpSchemaRegistry::Instance(),
                                          ox::ShapeInferenceOptions(false, 0, true));
     } catch (const std::exception& e) {
-        warnings += "shape inference: " + firstLine(e.what()) + "\n";
+        warnings += "shape inference: " + oneLine(e.what()) + "\n";
     }
     *result.mutable_graph()->mutable_value_info() = copy.graph().value_info();
     *result.mutable_graph()->mutable_output() = copy.graph().output();

@@ -95,9 +95,13 @@ public:
     {
     }
 
-    Tensor read(const Limits& limits)
+    /// `strings`, if given, takes how the file stores strings (a file of strings only).
+    Tensor read(const Limits& limits, NpyStrings* strings = nullptr)
     {
         const Header h = header();
+        if (strings && h.descr.kind != Descr::Kind::Plain)
+            *strings = {h.descr.kind == Descr::Kind::Bytes,
+                        h.descr.itemSize / (h.descr.kind == Descr::Kind::Bytes ? 1 : 4)};
         const std::string what = m_name + ": the array";
         // A mapped array is the file's page cache, not memory the process allocates: only its
         // shape is checked (a file bigger than memory can be used), the limits are for a copy.
@@ -784,18 +788,20 @@ private:
 
 using Sink = std::function<void(const char*, std::size_t)>;
 
-void writeNpy(const Tensor& t, const Sink& sink)
+void writeNpy(const Tensor& t, const NpyStrings& strings, const Sink& sink)
 {
     std::string descr;
-    std::int64_t chars = 1;
+    // Code points ('U') or bytes ('S') per string element.
+    std::int64_t chars = std::max<std::int64_t>(1, strings.length);
     std::vector<std::u32string> texts;
     if (t.dtype() == DType::String) {
         texts.reserve(std::size_t(t.size()));
         for (std::int64_t i = 0; i < t.size(); ++i) {
-            texts.push_back(decodeUtf8(t.data<std::string>()[i]));
-            chars = std::max(chars, std::int64_t(texts.back().size()));
+            const std::string& s = t.data<std::string>()[i];
+            if (!strings.bytes) texts.push_back(decodeUtf8(s));
+            chars = std::max(chars, std::int64_t(strings.bytes ? s.size() : texts.back().size()));
         }
-        descr = "<U" + num(chars);
+        descr = (strings.bytes ? "|S" : "<U") + num(chars);
     } else {
         descr = npyDescr(t.dtype());
     }
@@ -836,6 +842,18 @@ void writeNpy(const Tensor& t, const Sink& sink)
         return;
     }
     std::string chunk;
+    if (strings.bytes) {
+        // UTF-8 bytes, padded with NULs (which NumPy strips on reading, as readStrings does).
+        for (std::int64_t i = 0; i < t.size(); ++i) {
+            const std::string& s = t.data<std::string>()[i];
+            chunk += s;
+            chunk.append(std::size_t(chars) - s.size(), '\0');
+            if (chunk.size() >= (1 << 20)) {
+                sink(chunk.data(), chunk.size());
+                chunk.clear();
+            }
+        }
+    }
     for (const std::u32string& s : texts) {
         for (std::int64_t k = 0; k < chars; ++k) {
             const char32_t cp = k < std::int64_t(s.size()) ? s[std::size_t(k)] : 0;
@@ -852,7 +870,7 @@ void writeNpy(const Tensor& t, const Sink& sink)
 
 } // namespace
 
-Tensor readNpyFile(const std::string& path, const Limits& limits)
+Tensor readNpyFile(const std::string& path, const Limits& limits, NpyStrings* strings)
 {
     // The app's one rule for reading a file (read_file.h): regular files only. The size needs no
     // cap of its own: the header is bounded, and only the data it declares, within `limits`, is
@@ -863,7 +881,8 @@ Tensor readNpyFile(const std::string& path, const Limits& limits)
         ::close(fd);
         badRequest("cannot read '" + path + "': " + file.errorString().toStdString());
     }
-    return NpyReader(file, "'" + path + "'", g_mapping.load() ? fd : -1, path).read(limits);
+    return NpyReader(file, "'" + path + "'", g_mapping.load() ? fd : -1, path)
+        .read(limits, strings);
 }
 
 void setNpyMapping(bool enabled)
@@ -884,7 +903,7 @@ Tensor readNpyBytes(std::string_view bytes, const Limits& limits)
     return NpyReader(buffer, ".npy data").read(limits);
 }
 
-void writeNpyFile(const std::string& path, const Tensor& tensor)
+void writeNpyFile(const std::string& path, const Tensor& tensor, const NpyStrings& strings)
 {
     // The tensor may be a mapped file's pages (an input, or a result that shares them): if the
     // file changed or was truncated while they were written out, the new file holds neither
@@ -896,7 +915,7 @@ void writeNpyFile(const std::string& path, const Tensor& tensor)
     constexpr std::size_t kChunk = std::size_t(64) << 20;
     const std::string why =
         writeFileAtomically(QFile::decodeName(path.c_str()), [&](const auto& sink) {
-            writeNpy(tensor, [&](const char* data, std::size_t size) {
+            writeNpy(tensor, strings, [&](const char* data, std::size_t size) {
                 for (std::size_t at = 0; at < size; at += kChunk) {
                     const std::size_t n = std::min(kChunk, size - at);
                     sink(data + at, n);
@@ -909,10 +928,10 @@ void writeNpyFile(const std::string& path, const Tensor& tensor)
     if (!why.empty()) badRequest("cannot write '" + path + "': " + why);
 }
 
-std::string encodeNpy(const Tensor& tensor)
+std::string encodeNpy(const Tensor& tensor, const NpyStrings& strings)
 {
     std::string out;
-    writeNpy(tensor, [&](const char* data, std::size_t size) { out.append(data, size); });
+    writeNpy(tensor, strings, [&](const char* data, std::size_t size) { out.append(data, size); });
     return out;
 }
 

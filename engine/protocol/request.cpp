@@ -369,14 +369,17 @@ void requireGeneratedInputs(const OpDef& op, const std::vector<std::vector<Tenso
             const TensorSpec& spec = inputs[k][j];
             if (spec.kind != TensorSpec::Kind::Fill || !spec.shape) continue;
             const DType dtype = spec.dtype.value_or(DType::Float32);
+            const std::string name = "input '" + op.inputs[k].name + "'" +
+                                     (op.inputs[k].isList ? "[" + std::to_string(j) + "]" : "");
             const auto n = checkedNumElements(*spec.shape);
-            const std::int64_t bytes = n ? saturatingProduct(*n, dtypeSize(dtype))
-                                         : std::numeric_limits<std::int64_t>::max();
+            // Bytes past 64 bits: refused as the tensor itself is ("its sizes multiply past
+            // 2^63 - 1 elements", "needs more than 2^63 bytes"), not as a saturated 9.2 EB.
+            if (!n || *n > std::numeric_limits<std::int64_t>::max() / dtypeSize(dtype))
+                limits.check(*spec.shape, dtype, name);
+            const std::int64_t bytes = saturatingProduct(n.value_or(0), dtypeSize(dtype));
             total = total > std::numeric_limits<std::int64_t>::max() - bytes
                         ? std::numeric_limits<std::int64_t>::max()
                         : total + bytes;
-            const std::string name = "input '" + op.inputs[k].name + "'" +
-                                     (op.inputs[k].isList ? "[" + std::to_string(j) + "]" : "");
             what += (count++ ? ", " : "") + name + " of shape " + shapeString(*spec.shape) + " " +
                     std::string(dtypeName(dtype));
         }

@@ -65,9 +65,23 @@ FloatParts splitFloat(const std::string& text)
     return p;
 }
 
+// The digits of the exact value with `fractionDigits` after the point, in scientific notation:
+// NumPy's Dragon4 with min_digits prints the value's own further digits, not zeros, when a
+// value needs fewer digits than the array's widest (5e-324 beside 1.5e-323 is 4.94065646e-324).
+template <class T> std::string scientificDigits(T exact, std::size_t fractionDigits)
+{
+    char buf[400];
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, exact,
+                                          std::chars_format::scientific, int(fractionDigits))
+                                .ptr);
+}
+
 // NumPy's FloatingFormat: positional or scientific for the whole array, digits aligned on the
-// point, non-finite values right-aligned in the same width.
-template <class T> std::vector<std::string> formatFloats(const std::vector<T>& values)
+// point, non-finite values right-aligned in the same width. `values` hold each element's shortest
+// digits, `exact` the elements themselves (they differ for float16, whose shortest digits are
+// carried by the double nearest them).
+template <class T>
+std::vector<std::string> formatFloats(const std::vector<T>& values, const std::vector<T>& exact)
 {
     double maxAbs = 0;
     double minAbs = HUGE_VAL;
@@ -87,8 +101,12 @@ template <class T> std::vector<std::string> formatFloats(const std::vector<T>& v
     for (std::size_t k = 0; k < values.size(); ++k) {
         if (!std::isfinite(values[k])) continue;
         parts[k] = splitFloat(shortest(values[k], format));
-        padLeft = std::max(padLeft, parts[k].whole.size());
         fractionWidth = std::max(fractionWidth, parts[k].fraction.size());
+    }
+    for (std::size_t k = 0; k < values.size(); ++k) {
+        if (!std::isfinite(values[k])) continue;
+        if (scientific) parts[k] = splitFloat(scientificDigits(exact[k], fractionWidth));
+        padLeft = std::max(padLeft, parts[k].whole.size());
         if (scientific) {
             const std::string& e = parts[k].exponent;
             exponentWidth = std::max(exponentWidth, e.size() - 1); // digits after the sign
@@ -112,7 +130,7 @@ template <class T> std::vector<std::string> formatFloats(const std::vector<T>& v
         const FloatParts& p = parts[k];
         std::string s = pad(p.whole, int(padLeft), true) + ".";
         if (scientific) {
-            s += pad(p.fraction, int(fractionWidth), false, '0') + "e" + p.exponent.substr(0, 1) +
+            s += p.fraction + "e" + p.exponent.substr(0, 1) +
                  pad(p.exponent.substr(1), int(exponentWidth), true, '0');
         } else {
             s += pad(p.fraction, int(fractionWidth), false);
@@ -147,15 +165,17 @@ std::vector<std::string> formatElements(const Tensor& t, const std::vector<std::
             std::vector<T> values;
             for (const std::int64_t i : indices)
                 values.push_back(data[i]);
-            return formatFloats(values);
+            return formatFloats(values, values);
         } else if constexpr (kIsHalfFloat<T>) {
             // The shortest decimal of the 16-bit value, as the double nearest it: printed as
             // a double, it shows the digits NumPy's float16 printout shows.
-            std::vector<double> values;
-            for (const std::int64_t i : indices)
-                values.push_back(std::stod(shortestDecimal(realValue(data[i]), t.dtype())));
+            std::vector<double> values, exact;
+            for (const std::int64_t i : indices) {
+                exact.push_back(realValue(data[i]));
+                values.push_back(std::stod(shortestDecimal(exact.back(), t.dtype())));
+            }
             if (t.rank() == 0) return std::vector<std::string>{formatScalarFloat(values[0])};
-            return formatFloats(values);
+            return formatFloats(values, exact);
         } else if constexpr (kIsComplex<T>) {
             // Python's complex repr, a+bj, with each part as a float of the element's width.
             for (const std::int64_t i : indices) {

@@ -164,6 +164,8 @@ private slots:
     void inferenceCrashes_data();
     void inferenceCrashes();
     void cancelStopsTheChecker();
+    void checkerMessagesAreWhole_data();
+    void checkerMessagesAreWhole();
     void cliTable();
     void cliJsonRuns();
     void cliCheck();
@@ -469,6 +471,53 @@ void TestModelOnnx::inferenceCrashes()
     QVERIFY(warned);
     // The stored shape is the file's own.
     QCOMPARE(file.nodes[0].outputs.at(0).storedFrom, std::string("graph output"));
+}
+
+void TestModelOnnx::checkerMessagesAreWhole_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QStringList>("parts");
+    {
+        // Two nodes reading each other: onnx's sentence breaks its line at the node's name.
+        Builder b;
+        b.input("x", {4, 6}).output("a", {6, 4});
+        b.node("Transpose", {"b"}, {"a"});
+        b.node("Transpose", {"a"}, {"b"}).set_name("back");
+        const std::string bytes = b.bytes();
+        QTest::newRow("a cycle") << QByteArray(bytes.data(), qsizetype(bytes.size()))
+                                 << QStringList{"topologically sorted, however input 'b' of node: "
+                                                "name: Transpose_node OpType: Transpose is not "
+                                                "output of any previous nodes."};
+    }
+    {
+        // The node is named only in the checker's context block.
+        Builder b;
+        b.input("x", {4, 6}).output("y", {6, 4});
+        Builder::attr(b.node("Transpose", {"x"}, {"y"}), "colour", std::int64_t(3));
+        const std::string bytes = b.bytes();
+        QTest::newRow("an unknown attribute")
+            << QByteArray(bytes.data(), qsizetype(bytes.size()))
+            << QStringList{"Unrecognized attribute: colour for operator Transpose (",
+                           "Name: Transpose_node OpType: Transpose)"};
+    }
+}
+
+// onnx's checker messages reach the user whole, on one line: the first line alone stopped at
+// "however input 'b' of node:" and dropped the name of the node the checker complained of.
+void TestModelOnnx::checkerMessagesAreWhole()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QStringList, parts);
+    const QString path =
+        writeFile(m_dir, "checked.onnx", std::string(bytes.constData(), std::size_t(bytes.size())));
+    const ModelFile file = readModelFile(path.toStdString());
+    QString checker;
+    for (const std::string& w : file.warnings)
+        if (w.starts_with("onnx.checker: ")) checker = QString::fromStdString(w);
+    QVERIFY2(!checker.isEmpty(), "no warning of onnx.checker");
+    QVERIFY2(!checker.contains(u'\n'), qPrintable(checker));
+    for (const QString& part : parts)
+        QVERIFY2(checker.contains(part), qPrintable(checker));
 }
 
 void TestModelOnnx::cliTable()

@@ -4,6 +4,7 @@
 #include "app/cli.h"
 #include "core/op.h"
 #include "core/tensorflow_version.h"
+#include "model/model_graph.h"
 #include "npy_testing.h"
 #include "protocol/npy.h"
 #include "protocol/text_format.h"
@@ -84,6 +85,7 @@ class TestCli : public QObject
 
 private slots:
     void versionAndHelp();
+    void usageNamesEveryModelFormat();
     void usageErrors_data();
     void usageErrors();
     void explainShowsEveryStage();
@@ -132,6 +134,25 @@ void TestCli::versionAndHelp()
         QCOMPARE(help.out, cliUsage());
     }
     QVERIFY(contains(cliUsage(), "explain --shape S EXPR"));
+}
+
+// `model` reads every format of model::modelReaders(): its help and man page name each one's
+// extensions (they said ".onnx" only, to a user holding a .tflite file).
+void TestCli::usageNamesEveryModelFormat()
+{
+    QFile man(qEnvironmentVariable("SLICESCOPE_SOURCE_DIR") +
+              QStringLiteral("/packaging/man/slicescope-cli.1.in"));
+    QVERIFY(man.open(QIODevice::ReadOnly));
+    const std::string page = man.readAll().toStdString();
+    const std::string usage = cliUsage();
+    const std::string modelLine = usage.substr(usage.find("  model FILE"), 200);
+    const std::string modelSection = page.substr(page.find(".BI \"model \" FILE"), 400);
+    for (const model::ModelReader& reader : model::modelReaders())
+        for (const std::string& extension : reader.extensions) {
+            QVERIFY2(contains(modelLine, extension), (extension + " in:\n" + modelLine).c_str());
+            QVERIFY2(contains(modelSection, extension),
+                     (extension + " in:\n" + modelSection).c_str());
+        }
 }
 
 void TestCli::usageErrors_data()

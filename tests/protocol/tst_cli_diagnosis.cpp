@@ -75,6 +75,7 @@ private slots:
     void diagnoseReversedEndOffByOne();
     void diagnoseJsonAndShapes();
     void diagnoseErrors();
+    void diagnoseSubscript();
     void diagnoseProtocolRequest();
     void diagnoseResponseIsBudgeted();
 };
@@ -290,6 +291,37 @@ void TestCliDiagnosis::diagnoseErrors()
     const CliRun badRequest = cli({"diagnose", "{\"op\": \"getitem\"}", "--actual", "a.npy"});
     QCOMPARE(badRequest.exit, 1);
     QVERIFY2(badRequest.err.find("bad_request") != std::string::npos, badRequest.err.c_str());
+}
+
+// A subscript with --shape is diagnosed as eval reads it (x an arange of that shape): the same
+// answer as its request. It was refused ("--shape does not apply to 'diagnose'"), and without
+// --shape the subscript was taken for a file name ("cannot read 'x[9:0:-1]'").
+void TestCliDiagnosis::diagnoseSubscript()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("actual.npy").toStdString();
+    writeNpyFile(path, Tensor::fromInts(DType::Int32, {9}, {8, 7, 6, 5, 4, 3, 2, 1, 0}));
+    const CliRun asRequest = cli({"diagnose", request10("x[9:0:-1]"), "--actual", path});
+    const CliRun asSubscript =
+        cli({"diagnose", "x[9:0:-1]", "--shape", "10", "--actual", path});
+    QCOMPARE(asSubscript.exit, 1);
+    QVERIFY2(asSubscript.err.empty(), asSubscript.err.c_str());
+    QCOMPARE(asSubscript.out, asRequest.out);
+    // --dtype goes with it; the input is still an arange.
+    const CliRun int64 =
+        cli({"diagnose", "x[9:0:-1]", "--shape", "10", "--dtype", "int64", "--actual", path});
+    QVERIFY2(int64.out.starts_with("expected: getitem x[9:0:-1] on x int64 (10,) -> (9,)\n"),
+             int64.out.c_str());
+    const CliRun noShape = cli({"diagnose", "x[9:0:-1]", "--actual", path});
+    QCOMPARE(noShape.exit, 2);
+    QVERIFY2(noShape.err.find("'diagnose' needs --shape, e.g. --shape 5,6") != std::string::npos,
+             noShape.err.c_str());
+    const CliRun requestAndShape =
+        cli({"diagnose", request10("x[1:]"), "--shape", "10", "--actual", path});
+    QCOMPARE(requestAndShape.exit, 2);
+    QVERIFY2(requestAndShape.err.find("the request gives its input") != std::string::npos,
+             requestAndShape.err.c_str());
 }
 
 // The protocol's diagnose request: the diagnosis object, every differing position and the

@@ -25,6 +25,8 @@
 #include <streambuf>
 #include <unistd.h>
 
+Q_DECLARE_METATYPE(ss::Shape)
+
 using namespace ss;
 using namespace ss::testing;
 
@@ -271,6 +273,42 @@ private slots:
         std::string fewer = request;
         fewer.replace(fewer.find("[1000]"), 6, "[100]");
         QCOMPARE(errorCode(respond(fewer, limits)), "");
+    }
+
+    // An input whose bytes do not fit in 64 bits is refused as the tensor itself would be, not
+    // as a saturated size: the workbench said "needs 9.2 EB (9223372036854775807 bytes)" of a
+    // model file's input of shape [2^40, 2^40, 2^40].
+    void inputsPastInt64AreNamedSo_data()
+    {
+        QTest::addColumn<Shape>("shape");
+        QTest::addColumn<QString>("message");
+        const std::int64_t big = std::int64_t(1) << 40;
+        QTest::newRow("elements") << Shape{big, big, big}
+                                  << "input 'data' of shape [1099511627776,1099511627776,"
+                                     "1099511627776] is too big: its sizes multiply past 2^63 - 1 "
+                                     "elements";
+        QTest::newRow("bytes") << Shape{std::int64_t(1) << 62}
+                               << "input 'data' of shape [4611686018427387904] float32 needs "
+                                  "more than 2^63 bytes";
+    }
+
+    void inputsPastInt64AreNamedSo()
+    {
+        QFETCH(Shape, shape);
+        QFETCH(QString, message);
+        TensorSpec spec;
+        spec.kind = TensorSpec::Kind::Fill;
+        spec.dtype = DType::Float32;
+        spec.shape = shape;
+        Limits limits = Limits::machineDefault().forRequest();
+        limits.maxElements = std::numeric_limits<std::int64_t>::max();
+        try {
+            requireGeneratedInputs(*findOp("onnx_slice"), {{spec}}, limits);
+            QFAIL("not refused");
+        } catch (const OpError& e) {
+            QCOMPARE(e.code(), ErrorCode::ResourceExhausted);
+            QVERIFY2(QString::fromUtf8(e.what()).contains(message), e.what());
+        }
     }
 
     // Every generated input is sized before the first is made: two 40 MB inputs under 64 MB

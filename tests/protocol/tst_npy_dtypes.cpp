@@ -23,8 +23,9 @@ void TestNpyDTypes::slicedFilesEqualNumpy_data()
 {
     QTest::addColumn<QString>("descr");
     // NumPy's type strings; V2 is bfloat16 as NumPy saves a 2-byte void, <V2 as ml_dtypes does.
+    // Strings keep their type: bytes stay bytes, the length stays the file's.
     for (const char* descr : {"<f2", ">f2", "<c8", ">c8", "<c16", ">c16", "<u2", ">u2", "<u4",
-                              ">u4", "<u8", ">u8", "V2", "<V2"})
+                              ">u4", "<u8", ">u8", "V2", "<V2", "|S5", "|S1", "<U3", ">U3"})
         QTest::newRow(descr) << QString::fromLatin1(descr);
 }
 
@@ -33,7 +34,7 @@ void TestNpyDTypes::slicedFilesEqualNumpy()
     QFETCH(QString, descr);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    // 6 subscripts per row (84 runs of the executable, a few seconds on an idle machine): well
+    // 6 subscripts per row (108 runs of the executable, a few seconds on an idle machine): well
     // inside the suite's time limit under AddressSanitizer too. SLICESCOPE_NPY_DTYPE_CASES asks
     // for more.
     const int count = qEnvironmentVariableIntValue("SLICESCOPE_NPY_DTYPE_CASES") > 0

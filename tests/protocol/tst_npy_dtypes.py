@@ -5,9 +5,10 @@
 # bytes NumPy's own x[subscript] holds.
 #
 # usage: tst_npy_dtypes.py CLI DIR DESCR COUNT SEED
-# DESCR is a NumPy type string ('<f2', '>c16', '<u8', ...) or 'V2' / '<V2' for bfloat16 as
-# NumPy (a plain 2-byte void) and ml_dtypes save it. Prints one line per mismatch and exits 1 if
-# there is any.
+# DESCR is a NumPy type string ('<f2', '>c16', '<u8', '|S5', '>U3', ...) or 'V2' / '<V2' for
+# bfloat16 as NumPy (a plain 2-byte void) and ml_dtypes save it. Strings are random text (bytes
+# strings UTF-8), their string type kept: NumPy's x[subscript] of '|S5' is '|S5'. Prints one line
+# per mismatch and exits 1 if there is any.
 import os
 import random
 import subprocess
@@ -22,7 +23,28 @@ bfloat16 = descr in ('V2', '<V2')
 element = np.dtype('<u2') if bfloat16 else np.dtype(descr)
 
 
+# Text of one to four UTF-8 bytes a character.
+ALPHABET = 'abcXYZ09 \u00e9\u00df\u5b57\U0001F600'
+
+
+def random_strings(shape):
+    n = int(np.prod(shape, dtype=np.int64))
+    items = []
+    for _ in range(n):
+        text = ''
+        while True:
+            more = text + rng.choice(ALPHABET)
+            fits = len(more.encode()) if element.kind == 'S' else len(more)
+            if fits > element.itemsize // (1 if element.kind == 'S' else 4) or rng.random() < 0.3:
+                break
+            text = more
+        items.append(text.encode() if element.kind == 'S' else text)
+    return np.array(items, dtype=element).reshape(shape)
+
+
 def random_array(shape):
+    if element.kind in 'SU':
+        return random_strings(shape)
     n = int(np.prod(shape, dtype=np.int64))
     raw = np.frombuffer(rng.randbytes(n * element.itemsize), dtype=np.uint8)
     return raw.view(element).reshape(shape)
@@ -83,7 +105,9 @@ for case in range(count):
     else:
         np.save(path, x)
     expr, key = random_subscript(shape)
-    expected = little(x[key])
+    # Where every axis is indexed, x[key] is a NumPy scalar: as a 0-d array it keeps x's dtype (a
+    # string scalar's own is only as long as its text).
+    expected = little(np.array(x[key], dtype=x.dtype))
     run = subprocess.run([cli, 'eval', '--input', 'x=' + path, expr, '--save', out, '--json'],
                          capture_output=True, text=True)
     if run.returncode != 0:

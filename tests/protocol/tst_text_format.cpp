@@ -79,6 +79,15 @@ void TestTextFormat::printsLikeNumpy()
     add("precision capped at 8",
         literal("[0.123456789123, 0.3333333333333333, 2.5]", DType::Float64));
     add("float32 integers", literal("[16777216, 0.1]", DType::Float32));
+    // Scientific digits beyond a value's shortest are its own, not zeros (subnormals show it).
+    add("float64 subnormals", literal("[5e-324, 1.5e-323, 2.2250738585072014e-308, 1e-310]",
+                                      DType::Float64));
+    add("float64 subnormal beside 1", literal("[5e-324, 1]", DType::Float64));
+    add("float32 subnormals", literal("[1e-45, 5.877472e-39, 1.1754942e-38]", DType::Float32));
+    add("float32 subnormal beside 1.5", literal("[1e-45, 1.5]", DType::Float32));
+    add("float32 tenth beside 7 digits", literal("[0.1, 1.2345678e-5]", DType::Float32));
+    add("float16 subnormals", literal("[6e-8, 3.05e-5, 6.104e-5, 1.5]", DType::Float16));
+    add("float16 subnormal beside 1", literal("[6e-8, 1]", DType::Float16));
     add("summarised floats", [] {
         Tensor t = filled(DType::Float64, {40, 40});
         for (std::int64_t i = 0; i < t.size(); ++i)

@@ -87,16 +87,9 @@ void TestLayout::rowsAndErrorsMoveNothing()
     QFETCH(QString, op);
     MainWindow w;
     w.forgetSession();
-    w.resize(1280, 800);
     w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1:, ::-2]")), QStringLiteral("test"));
-    if (op != QLatin1String("getitem")) {
-        auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
-        picker->setCurrentIndex(picker->findData(op));
-        emit picker->activated(picker->currentIndex());
-    }
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(waitSettled(w));
+    if (op != QLatin1String("getitem")) pickOp(w, op);
+    QVERIFY(showSettled(w, {1280, 800}));
     QCOMPARE(w.workspace().op, op.toStdString());
     const auto before = placesOf(w);
     const int start = w.undoStack()->index();

@@ -42,6 +42,7 @@ Q_DECLARE_METATYPE(ss::Shape)
 
 using namespace ss;
 using namespace ss::ui;
+using ss::testing::showSettled;
 using ss::testing::waitSettled;
 
 class TestModelDock : public QObject
@@ -312,8 +313,7 @@ void TestModelDock::activatingANodeEvaluatesIt()
     QFETCH(Shape, inputShape);
     QFETCH(Shape, output);
     MainWindow w;
-    w.show();
-    QVERIFY(waitSettled(w, 60000));
+    QVERIFY(showSettled(w, {}, 60000));
     ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, file));
     // Enter on the selected row, as a keyboard user opens it.
@@ -358,8 +358,7 @@ static std::vector<std::int64_t> elements(const Tensor& t)
 void TestModelDock::runTimeValuesCanBeGiven()
 {
     MainWindow w;
-    w.show();
-    QVERIFY(waitSettled(w, 60000));
+    QVERIFY(showSettled(w, {}, 60000));
     ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
     const ModelNodeTable* table = dock->table();
@@ -465,8 +464,7 @@ void TestModelDock::dataFromANpyFile()
     writeNpyFile(floats.toStdString(), parseTensorLiteral("[[1.5]]", DType::Float32, limits));
 
     MainWindow w;
-    w.show();
-    QVERIFY(waitSettled(w, 60000));
+    QVERIFY(showSettled(w, {}, 60000));
     ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
     QVERIFY(!dock->giveValueFromNpy(QStringLiteral("x"), floats));
@@ -621,9 +619,7 @@ void TestModelDock::openFromTheMenuFocusesTheNodes()
 void TestModelDock::fileOpenTakesAModel()
 {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(waitSettled(w, 60000));
+    QVERIFY(showSettled(w, {}, 60000));
     const Workspace before = w.workspace();
     QStringList filters;
     QTimer::singleShot(0, &w, [&filters] {
@@ -645,8 +641,7 @@ void TestModelDock::fileOpenTakesAModel()
 void TestModelDock::windowWorksWhileAModelLoads()
 {
     MainWindow w;
-    w.show();
-    QVERIFY(waitSettled(w, 60000));
+    QVERIFY(showSettled(w, {}, 60000));
     ModelDock* dock = w.docks()->model();
     HeldReader held;
     held.held = QStringLiteral("mixed.onnx");

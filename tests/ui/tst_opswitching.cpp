@@ -49,13 +49,6 @@ bool takesSpecOnly(const OpDef& def)
            def.attrs.size() - std::size_t(offset) == notationAttrs(def.notation).size();
 }
 
-void pick(MainWindow& w, const std::string& op)
-{
-    auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
-    picker->setCurrentIndex(picker->findData(QString::fromStdString(op)));
-    emit picker->activated(picker->currentIndex());
-}
-
 // The HSV saturation (0..255) of a coloured cell as grabbed, with whatever lies over it: a
 // pixel inside its rect, clear of the digits in its middle.
 int cellSaturation(TensorView* view, std::int64_t flat)
@@ -113,15 +106,14 @@ void TestOpSwitching::everyOpOpensOnItsExample()
     QFETCH(bool, reverse);
     MainWindow w;
     w.forgetSession();
-    w.show();
-    QVERIFY(waitSettled(w));
+    QVERIFY(showSettled(w));
     std::vector<const OpDef*> order;
     for (const OpDef& def : allOps())
         order.push_back(&def);
     if (reverse) std::reverse(order.begin(), order.end());
     for (const OpDef* def : order) {
         const std::string& op = def->name;
-        pick(w, op);
+        pickOp(w, QString::fromStdString(op));
         QVERIFY2(waitSettled(w), op.c_str());
         QCOMPARE(w.workspace().op, op);
         const auto shown = w.shownEvaluation();
@@ -157,18 +149,17 @@ void TestOpSwitching::anotherOpsResultIsNeverShown()
     // unstack's two outputs must not stay as "last good result" of a failing pad.
     MainWindow w;
     w.forgetSession();
-    w.show();
-    pick(w, "unstack");
-    QVERIFY(waitSettled(w));
+    pickOp(w, QStringLiteral("unstack"));
+    QVERIFY(showSettled(w));
     QCOMPARE(w.outputViewCount(), 2);
     // Not even while the next op evaluates.
-    pick(w, "pad");
+    pickOp(w, QStringLiteral("pad"));
     QCOMPARE(w.outputViewCount(), 0);
     QCOMPARE(w.stepper()->stepCount(), 0);
     QVERIFY(!w.shownEvaluation());
     QVERIFY(waitSettled(w));
     QCOMPARE(w.outputViewCount(), 1);
-    pick(w, "unstack");
+    pickOp(w, QStringLiteral("unstack"));
     QVERIFY(waitSettled(w));
     QCOMPARE(w.outputViewCount(), 2);
     Workspace bad = exampleWorkspace(*findOp("pad"));
@@ -193,19 +184,18 @@ void TestOpSwitching::outputViewsComeBackForMoreOutputs()
 {
     MainWindow w;
     w.forgetSession();
-    w.show();
-    pick(w, "unstack");
-    QVERIFY(waitSettled(w));
+    pickOp(w, QStringLiteral("unstack"));
+    QVERIFY(showSettled(w));
     QCOMPARE(w.outputViewCount(), 2);
     const QPointer<TensorView> second = w.outputView(1);
-    pick(w, "pad");
+    pickOp(w, QStringLiteral("pad"));
     QVERIFY(waitSettled(w));
     QCOMPARE(w.outputViewCount(), 1);
     QVERIFY(second); // not deleted
     QVERIFY(!second->isVisible());
     QCOMPARE(second->model()->tensor().size(), 0); // holds no old output
     QVERIFY(!w.findChild<TensorView*>(QStringLiteral("output1View")));
-    pick(w, "unstack");
+    pickOp(w, QStringLiteral("unstack"));
     QVERIFY(waitSettled(w));
     QCOMPARE(w.outputViewCount(), 2);
     QCOMPARE(w.outputView(1), second.data());
@@ -219,11 +209,8 @@ void TestOpSwitching::staleResultIsGreyedAndSaysWhichRequest()
     MainWindow w;
     w.forgetSession();
     // A 4-D output: its faces carry a caption naming the pinned outer indices.
-    pick(w, "space_to_batch_nd");
-    w.resize(1280, 800);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY(waitSettled(w));
+    pickOp(w, QStringLiteral("space_to_batch_nd"));
+    QVERIFY(showSettled(w, {1280, 800}));
     TensorView* out = w.outputView(0);
     QVERIFY(!out->isStale());
     const std::int64_t cell = colouredElement(out);
@@ -264,8 +251,7 @@ void TestOpSwitching::decodeHighlightsResetAndTheErrorMarksTheToken()
     MainWindow w;
     w.forgetSession();
     w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1:, ::-2]")), QStringLiteral("test"));
-    w.show();
-    QVERIFY(waitSettled(w));
+    QVERIFY(showSettled(w));
     w.stepper()->setCurrentStep(0);
     QVERIFY(!w.specEditor()->litRanges().empty());
 
@@ -294,9 +280,8 @@ void TestOpSwitching::staleExtrasSayWhichRequest()
 {
     MainWindow w;
     w.forgetSession();
-    w.show();
-    pick(w, "to_expr");
-    QVERIFY(waitSettled(w));
+    pickOp(w, QStringLiteral("to_expr"));
+    QVERIFY(showSettled(w));
     auto* extras = w.findChild<QLabel*>(QStringLiteral("opExtras"));
     QVERIFY(extras->text().contains(QStringLiteral("<b>expr</b>")));
     QVERIFY(!extras->text().contains(QStringLiteral("last good result")));

@@ -69,13 +69,6 @@ QStringList cutWidgets(MainWindow& w)
     return cut;
 }
 
-void pick(MainWindow& w, const QString& op)
-{
-    auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
-    picker->setCurrentIndex(picker->findData(op));
-    emit picker->activated(picker->currentIndex());
-}
-
 // Runs in the child process: the window on this screen. Returns the number of problems.
 int checkScreen()
 {
@@ -134,7 +127,7 @@ int checkScreen()
         const bool roomy = def.example.inputs.size() > 1 || def.name == "split" ||
                            def.name == "unstack" || def.name == "space_to_batch_nd";
         if (!everyOp && !roomy) continue;
-        pick(w, QString::fromStdString(def.name));
+        pickOp(w, QString::fromStdString(def.name));
         shoot(QString::fromStdString(def.name));
     }
     std::printf("%s: screenshots in %s\n", qPrintable(name), qPrintable(screenshotDir()));

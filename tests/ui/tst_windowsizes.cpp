@@ -31,12 +31,14 @@
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStyle>
 #include <QStyleOptionComboBox>
+#include <QStyleOptionFrame>
 #include <QTableView>
 #include <QTest>
 #include <QUuid>
@@ -128,6 +130,37 @@ void checkCombos(MainWindow& w, Problems& fail, const QString& what)
                             .arg(box->objectName(), box->currentText())
                             .arg(shown.width())
                             .arg(box->width()));
+    }
+}
+
+/// No input's shape field shows its shape cut, by its own width (it scrolled: a rank-8 shape
+/// showed "(2, 2, 2" at 1024 x 700) or by a column scrolled sideways.
+void checkShapeFields(MainWindow& w, Problems& fail, const QString& what)
+{
+    for (QLineEdit* field : w.centralWidget()->findChildren<QLineEdit*>()) {
+        if (!field->objectName().endsWith(QLatin1String("Shape")) || !field->isVisibleTo(&w))
+            continue;
+        QStyleOptionFrame option;
+        option.initFrom(field);
+        option.lineWidth = field->style()->pixelMetric(QStyle::PM_DefaultFrameWidth, &option, field);
+        const QMargins margins = field->textMargins();
+        // QLineEdit keeps 2 px at each side of its text.
+        const int room = field->style()
+                             ->subElementRect(QStyle::SE_LineEditContents, &option, field)
+                             .width() -
+                         margins.left() - margins.right() - 2 * 2;
+        const int needed = field->fontMetrics().horizontalAdvance(field->text());
+        if (room < needed)
+            fail(what + QStringLiteral(": %1 shows \"%2\" in %3 px, it needs %4")
+                            .arg(field->objectName(), field->text())
+                            .arg(room)
+                            .arg(needed));
+        const QRect shown = shownPart(field);
+        if (!shown.isEmpty() && shown.width() < field->width())
+            fail(what + QStringLiteral(": %1 (\"%2\") shows %3 of its %4 px")
+                            .arg(field->objectName(), field->text())
+                            .arg(shown.width())
+                            .arg(field->width()));
     }
 }
 
@@ -317,6 +350,7 @@ void checkAll(MainWindow& w, const QSize& size, Problems& fail, const QString& w
 {
     settle(w, fail, what);
     checkCombos(w, fail, what);
+    checkShapeFields(w, fail, what);
     checkSize(w, size, fail, what);
     checkEditors(w, fail, what);
 }
@@ -340,9 +374,7 @@ int checkDefaultWindow()
     if (!recovery || !recovery->isVisible()) fail(QStringLiteral("no recovery offered"));
     const QSize size = w.size();
     for (const char* op : {"strided_slice", "getitem", "pad"}) {
-        auto* picker = w.opPicker();
-        picker->setCurrentIndex(picker->findData(QLatin1String(op)));
-        emit picker->activated(picker->currentIndex());
+        pickOp(w, QLatin1String(op));
         checkAll(w, size, fail, QLatin1String(op));
         shoot(w, fail, QStringLiteral("recovery-") + QLatin1String(op));
     }
@@ -399,6 +431,12 @@ int checkScreen()
         shoot(w, fail, QStringLiteral("model-") + theme);
         docks->model()->hide();
         checkAll(w, size, fail, QStringLiteral("model closed"));
+
+        // A rank-8 input: its shape shown whole.
+        w.setWorkspace(getitemWorkspace({2, 2, 2, 2, 2, 2, 2, 2}, QStringLiteral("x[1, ..., 0]")),
+                       QStringLiteral("test"));
+        checkAll(w, size, fail, QStringLiteral("rank 8"));
+        shoot(w, fail, QStringLiteral("rank8-") + theme);
 
         // Presentation: large type, the lesson's text still whole, the window as it was.
         if (!w.openLesson(QStringLiteral("walkthrough"))) fail(QStringLiteral("no walkthrough"));

@@ -40,6 +40,7 @@ using namespace ss;
 using namespace ss::ui;
 using ss::testing::getitemWorkspace;
 using ss::testing::litInReadOrder;
+using ss::testing::pickOp;
 using ss::testing::waitSettled;
 
 Q_DECLARE_METATYPE(ss::Shape)
@@ -864,9 +865,7 @@ void TestWorkbench::opPickerSwitchesEditors()
     w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[1:, ::-2]")), QStringLiteral("test"));
     w.show();
     QVERIFY(waitSettled(w));
-    auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
-    picker->setCurrentIndex(picker->findData(op));
-    emit picker->activated(picker->currentIndex());
+    pickOp(w, op);
     QVERIFY(waitSettled(w));
     QCOMPARE(w.workspace().op, op.toStdString());
     QCOMPARE(w.opEditor()->objectName(), editor);
@@ -885,8 +884,7 @@ void TestWorkbench::opPickerSwitchesEditors()
                     ->text()
                     .contains(QStringLiteral("x[1:, ::-2]")));
     // And back to getitem, which gets its expression from the raw arguments.
-    picker->setCurrentIndex(picker->findData(QStringLiteral("getitem")));
-    emit picker->activated(picker->currentIndex());
+    pickOp(w, QStringLiteral("getitem"));
     QVERIFY(waitSettled(w));
     QCOMPARE(w.workspace().op, std::string("getitem"));
     QVERIFY(w.lastEvaluation()->ok);
@@ -897,9 +895,7 @@ void TestWorkbench::genericEditorReadsJsonValues()
     if (!findOp("transpose")) QFAIL("this build has no transpose op");
     MainWindow w;
     w.show();
-    auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
-    picker->setCurrentIndex(picker->findData(QStringLiteral("transpose")));
-    emit picker->activated(picker->currentIndex());
+    pickOp(w, QStringLiteral("transpose"));
     QVERIFY(waitSettled(w));
     QCOMPARE(w.opEditor()->objectName(), QStringLiteral("genericEditor"));
     auto* perm = w.opEditor()->findChild<QLineEdit*>(QStringLiteral("attr_perm"));
@@ -924,9 +920,7 @@ void TestWorkbench::listInputsGrowAndShrink()
     if (!findOp("concat")) QFAIL("this build has no concat op");
     MainWindow w;
     w.show();
-    auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
-    picker->setCurrentIndex(picker->findData(QStringLiteral("concat")));
-    emit picker->activated(picker->currentIndex());
+    pickOp(w, QStringLiteral("concat"));
     QVERIFY(waitSettled(w));
     const std::size_t before = w.workspace().inputs[0].size();
     auto* add = w.findChild<QPushButton*>(QStringLiteral("add_values"));
@@ -966,9 +960,7 @@ void TestWorkbench::sliceAndPaddleTablesEditAttributes()
     QCOMPARE(model->litRows(), (std::vector<int>{1}));
 
     // slice: one row per dimension, begin and size.
-    auto* picker = w.findChild<QComboBox*>(QStringLiteral("opPicker"));
-    picker->setCurrentIndex(picker->findData(QStringLiteral("slice")));
-    emit picker->activated(picker->currentIndex());
+    pickOp(w, QStringLiteral("slice"));
     QVERIFY(waitSettled(w));
     auto* sliceTable = w.findChild<QTableView*>(QStringLiteral("sliceArgsTable"));
     QVERIFY(sliceTable);

@@ -9,6 +9,7 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
@@ -100,6 +101,24 @@ inline void useCleanTestEnvironment()
 [[nodiscard]] inline bool waitSettled(const ss::ui::MainWindow& window, int timeoutMs = 20000)
 {
     return QTest::qWaitFor([&] { return window.isSettled(); }, timeoutMs);
+}
+
+/// Shows `window` (at `size`, if one is given) and waits until it is on screen and its newest
+/// evaluation settled: how the workbench suites start a window.
+[[nodiscard]] inline bool showSettled(ss::ui::MainWindow& window, QSize size = {},
+                                      int timeoutMs = 20000)
+{
+    if (size.isValid()) window.resize(size);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window) && waitSettled(window, timeoutMs);
+}
+
+/// Picks `op` in the window's op picker, as choosing it from the list does (activated).
+inline void pickOp(ss::ui::MainWindow& window, const QString& op)
+{
+    auto* picker = window.findChild<QComboBox*>(QStringLiteral("opPicker"));
+    picker->setCurrentIndex(picker->findData(op));
+    emit picker->activated(picker->currentIndex());
 }
 
 inline ss::ui::Workspace getitemWorkspace(const Shape& shape, const QString& expr,

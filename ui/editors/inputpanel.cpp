@@ -132,6 +132,8 @@ InputControls::InputControls(const QString& prefix, const QString& label, QWidge
         m_source.seed = std::uint64_t(seed);
         emitEdit(QStringLiteral("seed"));
     });
+    // A longer or shorter shape may need the other arrangement.
+    connect(m_shape, &QLineEdit::textChanged, this, [this] { arrange(); });
     onFieldEdited(m_literal, this, [this](const QString& text) {
         m_source.literal = text;
         emitEdit(QStringLiteral("literal"));
@@ -140,24 +142,47 @@ InputControls::InputControls(const QString& prefix, const QString& label, QWidge
 
 namespace {
 
-/// The least width of `widgets` side by side in `row`.
-int rowWidth(const QHBoxLayout* row, std::initializer_list<const QWidget*> widgets)
+/// The least width of `widget`.
+int leastWidth(const QWidget* widget)
 {
-    int width = 0;
+    return std::max(widget->minimumWidth(), widget->minimumSizeHint().width());
+}
+
+/// The width of `widgets` side by side in `row`, each as wide as `width` says.
+int rowWidth(const QHBoxLayout* row, std::initializer_list<const QWidget*> widgets,
+             const std::function<int(const QWidget*)>& width = leastWidth)
+{
+    int total = 0;
     int shown = 0;
     for (const QWidget* w : widgets) {
         if (w->isHidden()) continue;
-        width += std::max(w->minimumWidth(), w->minimumSizeHint().width());
+        total += width(w);
         ++shown;
     }
-    return width + std::max(0, shown - 1) * std::max(0, row->spacing());
+    return total + std::max(0, shown - 1) * std::max(0, row->spacing());
 }
 
 } // namespace
 
+int InputControls::shapeTextWidth() const
+{
+    // QLineEdit's least width holds one widest character (maxWidth) inside its frame and margins;
+    // the text takes that character's place, with the 2 px the field keeps at each side of its
+    // text and the cursor's pixel.
+    const QFontMetrics metrics = m_shape->fontMetrics();
+    return m_shape->minimumSizeHint().width() - metrics.maxWidth() +
+           metrics.horizontalAdvance(m_shape->text()) + 2 * 2 + 1;
+}
+
 int InputControls::oneRowWidth() const
 {
-    return rowWidth(m_firstRow, {m_label, m_shape, m_dtype, m_fill, m_seed});
+    // One line only if the shape shows whole in it: at 1024 px a rank-8 shape scrolled to
+    // "(2, 2, 2" in a field as wide as "(10, 10)" beside the element type and fill.
+    return rowWidth(m_firstRow, {m_label, m_shape, m_dtype, m_fill, m_seed},
+                    [this](const QWidget* w) {
+                        return w == m_shape ? std::max(leastWidth(w), shapeTextWidth())
+                                            : leastWidth(w);
+                    });
 }
 
 int InputControls::twoRowWidth() const

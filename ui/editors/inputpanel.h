@@ -55,8 +55,11 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    /// One line when the width holds every field, else the element type and fill on a second.
+    /// One line when the width holds every field and the whole shape, else the element type and
+    /// fill on a second.
     void arrange();
+    /// The width the shape field needs to show its text whole.
+    int shapeTextWidth() const;
     int oneRowWidth() const;
     int twoRowWidth() const;
 
