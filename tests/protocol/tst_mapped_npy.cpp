@@ -101,12 +101,17 @@ Tensor readMapped(const std::string& path)
 }
 
 // A request of `op` on the .npy file at `path` as its input `slot`, with attributes `attrs` (a
-// JSON object) and `extra` JSON members.
+// JSON object) and `extra` JSON members. A `slot` ending in "[]" is a list input (concat's
+// values) of that one file.
 Json fileRequest(const QString& path, const std::string& op, const std::string& slot,
                  const std::string& attrs, const std::string& extra = "")
 {
-    return parseJson("{\"op\": \"" + op + "\", \"inputs\": {\"" + slot + "\": {\"npy\": \"" +
-                     path.toStdString() + "\"}}, \"attrs\": " + attrs + extra + "}");
+    const bool list = slot.ends_with("[]");
+    const std::string file = "{\"npy\": \"" + path.toStdString() + "\"}";
+    return parseJson("{\"op\": \"" + op + "\", \"inputs\": {\"" +
+                     (list ? slot.substr(0, slot.size() - 2) : slot) +
+                     "\": " + (list ? "[" + file + "]" : file) + "}, \"attrs\": " + attrs + extra +
+                     "}");
 }
 
 // A getitem request of `expr` on the .npy file at `path`, with `extra` JSON members.
@@ -632,6 +637,41 @@ void TestMappedNpy::aViewOfAFileIsNotHeldToTheLimits_data()
                                    << "input"
                                    << R"({"expr": "x[16:48]"})"
                                    << "";
+    // Ops whose output is their input (issue 24): planned as views of the file and checked as
+    // the others are, instead of refused by a size check made before their plan.
+    QTest::newRow("tile by ones") << "tile"
+                                  << "input" << R"({"multiples": [1, 1]})"
+                                  << "";
+    QTest::newRow("tile by two")
+        << "tile"
+        << "input" << R"({"multiples": [2, 1]})"
+        << "the output of shape [1024,512] has 524288 elements, over the limit of 1000 elements";
+    QTest::newRow("pad by zeros") << "pad"
+                                  << "tensor" << R"({"paddings": [[0, 0], [0, 0]]})"
+                                  << "";
+    QTest::newRow("mirror pad by zeros")
+        << "pad"
+        << "tensor" << R"({"paddings": [[0, 0], [0, 0]], "mode": "REFLECT"})"
+        << "";
+    QTest::newRow("pad by one")
+        << "pad"
+        << "tensor" << R"({"paddings": [[0, 0], [0, 1]]})"
+        << "the output of shape [512,513] has 262656 elements, over the limit of 1000 elements";
+    QTest::newRow("transpose, the identity") << "transpose"
+                                             << "a" << R"({"perm": [0, 1]})"
+                                             << "";
+    QTest::newRow("reverse of no axes") << "reverse"
+                                        << "tensor" << R"({"axis": []})"
+                                        << "";
+    QTest::newRow("concat of one") << "concat"
+                                   << "values[]" << R"({"axis": 0})"
+                                   << "";
+    QTest::newRow("stack of one") << "stack"
+                                  << "values[]" << R"({"axis": 0})"
+                                  << "";
+    QTest::newRow("stack of one, inner axis") << "stack"
+                                              << "values[]" << R"({"axis": 2})"
+                                              << "";
 }
 
 // An output that shares a mapped file's pages is memory the process never allocates: it is held
