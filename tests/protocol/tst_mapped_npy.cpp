@@ -177,6 +177,8 @@ private slots:
     void aViewOfAFileIsNotHeldToTheLimits();
     void onlyTheWholeMappedRangeIsTheFile();
     void aFileIsReadInOrderAgainWhenItsLastSamplerEnds();
+    void aStridedViewOfAColdFileReadsAboutItsPages_data();
+    void aStridedViewOfAColdFileReadsAboutItsPages();
 };
 
 void TestMappedNpy::mapsWhereTheLayoutAllows_data()
@@ -768,6 +770,41 @@ void TestMappedNpy::aFileIsReadInOrderAgainWhenItsLastSamplerEnds()
     std::vector<float> plain(1 << 20);
     adviseScatteredReads(plain.data(), std::int64_t(plain.size() * sizeof(float)), true);
     QVERIFY(!readsScattered(plain.data() + plain.size() / 2));
+}
+
+void TestMappedNpy::aStridedViewOfAColdFileReadsAboutItsPages_data()
+{
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<int>("pages"); // the pages of the file it reads
+    // 16 rows of 64 KiB, 16 MiB apart: 16 pages each.
+    QTest::newRow("rows reversed, every 7th") << "x[::256, ::-7]" << 16 * 16;
+    QTest::newRow("a column") << "x[::256, 5]" << 16;
+    QTest::newRow("rows") << "x[::256, 1:]" << 16 * 16;
+}
+
+// A strided view of a file not in the page cache reads about the pages it uses: each first touch
+// of a row brought in a readahead window around it (read_ahead_kb, 8 MiB on the test machine's
+// disk: 2,048 pages a row) when the plan's pages were not asked for ahead (plan_reads.h). 256 MiB
+// of float32, 4096 x 16384, a hole on the disk.
+void TestMappedNpy::aStridedViewOfAColdFileReadsAboutItsPages()
+{
+    QFETCH(QString, expr);
+    QFETCH(int, pages);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("cold.npy");
+    constexpr std::int64_t bytes = std::int64_t(4096) * 16384 * 4;
+    QVERIFY(writeSparseNpy(path, "<f4", "(4096, 16384)", bytes));
+    QVERIFY(evictFromPageCache(path));
+    const Limits limits = kLimits.forRequest();
+    const Request request =
+        readRequest(getitemRequest(path, expr.toStdString(), ", \"emit\": \"summary\""), limits);
+    const Tensor& input = request.inputs.at(0).at(0);
+    QVERIFY(isMappedFile(input.raw()));
+    const RequestResult result = runRequest(request, limits, testExecutor());
+    QVERIFY(!isMappedFile(result.outputs.at(0).raw())); // a copy, read from the file
+    const std::int64_t cached = cachedPages(input.raw(), bytes);
+    QVERIFY2(cached >= 0 && cached <= 2 * pages + 16,
+             qPrintable(QStringLiteral("%1 pages read for %2 used").arg(cached).arg(pages)));
 }
 
 #include "tst_mapped_npy.moc"
