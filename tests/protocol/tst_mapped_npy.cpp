@@ -109,9 +109,8 @@ Json fileRequest(const QString& path, const std::string& op, const std::string& 
     const bool list = slot.ends_with("[]");
     const std::string file = "{\"npy\": \"" + path.toStdString() + "\"}";
     return parseJson("{\"op\": \"" + op + "\", \"inputs\": {\"" +
-                     (list ? slot.substr(0, slot.size() - 2) : slot) +
-                     "\": " + (list ? "[" + file + "]" : file) + "}, \"attrs\": " + attrs + extra +
-                     "}");
+                     (list ? slot.substr(0, slot.size() - 2) : slot) + "\": " +
+                     (list ? "[" + file + "]" : file) + "}, \"attrs\": " + attrs + extra + "}");
 }
 
 // A getitem request of `expr` on the .npy file at `path`, with `extra` JSON members.

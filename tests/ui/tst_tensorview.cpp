@@ -25,9 +25,6 @@
 #include <qcustomplot.h>
 
 #include <cmath>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <limits>
 #include <random>
 #include <string>
@@ -944,7 +941,8 @@ void TestTensorView::valueStyleOfAMappedFileReadsOnlyItsSamples()
     QCOMPARE(style.text(0), QStringLiteral("0."));
     const auto cached = ss::testing::cachedPages(t.raw(), elements * 4);
     // 64 runs of 1 KiB: a page or two each.
-    QVERIFY2(cached >= 0 && cached <= 4 * 64, qPrintable(QStringLiteral("%1 pages read").arg(cached)));
+    QVERIFY2(cached >= 0 && cached <= 4 * 64,
+             qPrintable(QStringLiteral("%1 pages read").arg(cached)));
 }
 
 void TestTensorView::editorReportsEnterAndIgnoresEscape()
