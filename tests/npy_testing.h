@@ -7,6 +7,13 @@
 #include <QFile>
 #include <QString>
 
+#include <algorithm>
+#include <cstdint>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <vector>
+
 namespace ss::testing {
 
 /// A version 1.0 .npy header as NumPy writes it: the dict padded with spaces and a newline so
@@ -38,6 +45,30 @@ inline bool writeSparseNpy(const QString& path, const QByteArray& descr, const Q
     QFile f(path);
     return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(header) == header.size() &&
            f.resize(header.size() + dataBytes);
+}
+
+/// Takes the file at `path` out of the page cache (its written pages flushed first), so that a
+/// read of it is a cold read. False if it could not be opened.
+inline bool evictFromPageCache(const QString& path)
+{
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY);
+    if (fd < 0) return false;
+    ::fdatasync(fd);
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+    ::close(fd);
+    return true;
+}
+
+/// How many of the pages under [data, data + bytes) of a mapped file are in the page cache
+/// (mincore over the whole pages), or -1 if mincore fails.
+inline std::int64_t cachedPages(const void* data, std::int64_t bytes)
+{
+    const auto page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
+    const auto first = reinterpret_cast<std::uintptr_t>(data) / page * page;
+    const auto end = reinterpret_cast<std::uintptr_t>(data) + std::uintptr_t(bytes);
+    std::vector<unsigned char> resident((end - first + page - 1) / page);
+    if (::mincore(reinterpret_cast<void*>(first), end - first, resident.data()) != 0) return -1;
+    return std::count_if(resident.begin(), resident.end(), [](unsigned char c) { return c & 1; });
 }
 
 } // namespace ss::testing

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/executor.h"
 #include "core/op.h"
+#include "core/plan_reads.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -1038,6 +1039,7 @@ std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& i
             if (ctx) ctx->addWork(n);
             continue;
         }
+        adviseScatteredPlanReads(out, inputs);
         Tensor result = Tensor::empty(out.dtype, out.shape);
         visitStorage(out.dtype, [&](auto tag) {
             using T = typename decltype(tag)::type;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/mapped_file.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdint>
@@ -325,6 +326,18 @@ void adviseScatteredReads(const void* data, std::int64_t bytes, bool scattered)
         advisePages(reinterpret_cast<void*>(s->begin.load(std::memory_order_acquire)),
                     std::int64_t(s->length), MADV_NORMAL);
     }
+}
+
+void adviseWillRead(const void* data, const std::vector<ByteSpan>& spans)
+{
+    if (!data || !isMappedFile(data)) return;
+    // The kernel reads at most its readahead window (or the device's largest request) of one
+    // MADV_WILLNEED, whatever the range: a long span is asked for in parts.
+    constexpr std::int64_t kPart = std::int64_t(512) << 10;
+    const auto* base = static_cast<const char*>(data);
+    for (const ByteSpan& span : spans)
+        for (std::int64_t at = span.begin; at < span.end; at += kPart)
+            advisePages(base + at, std::min(kPart, span.end - at), MADV_WILLNEED);
 }
 
 void unmapResidentPages(const void* data, std::int64_t bytes)

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ss {
 
@@ -74,6 +75,19 @@ private:
     std::int64_t m_bytes;
     bool m_on;
 };
+
+/// Bytes [begin, end) from a buffer's first byte.
+struct ByteSpan
+{
+    std::int64_t begin;
+    std::int64_t end;
+};
+
+/// Asks the kernel for the pages under `spans` of the mapped file at `data`, about to be read at
+/// scattered places (adviseScatteredPlanReads, plan_reads.h): they are read now, in the
+/// background and all at once, and no more than them, where each first touch of a span would
+/// wait for a readahead window around it. Does nothing for memory that is not a mapped file.
+void adviseWillRead(const void* data, const std::vector<ByteSpan>& spans);
 
 /// Lets go of this process's mappings of the pages under [data, data + bytes) of a mapped file,
 /// read in full and not to be read again soon (an op's input, once the op is done): the pages

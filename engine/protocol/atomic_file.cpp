@@ -33,16 +33,42 @@ std::string kindOf(mode_t mode)
     return "a special file";
 }
 
-/// FNV-1a: enough to tell whether the bytes read back are the bytes written.
+/// Enough to tell whether the bytes read back are the bytes written: FNV-1a's step taken over
+/// 8-byte words (a byte at a time, it cost about 1 CPU second per GB on each side of an 8 GB
+/// save). Chunks of any sizes give the same digest: a word split between two chunks is finished
+/// from the next one.
 struct Digest
 {
     std::uint64_t value = 1469598103934665603ull;
     std::uint64_t size = 0;
+    std::uint64_t partial = 0; ///< the bytes of a word not yet complete, the first lowest
+
     void add(const char* data, std::size_t n)
     {
-        for (std::size_t i = 0; i < n; ++i)
-            value = (value ^ std::uint8_t(data[i])) * 1099511628211ull;
-        size += n;
+        for (; n > 0 && size % 8 != 0; ++data, --n)
+            addByte(std::uint8_t(*data));
+        for (; n >= 8; data += 8, n -= 8) {
+            std::uint64_t word = 0;
+            std::memcpy(&word, data, 8);
+            mix(word);
+            size += 8;
+        }
+        for (; n > 0; ++data, --n)
+            addByte(std::uint8_t(*data));
+    }
+    /// The digest of everything added, a last incomplete word included.
+    std::uint64_t result() const { return (value ^ partial) * kPrime; }
+
+private:
+    static constexpr std::uint64_t kPrime = 1099511628211ull;
+    void mix(std::uint64_t word) { value = (value ^ word) * kPrime; }
+    void addByte(std::uint8_t byte)
+    {
+        partial |= std::uint64_t(byte) << (8 * (size % 8));
+        if (++size % 8 == 0) {
+            mix(partial);
+            partial = 0;
+        }
     }
 };
 
@@ -163,7 +189,7 @@ std::string writeFileAtomically(const QString& path,
         }
         ::close(readFd);
     }
-    if (read.size != written.size || read.value != written.value)
+    if (read.size != written.size || read.result() != written.result())
         return "the file read back differs from what was written (" + std::to_string(read.size) +
                " of " + std::to_string(written.size) + " bytes)";
 

@@ -518,8 +518,8 @@ private slots:
     }
 
     // An output that is a whole input in its own order shares the input's buffer: x[...], a
-    // transpose by the identity, a tile by ones, a pad by zeros, a reshape. Anything else that
-    // reads it differently is a copy.
+    // transpose by the identity, a tile by ones, a pad by zeros, a reverse of no axes, a concat
+    // or stack of one input, a reshape. Anything else that reads it differently is a copy.
     void identityPlansShareTheInput_data()
     {
         QTest::addColumn<QString>("op");
@@ -537,6 +537,12 @@ private slots:
         QTest::newRow("tile [1, 2]") << "tile" << Attrs{{"multiples", Attr::ints({1, 2})}} << false;
         Attr::List zeros{Attr(Attr::List{Attr(0), Attr(0)}), Attr(Attr::List{Attr(0), Attr(0)})};
         QTest::newRow("pad by zeros") << "pad" << Attrs{{"paddings", Attr(zeros)}} << true;
+        QTest::newRow("mirror pad by zeros")
+            << "pad" << Attrs{{"paddings", Attr(zeros)}, {"mode", Attr("REFLECT")}} << true;
+        QTest::newRow("reverse of no axes") << "reverse" << Attrs{{"axis", Attr::ints({})}} << true;
+        QTest::newRow("reverse [0]") << "reverse" << Attrs{{"axis", Attr::ints({0})}} << false;
+        QTest::newRow("concat of one") << "concat" << Attrs{{"axis", Attr(0)}} << true;
+        QTest::newRow("stack of one") << "stack" << Attrs{{"axis", Attr(1)}} << true;
     }
 
     void identityPlansShareTheInput()

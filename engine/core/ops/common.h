@@ -60,6 +60,17 @@ inline bool innerDimsAligned(const Shape& shape, DType dtype)
     return innerMod * elementBytes % kEigenMaxAlignBytes == 0;
 }
 
+/// Refuses an output shape whose element count overflows int64 (in Limits::check's words) before
+/// a planner multiplies its sizes into strides. The limits themselves are checked on the finished
+/// plan (OutputPlan::checkSize), which holds an output that is its input (a tile by ones, a pad
+/// by zeros, a stack of one) to what the input may be: a mapped file's view is not held to the
+/// limits of memory the process allocates.
+inline void checkCountFits(const OpCall& call, const Shape& shape, DType dtype,
+                           const std::string& what)
+{
+    if (!checkedNumElements(shape)) call.limits().check(shape, dtype, what);
+}
+
 /// A new output, refused (before anything is allocated for it) if the engine cannot hold it.
 inline OutputPlan newOutput(const OpCall& call, DType dtype, Shape shape, const std::string& what)
 {

@@ -317,7 +317,7 @@ OpPlan tile(const OpCall& call)
                                                             ", more than a 64-bit count can hold");
         outShape.push_back(out);
     }
-    call.limits().check(outShape, input.dtype(), "the output");
+    checkCountFits(call, outShape, input.dtype(), "the output");
     plan.steps.push_back({"Output shape",
                           r == 0 ? "A scalar takes no multiples; the output is the input."
                                  : firstFew(r,
@@ -363,6 +363,7 @@ OpPlan tile(const OpCall& call)
         }
         out.pieces.push_back(std::move(p));
     }
+    out.checkSize(call.allInputs(), call.limits(), "the output");
     plan.outputs.push_back(std::move(out));
     return plan;
 }
@@ -515,7 +516,7 @@ OpPlan pad(const OpCall& call)
                               {i},
                               {i}});
     }
-    call.limits().check(outShape, tensor.dtype(), "the output");
+    checkCountFits(call, outShape, tensor.dtype(), "the output");
 
     OutputPlan out;
     out.dtype = tensor.dtype();
@@ -603,6 +604,7 @@ OpPlan pad(const OpCall& call)
              dimRange(0, r),
              dimRange(0, r)});
     }
+    out.checkSize(call.allInputs(), call.limits(), "the output");
     plan.outputs.push_back(std::move(out));
     return plan;
 }
@@ -667,7 +669,7 @@ OpPlan concat(const OpCall& call)
     }
     out.shape = s0;
     out.shape[std::size_t(axis)] = total;
-    call.limits().check(out.shape, out.dtype, "the output");
+    checkCountFits(call, out.shape, out.dtype, "the output");
     plan.steps.push_back(
         {"Axis",
          "axis " + num(given) +
@@ -714,6 +716,7 @@ OpPlan concat(const OpCall& call)
                           {},
                           {axis},
                           {axis}});
+    out.checkSize(call.allInputs(), call.limits(), "the output");
     plan.outputs.push_back(std::move(out));
     return plan;
 }
@@ -749,7 +752,7 @@ OpPlan stack(const OpCall& call)
     out.dtype = values[0].dtype();
     out.shape = s0;
     out.shape.insert(out.shape.begin() + axis, n);
-    call.limits().check(out.shape, out.dtype, "the output");
+    checkCountFits(call, out.shape, out.dtype, "the output");
     // Each input, seen with a dimension of size 1 at the axis, is one box of the output.
     Shape unit = s0;
     unit.insert(unit.begin() + axis, 1);
@@ -778,6 +781,7 @@ OpPlan stack(const OpCall& call)
                           {},
                           {},
                           {axis}});
+    out.checkSize(call.allInputs(), call.limits(), "the output");
     plan.outputs.push_back(std::move(out));
     return plan;
 }
