@@ -443,8 +443,10 @@ OpPlan gatherNd(const OpCall& call)
 // unique_with_counts
 
 // unique's table: from a value's key to its number in order of first occurrence and how often
-// it occurs. Flat, with open addressing and linear probing, doubled when half full: no node per
-// value and no allocation per insert, where std::unordered_map spent most of its time. The slot's
+// it occurs. Flat, with open addressing and linear probing, doubled when three quarters full: no
+// node per value and no allocation per insert, where std::unordered_map spent most of its time.
+// (Doubled when half full, 10^7 distinct values took 2^25 slots, 400 MB, beside the 200 MB they
+// grew from; the allocator keeps that peak for the next request.) The slot's
 // home is the top bits of key * 2^64/phi (Fibonacci hashing), which depend on every key bit.
 template <class Key> class DistinctTable
 {
@@ -453,7 +455,7 @@ public:
     /// which it then gets.
     template <class Same> std::int32_t insert(Key key, std::int32_t newId, const Same& same)
     {
-        if (2 * (m_size + 1) > m_slots.size()) grow();
+        if (4 * (m_size + 1) > 3 * m_slots.size()) grow();
         for (std::size_t pos = home(key);; pos = (pos + 1) & (m_slots.size() - 1)) {
             Slot& s = m_slots[pos];
             if (s.id < 0) {
@@ -475,14 +477,11 @@ public:
     }
 
     /// count[id] for every value in the table.
-    void writeCounts(std::vector<std::int64_t>& count) const
+    template <class I> void writeCounts(I* count) const
     {
         for (const Slot& s : m_slots)
-            if (s.id >= 0) count[std::size_t(s.id)] = s.count;
+            if (s.id >= 0) count[s.id] = I(s.count);
     }
-
-    /// Bytes a table holding `distinct` values may take, while it doubles included.
-    static constexpr std::int64_t kBytesPerValue = 6 * std::int64_t(sizeof(Key) + 8);
 
 private:
     struct Slot
@@ -492,6 +491,12 @@ private:
         std::int32_t count;
     };
 
+public:
+    /// Bytes a table holding `distinct` values may take, while it doubles included: just doubled,
+    /// 8/3 slots a value, beside the 4/3 it grew from.
+    static constexpr std::int64_t kBytesPerValue = 4 * std::int64_t(sizeof(Slot));
+
+private:
     std::size_t home(Key key) const
     {
         return std::size_t((std::uint64_t(key) * 0x9E3779B97F4A7C15ull) >> m_shift);
@@ -548,21 +553,21 @@ template <class T> DistinctKey<T> distinctKey(const T& v)
 }
 
 // For each element, the number of its distinct value in order of first occurrence (written to
-// idx); where each distinct value first occurs; how often each occurs. Equality is C++ ==, as in
-// TensorFlow's hash map: every NaN is new, -0.0 and +0.0 are one value.
+// idx), each value with how often it occurs in `table`; returns the number of distinct values.
+// Equality is C++ ==, as in TensorFlow's hash map: every NaN is new, -0.0 and +0.0 are one value.
 template <class T, class Idx>
-void findDistinct(const T* x, std::int64_t n, std::vector<std::int64_t>& firstAt, Idx* idx,
-                  std::vector<std::int64_t>& count)
+std::int64_t findDistinct(const T* x, std::int64_t n, Idx* idx, DistinctTable<DistinctKey<T>>& table)
 {
     // Many distinct values make a table larger than the caches, where every lookup would wait
     // for memory: the slot of a value this far ahead is fetched while the current one is looked
     // up (string keys are hashed once only, so they are not fetched ahead).
     constexpr std::int64_t kAhead = 16;
-    DistinctTable<DistinctKey<T>> table;
+    // Strings with equal hashes are compared by their text: where each string value first occurs.
+    std::vector<std::int32_t> stringFirsts;
+    std::int32_t next = 0;
     for (std::int64_t i = 0; i < n; ++i) {
         if constexpr (!std::is_same_v<T, std::string>)
             if (i + kAhead < n) table.prefetch(distinctKey(x[i + kAhead]));
-        const auto next = std::int32_t(firstAt.size());
         std::int32_t id = next;
         // NaN is never equal to anything: a value of its own, kept out of the table.
         if constexpr (kIsRealFloat<T>)
@@ -570,16 +575,37 @@ void findDistinct(const T* x, std::int64_t n, std::vector<std::int64_t>& firstAt
         if (id == -1)
             id = next;
         else if constexpr (std::is_same_v<T, std::string>)
-            id = table.insert(distinctKey(x[i]), next,
-                              [&](std::int32_t k) { return x[firstAt[std::size_t(k)]] == x[i]; });
+            id = table.insert(distinctKey(x[i]), next, [&](std::int32_t k) {
+                return x[stringFirsts[std::size_t(k)]] == x[i];
+            });
         else
             id = table.insert(distinctKey(x[i]), next, [](std::int32_t) { return true; });
-        if (id == next) firstAt.push_back(i);
+        if (id == next) {
+            ++next;
+            if constexpr (std::is_same_v<T, std::string>) stringFirsts.push_back(std::int32_t(i));
+        }
         idx[i] = Idx(id);
     }
-    // NaNs, not in the table, occur once each.
-    count.assign(firstAt.size(), 1);
-    table.writeCounts(count);
+    return next;
+}
+
+// Where each distinct value first occurs, from idx: the values are numbered in order of first
+// occurrence, so the first element whose number is one past the highest seen so far is that
+// value's first occurrence. One pass over idx, instead of a list kept while the table is built.
+template <class Idx, class Row> void writeFirstOccurrences(const Idx* idx, std::int64_t n, Row* first)
+{
+    std::int64_t next = 0;
+    for (std::int64_t i = 0; i < n; ++i)
+        if (idx[i] == next) first[next++] = Row(i);
+}
+
+// Calls f with idx's values, writable, as int32 or int64 (out_idx).
+template <class F> void withIdx(Tensor& idx, F&& f)
+{
+    if (idx.dtype() == DType::Int32)
+        f(idx.data<std::int32_t>());
+    else
+        f(idx.data<std::int64_t>());
 }
 
 OpPlan uniqueWithCounts(const OpCall& call)
@@ -596,43 +622,48 @@ OpPlan uniqueWithCounts(const OpCall& call)
     requireRealNumbers(call, "x", {DType::Bool, DType::String});
     const std::int64_t n = x.size();
     call.limits().check({n}, idxType, "idx");
-    // Working memory while the distinct values are found, at worst (every value distinct): firstAt
-    // and count (8 bytes each, firstAt with room to grow) and the table.
+    // Working memory while the distinct values are found, at worst (every value distinct): the
+    // table, and for strings where each first occurs (4 bytes, with room to grow).
     std::int64_t workingBytesPerElement = 0;
     visitDType(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (!kIsComplex<T>)
-            workingBytesPerElement = 24 + DistinctTable<DistinctKey<T>>::kBytesPerValue;
+            workingBytesPerElement = DistinctTable<DistinctKey<T>>::kBytesPerValue +
+                                     (std::is_same_v<T, std::string> ? 8 : 0);
     });
     call.limits().charge(n * workingBytesPerElement,
                          "unique's working memory for " + num(n) + " elements");
 
-    std::vector<std::int64_t> firstAt;
-    std::vector<std::int64_t> count;
     Tensor idxValues = Tensor::empty(idxType, {n}, call.limits());
+    Tensor counts;
     visitDType(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (kIsComplex<T>)
-            return; // refused above
-        else if (idxType == DType::Int32)
-            findDistinct(x.data<T>(), n, firstAt, idxValues.data<std::int32_t>(), count);
-        else
-            findDistinct(x.data<T>(), n, firstAt, idxValues.data<std::int64_t>(), count);
+        if constexpr (!kIsComplex<T>) // refused above
+            withIdx(idxValues, [&](auto* idx) {
+                using I = std::remove_pointer_t<decltype(idx)>;
+                DistinctTable<DistinctKey<T>> table;
+                const std::int64_t distinct = findDistinct(x.data<T>(), n, idx, table);
+                counts = Tensor::empty(idxType, {distinct}, call.limits());
+                // NaNs, not in the table, occur once each.
+                std::fill_n(counts.data<I>(), distinct, I(1));
+                table.writeCounts(counts.data<I>());
+            });
     });
-    const auto distinct = std::int64_t(firstAt.size());
+    const std::int64_t distinct = counts.size();
 
     OpPlan plan;
     OutputPlan y = newOutput(call, x.dtype(), {distinct}, "y");
     if (distinct > 0) {
         IndexPiece rows = rowNumbers(call, call.slot("x"), n, distinct, 1);
-        withRowNumbers(rows,
-                       [&](auto* picked) { std::copy(firstAt.begin(), firstAt.end(), picked); });
+        withRowNumbers(rows, [&](auto* first) {
+            withIdx(idxValues, [&](auto* idx) { writeFirstOccurrences(idx, n, first); });
+        });
         y.pieces.push_back(std::move(rows));
     }
     OutputPlan idxOut = newOutput(call, idxType, {n}, "idx");
     idxOut.computed = std::move(idxValues);
     OutputPlan countOut = newOutput(call, idxType, {distinct}, "count");
-    countOut.computed = Tensor::fromInts(idxType, {distinct}, count);
+    countOut.computed = std::move(counts);
     plan.outputs = {std::move(y), std::move(idxOut), std::move(countOut)};
 
     plan.steps.push_back({"Distinct values",
