@@ -1609,6 +1609,37 @@ private slots:
         QVERIFY(values(distinct.outputs[0]) == (std::vector<std::int64_t>{5, 7, 9}));
     }
 
+    // one_hot along an inner axis reads its window of constants [off x depth, on, off x depth]
+    // through one start per index (an IndexPiece of the constants), not a constant row per output
+    // element (a RowsPiece of 8 bytes an element: 80 MB for 10^7). Axis 1 of a [2, 3] has groups
+    // before the new axis, whose starts are offset to cancel them; out-of-range indices read all
+    // off. runOp checks every element against its source.
+    void oneHotAlongAnInnerAxisKeepsAStartPerIndex()
+    {
+        const Tensor indices = i32({2, 3}, {0, 3, -1, 2, 5, 1});
+        const std::int64_t depth = 4;
+        for (const std::int64_t axis : {0, 1}) {
+            const OpRun run = runOp("one_hot", {{indices}},
+                                    {{"depth", Attr(depth)},
+                                     {"axis", Attr(axis)},
+                                     {"on_value", Attr(std::int64_t(5))},
+                                     {"off_value", Attr(std::int64_t(-2))}});
+            QCOMPARE(run.plan.outputs[0].pieces.size(), std::size_t(1));
+            const auto* starts = std::get_if<IndexPiece>(&run.plan.outputs[0].pieces[0]);
+            QVERIFY(starts);
+            QCOMPARE(starts->slot, kConstantSlot);
+            QCOMPARE(starts->indices.size(), indices.size());
+            QCOMPARE(run.plan.outputs[0].constants.size(), 2 * depth + 1);
+            const std::int64_t outer = axis == 0 ? 1 : 2, inner = axis == 0 ? 6 : 3;
+            std::vector<std::int64_t> want;
+            for (std::int64_t p = 0; p < outer; ++p)
+                for (std::int64_t d = 0; d < depth; ++d)
+                    for (std::int64_t s = 0; s < inner; ++s)
+                        want.push_back(indices.intAt(p * inner + s) == d ? 5 : -2);
+            QVERIFY(values(run.outputs[0]) == want);
+        }
+    }
+
     // unique's working memory while it plans, measured as the workbench keeps it: its heap is never
     // trimmed (keepFreedMemoryForReuse), so the peak stays resident after the request. 750,000
     // distinct values: the table doubled when half full took 2^21 slots (25 MB) beside the 2^20 it

@@ -1030,19 +1030,6 @@ OpPlan booleanMask(const OpCall& call)
 // ---------------------------------------------------------------------------------------------
 // one_hot and sequence_mask: every output element is one of two constants
 
-// Constant 0 is on_value (true), constant 1 off_value (false).
-constexpr std::int64_t kOnRow = packSource(kConstantSlot, 0);
-constexpr std::int64_t kOffRow = packSource(kConstantSlot, 1);
-
-// One_hot along an inner axis switches constants across lines, so there every element is a row
-// of its own; all start off.
-RowsPiece constantRows(const OpCall& call, std::int64_t count)
-{
-    RowsPiece rows = rowList(call, count, 1);
-    rows.rows.assign(std::size_t(count), kOffRow);
-    return rows;
-}
-
 // Where each output line is `lineLength` elements of which a prefix or one position is on, every
 // line is one row reading a window of the constants: `before` off values, `on` on values, then
 // `after` off values. The window is as long as about two lines.
@@ -1193,21 +1180,33 @@ OpPlan oneHot(const OpCall& call)
             }
         });
         out.pieces.push_back(std::move(rows));
-    } else {
-        out.addConstant(onValue);
-        out.addConstant(offValue);
-        RowsPiece rows = constantRows(call, numElements(outShape));
+    } else if (numElements(outShape) > 0) {
+        // The new axis is inner: element [p, d, s] reads the same window from d + start[p, s],
+        // with start depth - indices[p, s] (or 0). As a gather of the constants, one number per
+        // index instead of a constant row per output element (8 bytes each): rows g = p * depth
+        // + d of the suffix's length, group g read from g (stride 1) plus the index of [p, s],
+        // which is start - p * depth so that only d is left of g.
+        const std::int64_t outer = product(is, 0, ax);
+        out.constants = constantWindow(call, onValue, offValue, depth, 1, depth);
+        IndexPiece starts = indexPieceOfCount(call, kConstantSlot,
+                                              narrowestIndexType(outer * depth), indices.size(),
+                                              "one_hot's window starts");
+        starts.groups = outer * depth;
+        starts.count = suffix;
+        starts.groupsPerBlock = depth;
+        starts.groupStride = 1;
         withInts(indices, [&](const auto* idx) {
-            for (std::int64_t i = 0; i < indices.size(); ++i) {
-                const std::int64_t v = idx[i];
-                if (v < 0 || v >= depth) {
-                    ++allOff;
-                    continue;
+            withRowNumbers(starts, [&](auto* start) {
+                using I = std::remove_pointer_t<decltype(start)>;
+                for (std::int64_t i = 0; i < indices.size(); ++i) {
+                    const std::int64_t v = idx[i];
+                    const bool inRange = v >= 0 && v < depth;
+                    allOff += !inRange;
+                    start[i] = I((inRange ? depth - v : 0) - (i / suffix) * depth);
                 }
-                rows.rows[std::size_t(((i / suffix) * depth + v) * suffix + i % suffix)] = kOnRow;
-            }
+            });
         });
-        out.pieces.push_back(std::move(rows));
+        out.pieces.push_back(std::move(starts));
     }
     plan.outputs.push_back(std::move(out));
 
