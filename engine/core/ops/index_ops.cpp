@@ -442,12 +442,13 @@ OpPlan gatherNd(const OpCall& call)
 // ---------------------------------------------------------------------------------------------
 // unique_with_counts
 
-// unique's table: from a value's key to its number in order of first occurrence and how often
-// it occurs. Flat, with open addressing and linear probing, doubled when three quarters full: no
-// node per value and no allocation per insert, where std::unordered_map spent most of its time.
-// (Doubled when half full, 10^7 distinct values took 2^25 slots, 400 MB, beside the 200 MB they
-// grew from; the allocator keeps that peak for the next request.) The slot's
-// home is the top bits of key * 2^64/phi (Fibonacci hashing), which depend on every key bit.
+// unique's table: from a value's key to its number in order of first occurrence. Flat, with open
+// addressing and linear probing, doubled when three quarters full: no node per value and no
+// allocation per insert, where std::unordered_map spent most of its time. (Doubled when half
+// full, with a count in each slot, 10^7 distinct values took 2^25 slots of 12 bytes, 400 MB,
+// beside the 200 MB they grew from; the allocator keeps that peak for the next request.) The
+// slot's home is the top bits of key * 2^64/phi (Fibonacci hashing), which depend on every key
+// bit.
 template <class Key> class DistinctTable
 {
 public:
@@ -459,14 +460,11 @@ public:
         for (std::size_t pos = home(key);; pos = (pos + 1) & (m_slots.size() - 1)) {
             Slot& s = m_slots[pos];
             if (s.id < 0) {
-                s = {key, newId, 1};
+                s = {key, newId};
                 ++m_size;
                 return newId;
             }
-            if (s.key == key && same(s.id)) {
-                ++s.count;
-                return s.id;
-            }
+            if (s.key == key && same(s.id)) return s.id;
         }
     }
 
@@ -476,19 +474,11 @@ public:
         if (!m_slots.empty()) __builtin_prefetch(&m_slots[home(key)], 1);
     }
 
-    /// count[id] for every value in the table.
-    template <class I> void writeCounts(I* count) const
-    {
-        for (const Slot& s : m_slots)
-            if (s.id >= 0) count[s.id] = I(s.count);
-    }
-
 private:
     struct Slot
     {
         Key key;
         std::int32_t id; // -1: empty
-        std::int32_t count;
     };
 
 public:
@@ -504,7 +494,7 @@ private:
 
     void grow()
     {
-        std::vector<Slot> old(m_slots.empty() ? 512 : m_slots.size() * 2, Slot{Key(), -1, 0});
+        std::vector<Slot> old(m_slots.empty() ? 512 : m_slots.size() * 2, Slot{Key(), -1});
         old.swap(m_slots);
         m_shift = 64 - std::countr_zero(m_slots.size());
         constexpr std::size_t kAhead = 16; // as in findDistinct
@@ -553,15 +543,16 @@ template <class T> DistinctKey<T> distinctKey(const T& v)
 }
 
 // For each element, the number of its distinct value in order of first occurrence (written to
-// idx), each value with how often it occurs in `table`; returns the number of distinct values.
+// idx); returns the number of distinct values.
 // Equality is C++ ==, as in TensorFlow's hash map: every NaN is new, -0.0 and +0.0 are one value.
 template <class T, class Idx>
-std::int64_t findDistinct(const T* x, std::int64_t n, Idx* idx, DistinctTable<DistinctKey<T>>& table)
+std::int64_t findDistinct(const T* x, std::int64_t n, Idx* idx)
 {
     // Many distinct values make a table larger than the caches, where every lookup would wait
     // for memory: the slot of a value this far ahead is fetched while the current one is looked
     // up (string keys are hashed once only, so they are not fetched ahead).
     constexpr std::int64_t kAhead = 16;
+    DistinctTable<DistinctKey<T>> table;
     // Strings with equal hashes are compared by their text: where each string value first occurs.
     std::vector<std::int32_t> stringFirsts;
     std::int32_t next = 0;
@@ -589,14 +580,23 @@ std::int64_t findDistinct(const T* x, std::int64_t n, Idx* idx, DistinctTable<Di
     return next;
 }
 
-// Where each distinct value first occurs, from idx: the values are numbered in order of first
-// occurrence, so the first element whose number is one past the highest seen so far is that
-// value's first occurrence. One pass over idx, instead of a list kept while the table is built.
-template <class Idx, class Row> void writeFirstOccurrences(const Idx* idx, std::int64_t n, Row* first)
+// Where each distinct value first occurs and how often it occurs, from idx in one pass: the values
+// are numbered in order of first occurrence, so the first element whose number is one past the
+// highest seen so far is that value's first occurrence. (Kept while the table was built, they
+// were two 8-byte lists and a count in every slot.)
+template <class Idx, class Row>
+void writeFirstsAndCounts(const Idx* idx, std::int64_t n, Row* first, Idx* count,
+                          std::int64_t distinct)
 {
+    std::fill_n(count, distinct, Idx(0));
+    // Counts of many distinct values do not fit the caches: the one this far ahead is fetched.
+    constexpr std::int64_t kAhead = 16;
     std::int64_t next = 0;
-    for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t i = 0; i < n; ++i) {
+        if (i + kAhead < n) __builtin_prefetch(&count[idx[i + kAhead]], 1);
         if (idx[i] == next) first[next++] = Row(i);
+        ++count[idx[i]];
+    }
 }
 
 // Calls f with idx's values, writable, as int32 or int64 (out_idx).
@@ -635,28 +635,23 @@ OpPlan uniqueWithCounts(const OpCall& call)
                          "unique's working memory for " + num(n) + " elements");
 
     Tensor idxValues = Tensor::empty(idxType, {n}, call.limits());
-    Tensor counts;
+    std::int64_t distinct = 0;
     visitDType(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (!kIsComplex<T>) // refused above
-            withIdx(idxValues, [&](auto* idx) {
-                using I = std::remove_pointer_t<decltype(idx)>;
-                DistinctTable<DistinctKey<T>> table;
-                const std::int64_t distinct = findDistinct(x.data<T>(), n, idx, table);
-                counts = Tensor::empty(idxType, {distinct}, call.limits());
-                // NaNs, not in the table, occur once each.
-                std::fill_n(counts.data<I>(), distinct, I(1));
-                table.writeCounts(counts.data<I>());
-            });
+            withIdx(idxValues, [&](auto* idx) { distinct = findDistinct(x.data<T>(), n, idx); });
     });
-    const std::int64_t distinct = counts.size();
 
     OpPlan plan;
     OutputPlan y = newOutput(call, x.dtype(), {distinct}, "y");
+    Tensor counts = Tensor::empty(idxType, {distinct}, call.limits());
     if (distinct > 0) {
         IndexPiece rows = rowNumbers(call, call.slot("x"), n, distinct, 1);
         withRowNumbers(rows, [&](auto* first) {
-            withIdx(idxValues, [&](auto* idx) { writeFirstOccurrences(idx, n, first); });
+            withIdx(idxValues, [&](auto* idx) {
+                using I = std::remove_pointer_t<decltype(idx)>;
+                writeFirstsAndCounts(idx, n, first, counts.data<I>(), distinct);
+            });
         });
         y.pieces.push_back(std::move(rows));
     }
