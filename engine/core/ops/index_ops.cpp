@@ -451,7 +451,17 @@ OpPlan gatherNd(const OpCall& call)
 // bit.
 template <class Key> class DistinctTable
 {
+    struct Slot
+    {
+        Key key;
+        std::int32_t id; // -1: empty
+    };
+
 public:
+    /// Bytes a table holding `distinct` values may take, while it doubles included: just doubled,
+    /// 8/3 slots a value, beside the 4/3 it grew from.
+    static constexpr std::int64_t kBytesPerValue = 4 * std::int64_t(sizeof(Slot));
+
     /// The id of `key`: its existing one (same(id) confirms a match of equal keys), or `newId`,
     /// which it then gets.
     template <class Same> std::int32_t insert(Key key, std::int32_t newId, const Same& same)
@@ -473,18 +483,6 @@ public:
     {
         if (!m_slots.empty()) __builtin_prefetch(&m_slots[home(key)], 1);
     }
-
-private:
-    struct Slot
-    {
-        Key key;
-        std::int32_t id; // -1: empty
-    };
-
-public:
-    /// Bytes a table holding `distinct` values may take, while it doubles included: just doubled,
-    /// 8/3 slots a value, beside the 4/3 it grew from.
-    static constexpr std::int64_t kBytesPerValue = 4 * std::int64_t(sizeof(Slot));
 
 private:
     std::size_t home(Key key) const
@@ -543,8 +541,8 @@ template <class T> DistinctKey<T> distinctKey(const T& v)
 }
 
 // For each element, the number of its distinct value in order of first occurrence (written to
-// idx); returns the number of distinct values.
-// Equality is C++ ==, as in TensorFlow's hash map: every NaN is new, -0.0 and +0.0 are one value.
+// idx); returns the number of distinct values. Equality is C++ ==, as in TensorFlow's hash map:
+// every NaN is new, -0.0 and +0.0 are one value.
 template <class T, class Idx>
 std::int64_t findDistinct(const T* x, std::int64_t n, Idx* idx)
 {
