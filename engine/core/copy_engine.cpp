@@ -373,20 +373,21 @@ template <class T> struct ValueMover
 
     // out[o + k] = in[i + idx[k] * stride] for k < n: one element per index (a gather of
     // scalars). Consecutive indices of adjacent elements are read as runs where the output is
-    // streamed.
+    // streamed. i alone may lie past the input (one_hot's window starts cancel its group), so
+    // only whole offsets become pointers.
     template <class I>
     void picks(std::int64_t o, std::int64_t i, const I* idx, std::int64_t stride,
                std::int64_t n) const
     {
-        const T* src = in + i;
+        const T* src = in;
         elements(
-            out + o, n, [=](std::int64_t k) { return src[std::int64_t(idx[k]) * stride]; },
+            out + o, n, [=](std::int64_t k) { return src[i + std::int64_t(idx[k]) * stride]; },
             [=](std::int64_t k) -> const T* {
                 const std::int64_t first = idx[k];
                 bool run = stride == 1;
                 for (std::int64_t m = 1; m < kUnit; ++m)
                     run &= std::int64_t(idx[k + m]) == first + m;
-                return run ? src + first : nullptr;
+                return run ? src + (i + first) : nullptr;
             });
     }
 

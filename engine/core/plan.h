@@ -90,8 +90,9 @@ struct RowsPiece
     bool constantRuns = false;
 };
 
-/// Rows picked by an index tensor read in place (gather, gather_nd, dynamic_stitch), so that no
-/// 8-byte-per-row list is built. The planner has range-checked every index. An index tuple t is
+/// Rows picked by an index tensor read in place (gather, gather_nd, dynamic_stitch; one_hot's
+/// constants), so that no 8-byte-per-row list is built. The planner has range-checked every
+/// offset an index tuple makes. An index tuple t is
 /// `indexStrides.size()` consecutive elements of `indices` (int16, int32 or int64), and stands for
 /// the element offset sum_k indices[t * tupleLength + k] * indexStrides[k].
 /// - Gather form (`scatter` false): output row r = g * count + j (g < groups, j < count), at
@@ -103,7 +104,7 @@ struct RowsPiece
 ///   (dynamic_stitch); `distinctTargets` says that none do, so rows may be written in any order.
 struct IndexPiece
 {
-    int slot = 0; ///< input slot (never kConstantSlot)
+    int slot = 0; ///< input slot, or kConstantSlot (one_hot along an inner axis)
     Tensor indices;
     std::int64_t rowLength = 1;
     std::int64_t inOffset = 0;

@@ -10,10 +10,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
 #include <QTest>
 
 #include <cmath>
 #include <limits>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <random>
 
 using namespace ss;
@@ -1603,6 +1607,71 @@ private slots:
         QVERIFY(firsts);
         QCOMPARE(firsts->indices.dtype(), DType::Int16);
         QVERIFY(values(distinct.outputs[0]) == (std::vector<std::int64_t>{5, 7, 9}));
+    }
+
+    // one_hot along an inner axis reads its window of constants [off x depth, on, off x depth]
+    // through one start per index (an IndexPiece of the constants), not a constant row per output
+    // element (a RowsPiece of 8 bytes an element: 80 MB for 10^7). Axis 1 of a [2, 3] has groups
+    // before the new axis, whose starts are offset to cancel them; out-of-range indices read all
+    // off. runOp checks every element against its source.
+    void oneHotAlongAnInnerAxisKeepsAStartPerIndex()
+    {
+        const Tensor indices = i32({2, 3}, {0, 3, -1, 2, 5, 1});
+        const std::int64_t depth = 4;
+        for (const std::int64_t axis : {0, 1}) {
+            const OpRun run = runOp("one_hot", {{indices}},
+                                    {{"depth", Attr(depth)},
+                                     {"axis", Attr(axis)},
+                                     {"on_value", Attr(std::int64_t(5))},
+                                     {"off_value", Attr(std::int64_t(-2))}});
+            QCOMPARE(run.plan.outputs[0].pieces.size(), std::size_t(1));
+            const auto* starts = std::get_if<IndexPiece>(&run.plan.outputs[0].pieces[0]);
+            QVERIFY(starts);
+            QCOMPARE(starts->slot, kConstantSlot);
+            QCOMPARE(starts->indices.size(), indices.size());
+            QCOMPARE(run.plan.outputs[0].constants.size(), 2 * depth + 1);
+            const std::int64_t outer = axis == 0 ? 1 : 2, inner = axis == 0 ? 6 : 3;
+            std::vector<std::int64_t> want;
+            for (std::int64_t p = 0; p < outer; ++p)
+                for (std::int64_t d = 0; d < depth; ++d)
+                    for (std::int64_t s = 0; s < inner; ++s)
+                        want.push_back(indices.intAt(p * inner + s) == d ? 5 : -2);
+            QVERIFY(values(run.outputs[0]) == want);
+        }
+    }
+
+    // unique's working memory while it plans, measured as the workbench keeps it: its heap is never
+    // trimmed (keepFreedMemoryForReuse), so the peak stays resident after the request. 750,000
+    // distinct values: the table doubled when half full took 2^21 slots of 12 bytes (25 MB)
+    // beside the 2^20 it grew from, and first occurrences and counts were 8-byte lists: the heap
+    // grew by 67-71 bytes a value. Three quarters full, 2^20 slots of 8 bytes beside 2^19, first
+    // occurrences and counts read from idx into y's row numbers and the count output: 24-27, of
+    // which idx, count and the row numbers take 12.
+    void uniqueWorkingMemoryStaysSmall()
+    {
+#if !defined(__GLIBC__) || defined(SLICESCOPE_ASAN)
+        QSKIP("needs glibc's heap (and no sanitizer's allocator)");
+#else
+        mallopt(M_MMAP_THRESHOLD, 1 << 30);
+        mallopt(M_TRIM_THRESHOLD, -1);
+        const auto restore = qScopeGuard([] {
+            mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+            mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+        });
+        const std::int64_t n = 750000;
+        Tensor x = Tensor::empty(DType::Float32, {n});
+        for (std::int64_t i = 0; i < n; ++i)
+            x.data<float>()[i] = float((i * 7919) % n);
+        malloc_trim(0);
+        const auto heapBefore = std::int64_t(mallinfo2().arena);
+        // The plan alone: runOp's sources are 8 bytes an element of every output.
+        OpCall call(*findOp("unique_with_counts"), {{x}}, {}, Limits::machineDefault());
+        const OpPlan plan = findOp("unique_with_counts")->plan(call);
+        QCOMPARE(plan.outputs[0].shape, (Shape{n}));
+        const std::int64_t grown = std::int64_t(mallinfo2().arena) - heapBefore;
+        QVERIFY2(grown <= 40 * n, qPrintable(QString("the heap grew by %1 bytes a value")
+                                                  .arg(double(grown) / double(n))));
+#endif
     }
 
     void uniqueRebuildsX()

@@ -92,32 +92,48 @@ inline RowsPiece rowList(const OpCall& call, std::int64_t count, std::int64_t ro
     return p;
 }
 
-/// An empty gather-form IndexPiece for `count` rows of `rowLength` elements of input `slot`, each
-/// named by its row number (index stride rowLength) in the piece's indices, which the caller
-/// writes through withRowNumbers(). The numbers, below `rowsBelow`, take the narrowest of int16,
-/// int32 and int64 that holds them: 2 or 4 bytes per picked row below 2^31 rows, where a
-/// RowsPiece keeps 8 (a full mask of 10^7 rows: 40 MB instead of 80). Held to the limits and
-/// charged to the request's memory budget, as a row list is.
-inline IndexPiece rowNumbers(const OpCall& call, int slot, std::int64_t rowsBelow,
-                             std::int64_t count, std::int64_t rowLength)
+/// The narrowest of int16, int32 and int64 that holds every value in [-bound, bound].
+inline DType narrowestIndexType(std::int64_t bound)
 {
-    const DType type = rowsBelow <= std::numeric_limits<std::int16_t>::max()   ? DType::Int16
-                       : rowsBelow <= std::numeric_limits<std::int32_t>::max() ? DType::Int32
-                                                                               : DType::Int64;
-    call.limits().reserve({count}, type, "the row list");
+    return bound <= std::numeric_limits<std::int16_t>::max()   ? DType::Int16
+           : bound <= std::numeric_limits<std::int32_t>::max() ? DType::Int32
+                                                               : DType::Int64;
+}
+
+/// An empty gather-form IndexPiece of `slot` (an input or kConstantSlot) with `count` index
+/// values of `type`, unwritten (withRowNumbers() writes them). Held to the limits and charged
+/// to the request's memory budget as `what`, as a row list is.
+inline IndexPiece indexPieceOfCount(const OpCall& call, int slot, DType type, std::int64_t count,
+                                    const std::string& what)
+{
+    call.limits().reserve({count}, type, what);
     IndexPiece p;
     p.slot = slot;
     // From the heap, as a row list's was: once freed it stays there for the next plan's numbers,
     // and does not take the buffer the tensor pool keeps for the next output (about this size).
     std::shared_ptr<char[]> numbers(new char[std::size_t(count) * std::size_t(dtypeSize(type))]);
     p.indices = Tensor::wrap(type, {count}, std::move(numbers));
-    p.rowLength = rowLength;
     p.count = count;
+    return p;
+}
+
+/// An empty gather-form IndexPiece for `count` rows of `rowLength` elements of input `slot`, each
+/// named by its row number (index stride rowLength) in the piece's indices, which the caller
+/// writes through withRowNumbers(). The numbers, below `rowsBelow`, take the narrowest of int16,
+/// int32 and int64 that holds them: 2 or 4 bytes per picked row below 2^31 rows, where a
+/// RowsPiece keeps 8 (a full mask of 10^7 rows: 40 MB instead of 80).
+inline IndexPiece rowNumbers(const OpCall& call, int slot, std::int64_t rowsBelow,
+                             std::int64_t count, std::int64_t rowLength)
+{
+    IndexPiece p =
+        indexPieceOfCount(call, slot, narrowestIndexType(rowsBelow), count, "the row list");
+    p.rowLength = rowLength;
     p.indexStrides = {rowLength};
     return p;
 }
 
-/// Calls f with a rowNumbers() piece's indices, writable, in their own type.
+/// Calls f with the indices of a rowNumbers() or indexPieceOfCount() piece, writable, in their
+/// own type.
 template <class F> void withRowNumbers(IndexPiece& piece, F&& f)
 {
     visitDType(piece.indices.dtype(), [&](auto tag) {

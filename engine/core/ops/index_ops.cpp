@@ -442,29 +442,39 @@ OpPlan gatherNd(const OpCall& call)
 // ---------------------------------------------------------------------------------------------
 // unique_with_counts
 
-// unique's table: from a value's key to its number in order of first occurrence and how often
-// it occurs. Flat, with open addressing and linear probing, doubled when half full: no node per
-// value and no allocation per insert, where std::unordered_map spent most of its time. The slot's
-// home is the top bits of key * 2^64/phi (Fibonacci hashing), which depend on every key bit.
+// unique's table: from a value's key to its number in order of first occurrence. Flat, with open
+// addressing and linear probing, doubled when three quarters full: no node per value and no
+// allocation per insert, where std::unordered_map spent most of its time. (Doubled when half
+// full, with a count in each slot, 10^7 distinct values took 2^25 slots of 12 bytes, 400 MB,
+// beside the 200 MB they grew from; the allocator keeps that peak for the next request.) The
+// slot's home is the top bits of key * 2^64/phi (Fibonacci hashing), which depend on every key
+// bit.
 template <class Key> class DistinctTable
 {
+    struct Slot
+    {
+        Key key;
+        std::int32_t id; // -1: empty
+    };
+
 public:
+    /// Bytes a table holding `distinct` values may take, while it doubles included: just doubled,
+    /// 8/3 slots a value, beside the 4/3 it grew from.
+    static constexpr std::int64_t kBytesPerValue = 4 * std::int64_t(sizeof(Slot));
+
     /// The id of `key`: its existing one (same(id) confirms a match of equal keys), or `newId`,
     /// which it then gets.
     template <class Same> std::int32_t insert(Key key, std::int32_t newId, const Same& same)
     {
-        if (2 * (m_size + 1) > m_slots.size()) grow();
+        if (4 * (m_size + 1) > 3 * m_slots.size()) grow();
         for (std::size_t pos = home(key);; pos = (pos + 1) & (m_slots.size() - 1)) {
             Slot& s = m_slots[pos];
             if (s.id < 0) {
-                s = {key, newId, 1};
+                s = {key, newId};
                 ++m_size;
                 return newId;
             }
-            if (s.key == key && same(s.id)) {
-                ++s.count;
-                return s.id;
-            }
+            if (s.key == key && same(s.id)) return s.id;
         }
     }
 
@@ -474,24 +484,7 @@ public:
         if (!m_slots.empty()) __builtin_prefetch(&m_slots[home(key)], 1);
     }
 
-    /// count[id] for every value in the table.
-    void writeCounts(std::vector<std::int64_t>& count) const
-    {
-        for (const Slot& s : m_slots)
-            if (s.id >= 0) count[std::size_t(s.id)] = s.count;
-    }
-
-    /// Bytes a table holding `distinct` values may take, while it doubles included.
-    static constexpr std::int64_t kBytesPerValue = 6 * std::int64_t(sizeof(Key) + 8);
-
 private:
-    struct Slot
-    {
-        Key key;
-        std::int32_t id; // -1: empty
-        std::int32_t count;
-    };
-
     std::size_t home(Key key) const
     {
         return std::size_t((std::uint64_t(key) * 0x9E3779B97F4A7C15ull) >> m_shift);
@@ -499,7 +492,7 @@ private:
 
     void grow()
     {
-        std::vector<Slot> old(m_slots.empty() ? 512 : m_slots.size() * 2, Slot{Key(), -1, 0});
+        std::vector<Slot> old(m_slots.empty() ? 512 : m_slots.size() * 2, Slot{Key(), -1});
         old.swap(m_slots);
         m_shift = 64 - std::countr_zero(m_slots.size());
         constexpr std::size_t kAhead = 16; // as in findDistinct
@@ -548,21 +541,22 @@ template <class T> DistinctKey<T> distinctKey(const T& v)
 }
 
 // For each element, the number of its distinct value in order of first occurrence (written to
-// idx); where each distinct value first occurs; how often each occurs. Equality is C++ ==, as in
-// TensorFlow's hash map: every NaN is new, -0.0 and +0.0 are one value.
+// idx); returns the number of distinct values. Equality is C++ ==, as in TensorFlow's hash map:
+// every NaN is new, -0.0 and +0.0 are one value.
 template <class T, class Idx>
-void findDistinct(const T* x, std::int64_t n, std::vector<std::int64_t>& firstAt, Idx* idx,
-                  std::vector<std::int64_t>& count)
+std::int64_t findDistinct(const T* x, std::int64_t n, Idx* idx)
 {
     // Many distinct values make a table larger than the caches, where every lookup would wait
     // for memory: the slot of a value this far ahead is fetched while the current one is looked
     // up (string keys are hashed once only, so they are not fetched ahead).
     constexpr std::int64_t kAhead = 16;
     DistinctTable<DistinctKey<T>> table;
+    // Strings with equal hashes are compared by their text: where each string value first occurs.
+    std::vector<std::int32_t> stringFirsts;
+    std::int32_t next = 0;
     for (std::int64_t i = 0; i < n; ++i) {
         if constexpr (!std::is_same_v<T, std::string>)
             if (i + kAhead < n) table.prefetch(distinctKey(x[i + kAhead]));
-        const auto next = std::int32_t(firstAt.size());
         std::int32_t id = next;
         // NaN is never equal to anything: a value of its own, kept out of the table.
         if constexpr (kIsRealFloat<T>)
@@ -570,16 +564,46 @@ void findDistinct(const T* x, std::int64_t n, std::vector<std::int64_t>& firstAt
         if (id == -1)
             id = next;
         else if constexpr (std::is_same_v<T, std::string>)
-            id = table.insert(distinctKey(x[i]), next,
-                              [&](std::int32_t k) { return x[firstAt[std::size_t(k)]] == x[i]; });
+            id = table.insert(distinctKey(x[i]), next, [&](std::int32_t k) {
+                return x[stringFirsts[std::size_t(k)]] == x[i];
+            });
         else
             id = table.insert(distinctKey(x[i]), next, [](std::int32_t) { return true; });
-        if (id == next) firstAt.push_back(i);
+        if (id == next) {
+            ++next;
+            if constexpr (std::is_same_v<T, std::string>) stringFirsts.push_back(std::int32_t(i));
+        }
         idx[i] = Idx(id);
     }
-    // NaNs, not in the table, occur once each.
-    count.assign(firstAt.size(), 1);
-    table.writeCounts(count);
+    return next;
+}
+
+// Where each distinct value first occurs and how often it occurs, from idx in one pass: the values
+// are numbered in order of first occurrence, so the first element whose number is one past the
+// highest seen so far is that value's first occurrence. (Kept while the table was built, they
+// were two 8-byte lists and a count in every slot.)
+template <class Idx, class Row>
+void writeFirstsAndCounts(const Idx* idx, std::int64_t n, Row* first, Idx* count,
+                          std::int64_t distinct)
+{
+    std::fill_n(count, distinct, Idx(0));
+    // Counts of many distinct values do not fit the caches: the one this far ahead is fetched.
+    constexpr std::int64_t kAhead = 16;
+    std::int64_t next = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+        if (i + kAhead < n) __builtin_prefetch(&count[idx[i + kAhead]], 1);
+        if (idx[i] == next) first[next++] = Row(i);
+        ++count[idx[i]];
+    }
+}
+
+// Calls f with idx's values, writable, as int32 or int64 (out_idx).
+template <class F> void withIdx(Tensor& idx, F&& f)
+{
+    if (idx.dtype() == DType::Int32)
+        f(idx.data<std::int32_t>());
+    else
+        f(idx.data<std::int64_t>());
 }
 
 OpPlan uniqueWithCounts(const OpCall& call)
@@ -596,43 +620,43 @@ OpPlan uniqueWithCounts(const OpCall& call)
     requireRealNumbers(call, "x", {DType::Bool, DType::String});
     const std::int64_t n = x.size();
     call.limits().check({n}, idxType, "idx");
-    // Working memory while the distinct values are found, at worst (every value distinct): firstAt
-    // and count (8 bytes each, firstAt with room to grow) and the table.
+    // Working memory while the distinct values are found, at worst (every value distinct): the
+    // table, and for strings where each first occurs (4 bytes, with room to grow).
     std::int64_t workingBytesPerElement = 0;
     visitDType(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr (!kIsComplex<T>)
-            workingBytesPerElement = 24 + DistinctTable<DistinctKey<T>>::kBytesPerValue;
+            workingBytesPerElement = DistinctTable<DistinctKey<T>>::kBytesPerValue +
+                                     (std::is_same_v<T, std::string> ? 8 : 0);
     });
     call.limits().charge(n * workingBytesPerElement,
                          "unique's working memory for " + num(n) + " elements");
 
-    std::vector<std::int64_t> firstAt;
-    std::vector<std::int64_t> count;
     Tensor idxValues = Tensor::empty(idxType, {n}, call.limits());
+    std::int64_t distinct = 0;
     visitDType(x.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
-        if constexpr (kIsComplex<T>)
-            return; // refused above
-        else if (idxType == DType::Int32)
-            findDistinct(x.data<T>(), n, firstAt, idxValues.data<std::int32_t>(), count);
-        else
-            findDistinct(x.data<T>(), n, firstAt, idxValues.data<std::int64_t>(), count);
+        if constexpr (!kIsComplex<T>) // refused above
+            withIdx(idxValues, [&](auto* idx) { distinct = findDistinct(x.data<T>(), n, idx); });
     });
-    const auto distinct = std::int64_t(firstAt.size());
 
     OpPlan plan;
     OutputPlan y = newOutput(call, x.dtype(), {distinct}, "y");
+    Tensor counts = Tensor::empty(idxType, {distinct}, call.limits());
     if (distinct > 0) {
         IndexPiece rows = rowNumbers(call, call.slot("x"), n, distinct, 1);
-        withRowNumbers(rows,
-                       [&](auto* picked) { std::copy(firstAt.begin(), firstAt.end(), picked); });
+        withRowNumbers(rows, [&](auto* first) {
+            withIdx(idxValues, [&](auto* idx) {
+                using I = std::remove_pointer_t<decltype(idx)>;
+                writeFirstsAndCounts(idx, n, first, counts.data<I>(), distinct);
+            });
+        });
         y.pieces.push_back(std::move(rows));
     }
     OutputPlan idxOut = newOutput(call, idxType, {n}, "idx");
     idxOut.computed = std::move(idxValues);
     OutputPlan countOut = newOutput(call, idxType, {distinct}, "count");
-    countOut.computed = Tensor::fromInts(idxType, {distinct}, count);
+    countOut.computed = std::move(counts);
     plan.outputs = {std::move(y), std::move(idxOut), std::move(countOut)};
 
     plan.steps.push_back({"Distinct values",
@@ -999,19 +1023,6 @@ OpPlan booleanMask(const OpCall& call)
 // ---------------------------------------------------------------------------------------------
 // one_hot and sequence_mask: every output element is one of two constants
 
-// Constant 0 is on_value (true), constant 1 off_value (false).
-constexpr std::int64_t kOnRow = packSource(kConstantSlot, 0);
-constexpr std::int64_t kOffRow = packSource(kConstantSlot, 1);
-
-// One_hot along an inner axis switches constants across lines, so there every element is a row
-// of its own; all start off.
-RowsPiece constantRows(const OpCall& call, std::int64_t count)
-{
-    RowsPiece rows = rowList(call, count, 1);
-    rows.rows.assign(std::size_t(count), kOffRow);
-    return rows;
-}
-
 // Where each output line is `lineLength` elements of which a prefix or one position is on, every
 // line is one row reading a window of the constants: `before` off values, `on` on values, then
 // `after` off values. The window is as long as about two lines.
@@ -1162,21 +1173,33 @@ OpPlan oneHot(const OpCall& call)
             }
         });
         out.pieces.push_back(std::move(rows));
-    } else {
-        out.addConstant(onValue);
-        out.addConstant(offValue);
-        RowsPiece rows = constantRows(call, numElements(outShape));
+    } else if (numElements(outShape) > 0) {
+        // The new axis is inner: element [p, d, s] reads the same window from d + start[p, s],
+        // with start depth - indices[p, s] (or 0). As a gather of the constants, one number per
+        // index instead of a constant row per output element (8 bytes each): rows g = p * depth
+        // + d of the suffix's length, group g read from g (stride 1) plus the index of [p, s],
+        // which is start - p * depth so that only d is left of g.
+        const std::int64_t outer = product(is, 0, ax);
+        out.constants = constantWindow(call, onValue, offValue, depth, 1, depth);
+        IndexPiece starts = indexPieceOfCount(call, kConstantSlot,
+                                              narrowestIndexType(outer * depth), indices.size(),
+                                              "one_hot's window starts");
+        starts.groups = outer * depth;
+        starts.count = suffix;
+        starts.groupsPerBlock = depth;
+        starts.groupStride = 1;
         withInts(indices, [&](const auto* idx) {
-            for (std::int64_t i = 0; i < indices.size(); ++i) {
-                const std::int64_t v = idx[i];
-                if (v < 0 || v >= depth) {
-                    ++allOff;
-                    continue;
+            withRowNumbers(starts, [&](auto* start) {
+                using I = std::remove_pointer_t<decltype(start)>;
+                for (std::int64_t i = 0; i < indices.size(); ++i) {
+                    const std::int64_t v = idx[i];
+                    const bool inRange = v >= 0 && v < depth;
+                    allOff += !inRange;
+                    start[i] = I((inRange ? depth - v : 0) - (i / suffix) * depth);
                 }
-                rows.rows[std::size_t(((i / suffix) * depth + v) * suffix + i % suffix)] = kOnRow;
-            }
+            });
         });
-        out.pieces.push_back(std::move(rows));
+        out.pieces.push_back(std::move(starts));
     }
     plan.outputs.push_back(std::move(out));
 
