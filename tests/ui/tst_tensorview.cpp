@@ -185,6 +185,7 @@ private slots:
     void elementAtAndElementRectAreInverses();
     void selectionMapMarksExactlyTheSelected();
     void sparseSelectionSurvivesDownsampling();
+    void resizesInOnePassReplotOnce();
     void risingOrderDrawsAsItsStoredCopy();
     void contiguousRowsDrawAsTheirTranspose_data();
     void contiguousRowsDrawAsTheirTranspose();
@@ -713,6 +714,36 @@ void TestTensorView::sparseSelectionSurvivesDownsampling()
     QCOMPARE(plot->xAxis2->range(), QCPRange(1717 - 10, 1717 + 10));
     view.setTensor(arange(DType::Int32, {3000, 1000}), QStringLiteral("x"));
     QCOMPARE(plot->xAxis2->range(), QCPRange(-0.5, 999.5));
+}
+
+void TestTensorView::resizesInOnePassReplotOnce()
+{
+    // A splitter resizes every view each time one of its views comes or goes (a result with
+    // more outputs than the last): the heat map is drawn again once, in the next pass of the
+    // event loop and before the paint that shows its new size, not once per resize.
+    QWidget window; // a child is resized at once (a window through the platform's events)
+    window.resize(500, 700);
+    auto& view = *new TensorView(&window);
+    view.resize(500, 700);
+    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x"));
+    view.setReadOrder(orderOf(10'100, {1717}));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(view.isSettled());
+    QVERIFY(view.isHeatMap());
+    auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("heatMap"));
+    QSignalSpy replots(plot, &QCustomPlot::afterReplot);
+    for (int height : {650, 600, 550, 500})
+        view.resize(500, height);
+    QCOMPARE(replots.count(), 0);
+    QCoreApplication::sendPostedEvents();
+    QCOMPARE(replots.count(), 1);
+    QTRY_VERIFY(view.isSettled());
+    // Drawn at its new size: the element read is lit where hover finds it.
+    const QRect rect = view.elementRect(1717);
+    QVERIFY(!rect.isNull());
+    QCOMPARE(view.elementAt(rect.center()), 1717);
+    QTRY_VERIFY(!isGrey(view.grab().toImage().pixelColor(rect.center())));
 }
 
 void TestTensorView::pinsJumpToShowTheSelection()
