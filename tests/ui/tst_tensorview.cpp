@@ -6,6 +6,7 @@
 #include "npy_testing.h"
 #include "core/mapped_file.h"
 #include "protocol/npy.h"
+#include "ui/model/stagetrace.h"
 #include "ui/views/palette.h"
 #include "ui/views/tensorformat.h"
 #include "ui/views/tensorview.h"
@@ -25,6 +26,7 @@
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -186,6 +188,7 @@ private slots:
     void selectionMapMarksExactlyTheSelected();
     void sparseSelectionSurvivesDownsampling();
     void resizesInOnePassReplotOnce();
+    void aTitleIsLaidOutOncePerText();
     void risingOrderDrawsAsItsStoredCopy();
     void contiguousRowsDrawAsTheirTranspose_data();
     void contiguousRowsDrawAsTheirTranspose();
@@ -744,6 +747,37 @@ void TestTensorView::resizesInOnePassReplotOnce()
     QVERIFY(!rect.isNull());
     QCOMPARE(view.elementAt(rect.center()), 1717);
     QTRY_VERIFY(!isGrey(view.grab().toImage().pixelColor(rect.center())));
+}
+
+void TestTensorView::aTitleIsLaidOutOncePerText()
+{
+    // A result's hand-over gives each view its tensor, then its order, and the splitter resizes
+    // it: its rich-text title is measured once for the new text, not at each step.
+    QWidget window;
+    window.resize(500, 700);
+    auto& view = *new TensorView(&window);
+    view.resize(500, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto layouts = [] {
+        int n = 0;
+        for (const stagetrace::Mark& m : stagetrace::take())
+            n += std::strcmp(m.stage, "gui: view title laid out") == 0;
+        return n;
+    };
+    stagetrace::enable(true);
+    (void)stagetrace::take();
+    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x"));
+    view.setReadOrder(orderOf(10'100, {1717}));
+    for (int height : {650, 600})
+        view.resize(500, height);
+    const int once = layouts();
+    view.setStale(QStringLiteral("old")); // a new text
+    const int again = layouts();
+    stagetrace::enable(false);
+    QCOMPARE(once, 1);
+    QCOMPARE(again, 1);
+    QTRY_VERIFY(view.isSettled());
 }
 
 void TestTensorView::pinsJumpToShowTheSelection()
