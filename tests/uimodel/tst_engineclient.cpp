@@ -271,11 +271,6 @@ void TestEngineClient::theNextOutputsBufferIsReady()
             seen = seen || std::strcmp(m.stage, "worker: next output's buffer ready") == 0;
         return seen;
     };
-    // Not before it is asked for: the result's heat maps come first (a bounded wait in which it
-    // would have been ready, as it took 10-30 ms).
-    QTest::qWait(300);
-    QVERIFY(!ready());
-    client.prepareNextOutput();
     QTRY_VERIFY_WITH_TIMEOUT(ready(), 20000);
     stagetrace::enable(false);
     const Tensor next = Tensor::empty(DType::Float32, {4096, 1023});

@@ -12,7 +12,6 @@
 #include <chrono>
 #include <limits>
 #include <optional>
-#include <utility>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -447,7 +446,7 @@ quint64 EngineClient::evaluate(const Workspace& workspace)
             stagetrace::mark("gui: result delivered");
             setBusy(false);
             m_trimPolicy.evaluated(evaluationBytes(*eval));
-            noteNextOutput(eval);
+            prepareNextOutput(eval);
             m_trimTimer->start();
             emit evaluated(eval);
             stagetrace::mark("gui: result shown");
@@ -526,20 +525,15 @@ void EngineClient::releaseLater(std::vector<std::shared_ptr<const Evaluation>> e
     });
 }
 
-void EngineClient::noteNextOutput(const std::shared_ptr<const Evaluation>& eval)
+void EngineClient::prepareNextOutput(const std::shared_ptr<const Evaluation>& eval)
 {
     // The next edit's output, about the size of this one, gets a buffer whose pages are in
     // memory: the first edits after a new tensor (its first evaluation sharing the input's
     // buffer, so nothing is freed for the next output) would otherwise write fresh memory, 2-5x
     // the median edit at 10^7 elements. Once edits alternate, the previous output is that buffer.
     const std::shared_ptr<const Evaluation> previous = m_previousResult.lock();
-    m_nextOutputBytes = bufferToPrepare(previous.get(), *eval);
+    const std::int64_t bytes = bufferToPrepare(previous.get(), *eval);
     if (eval->ok) m_previousResult = eval;
-}
-
-void EngineClient::prepareNextOutput()
-{
-    const std::int64_t bytes = std::exchange(m_nextOutputBytes, 0);
     if (bytes == 0) return;
     m_evaluations->pool().submit({}, [bytes](JobContext&) {
         prepareReusableBuffer(bytes);

@@ -120,11 +120,6 @@ public:
     /// Drops these references on a worker: freeing the buffers of a 10^7-element evaluation
     /// (hundreds of MB) takes long enough to stall the GUI thread.
     void releaseLater(std::vector<std::shared_ptr<const Evaluation>> evaluations);
-    /// On a worker, a buffer for the next edit's output, if the result delivered last needs one
-    /// (bufferToPrepare, prepareReusableBuffer). The window asks once it has settled: prepared at
-    /// the delivery, its 40 MB of page faults at 10^7 took the cores and memory bandwidth from
-    /// the result's own heat maps (the first edit of a size 2.1-2.6x the median edit).
-    void prepareNextOutput();
 
     /// The limits every evaluation is budgeted by (each gets a fresh budget of them, as each
     /// CLI request does): by default the machine's (Limits::machineDefault()).
@@ -143,8 +138,8 @@ private:
     void setBusy(bool busy);
     void rememberInputs(const Workspace& workspace, const Evaluation& eval);
     void trimMemory();
-    /// What prepareNextOutput() will prepare after `eval`, the result just delivered.
-    void noteNextOutput(const std::shared_ptr<const Evaluation>& eval);
+    /// On a worker, a buffer for the next edit's output (bufferToPrepare, prepareReusableBuffer).
+    void prepareNextOutput(const std::shared_ptr<const Evaluation>& eval);
 
     Limits m_limits;
     JobTracker* m_evaluations;
@@ -159,8 +154,6 @@ private:
     MemoryTrimPolicy m_trimPolicy;
     /// The latest successful evaluation delivered: what the next one replaces on screen.
     std::weak_ptr<const Evaluation> m_previousResult;
-    /// The bytes prepareNextOutput() makes ready, 0 for none.
-    std::int64_t m_nextOutputBytes = 0;
 };
 
 } // namespace ss::ui

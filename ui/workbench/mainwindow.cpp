@@ -340,9 +340,7 @@ bool MainWindow::isSettled() const
 
 void MainWindow::checkSettled()
 {
-    if (!isSettled()) return;
-    m_engine->prepareNextOutput(); // after the result's own work on the pool
-    emit settled();
+    if (isSettled()) emit settled();
 }
 
 void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
