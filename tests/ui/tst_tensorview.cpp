@@ -6,6 +6,7 @@
 #include "npy_testing.h"
 #include "core/mapped_file.h"
 #include "protocol/npy.h"
+#include "ui/model/stagetrace.h"
 #include "ui/views/palette.h"
 #include "ui/views/tensorformat.h"
 #include "ui/views/tensorview.h"
@@ -182,6 +183,8 @@ private slots:
     void elementAtAndElementRectAreInverses();
     void selectionMapMarksExactlyTheSelected();
     void sparseSelectionSurvivesDownsampling();
+    void resizesInOnePassReplotOnce();
+    void aTitleIsLaidOutOncePerText();
     void risingOrderDrawsAsItsStoredCopy();
     void contiguousRowsDrawAsTheirTranspose_data();
     void contiguousRowsDrawAsTheirTranspose();
@@ -710,6 +713,67 @@ void TestTensorView::sparseSelectionSurvivesDownsampling()
     QCOMPARE(plot->xAxis2->range(), QCPRange(1717 - 10, 1717 + 10));
     view.setTensor(arange(DType::Int32, {3000, 1000}), QStringLiteral("x"));
     QCOMPARE(plot->xAxis2->range(), QCPRange(-0.5, 999.5));
+}
+
+void TestTensorView::resizesInOnePassReplotOnce()
+{
+    // A splitter resizes every view each time one of its views comes or goes (a result with
+    // more outputs than the last): the heat map is drawn again once, in the next pass of the
+    // event loop and before the paint that shows its new size, not once per resize.
+    QWidget window; // a child is resized at once (a window through the platform's events)
+    window.resize(500, 700);
+    auto& view = *new TensorView(&window);
+    view.resize(500, 700);
+    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x"));
+    view.setReadOrder(orderOf(10'100, {1717}));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(view.isSettled());
+    QVERIFY(view.isHeatMap());
+    auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("heatMap"));
+    QSignalSpy replots(plot, &QCustomPlot::afterReplot);
+    for (int height : {650, 600, 550, 500})
+        view.resize(500, height);
+    QCOMPARE(replots.count(), 0);
+    QCoreApplication::sendPostedEvents();
+    QCOMPARE(replots.count(), 1);
+    QTRY_VERIFY(view.isSettled());
+    // Drawn at its new size: the element read is lit where hover finds it.
+    const QRect rect = view.elementRect(1717);
+    QVERIFY(!rect.isNull());
+    QCOMPARE(view.elementAt(rect.center()), 1717);
+    QTRY_VERIFY(!isGrey(view.grab().toImage().pixelColor(rect.center())));
+}
+
+void TestTensorView::aTitleIsLaidOutOncePerText()
+{
+    // A result's hand-over gives each view its tensor, then its order, and the splitter resizes
+    // it: its rich-text title is measured once for the new text, not at each step.
+    QWidget window;
+    window.resize(500, 700);
+    auto& view = *new TensorView(&window);
+    view.resize(500, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto layouts = [] {
+        int n = 0;
+        for (const stagetrace::Mark& m : stagetrace::take())
+            n += std::strcmp(m.stage, "gui: view title laid out") == 0;
+        return n;
+    };
+    stagetrace::enable(true);
+    (void)stagetrace::take();
+    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x"));
+    view.setReadOrder(orderOf(10'100, {1717}));
+    for (int height : {650, 600})
+        view.resize(500, height);
+    const int once = layouts();
+    view.setStale(QStringLiteral("old")); // a new text
+    const int again = layouts();
+    stagetrace::enable(false);
+    QCOMPARE(once, 1);
+    QCOMPARE(again, 1);
+    QTRY_VERIFY(view.isSettled());
 }
 
 void TestTensorView::pinsJumpToShowTheSelection()

@@ -6,6 +6,7 @@
 #include "core/executor.h"
 #include "ui/model/jobtracker.h"
 #include "ui/model/numpyliteral.h"
+#include "ui/model/stagetrace.h"
 #include "ui/views/heatmap.h"
 #include "ui/views/palette.h"
 #include "ui/views/plaintext.h"
@@ -231,6 +232,22 @@ struct TensorView::Private
     /// view's width, and a short view cut the last: "params int32 (4, 3) 12").
     void showLegend();
 
+    /// The title's width on one line and its height at a width, laid out again only when its
+    /// text, font or the width change: showLegend runs for a new tensor, a new order and every
+    /// resize, and laying out the rich-text title each time took over half of a result's
+    /// hand-over to its views (dynamic_partition: up to 8 output views and 2 input views).
+    struct TitleSize
+    {
+        int lineWidth(const QLabel& label);
+        int heightAt(const QLabel& label, int room);
+
+        QString text;
+        QFont font;
+        int width = -1;
+        int heightRoom = -1;
+        int height = 0;
+    };
+
     TensorView* q;
     TensorModel* model;
     ViewState state;
@@ -243,6 +260,7 @@ struct TensorView::Private
 
     QBoxLayout* header;
     QLabel* titleLabel;
+    TitleSize titleSize;
     Legend* legend;
     QWidget* controlBar;
     QHBoxLayout* controls;
@@ -730,16 +748,38 @@ void TensorView::Private::elideCaption()
         pinCaption->fontMetrics().elidedText(caption, Qt::ElideRight, pinCaption->width()));
 }
 
+int TensorView::Private::TitleSize::lineWidth(const QLabel& label)
+{
+    if (width < 0 || text != label.text() || font != label.font()) {
+        stagetrace::mark("gui: view title laid out", &label);
+        text = label.text();
+        font = label.font();
+        QTextDocument line;
+        line.setDefaultFont(font);
+        line.setDocumentMargin(0);
+        line.setHtml(text);
+        width = int(std::ceil(line.idealWidth()));
+        heightRoom = -1;
+    }
+    return width;
+}
+
+int TensorView::Private::TitleSize::heightAt(const QLabel& label, int room)
+{
+    lineWidth(label); // forgets the height of another text or font
+    if (heightRoom != room) {
+        heightRoom = room;
+        height = label.heightForWidth(room);
+    }
+    return height;
+}
+
 void TensorView::Private::showLegend()
 {
     legend->setVisible(state.hasSelection());
-    QTextDocument line;
-    line.setDefaultFont(titleLabel->font());
-    line.setDocumentMargin(0);
-    line.setHtml(titleLabel->text());
     const QMargins margins = header->contentsMargins();
     const int room = q->width() - margins.left() - margins.right();
-    const int beside = int(std::ceil(line.idealWidth())) + std::max(0, header->spacing()) +
+    const int beside = titleSize.lineWidth(*titleLabel) + std::max(0, header->spacing()) +
                        legend->sizeHint().width();
     const bool besideFits = !legend->isHidden() && beside <= room;
     header->setDirection(besideFits ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
@@ -749,7 +789,7 @@ void TensorView::Private::showLegend()
         titleLabel->setMinimumHeight(0);
         titleLabel->setMaximumHeight(QWIDGETSIZE_MAX);
     } else {
-        titleLabel->setFixedHeight(titleLabel->heightForWidth(room));
+        titleLabel->setFixedHeight(titleSize.heightAt(*titleLabel, room));
     }
 }
 
