@@ -65,13 +65,16 @@ std::string typeText(int type)
                                       : "type " + std::to_string(type);
 }
 
-StoredShape storedOf(const pb::TensorShapeProto& s)
+// `node` and `field` name where the shape is stored, for the error a bad size gives.
+StoredShape storedOf(const pb::TensorShapeProto& s, const std::string& node, const char* field)
 {
     StoredShape out;
     if (s.unknown_rank()) return out;
     out.hasRank = true;
     for (const auto& d : s.dim()) {
-        if (d.size() < -1) invalidArgument("a shape has dimension " + std::to_string(d.size()));
+        if (d.size() < -1)
+            invalidArgument("node '" + node + "': its " + field + " has dimension " +
+                            std::to_string(d.size()) + " (a size is 0 or more, or -1 if unknown)");
         out.dims.push_back(d.size() < 0 ? StoredShape::kUnknownDim : d.size());
         out.symbols.push_back(d.name());
     }
@@ -85,7 +88,7 @@ std::optional<Tensor> tensorOf(const pb::TensorProto& p, const ReadLimits& limit
 {
     const auto dtype = dtypeOf(p.dtype());
     if (!dtype || *dtype == DType::String) return std::nullopt;
-    const StoredShape stored = storedOf(p.tensor_shape());
+    const StoredShape stored = storedOf(p.tensor_shape(), name, "value");
     if (!stored.isFullyKnown()) invalidArgument("constant '" + name + "' has no full shape");
     const Shape shape = *stored.shape();
     const std::int64_t n = numElements(shape);
@@ -280,17 +283,17 @@ public:
         }
         if (const auto* s = attrOf(p, "_output_shapes");
             s && s->has_list() && k < s->list().shape_size()) {
-            v.stored = storedOf(s->list().shape(k));
+            v.stored = storedOf(s->list().shape(k), p.name(), "_output_shapes");
             v.storedFrom = "_output_shapes";
         } else if (const auto* shape = attrOf(p, "shape"); shape && shape->has_shape()) {
-            v.stored = storedOf(shape->shape());
+            v.stored = storedOf(shape->shape(), p.name(), "shape");
             v.storedFrom = "shape";
         }
         if (p.op() == "Const" && k == 0)
             if (const auto* val = attrOf(p, "value"); val && val->has_tensor()) {
                 v.constant = tensorOf(val->tensor(), m_limits, p.name(), m_warnings);
                 if (!v.stored.hasRank) {
-                    v.stored = storedOf(val->tensor().tensor_shape());
+                    v.stored = storedOf(val->tensor().tensor_shape(), p.name(), "value");
                     v.storedFrom = "value";
                 }
             }
@@ -343,7 +346,7 @@ ModelFile fromGraph(const pb::GraphDef& graph, const std::string& path, const Re
             out.dtype = type;
             out.dtypeText = typeName;
             if (shapes && shapes->has_list() && k < shapes->list().shape_size()) {
-                out.stored = storedOf(shapes->list().shape(k));
+                out.stored = storedOf(shapes->list().shape(k), n.name(), "_output_shapes");
                 out.storedFrom = "_output_shapes";
             }
             node.outputs.push_back(std::move(out));
@@ -353,6 +356,17 @@ ModelFile fromGraph(const pb::GraphDef& graph, const std::string& path, const Re
         file.nodes.push_back(std::move(node));
     }
     return file;
+}
+
+// Our copy of TensorFlow's messages lives in package slicescope.tf (graphdef.proto); a message
+// naming one says TensorFlow's name for it, as in "tensorflow.AttrValue".
+std::string withTensorflowNames(std::string message)
+{
+    static const std::string ours = "slicescope.tf.";
+    for (std::size_t at = message.find(ours); at != std::string::npos;
+         at = message.find(ours, at))
+        message.replace(at, ours.size(), "tensorflow.");
+    return message;
 }
 
 // Protobuf reports text-format errors through a collector; we want the first one as a message,
@@ -365,7 +379,7 @@ public:
     {
         if (text.empty()) {
             text = "line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1) +
-                   ": " + message;
+                   ": " + withTensorflowNames(message);
             firstLine = line;
             firstColumn = column;
         }

@@ -199,6 +199,28 @@ private slots:
                         ErrorCode::InvalidArgument,
                         "the file holds no graph node (is it a TensorFlow graph?)");
     }
+
+    // A damaged graph's error says where, in TensorFlow's words: the node a bad shape belongs to,
+    // and TensorFlow's name for a message the text misspells a field of (our copy of the messages
+    // lives in a package of its own).
+    void errorsNameTheNodeAndTensorFlowsMessages()
+    {
+        const ModelReader reader = graphDefReader();
+        const std::string placeholder = R"(node { name: "x" op: "Placeholder"
+            attr { key: "dtype" value { type: DT_FLOAT } }
+            attr { key: "shape" value { shape { dim { size: 4 } dim { size: -5 } } } } }
+            node { name: "s" op: "StridedSlice" input: "x" input: "b" input: "e" input: "st"
+            attr { key: "T" value { type: DT_FLOAT } } })";
+        SS_EXPECT_ERROR(reader.read("g.pbtxt", placeholder, ReadLimits{}),
+                        ErrorCode::InvalidArgument,
+                        "node 'x': its shape has dimension -5 (a size is 0 or more, or -1 if "
+                        "unknown)");
+        const std::string misspelt =
+            R"(node { name: "a" op: "Identity" attr { key: "T" value { typo: 1 } } })";
+        SS_EXPECT_ERROR(reader.read("g.pbtxt", misspelt, ReadLimits{}), ErrorCode::InvalidArgument,
+                        "not a TensorFlow GraphDef in text form: line 1, column 61: Message type "
+                        "\"tensorflow.AttrValue\" has no field named \"typo\".");
+    }
 };
 
 QTEST_APPLESS_MAIN(TestModelGraphDef)
