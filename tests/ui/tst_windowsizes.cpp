@@ -97,6 +97,18 @@ QRect shownPart(QWidget* widget)
 /// No combo box of the editors or views shows its text cut ("ar" for "arange"), by its own
 /// width or by a column scrolled sideways; the inputs never scroll sideways; the window fits the
 /// screen's width, and the editors and views keep at least 45% of it beside the docks.
+// Scrolled up or down out of view is fine; cut at a side (a column scrolled sideways) is not.
+void checkNotCutAtASide(QWidget* widget, const QString& name, const QString& text, Problems& fail,
+                        const QString& what)
+{
+    const QRect shown = shownPart(widget);
+    if (!shown.isEmpty() && shown.width() < widget->width())
+        fail(what + QStringLiteral(": %1 (\"%2\") shows %3 of its %4 px")
+                        .arg(name, text)
+                        .arg(shown.width())
+                        .arg(widget->width()));
+}
+
 void checkCombos(MainWindow& w, Problems& fail, const QString& what)
 {
     if (w.centralWidget()->width() * 100 < w.width() * 45)
@@ -123,13 +135,8 @@ void checkCombos(MainWindow& w, Problems& fail, const QString& what)
                             .arg(box->objectName(), box->currentText())
                             .arg(field.width())
                             .arg(needed));
-        // Scrolled up or down out of view is fine; cut at a side is not.
-        const QRect shown = shownPart(box);
-        if (!shown.isEmpty() && shown.width() < box->width())
-            fail(what + QStringLiteral(": combo box %1 (\"%2\") shows %3 of its %4 px")
-                            .arg(box->objectName(), box->currentText())
-                            .arg(shown.width())
-                            .arg(box->width()));
+        checkNotCutAtASide(box, QStringLiteral("combo box ") + box->objectName(),
+                           box->currentText(), fail, what);
     }
 }
 
@@ -155,12 +162,7 @@ void checkShapeFields(MainWindow& w, Problems& fail, const QString& what)
                             .arg(field->objectName(), field->text())
                             .arg(room)
                             .arg(needed));
-        const QRect shown = shownPart(field);
-        if (!shown.isEmpty() && shown.width() < field->width())
-            fail(what + QStringLiteral(": %1 (\"%2\") shows %3 of its %4 px")
-                            .arg(field->objectName(), field->text())
-                            .arg(shown.width())
-                            .arg(field->width()));
+        checkNotCutAtASide(field, field->objectName(), field->text(), fail, what);
     }
 }
 
