@@ -14,6 +14,8 @@
 #include <QImage>
 #include <QLabel>
 #include <QPointer>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTest>
 #include <QUndoStack>
 
@@ -69,6 +71,22 @@ std::int64_t colouredElement(TensorView* view)
     return -1;
 }
 
+// dynamic_partition of an arange of `elements` into `count` partitions, element i into i % count.
+Workspace partitionWorkspace(std::int64_t count, std::int64_t elements)
+{
+    Workspace ws = exampleWorkspace(*findOp("dynamic_partition"));
+    InputSource& data = ws.inputs[0].front();
+    data.shape = {elements};
+    data.dtype = DType::Float32;
+    data.fill = FillKind::Arange;
+    std::vector<std::int64_t> parts;
+    for (std::int64_t i = 0; i < elements; ++i)
+        parts.push_back(i % count);
+    ws.inputs[1] = {dataSource(Tensor::fromInts(DType::Int32, {elements}, parts))};
+    ws.attrs = {{"num_partitions", Attr(count)}};
+    return ws;
+}
+
 void typeExpression(MainWindow& w, const QString& text)
 {
     SpecEditor* spec = w.specEditor();
@@ -89,6 +107,7 @@ private slots:
     void everyOpOpensOnItsExample();
     void anotherOpsResultIsNeverShown();
     void outputViewsComeBackForMoreOutputs();
+    void manyOutputsScrollInsteadOfGrowingTheWindow();
     void staleResultIsGreyedAndSaysWhichRequest();
     void decodeHighlightsResetAndTheErrorMarksTheToken();
     void staleExtrasSayWhichRequest();
@@ -202,6 +221,28 @@ void TestOpSwitching::outputViewsComeBackForMoreOutputs()
     QVERIFY(second->isVisible());
     QCOMPARE(second->objectName(), QStringLiteral("output1View"));
     QCOMPARE(second->model()->tensor().raw(), w.shownEvaluation()->outputs[1].raw());
+}
+
+// dynamic_partition's eight outputs need more height than the window has: their column scrolls.
+// (They made the window 1261 px tall from 752, past the screen, and its resize repainted all of
+// it in one event.)
+void TestOpSwitching::manyOutputsScrollInsteadOfGrowingTheWindow()
+{
+    MainWindow w;
+    w.forgetSession();
+    QVERIFY(showSettled(w, QSize(1024, 700)));
+    const QSize size = w.size();
+    w.setWorkspace(partitionWorkspace(8, 200000), QStringLiteral("test"));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.outputViewCount(), 8);
+    QCOMPARE(w.size(), size);
+    auto* column = w.findChild<QScrollArea*>(QStringLiteral("outputScroll"));
+    QVERIFY(column);
+    QVERIFY(column->verticalScrollBar()->maximum() > 0);
+    QCOMPARE(column->horizontalScrollBar()->maximum(), 0);
+    // Scrolled to the last output, it is on show.
+    column->ensureWidgetVisible(w.outputView(7));
+    QVERIFY(w.outputView(7)->visibleRegion().boundingRect().height() > 0);
 }
 
 void TestOpSwitching::staleResultIsGreyedAndSaysWhichRequest()

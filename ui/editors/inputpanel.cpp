@@ -6,13 +6,13 @@
 #include "ui/editors/workbenchupdate.h"
 #include "ui/views/palette.h"
 #include "ui/views/tensorview.h"
+#include "ui/views/viewcolumn.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
@@ -287,33 +287,26 @@ void InputControls::emitEdit(const QString& field)
     emit sourceEdited(m_source, field.isEmpty() ? QString() : m_prefix + u':' + field);
 }
 
-InputPanel::InputPanel(QWidget* parent) : QWidget(parent), m_splitter(new QSplitter(Qt::Vertical))
+InputPanel::InputPanel(QWidget* parent)
+    : QWidget(parent), m_column(new ViewColumn(this)), m_splitter(m_column->splitter())
 {
     setObjectName(QStringLiteral("inputPanel"));
     m_splitter->setObjectName(QStringLiteral("inputSplitter"));
-    m_splitter->setChildrenCollapsible(false);
     // Ops with many inputs (dynamic_stitch) scroll rather than stretch the window.
-    auto* scroll = m_scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("inputScroll"));
-    scroll->setAccessibleName(tr("Input tensors"));
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setFocusPolicy(Qt::NoFocus);
-    scroll->setWidget(m_splitter);
-    // Scrolling it moves views on and off the screen.
-    for (QScrollBar* bar : {scroll->horizontalScrollBar(), scroll->verticalScrollBar()})
-        connect(bar, &QScrollBar::valueChanged, this, &InputPanel::ordersOnScreenChanged);
+    m_column->setObjectName(QStringLiteral("inputScroll"));
+    m_column->setAccessibleName(tr("Input tensors"));
+    connect(m_column, &ViewColumn::scrolled, this, &InputPanel::ordersOnScreenChanged);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(scroll);
+    layout->addWidget(m_column);
 }
 
 QSize InputPanel::minimumSizeHint() const
 {
     // The inputs scroll down through many tensors, never sideways: the column is as wide as its
     // widest tensor's fields and view need, beside a vertical scroll bar.
-    const int bar = m_scroll->verticalScrollBar()->sizeHint().width();
-    return {m_splitter->minimumSizeHint().width() + bar + 2 * m_scroll->frameWidth(),
+    const int bar = m_column->verticalScrollBar()->sizeHint().width();
+    return {m_splitter->minimumSizeHint().width() + bar + 2 * m_column->frameWidth(),
             QWidget::minimumSizeHint().height()};
 }
 

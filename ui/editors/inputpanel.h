@@ -15,13 +15,13 @@ class QComboBox;
 class QHBoxLayout;
 class QLabel;
 class QLineEdit;
-class QScrollArea;
 class QSpinBox;
 class QSplitter;
 
 namespace ss::ui {
 
 class TensorView;
+class ViewColumn;
 
 /// How one input tensor is made. `prefix` ("input0") starts the objectNames of its fields.
 class InputControls : public QWidget
@@ -121,8 +121,8 @@ private:
     std::vector<std::vector<InputSource>> m_inputs;
     std::string m_op;
     std::vector<std::size_t> m_counts; ///< tensors per op input, as last built
-    QSplitter* m_splitter;
-    QScrollArea* m_scroll;
+    ViewColumn* m_column;
+    QSplitter* m_splitter; ///< the column's
     std::vector<InputControls*> m_controls;
     std::vector<TensorView*> m_views;
     std::function<QString(int, std::int64_t)> m_toolTips;

@@ -5,6 +5,7 @@
 #include "ui/model/engineclient.h"
 #include "ui/model/explain.h"
 #include "ui/views/tensorview.h"
+#include "ui/views/viewcolumn.h"
 #include "ui/workbench/evaluationcontroller.h"
 
 #include <QLabel>
@@ -32,7 +33,7 @@ bool targetsAreCheap(const Evaluation& eval)
 OutputPanel::OutputPanel(EngineClient* engine, const EvaluationController* evaluation,
                          InputPanel* inputs, QWidget* parent)
     : QWidget(parent), m_engine(engine), m_evaluation(evaluation), m_inputs(inputs),
-      m_extras(new QLabel), m_splitter(new QSplitter(Qt::Vertical))
+      m_extras(new QLabel), m_column(new ViewColumn), m_splitter(m_column->splitter())
 {
     setObjectName(QStringLiteral("outputPanel"));
     auto* layout = new QVBoxLayout(this);
@@ -43,14 +44,28 @@ OutputPanel::OutputPanel(EngineClient* engine, const EvaluationController* evalu
     m_extras->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_extras->hide();
     m_splitter->setObjectName(QStringLiteral("outputSplitter"));
-    m_splitter->setChildrenCollapsible(false);
+    // Ops with many outputs (dynamic_partition) scroll rather than stretch the window.
+    m_column->setObjectName(QStringLiteral("outputScroll"));
+    m_column->setAccessibleName(tr("Output tensors"));
+    connect(m_column, &ViewColumn::scrolled, this, &OutputPanel::ordersOnScreenChanged);
     layout->addWidget(m_extras);
-    layout->addWidget(m_splitter, 1);
+    layout->addWidget(m_column, 1);
 
     connect(inputs, &InputPanel::elementHovered, this, &OutputPanel::inputHovered);
     inputs->setToolTipProvider(
         [this](int slot, std::int64_t index) { return inputToolTip(slot, index); });
     connect(engine, &EngineClient::targetsFound, this, &OutputPanel::showTargets);
+}
+
+QSize OutputPanel::minimumSizeHint() const
+{
+    // Many outputs scroll down: the column keeps room for its first view whole (all of a single
+    // output's view, as before it scrolled) and is as wide as its widest view needs.
+    const QSize least = QWidget::minimumSizeHint(); // the extras, a banner and the column
+    const QSize views = m_splitter->minimumSizeHint();
+    const int first = m_views.empty() ? 0 : m_views.front()->minimumSizeHint().height();
+    const int others = least.height() - m_column->minimumSizeHint().height();
+    return {std::max(least.width(), views.width()), others + std::min(views.height(), first)};
 }
 
 void OutputPanel::setBanner(QWidget* banner)

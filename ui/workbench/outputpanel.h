@@ -20,6 +20,7 @@ class EngineClient;
 class EvaluationController;
 class InputPanel;
 class TensorView;
+class ViewColumn;
 
 class OutputPanel : public QWidget
 {
@@ -29,6 +30,8 @@ public:
     /// finds an input element's targets on a worker when that is too slow for the GUI thread.
     OutputPanel(EngineClient* engine, const EvaluationController* evaluation, InputPanel* inputs,
                 QWidget* parent = nullptr);
+
+    QSize minimumSizeHint() const override;
 
     int viewCount() const { return int(m_views.size()); }
     TensorView* view(int k) const { return m_views[std::size_t(k)]; }
@@ -67,7 +70,8 @@ private:
     const EvaluationController* m_evaluation;
     InputPanel* m_inputs;
     QLabel* m_extras;
-    QSplitter* m_splitter;
+    ViewColumn* m_column;
+    QSplitter* m_splitter; ///< the column's
     std::vector<TensorView*> m_views;
     /// Views set aside (hidden, without a tensor) by setViewCount, the one for the lowest output
     /// last.

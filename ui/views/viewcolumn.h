@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A column of tensor views, one under the other in a splitter, that scrolls down when they need
+// more height than it has: the inputs of dynamic_stitch and the outputs of dynamic_partition
+// never make the window taller than the screen.
+#pragma once
+
+#include <QScrollArea>
+
+class QSplitter;
+
+namespace ss::ui {
+
+class ViewColumn : public QScrollArea
+{
+    Q_OBJECT
+public:
+    explicit ViewColumn(QWidget* parent = nullptr);
+
+    /// Holds the views (and whatever goes with them); its children do not collapse.
+    QSplitter* splitter() const { return m_splitter; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+signals:
+    /// Scrolled: views moved on or off the screen.
+    void scrolled();
+
+private:
+    QSplitter* m_splitter;
+};
+
+} // namespace ss::ui
