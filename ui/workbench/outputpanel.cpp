@@ -4,6 +4,7 @@
 #include "ui/editors/inputpanel.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/explain.h"
+#include "ui/model/stagetrace.h"
 #include "ui/views/tensorview.h"
 #include "ui/views/viewcolumn.h"
 #include "ui/workbench/evaluationcontroller.h"
@@ -11,6 +12,8 @@
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace ss::ui {
 
@@ -79,7 +82,7 @@ void OutputPanel::setExtras(const QStringList& lines)
     m_extras->setVisible(!lines.isEmpty());
 }
 
-void OutputPanel::setViewCount(int count)
+void OutputPanel::showViews(int count, ViewSetUp setUp)
 {
     // A view no longer needed is set aside, without its tensor, and comes back when an output
     // needs it: making a view and deleting one took 1-2 ms each on the GUI thread, and an op
@@ -95,16 +98,45 @@ void OutputPanel::setViewCount(int count)
         view->setTensor(Tensor(), QString()); // no tensor: nothing to draw, no buffer kept
         m_spares.push_back(view);
     }
-    while (int(m_views.size()) < count) {
-        const int k = int(m_views.size());
-        // The view last set aside was made for this place: its hover reports output k.
-        TensorView* view = m_spares.empty() ? makeView(k) : m_spares.back();
-        if (!m_spares.empty()) m_spares.pop_back();
-        view->setObjectName(QStringLiteral("output%1View").arg(k));
-        view->setAccessibleName(tr("Output tensor %1").arg(k));
-        m_splitter->addWidget(view);
-        m_views.push_back(view);
+    m_wanted = count;
+    m_setUp = std::move(setUp);
+    for (std::size_t k = 0; k < m_views.size(); ++k)
+        m_setUp(int(k), m_views[k]);
+    addViews();
+}
+
+void OutputPanel::addViews()
+{
+    for (int added = 0; added < kViewsAddedPerPass && viewCount() < m_wanted; ++added) {
+        const int k = viewCount();
+        m_setUp(k, addView(k));
     }
+    stagetrace::mark("gui: output views added");
+    if (!isComplete()) {
+        if (!std::exchange(m_addQueued, true))
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    m_addQueued = false;
+                    addViews();
+                    if (isComplete()) emit viewSettled(); // the last came after the hand-over
+                },
+                Qt::QueuedConnection);
+        return;
+    }
+    m_setUp = nullptr; // holds the result: no longer needed here
+}
+
+TensorView* OutputPanel::addView(int k)
+{
+    // The view last set aside was made for this place: its hover reports output k.
+    TensorView* view = m_spares.empty() ? makeView(k) : m_spares.back();
+    if (!m_spares.empty()) m_spares.pop_back();
+    view->setObjectName(QStringLiteral("output%1View").arg(k));
+    view->setAccessibleName(tr("Output tensor %1").arg(k));
+    m_splitter->addWidget(view);
+    m_views.push_back(view);
+    return view;
 }
 
 TensorView* OutputPanel::makeView(int k)

@@ -33,11 +33,24 @@ public:
 
     QSize minimumSizeHint() const override;
 
+    /// Puts output k's result into its view (its tensor, order, ...).
+    using ViewSetUp = std::function<void(int output, TensorView* view)>;
+
+    /// The views on show (output0View, output1View, ...): all `count` of the last showViews once
+    /// isComplete().
     int viewCount() const { return int(m_views.size()); }
     TensorView* view(int k) const { return m_views[std::size_t(k)]; }
     const std::vector<TensorView*>& views() const { return m_views; }
-    /// Shows or removes views until there are `count` (output0View, output1View, ...).
-    void setViewCount(int count);
+    /// Shows `count` views, each set up by `setUp`: the views on show at once, and the views to
+    /// be made or shown again at most kViewsAddedPerPass in each pass of the event loop, each set
+    /// up as it comes (so no view ever shows an older result beside a newer one). Views past
+    /// `count` are set aside at once.
+    void showViews(int count, ViewSetUp setUp);
+    /// Every view of the last showViews is on show (viewSettled follows when the last comes).
+    bool isComplete() const { return viewCount() == m_wanted; }
+    /// Views added in one pass of the event loop: making a view and showing it for the first time
+    /// took 1.5-3 ms of the GUI thread each, and a result of 8 outputs made them in one call.
+    static constexpr int kViewsAddedPerPass = 2;
     /// The results that are not tensors (to_expr's `expr`, encode's `encoding`), as HTML lines;
     /// hidden when there are none.
     void setExtras(const QStringList& lines);
@@ -59,6 +72,10 @@ signals:
     void ordersOnScreenChanged();
 
 private:
+    /// Adds the next views wanted, up to kViewsAddedPerPass, and queues the rest.
+    void addViews();
+    /// Output k's view: one set aside, else a new one.
+    TensorView* addView(int k);
     /// A new view for output `k`, linked to the hovers and tooltips.
     TensorView* makeView(int k);
     void outputHovered(int output, qint64 flat);
@@ -73,9 +90,12 @@ private:
     ViewColumn* m_column;
     QSplitter* m_splitter; ///< the column's
     std::vector<TensorView*> m_views;
-    /// Views set aside (hidden, without a tensor) by setViewCount, the one for the lowest output
+    /// Views set aside (hidden, without a tensor) by showViews, the one for the lowest output
     /// last.
     std::vector<TensorView*> m_spares;
+    int m_wanted = 0;         ///< the views the last showViews asked for
+    ViewSetUp m_setUp;        ///< sets up the views still to come; empty when none are
+    bool m_addQueued = false; ///< addViews() is on its way
     std::function<QString(int, std::int64_t)> m_notes;
 
     int m_hoverSlot = -1;

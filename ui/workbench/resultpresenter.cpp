@@ -40,7 +40,7 @@ std::vector<TensorView*> ResultPresenter::allViews() const
 
 bool ResultPresenter::isSettled() const
 {
-    if (m_fitTimer.isActive()) return false;
+    if (m_fitTimer.isActive() || !m_outputs->isComplete()) return false;
     const std::vector<TensorView*> views = allViews();
     return std::all_of(views.begin(), views.end(), [](TensorView* v) { return v->isSettled(); });
 }
@@ -75,7 +75,7 @@ void ResultPresenter::forgetShown()
 {
     // Another op's outputs, steps and selection would be read as this op's while it evaluates.
     m_evaluation->forgetShown();
-    m_outputs->setViewCount(0);
+    m_outputs->showViews(0, {});
     m_outputs->setExtras({});
     m_stepper->setSteps({}, {}, {});
     m_stepper->setStale(false);
@@ -121,21 +121,22 @@ void ResultPresenter::showOutputs(const std::shared_ptr<const Evaluation>& from,
                                   const QStringList& inputNames)
 {
     const int outputs = from ? int(from->outputs.size()) : 0;
-    m_outputs->setViewCount(outputs);
     if (!from) {
+        m_outputs->showViews(0, {});
         m_outputs->setExtras({});
         m_stepper->setSteps({}, {}, {});
         return;
     }
     const QStringList outNames = outputNames(*findOp(from->op), *from);
-    for (int k = 0; k < outputs; ++k) {
-        TensorView* view = m_outputs->view(k);
+    // The views still to come are greyed as the others are by then (applyStaleness).
+    m_outputs->showViews(outputs, [this, from, outNames](int k, TensorView* view) {
         view->setTensor(from->outputs[std::size_t(k)], outNames[k]);
         // One colour scale for the whole op: an output cell has its source's colour.
         view->setReadOrder(from->outputOrders[std::size_t(k)],
                            from->outputSummaries[std::size_t(k)], from->lastRead);
         view->setOutlined({});
-    }
+        view->setStale(m_staleNote);
+    });
     QStringList extras;
     if (const QString text = extrasText(*from); !text.isEmpty()) extras << text;
     // Like the views, an old result says which request it belongs to.
@@ -152,7 +153,7 @@ void ResultPresenter::showOutputs(const std::shared_ptr<const Evaluation>& from,
 
 void ResultPresenter::applyStaleness()
 {
-    const QString note = m_evaluation->updateStaleness();
+    const QString note = m_staleNote = m_evaluation->updateStaleness();
     for (TensorView* view : m_outputs->views())
         view->setStale(note);
     // The input views are greyed only while they show that result's selection.

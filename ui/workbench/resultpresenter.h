@@ -64,7 +64,7 @@ public:
     void applyPendingFaces(const Workspace& workspace);
     /// The output views, then the input views.
     std::vector<TensorView*> allViews() const;
-    /// Neither a colour fit waits nor a view has background work left.
+    /// Every output view is on show, no colour fit waits and no view has background work left.
     bool isSettled() const;
 
 signals:
@@ -84,7 +84,8 @@ private:
     OpEditor* m_opEditor = nullptr;
     const QAction* m_fitAction = nullptr;
     bool m_unreadable = false;
-    QTimer m_fitTimer; ///< refits the colour ramp once the cells on screen have changed
+    QString m_staleNote; ///< the output views' greying note, as applyStaleness last set it
+    QTimer m_fitTimer;   ///< refits the colour ramp once the cells on screen have changed
     std::optional<std::pair<Workspace, std::map<QString, std::pair<int, int>>>> m_pendingFaces;
 };
 
