@@ -286,12 +286,12 @@ void TestOpSwitching::newOutputViewsComeAFewPerPassEachWithTheNewResult()
                                  shown->outputs[std::size_t(k)].raw();
         settledEarly = settledEarly || (w.isSettled() && w.outputViewCount() < 8);
     };
-    // Views added in each pass: the hand-over's, then those of each queued call to the panel.
-    auto* panel = w.findChild<OutputPanel*>(QStringLiteral("outputPanel"));
+    // Views added in each pass: the hand-over's, then those of each time the panel's timer fires.
+    auto* timer = w.findChild<QTimer*>(QStringLiteral("viewAddTimer"));
     auto* splitter = w.findChild<QSplitter*>(QStringLiteral("outputSplitter"));
     std::vector<int> added{0};
     EventWatcher watcher([&](QObject* watched, QEvent* event) {
-        if (watched == panel && event->type() == QEvent::MetaCall) {
+        if (watched == timer && event->type() == QEvent::Timer) {
             check(); // between two passes
             added.push_back(0);
         } else if (watched == splitter && event->type() == QEvent::ChildAdded &&
@@ -299,7 +299,7 @@ void TestOpSwitching::newOutputViewsComeAFewPerPassEachWithTheNewResult()
             ++added.back();
         }
     });
-    panel->installEventFilter(&watcher);
+    timer->installEventFilter(&watcher);
     splitter->installEventFilter(&watcher);
     connect(&w, &MainWindow::evaluationShown, this, check);
     w.setWorkspace(partitionWorkspace(8, 100000), QStringLiteral("test"));

@@ -11,9 +11,8 @@
 
 #include <QLabel>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
-
-#include <utility>
 
 namespace ss::ui {
 
@@ -36,7 +35,8 @@ bool targetsAreCheap(const Evaluation& eval)
 OutputPanel::OutputPanel(EngineClient* engine, const EvaluationController* evaluation,
                          InputPanel* inputs, QWidget* parent)
     : QWidget(parent), m_engine(engine), m_evaluation(evaluation), m_inputs(inputs),
-      m_extras(new QLabel), m_column(new ViewColumn), m_splitter(m_column->splitter())
+      m_extras(new QLabel), m_column(new ViewColumn), m_splitter(m_column->splitter()),
+      m_addTimer(new QTimer(this))
 {
     setObjectName(QStringLiteral("outputPanel"));
     auto* layout = new QVBoxLayout(this);
@@ -58,6 +58,15 @@ OutputPanel::OutputPanel(EngineClient* engine, const EvaluationController* evalu
     inputs->setToolTipProvider(
         [this](int slot, std::int64_t index) { return inputToolTip(slot, index); });
     connect(engine, &EngineClient::targetsFound, this, &OutputPanel::showTargets);
+    // The next views come when the loop has nothing else to do: a queued call would run in the
+    // same pass as the calls queued before it (the new views' layouts, samplings and replots).
+    m_addTimer->setObjectName(QStringLiteral("viewAddTimer"));
+    m_addTimer->setSingleShot(true);
+    m_addTimer->setInterval(0);
+    connect(m_addTimer, &QTimer::timeout, this, [this] {
+        addViews();
+        if (isComplete()) emit viewSettled(); // the last came after the hand-over
+    });
 }
 
 QSize OutputPanel::minimumSizeHint() const
@@ -113,15 +122,7 @@ void OutputPanel::addViews()
     }
     stagetrace::mark("gui: output views added");
     if (!isComplete()) {
-        if (!std::exchange(m_addQueued, true))
-            QMetaObject::invokeMethod(
-                this,
-                [this] {
-                    m_addQueued = false;
-                    addViews();
-                    if (isComplete()) emit viewSettled(); // the last came after the hand-over
-                },
-                Qt::QueuedConnection);
+        m_addTimer->start();
         return;
     }
     m_setUp = nullptr; // holds the result: no longer needed here

@@ -13,6 +13,7 @@
 
 class QLabel;
 class QSplitter;
+class QTimer;
 
 namespace ss::ui {
 
@@ -93,9 +94,9 @@ private:
     /// Views set aside (hidden, without a tensor) by showViews, the one for the lowest output
     /// last.
     std::vector<TensorView*> m_spares;
-    int m_wanted = 0;         ///< the views the last showViews asked for
-    ViewSetUp m_setUp;        ///< sets up the views still to come; empty when none are
-    bool m_addQueued = false; ///< addViews() is on its way
+    int m_wanted = 0;   ///< the views the last showViews asked for
+    ViewSetUp m_setUp;  ///< sets up the views still to come; empty when none are
+    QTimer* m_addTimer; ///< adds the next views
     std::function<QString(int, std::int64_t)> m_notes;
 
     int m_hoverSlot = -1;
