@@ -67,6 +67,7 @@
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QFile>
+#include <QMetaEnum>
 #include <QProcess>
 #include <QTimer>
 
@@ -169,11 +170,17 @@ public:
         if (const double cpuMs = double(threadCpuNs() - cpuStart) / 1e6; cpuMs >= kLongEventMs) {
             const rusage usage = threadUsage();
             const QString name = receiver->objectName();
-            m_long.push_back({kind + who + (name.isEmpty() ? "" : " '" + name.toStdString() + "'"),
-                              double(stagetrace::nowNs() - start) / 1e6, cpuMs,
-                              msOf(usage.ru_utime) - msOf(usageStart.ru_utime),
-                              msOf(usage.ru_stime) - msOf(usageStart.ru_stime),
-                              usage.ru_minflt - usageStart.ru_minflt});
+            // An event that is not a timer, queued call, layout or paint says which it is.
+            const char* typeName = QMetaEnum::fromType<QEvent::Type>().valueToKey(type);
+            const std::string eventType = kind != "other events" ? std::string()
+                                          : typeName             ? std::string(" ") + typeName
+                                                                 : " " + std::to_string(int(type));
+            m_long.push_back(
+                {kind + eventType + who + (name.isEmpty() ? "" : " '" + name.toStdString() + "'"),
+                 double(stagetrace::nowNs() - start) / 1e6, cpuMs,
+                 msOf(usage.ru_utime) - msOf(usageStart.ru_utime),
+                 msOf(usage.ru_stime) - msOf(usageStart.ru_stime),
+                 usage.ru_minflt - usageStart.ru_minflt});
         }
         return result;
     }
