@@ -58,8 +58,8 @@ OutputPanel::OutputPanel(EngineClient* engine, const EvaluationController* evalu
     inputs->setToolTipProvider(
         [this](int slot, std::int64_t index) { return inputToolTip(slot, index); });
     connect(engine, &EngineClient::targetsFound, this, &OutputPanel::showTargets);
-    // The next views come when the loop has nothing else to do: a queued call would run in the
-    // same pass as the calls queued before it (the new views' layouts, samplings and replots).
+    // The next views come from a timer, which fires after the calls queued before it have run: a
+    // queued call would run in one pass with them (the new views' layouts, samplings, replots).
     m_addTimer->setObjectName(QStringLiteral("viewAddTimer"));
     m_addTimer->setSingleShot(true);
     m_addTimer->setInterval(0);
