@@ -340,7 +340,9 @@ bool MainWindow::isSettled() const
 
 void MainWindow::checkSettled()
 {
-    if (isSettled()) emit settled();
+    if (!isSettled()) return;
+    m_engine->prepareNextOutput(); // after the result's own work on the pool
+    emit settled();
 }
 
 void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
