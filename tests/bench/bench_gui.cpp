@@ -314,7 +314,7 @@ void printResidentParts(double elements)
     {
         double rssKb = 0, anonymousKb = 0;
     };
-    std::map<std::string, Part> files;  // by file name
+    std::map<std::string, Part> files;                     // by file name
     std::vector<std::pair<std::string, double>> anonymous; // address range, resident KB
     std::string kind = "other", name, range;
     for (const QByteArray& line : smaps.readAll().split('\n')) {
@@ -324,17 +324,16 @@ void printResidentParts(double elements)
             range = fields[0].toStdString();
             kind = name == "[heap]" ? "heap"
                    : name.empty()   ? "anonymous (pool, big blocks, stacks)"
-                   : name[0] == '/'
-                       ? (QByteArray::fromStdString(name).endsWith(".npy")
-                              ? "the mapped input"
-                              : "files (libraries, fonts)")
-                       : name;
+                   : name[0] == '/' ? (QByteArray::fromStdString(name).endsWith(".npy")
+                                           ? "the mapped input"
+                                           : "files (libraries, fonts)")
+                                    : name;
         } else if (fields.value(0) == "Rss:") {
             const double rss = fields.value(1).toDouble();
             kb[kind] += rss;
             if (rss >= 64 * 1024) // a big mapping on its own line
-                kb["  of which one mapping of " + std::to_string(int(rss / 1024)) + " MB (" +
-                   kind + ")"] += rss;
+                kb["  of which one mapping of " + std::to_string(int(rss / 1024)) + " MB (" + kind +
+                   ")"] += rss;
             if (!name.empty() && name[0] == '/') files[name].rssKb += rss;
             if (name.empty()) anonymous.emplace_back(range, rss);
         } else if (fields.value(0) == "Anonymous:" && !name.empty() && name[0] == '/') {

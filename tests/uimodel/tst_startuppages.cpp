@@ -59,8 +59,9 @@ void TestStartUpPages::readOnlySegmentsLeaveTheResidentMemory()
     QVERIFY2(before.readOnlyKb >= 256, qPrintable(QString::number(before.readOnlyKb)));
     const std::int64_t dropped = dropStartUpPages();
     const Resident after = residentOf("libQt6Core");
-    QVERIFY2(after.readOnlyKb < before.readOnlyKb / 2,
-             qPrintable(QStringLiteral("%1 KB of %2").arg(after.readOnlyKb).arg(before.readOnlyKb)));
+    QVERIFY2(
+        after.readOnlyKb < before.readOnlyKb / 2,
+        qPrintable(QStringLiteral("%1 KB of %2").arg(after.readOnlyKb).arg(before.readOnlyKb)));
     QCOMPARE(after.writtenKb, before.writtenKb);
     QVERIFY(dropped >= std::int64_t(before.readOnlyKb) * 1024);
     // Qt's code runs again, its pages mapped from the page cache.

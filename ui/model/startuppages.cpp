@@ -21,7 +21,8 @@ bool hasTextRelocations(const dl_phdr_info& info)
 {
     for (int k = 0; k < info.dlpi_phnum; ++k) {
         if (info.dlpi_phdr[k].p_type != PT_DYNAMIC) continue;
-        for (auto* d = reinterpret_cast<const ElfW(Dyn)*>(info.dlpi_addr + info.dlpi_phdr[k].p_vaddr);
+        for (auto* d =
+                 reinterpret_cast<const ElfW(Dyn)*>(info.dlpi_addr + info.dlpi_phdr[k].p_vaddr);
              d->d_tag != DT_NULL; ++d)
             if (d->d_tag == DT_TEXTREL || (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL)))
                 return true;

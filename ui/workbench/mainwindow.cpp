@@ -342,7 +342,7 @@ bool MainWindow::isSettled() const
 void MainWindow::checkSettled()
 {
     if (!isSettled()) return;
-    m_engine->prepareNextOutput(); // after the result's own work on the pool
+    m_engine->prepareNextOutput();               // after the result's own work on the pool
     dropStartUpPagesOnce(*WorkerPool::shared()); // what start-up alone read of the libraries
     emit settled();
 }
