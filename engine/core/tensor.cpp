@@ -6,6 +6,8 @@
 #include "core/memory_budget.h"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -111,28 +113,37 @@ public:
 
     /// Unless a kept buffer already holds a request of `bytes`, makes one (or grows the kept
     /// one it would take) and writes a byte of every page, so that its pages are in memory when
-    /// the request comes. Returns whether it did.
-    bool prepareLarge(std::size_t bytes)
+    /// the request comes; it stops early when `stop` says so or a request waits for the buffer
+    /// (acquireLarge). Returns whether it made one.
+    bool prepareLarge(std::size_t bytes, const std::function<bool()>& stop)
     {
         bytes = roundedSize(bytes);
         if (bytes < kMinLarge) return false;
+        Block kept;
         {
             std::lock_guard lock(m_mutex);
             // One at a time: a buffer being prepared is not in the pool yet.
-            if (m_largeSlots == 0 || m_preparing) return false;
+            if (m_largeSlots == 0 || m_preparingBytes > 0) return false;
             const auto chosen = chooseLarge(bytes);
             if (chosen != m_large.end() && chosen->capacity >= bytes) return false;
-            m_preparing = true;
+            m_preparingBytes = bytes;
+            m_handOver.store(false, std::memory_order_relaxed);
+            kept = takeLarge(chosen);
         }
-        const Block block = acquireLarge(bytes);
+        const Block block = sizedFor(kept, bytes);
         if (block.data) {
             auto* const page = static_cast<volatile unsigned char*>(block.data);
-            for (std::size_t at = 0; at < block.capacity; at += kPage)
+            for (std::size_t at = 0; at < block.capacity; at += kPage) {
+                if (m_handOver.load(std::memory_order_relaxed) || (stop && stop())) break;
                 page[at] = 0; // the buffer is free: its contents are nobody's
+            }
             releaseLarge(block);
         }
-        std::lock_guard lock(m_mutex);
-        m_preparing = false;
+        {
+            std::lock_guard lock(m_mutex);
+            m_preparingBytes = 0;
+        }
+        m_prepared.notify_all();
         return block.data != nullptr;
     }
 
@@ -184,14 +195,39 @@ private:
     {
         Block kept;
         {
-            std::lock_guard lock(m_mutex);
-            const auto chosen = chooseLarge(bytes);
-            if (chosen != m_large.end()) {
-                kept = *chosen;
-                m_largeBytes -= kept.capacity;
-                m_large.erase(chosen);
+            std::unique_lock lock(m_mutex);
+            auto chosen = chooseLarge(bytes);
+            // The buffer being prepared would do and no kept one holds the request: its
+            // preparation stops at its next page and the request takes it as it is, rather
+            // than mapping one more buffer beside it (the workbench prepares the next edit's
+            // output while the window is idle, and the edit may come meanwhile).
+            if ((chosen == m_large.end() || chosen->capacity < bytes) && m_preparingBytes > 0 &&
+                m_preparingBytes / 2 <= bytes) {
+                while (m_preparingBytes > 0) { // (another may have started meanwhile)
+                    m_handOver.store(true, std::memory_order_relaxed);
+                    m_prepared.wait(lock);
+                }
+                chosen = chooseLarge(bytes);
             }
+            kept = takeLarge(chosen);
         }
+        return sizedFor(kept, bytes);
+    }
+
+    // Takes `chosen` (chooseLarge's answer) out of the kept buffers; call under the lock.
+    Block takeLarge(std::vector<Block>::iterator chosen)
+    {
+        if (chosen == m_large.end()) return {};
+        const Block kept = *chosen;
+        m_largeBytes -= kept.capacity;
+        m_large.erase(chosen);
+        return kept;
+    }
+
+    // `kept` (or none) made a buffer of `bytes`: as it is if it holds them, else grown, else
+    // replaced by a fresh mapping.
+    static Block sizedFor(const Block& kept, std::size_t bytes)
+    {
         if (kept.data && kept.capacity >= bytes) return kept;
 #if defined(MREMAP_MAYMOVE)
         if (kept.data) {
@@ -308,7 +344,11 @@ private:
     std::size_t m_largeBytes = 0;
     std::size_t m_largeSlots = 2;
     std::size_t m_largeMaxBytes = std::size_t(512) << 20;
-    bool m_preparing = false; // prepareLarge() is faulting a buffer in
+    // The bytes of the buffer prepareLarge() is faulting in (0: none), out of m_large until it
+    // is done; m_handOver asks it to stop for a request waiting on m_prepared.
+    std::size_t m_preparingBytes = 0;
+    std::atomic<bool> m_handOver{false};
+    std::condition_variable m_prepared;
 };
 } // namespace
 
@@ -330,9 +370,9 @@ std::int64_t releasePooledBuffers()
     return BufferPool::instance().releaseAll();
 }
 
-bool prepareReusableBuffer(std::int64_t bytes)
+bool prepareReusableBuffer(std::int64_t bytes, const std::function<bool()>& stop)
 {
-    return bytes > 0 && BufferPool::instance().prepareLarge(std::size_t(bytes));
+    return bytes > 0 && BufferPool::instance().prepareLarge(std::size_t(bytes), stop);
 }
 
 void keepPooledBuffers(int largeBuffers, std::int64_t largeBytes)

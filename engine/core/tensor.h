@@ -8,6 +8,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -236,8 +237,12 @@ void keepPooledBuffers(int largeBuffers, std::int64_t largeBytes);
 /// Makes sure that a tensor of `bytes` (8 MiB and more) will find a kept buffer whose pages are
 /// already in memory: unless one is kept, maps one (or grows the kept one it would take), faults
 /// its pages in on the calling thread, and keeps it. Returns whether it did. The workbench calls
-/// it on a worker after an evaluation, so that the next edit's output is not fresh memory.
-bool prepareReusableBuffer(std::int64_t bytes);
+/// it on a worker once a result is shown, so that the next edit's output is not fresh memory.
+/// It stops early, keeping the buffer as far as it got, when `stop` (asked before each page)
+/// says so, or when a tensor asks for a buffer this one would give: that tensor waits for it (a
+/// page at most) and takes it, its other pages faulted in by the tensor's own writes, instead of
+/// mapping a buffer of its own beside it.
+bool prepareReusableBuffer(std::int64_t bytes, const std::function<bool()>& stop = {});
 
 /// Generated contents (protocol "fill"). Every fill is deterministic.
 enum class Fill { Arange, Zeros, Ones, Random };

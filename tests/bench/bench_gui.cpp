@@ -299,35 +299,58 @@ void printStages(std::int64_t elements)
     g_stageTimes = {};
 }
 
+/// This process's resident memory in bytes (/proc/self/statm).
+double residentBytes()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly)) return 0;
+    return statm.readAll().split(' ').value(1).toDouble() * double(sysconf(_SC_PAGESIZE));
+}
+
 /// The resident memory by kind of mapping (/proc/self/smaps): the heap, anonymous mappings
 /// (the tensors' pool, thread stacks, large blocks), files (libraries, a mapped input): what
-/// the B/el column is made of.
-void printResidentParts()
+/// the B/el column is made of; then each file of 0.1 MB or more and what of it was written
+/// (relocated pointers, static data: anonymous pages of the file's mapping), and each
+/// anonymous mapping of 1 MB or more.
+void printResidentParts(double elements)
 {
     QFile smaps(QStringLiteral("/proc/self/smaps"));
     if (!smaps.open(QIODevice::ReadOnly)) return;
     std::map<std::string, double> kb;
-    std::string kind = "other";
+    struct Part
+    {
+        double rssKb = 0, anonymousKb = 0;
+    };
+    std::map<std::string, Part> files;                     // by file name
+    std::vector<std::pair<std::string, double>> anonymous; // address range, resident KB
+    std::string kind = "other", name, range;
     for (const QByteArray& line : smaps.readAll().split('\n')) {
         const QList<QByteArray> fields = line.simplified().split(' ');
         if (fields.size() >= 5 && fields[0].contains('-') && !line.startsWith("VmFlags")) {
-            const QByteArray name = fields.value(5);
+            name = fields.value(5).toStdString();
+            range = fields[0].toStdString();
             kind = name == "[heap]" ? "heap"
-                   : name.isEmpty() ? "anonymous (pool, big blocks, stacks)"
-                   : name.startsWith("/")
-                       ? (name.endsWith(".npy") ? "the mapped input" : "files (libraries, fonts)")
-                       : name.toStdString();
+                   : name.empty()   ? "anonymous (pool, big blocks, stacks)"
+                   : name[0] == '/' ? (QByteArray::fromStdString(name).endsWith(".npy")
+                                           ? "the mapped input"
+                                           : "files (libraries, fonts)")
+                                    : name;
         } else if (fields.value(0) == "Rss:") {
-            kb[kind] += fields.value(1).toDouble();
-            if (fields.value(1).toDouble() >= 64 * 1024) // a big mapping on its own line
-                kb["  of which one mapping of " +
-                   std::to_string(int(fields.value(1).toDouble() / 1024)) + " MB (" + kind + ")"] +=
-                    fields.value(1).toDouble();
+            const double rss = fields.value(1).toDouble();
+            kb[kind] += rss;
+            if (rss >= 64 * 1024) // a big mapping on its own line
+                kb["  of which one mapping of " + std::to_string(int(rss / 1024)) + " MB (" + kind +
+                   ")"] += rss;
+            if (!name.empty() && name[0] == '/') files[name].rssKb += rss;
+            if (name.empty()) anonymous.emplace_back(range, rss);
+        } else if (fields.value(0) == "Anonymous:" && !name.empty() && name[0] == '/') {
+            files[name].anonymousKb += fields.value(1).toDouble();
         }
     }
-    std::printf("  resident memory by mapping (MB)\n");
-    for (const auto& [name, size] : kb)
-        if (size >= 1024) std::printf("  %-52s %7.1f\n", name.c_str(), size / 1024);
+    std::printf("  resident memory by mapping (MB; in all %.1f MB, %.2f B/el)\n",
+                residentBytes() / 1048576, residentBytes() / elements);
+    for (const auto& [what, size] : kb)
+        if (size >= 1024) std::printf("  %-52s %7.1f\n", what.c_str(), size / 1024);
 #ifdef __GLIBC__
     // What the heap holds: blocks in use, and freed ones kept (never trimmed on free).
     const struct mallinfo2 heap = mallinfo2();
@@ -335,6 +358,17 @@ void printResidentParts()
                 double(heap.uordblks) / 1048576, "  of the heap: freed, kept",
                 double(heap.fordblks) / 1048576);
 #endif
+    std::vector<std::pair<double, std::string>> byFile;
+    for (const auto& [file, part] : files)
+        if (part.rssKb >= 100) byFile.emplace_back(part.rssKb, file);
+    std::sort(byFile.rbegin(), byFile.rend());
+    std::printf("  files of 0.1 MB or more (MB resident, of which written)\n");
+    for (const auto& [rss, file] : byFile)
+        std::printf("  %-52s %7.2f %7.2f\n", file.substr(file.rfind('/') + 1).c_str(), rss / 1024,
+                    files[file].anonymousKb / 1024);
+    std::printf("  anonymous mappings of 1 MB or more (MB resident)\n");
+    for (const auto& [where, rss] : anonymous)
+        if (rss >= 1024) std::printf("  %-52s %7.2f\n", where.c_str(), rss / 1024);
 }
 
 /// The GUI thread's gaps of StallMeter::kLongGapMs or more: in which edit they ended (-1: before
@@ -567,14 +601,6 @@ double minorFaults()
     return double(usage.ru_minflt);
 }
 
-/// This process's resident memory in bytes (/proc/self/statm).
-double residentBytes()
-{
-    QFile statm(QStringLiteral("/proc/self/statm"));
-    if (!statm.open(QIODevice::ReadOnly)) return 0;
-    return statm.readAll().split(' ').value(1).toDouble() * double(sysconf(_SC_PAGESIZE));
-}
-
 /// The resident memory and its file-backed part (statm's third field: resident shared and
 /// file-backed pages) after the last row's edits, while its window is still open: once it
 /// closes, what it showed is freed (and partly kept for reuse).
@@ -698,7 +724,7 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
             std::printf("  %2zu %-49s %7.1f %7.1f %7.0f %7.1f\n", i + 1,
                         describe(edits[1 + i % kinds]).c_str(), latencies[i], workers[i],
                         faults[i], cpu[i]);
-        printResidentParts();
+        printResidentParts(double(numElements(shape)));
         printLongGaps(stalls.longGaps(), editStarts);
     }
     if (idleEdit) {

@@ -11,13 +11,17 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 using namespace ss;
 
@@ -112,6 +116,61 @@ private slots:
             const Tensor small = megabytes(16);
         }
         QVERIFY(prepareReusableBuffer(std::int64_t(40) << 20));
+        QCOMPARE(releasePooledBuffers(), std::int64_t(40) << 20);
+    }
+
+    // A tensor asking for a buffer while the next one is being prepared takes that one, as far as
+    // it was prepared, instead of mapping one more beside it (the workbench prepares the next
+    // edit's output while the window is idle; an edit may come meanwhile). The preparation is held
+    // at its first page until the tensor has been asked for: the tensor must wait for it.
+    void aTensorTakesTheBufferBeingPrepared()
+    {
+        std::mutex mutex;
+        std::condition_variable changed;
+        bool preparing = false, tensorMade = false, goOn = false;
+        auto wait = [&](const bool& flag) {
+            std::unique_lock lock(mutex);
+            return changed.wait_for(lock, std::chrono::milliseconds(300), [&] { return flag; });
+        };
+        auto set = [&](bool& flag) {
+            std::lock_guard lock(mutex);
+            flag = true;
+            changed.notify_all();
+        };
+        std::thread preparer([&] {
+            prepareReusableBuffer(std::int64_t(40) << 20, [&] {
+                set(preparing);
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return goOn; });
+                return false;
+            });
+        });
+        QVERIFY(wait(preparing));
+        Tensor t;
+        std::thread asker([&] {
+            t = megabytes(40);
+            set(tensorMade);
+        });
+        const bool madeAtOnce = wait(tensorMade);
+        set(goOn);
+        asker.join();
+        preparer.join();
+        QVERIFY2(!madeAtOnce, "the tensor did not wait for the buffer being prepared");
+        QCOMPARE(releasePooledBuffers(), 0); // no buffer kept beside the tensor's
+        std::vector<unsigned char> resident(1);
+        QCOMPARE(mincore(const_cast<void*>(t.raw()), 4096, resident.data()), 0);
+        QVERIFY(resident[0] & 1); // the prepared page
+        std::memset(t.raw(), 1, std::size_t(t.size()));
+        QCOMPARE(t.data<std::int8_t>()[t.size() - 1], std::int8_t(1));
+    }
+
+    // A preparation told to stop keeps its buffer as far as it got: the next tensor of the size
+    // takes it (the rest of its pages fault in as it writes them).
+    void aStoppedPreparationKeepsItsBuffer()
+    {
+        int pages = 0;
+        QVERIFY(prepareReusableBuffer(std::int64_t(40) << 20, [&pages] { return ++pages > 3; }));
+        QCOMPARE(pages, 4);
         QCOMPARE(releasePooledBuffers(), std::int64_t(40) << 20);
     }
 

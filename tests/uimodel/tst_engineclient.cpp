@@ -14,7 +14,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 using namespace ss;
 using namespace ss::ui;
@@ -32,6 +36,7 @@ private slots:
     void npyInputsAreMappedAndChecked();
     void aBigMappedInputLeavesResidentMemoryAfterItsOp();
     void theNextOutputsBufferIsReady();
+    void anEvaluationStopsThePreparation();
     void aBufferIsPreparedOnlyWhenNoneIsFreed();
 };
 
@@ -251,8 +256,8 @@ void TestEngineClient::aBigMappedInputLeavesResidentMemoryAfterItsOp()
 
 // The first edits of a new tensor wrote their outputs into fresh memory (its first evaluation
 // shares the input's buffer, so nothing was freed for the next output): at 10^7 elements such an
-// edit took 2-5x the median. Once an evaluation is delivered, a buffer for an output of its size
-// waits, its pages already in memory.
+// edit took 2-5x the median. Once the window asks after an evaluation, a buffer for an output of
+// its size waits, its pages already in memory.
 void TestEngineClient::theNextOutputsBufferIsReady()
 {
     EngineClient client;
@@ -271,11 +276,70 @@ void TestEngineClient::theNextOutputsBufferIsReady()
             seen = seen || std::strcmp(m.stage, "worker: next output's buffer ready") == 0;
         return seen;
     };
+    // Not before the window asks (once it has settled): the result's heat maps come first. A
+    // bounded wait in which it would have been ready (it took 10-30 ms).
+    QTest::qWait(300);
+    QVERIFY(!ready());
+    client.prepareNextOutput();
     QTRY_VERIFY_WITH_TIMEOUT(ready(), 20000);
     stagetrace::enable(false);
     const Tensor next = Tensor::empty(DType::Float32, {4096, 1023});
     const std::int64_t bytes = next.size() * 4;
     QCOMPARE(mappedPages(next.raw(), bytes), (bytes + 4095) / 4096);
+}
+
+// An edit that comes before the next output's buffer is prepared stops the preparation: it would
+// take a worker (and under load a core) from the edit's evaluation, and the buffer it made would
+// be kept beside the evaluation's own. Here the pool's threads are held busy so that both jobs
+// are queued: the preparation, queued first, must not run once the evaluation is asked for.
+void TestEngineClient::anEvaluationStopsThePreparation()
+{
+    EngineClient client;
+    Workspace big;
+    big.inputs = {{filled(DType::Float32, {4096, 4096})}};
+    big.attrs = {{"expr", Attr("x[...]")}}; // shares the input: a 64 MiB buffer to prepare
+    const auto first = evaluated(client, big);
+    QVERIFY(first);
+    QVERIFY2(first->ok, qPrintable(first->message));
+    releasePooledBuffers();
+    // Every thread of the pool runs one of these jobs until `release`, each waiting for the others
+    // to start: they all start only once every job queued before them has ended.
+    const std::shared_ptr<Executor> pool = WorkerPool::shared();
+    std::mutex mutex;
+    std::condition_variable changed;
+    auto occupy = [&](int& started, const bool& release) {
+        std::vector<std::shared_ptr<Job>> jobs;
+        for (int k = 0; k < pool->threadCount(); ++k)
+            jobs.push_back(pool->submit({}, [&](JobContext&) {
+                std::unique_lock lock(mutex);
+                ++started;
+                changed.notify_all();
+                changed.wait(lock, [&] { return started == pool->threadCount() && release; });
+            }));
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return started == pool->threadCount(); });
+        return jobs;
+    };
+    int held = 0;
+    bool goOn = false;
+    (void)occupy(held, goOn);
+    client.prepareNextOutput();
+    Workspace small;
+    small.inputs = {{filled(DType::Float32, {4, 6})}};
+    small.attrs = {{"expr", Attr("x[::-1]")}};
+    QSignalSpy spy(&client, &EngineClient::evaluated);
+    client.evaluate(small);
+    {
+        std::lock_guard lock(mutex);
+        goOn = true;
+        changed.notify_all();
+    }
+    QVERIFY(spy.wait(20000));
+    int drained = 0;
+    const bool always = true;
+    for (const auto& job : occupy(drained, always)) // the preparation, had it run, has ended
+        job->wait();
+    QCOMPARE(releasePooledBuffers(), 0);
 }
 
 // Only while no buffer is on its way back: outputs of the evaluation shown before, not shared with

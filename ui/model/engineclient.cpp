@@ -12,6 +12,7 @@
 #include <chrono>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -39,7 +40,8 @@ constexpr std::int64_t kKeptLargeBufferBytes = std::int64_t(2) << 30;
 constexpr int kTrimDelayMs = 60000;
 // The largest output buffer prepared for the next edit. 40 MB (10^7 float32) is faulted in within
 // 10-30 ms, well inside a pause between edits; 400 MB (10^8) took 2.1 s of a worker at load 8,
-// and the edit that came meanwhile faulted its own output beside it (4.2 s instead of 1.6).
+// and the edit that came meanwhile faulted its own output beside it (4.2 s instead of 1.6; that
+// was before an edit took the buffer being prepared: not measured since).
 constexpr std::int64_t kMaxPreparedBytes = std::int64_t(128) << 20;
 
 } // namespace
@@ -410,6 +412,9 @@ EngineClient::~EngineClient()
 quint64 EngineClient::evaluate(const Workspace& workspace)
 {
     stagetrace::mark("gui: evaluate");
+    // A buffer still being prepared for this evaluation's output stops where it is, so that the
+    // preparation holds no worker the evaluation could use; the output takes it as it is.
+    if (m_preparation) std::exchange(m_preparation, nullptr)->context().cancel();
     // Inputs made by an earlier evaluation are reused when their description is unchanged, so
     // editing the expression never regenerates a 10^7-element input.
     std::vector<std::vector<Tensor>> cached;
@@ -446,7 +451,7 @@ quint64 EngineClient::evaluate(const Workspace& workspace)
             stagetrace::mark("gui: result delivered");
             setBusy(false);
             m_trimPolicy.evaluated(evaluationBytes(*eval));
-            prepareNextOutput(eval);
+            noteNextOutput(eval);
             m_trimTimer->start();
             emit evaluated(eval);
             stagetrace::mark("gui: result shown");
@@ -525,18 +530,23 @@ void EngineClient::releaseLater(std::vector<std::shared_ptr<const Evaluation>> e
     });
 }
 
-void EngineClient::prepareNextOutput(const std::shared_ptr<const Evaluation>& eval)
+void EngineClient::noteNextOutput(const std::shared_ptr<const Evaluation>& eval)
 {
     // The next edit's output, about the size of this one, gets a buffer whose pages are in
     // memory: the first edits after a new tensor (its first evaluation sharing the input's
     // buffer, so nothing is freed for the next output) would otherwise write fresh memory, 2-5x
     // the median edit at 10^7 elements. Once edits alternate, the previous output is that buffer.
     const std::shared_ptr<const Evaluation> previous = m_previousResult.lock();
-    const std::int64_t bytes = bufferToPrepare(previous.get(), *eval);
+    m_nextOutputBytes = bufferToPrepare(previous.get(), *eval);
     if (eval->ok) m_previousResult = eval;
+}
+
+void EngineClient::prepareNextOutput()
+{
+    const std::int64_t bytes = std::exchange(m_nextOutputBytes, 0);
     if (bytes == 0) return;
-    m_evaluations->pool().submit({}, [bytes](JobContext&) {
-        prepareReusableBuffer(bytes);
+    m_preparation = m_evaluations->pool().submit({}, [bytes](JobContext& ctx) {
+        prepareReusableBuffer(bytes, [&ctx] { return ctx.isCancelled(); });
         stagetrace::mark("worker: next output's buffer ready");
     });
 }

@@ -120,6 +120,12 @@ public:
     /// Drops these references on a worker: freeing the buffers of a 10^7-element evaluation
     /// (hundreds of MB) takes long enough to stall the GUI thread.
     void releaseLater(std::vector<std::shared_ptr<const Evaluation>> evaluations);
+    /// On a worker, a buffer for the next edit's output, if the result delivered last needs one
+    /// (bufferToPrepare, prepareReusableBuffer). The window asks once it has settled: prepared at
+    /// the delivery, its 40 MB of page faults at 10^7 took the cores and memory bandwidth from
+    /// the result's own heat maps (the first edit of a size 2x the median edit). The next
+    /// evaluate() stops it and its output takes the buffer as far as it was prepared.
+    void prepareNextOutput();
 
     /// The limits every evaluation is budgeted by (each gets a fresh budget of them, as each
     /// CLI request does): by default the machine's (Limits::machineDefault()).
@@ -138,8 +144,8 @@ private:
     void setBusy(bool busy);
     void rememberInputs(const Workspace& workspace, const Evaluation& eval);
     void trimMemory();
-    /// On a worker, a buffer for the next edit's output (bufferToPrepare, prepareReusableBuffer).
-    void prepareNextOutput(const std::shared_ptr<const Evaluation>& eval);
+    /// What prepareNextOutput() will prepare after `eval`, the result just delivered.
+    void noteNextOutput(const std::shared_ptr<const Evaluation>& eval);
 
     Limits m_limits;
     JobTracker* m_evaluations;
@@ -154,6 +160,10 @@ private:
     MemoryTrimPolicy m_trimPolicy;
     /// The latest successful evaluation delivered: what the next one replaces on screen.
     std::weak_ptr<const Evaluation> m_previousResult;
+    /// The bytes prepareNextOutput() makes ready, 0 for none.
+    std::int64_t m_nextOutputBytes = 0;
+    /// The job preparing that buffer, stopped by the next evaluate().
+    std::shared_ptr<Job> m_preparation;
 };
 
 } // namespace ss::ui

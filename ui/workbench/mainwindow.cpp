@@ -4,6 +4,7 @@
 #include "ui/editors/inputpanel.h"
 #include "ui/editors/opeditors.h"
 #include "ui/model/stagetrace.h"
+#include "ui/model/startuppages.h"
 #include "ui/model/workerpool.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/autosavewarning.h"
@@ -340,7 +341,10 @@ bool MainWindow::isSettled() const
 
 void MainWindow::checkSettled()
 {
-    if (isSettled()) emit settled();
+    if (!isSettled()) return;
+    m_engine->prepareNextOutput();               // after the result's own work on the pool
+    dropStartUpPagesOnce(*WorkerPool::shared()); // what start-up alone read of the libraries
+    emit settled();
 }
 
 void MainWindow::showEvaluation(const std::shared_ptr<const Evaluation>& eval)
