@@ -588,7 +588,7 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
     if (pasted && o.inputs.empty()) call = model::translatePastedCode(expr, *o.shape);
     const auto start = std::chrono::steady_clock::now();
     RequestResult result;
-    NpyStrings strings; // a file's string type, for the result's file
+    NpyStrings strings; // a file's string length, for the result's file
     runJob(executor, [&](JobContext& context) {
         const Limits limits = givenLimits.forRequest();
         if (!o.inputs.empty()) {

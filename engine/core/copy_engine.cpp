@@ -1013,6 +1013,19 @@ std::int64_t planWork(const OpPlan& plan)
     return work;
 }
 
+namespace {
+// String outputs are bytes or text as the op's first string input is (Tensor::holdsBytes): the
+// data an op moves comes first, as NumPy's pad keeps its array's kind whatever the constant's.
+void keepStringKind(std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs)
+{
+    const auto first = std::find_if(inputs.begin(), inputs.end(),
+                                    [](const Tensor& t) { return t.dtype() == DType::String; });
+    if (first == inputs.end()) return;
+    for (Tensor& out : outputs)
+        out.setHoldsBytes(first->holdsBytes());
+}
+} // namespace
+
 std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& inputs,
                                 Executor& executor, JobContext* ctx)
 {
@@ -1056,6 +1069,7 @@ std::vector<Tensor> executePlan(const OpPlan& plan, const std::vector<Tensor>& i
         });
         outputs.push_back(std::move(result));
     }
+    keepStringKind(outputs, inputs);
     return outputs;
 }
 

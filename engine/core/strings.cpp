@@ -44,12 +44,13 @@ std::string pythonFloatRepr(double v)
            std::to_string(magnitude);
 }
 
-std::string pythonStringRepr(const std::string& text)
+std::string pythonStringRepr(const std::string& text, bool bytes)
 {
     const bool useDouble =
         text.find('\'') != std::string::npos && text.find('"') == std::string::npos;
     const char quote = useDouble ? '"' : '\'';
-    std::string out(1, quote);
+    std::string out = bytes ? "b" : "";
+    out += quote;
     for (unsigned char c : text) {
         switch (c) {
         case '\\': out += "\\\\"; break;
@@ -60,7 +61,7 @@ std::string pythonStringRepr(const std::string& text)
             if (c == quote) {
                 out += '\\';
                 out += char(c);
-            } else if (c < 0x20 || c == 0x7f) {
+            } else if (c < 0x20 || c == 0x7f || (bytes && c > 0x7f)) {
                 const char* hex = "0123456789abcdef";
                 out += "\\x";
                 out += hex[c >> 4];

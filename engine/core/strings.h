@@ -26,8 +26,9 @@ std::string num(std::int64_t v);
 /// a two-digit exponent) otherwise; "inf", "-inf", "nan"; "-0.0".
 std::string pythonFloatRepr(double v);
 /// Python's repr() of a str: single quotes unless the text holds a single quote and no double
-/// quote; backslash escapes for the quote, backslash and control characters.
-std::string pythonStringRepr(const std::string& text);
+/// quote; backslash escapes for the quote, backslash and control characters. With `bytes`, the
+/// repr of the bytes of `text`: b'...', and \xNN for each byte past ASCII as well.
+std::string pythonStringRepr(const std::string& text, bool bytes = false);
 
 /// The items of `items`, each written by `write`, between `separator`s: "1, 2, 3".
 template <class Range, class Write>

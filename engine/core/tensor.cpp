@@ -574,6 +574,7 @@ Tensor Tensor::clone(const Limits& limits) const
 {
     if (!m_valid) return {};
     Tensor t = empty(m_dtype, m_shape, limits);
+    t.m_bytes = m_bytes;
     if (m_size == 0) return t;
     if (m_dtype == DType::String)
         std::copy_n(data<std::string>(), m_size, t.data<std::string>());
@@ -689,7 +690,8 @@ std::vector<std::int64_t> Tensor::toInt64Vector() const
 
 bool Tensor::identical(const Tensor& other) const
 {
-    if (m_valid != other.m_valid || m_dtype != other.m_dtype || m_shape != other.m_shape)
+    if (m_valid != other.m_valid || m_dtype != other.m_dtype || m_shape != other.m_shape ||
+        m_bytes != other.m_bytes)
         return false;
     if (m_size == 0) return true;
     if (m_dtype == DType::String)

@@ -178,6 +178,13 @@ public:
     int rank() const { return int(m_shape.size()); }
     std::int64_t size() const { return m_size; }
     bool isValid() const { return m_valid; }
+    /// For a string tensor: whether its elements are bytes (NumPy's 'S', b'abc') rather than
+    /// text ('U', 'abc'). TensorFlow's strings are bytes either way, so no op reads it; it is how
+    /// the tensor is shown and written (a .npy of bytes is read as bytes and written as '|S').
+    /// Copies, reshapes and clones keep it; an op's string outputs take their first string
+    /// input's (executePlan), as NumPy's pad and take do. Elements are UTF-8 either way.
+    bool holdsBytes() const { return m_bytes; }
+    void setHoldsBytes(bool bytes) { m_bytes = bytes && m_dtype == DType::String; }
 
     template <class T> T* data() { return static_cast<T*>(m_data.get()); }
     template <class T> const T* data() const { return static_cast<const T*>(m_data.get()); }
@@ -211,7 +218,8 @@ public:
     /// Every element as int64 (for index tensors of integer dtype).
     std::vector<std::int64_t> toInt64Vector() const;
 
-    /// Element-wise equality of dtype, shape and bits (NaNs with equal bits are equal).
+    /// Element-wise equality of dtype, string kind, shape and bits (NaNs with equal bits are
+    /// equal).
     bool identical(const Tensor& other) const;
 
 private:
@@ -219,6 +227,7 @@ private:
     Shape m_shape;
     std::int64_t m_size = 0;
     bool m_valid = false;
+    bool m_bytes = false;
     std::shared_ptr<void> m_data;
 };
 

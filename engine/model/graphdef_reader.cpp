@@ -369,6 +369,18 @@ std::string withTensorflowNames(std::string message)
     return message;
 }
 
+// The byte offset of protobuf's (line, column), both 0-based (a tab advances the column to the
+// next multiple of 8, as protobuf's tokenizer counts).
+std::size_t offsetOf(const std::string& text, int line, int column)
+{
+    std::size_t at = 0;
+    for (int l = 0; l < line && at < text.size(); ++at)
+        if (text[at] == '\n') ++l;
+    for (int c = 0; c < column && at < text.size() && text[at] != '\n'; ++at)
+        c = text[at] == '\t' ? (c / 8 + 1) * 8 : c + 1;
+    return at;
+}
+
 // Protobuf reports text-format errors through a collector; we want the first one as a message,
 // not a line on stderr.
 class FirstError : public google::protobuf::io::ErrorCollector
@@ -378,13 +390,27 @@ public:
                   const std::string& message) override
     {
         if (text.empty()) {
-            text = "line " + std::to_string(line + 1) + ", column " + std::to_string(column + 1) +
-                   ": " + withTensorflowNames(message);
+            text = withTensorflowNames(message);
             firstLine = line;
             firstColumn = column;
         }
     }
     void AddWarning(int, google::protobuf::io::ColumnNumber, const std::string&) override {}
+    /// The first error in our words, with its line and column in `parsed` and protobuf's own
+    /// text after it: a file cut short ends inside a message, where protobuf only says what
+    /// token it expected ("Expected identifier, got: ").
+    std::string describe(const std::string& parsed) const
+    {
+        const std::string where =
+            "line " + std::to_string(firstLine + 1) + ", column " + std::to_string(firstColumn + 1);
+        const std::size_t last = parsed.find_last_not_of(" \t\r\n");
+        if (last == std::string::npos || offsetOf(parsed, firstLine, firstColumn) > last)
+            return "the text ends at " + where +
+                   " before what it opened is closed (cut short? a '}' or a value is missing); "
+                   "protobuf: " +
+                   text;
+        return where + ": " + text;
+    }
     std::string text;
     int firstLine = 0; ///< 0-based, of the first error
     int firstColumn = 0;
@@ -405,7 +431,7 @@ template <class Message> bool parseText(Message& m, const std::string& bytes, st
     parser.RecordErrorsTo(&errors);
     parser.SetRecursionLimit(64);
     const bool ok = parser.ParseFromString(bytes, &m);
-    error = errors.text;
+    if (!ok) error = errors.describe(bytes);
     return ok;
 }
 
@@ -462,18 +488,6 @@ ModelFile readGraphDef(const std::string& path, const std::string& bytes, const 
     if (version.empty()) version = "producer " + std::to_string(graph.versions().producer());
     ModelFile file = fromGraph(graph, path, limits, version);
     return file;
-}
-
-// The byte offset of protobuf's (line, column), both 0-based (a tab advances the column to the
-// next multiple of 8, as protobuf's tokenizer counts).
-std::size_t offsetOf(const std::string& text, int line, int column)
-{
-    std::size_t at = 0;
-    for (int l = 0; l < line && at < text.size(); ++at)
-        if (text[at] == '\n') ++l;
-    for (int c = 0; c < column && at < text.size() && text[at] != '\n'; ++at)
-        c = text[at] == '\t' ? (c / 8 + 1) * 8 : c + 1;
-    return at;
 }
 
 void showMask(ModelNode& node, const char* name, int entries)
@@ -684,8 +698,9 @@ ModelFile readGraphDefText(const std::string& text, const ReadLimits& limits)
             while (end < text.size() && text[end] != '\n' && end - at < 30)
                 ++end;
             throw OpError(ErrorCode::ParseError,
-                          "the node text does not read: " + first.text + " (at position " +
-                              std::to_string(position) + ": '" + text.substr(at, end - at) + "')",
+                          "the node text does not read: " + first.describe(text) +
+                              " (at position " + std::to_string(position) + ": '" +
+                              text.substr(at, end - at) + "')",
                           position);
         }
         *graph.add_node() = node;

@@ -189,17 +189,62 @@ int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& v
     return taken;
 }
 
-std::vector<std::vector<Tensor>> makeRequestInputs(const NodeRequest& request, const Limits& limits)
+namespace {
+
+// The request's inputs: constants as they are, the values known only at run time as `fill`.
+std::vector<std::vector<Tensor>> requestInputs(const NodeRequest& request, const Limits& limits,
+                                               Fill fill)
 {
     std::vector<std::vector<Tensor>> inputs;
     for (const auto& [name, tensors] : request.inputs) {
         std::vector<Tensor> list;
         for (const RequestTensor& t : tensors)
-            list.push_back(t.value ? *t.value
-                                   : makeFilled(t.dtype, t.shape, Fill::Arange, 0, limits));
+            list.push_back(t.value ? *t.value : makeFilled(t.dtype, t.shape, fill, 0, limits));
         inputs.push_back(std::move(list));
     }
     return inputs;
+}
+
+// The output shapes `op` plans for the request (no elements are moved).
+std::vector<Shape> plannedShapes(const OpDef& op, const NodeRequest& request, const Limits& limits,
+                                 Fill fill)
+{
+    // Planning needs the inputs' values only where they are arguments (indices, paddings): the
+    // others are generated, so the limits bound what this costs.
+    OpCall call(op, requestInputs(request, limits, fill), request.attrs, limits);
+    std::vector<Shape> shapes;
+    for (const OutputPlan& out : op.plan(call).outputs)
+        shapes.push_back(out.shape);
+    return shapes;
+}
+
+// The outputs whose size follows from values known only at run time (unique's y, a run-time
+// mask's boolean_mask): planned again with those values all zeros instead of an arange (all
+// the same instead of all different), their shapes change. Empty if every input is a constant
+// or the second plan is refused.
+std::vector<Shape> shapesOfOtherValues(const OpDef& op, const NodeRequest& request,
+                                       const Limits& limits)
+{
+    const bool runTime =
+        std::any_of(request.inputs.begin(), request.inputs.end(), [](const auto& in) {
+            return std::any_of(in.second.begin(), in.second.end(),
+                               [](const RequestTensor& t) { return !t.value; });
+        });
+    if (!runTime) return {};
+    try {
+        return plannedShapes(op, request, limits, Fill::Zeros);
+    } catch (const OpError&) {
+        return {};
+    } catch (const std::bad_alloc&) {
+        return {};
+    }
+}
+
+} // namespace
+
+std::vector<std::vector<Tensor>> makeRequestInputs(const NodeRequest& request, const Limits& limits)
+{
+    return requestInputs(request, limits, Fill::Arange);
 }
 
 NodeCheck checkNode(const ModelNode& node, const Limits& limits)
@@ -217,12 +262,7 @@ NodeCheck checkNode(const ModelNode& node, const Limits& limits)
     }
     std::vector<Shape> shapes;
     try {
-        // Planning needs the inputs' values only where they are arguments (indices, paddings):
-        // the others are generated, so the limits bound what this costs.
-        OpCall call(*op, makeRequestInputs(*node.request, limits), node.request->attrs, limits);
-        const OpPlan plan = op->plan(call);
-        for (const OutputPlan& out : plan.outputs)
-            shapes.push_back(out.shape);
+        shapes = plannedShapes(*op, *node.request, limits, Fill::Arange);
     } catch (const OpError& e) {
         check.error = std::string(errorCodeName(e.code())) + ": " + e.what();
         // The file says this node runs; a limit of this machine (a node of 2^31 elements and
@@ -235,6 +275,9 @@ NodeCheck checkNode(const ModelNode& node, const Limits& limits)
         check.unchecked = check.error;
         return check;
     }
+    const std::vector<Shape> other = shapesOfOtherValues(*op, *node.request, limits);
+    std::vector<std::string> valueSized; // outputs whose size the run-time values decide
+    bool compared = false;
     const std::vector<int>& map = node.request->outputOf;
     for (std::size_t k = 0; k < node.outputs.size(); ++k) {
         const int from = map.empty() ? int(k) : (k < map.size() ? map[k] : -1);
@@ -243,12 +286,25 @@ NodeCheck checkNode(const ModelNode& node, const Limits& limits)
             check.disagrees = true; // the file has more outputs than the engine op gives
             continue;
         }
-        check.computed[k] = shapes[std::size_t(from)];
-        if (!node.outputs[k].stored.agreesWith(shapes[std::size_t(from)])) check.disagrees = true;
+        const Shape& shape = shapes[std::size_t(from)];
+        check.computed[k] = shape;
+        if (std::size_t(from) < other.size() && other[std::size_t(from)] != shape) {
+            valueSized.push_back("'" + node.outputs[k].name + "'");
+            continue; // the stand-in values' size says nothing of the file's
+        }
+        compared = compared || node.outputs[k].stored.hasRank;
+        if (!node.outputs[k].stored.agreesWith(shape)) check.disagrees = true;
     }
-    const bool compared = std::any_of(node.outputs.begin(), node.outputs.end(),
-                                      [](const ModelValue& v) { return v.stored.hasRank; });
-    if (!check.disagrees && !compared) check.unchecked = "the file stores no output shape";
+    if (!check.disagrees && !valueSized.empty()) {
+        const std::string last = valueSized.back();
+        valueSized.pop_back();
+        check.unchecked =
+            valueSized.empty()
+                ? "the size of " + last + " depends on the values its inputs hold at run time"
+                : "the sizes of " + joinText(valueSized, [](const std::string& s) { return s; }) +
+                      " and " + last + " depend on the values its inputs hold at run time";
+    } else if (!check.disagrees && !compared)
+        check.unchecked = "the file stores no output shape";
     return check;
 }
 

@@ -219,10 +219,12 @@ struct NodeCheck
 {
     /// Why no stored output shape could be compared with a computed one ("" when one was): the
     /// node has no request (its `reason`), the engine could not plan it on this machine, or the
-    /// file stores no output shape.
+    /// file stores no output shape; or why some could not: their size depends on values known
+    /// only at run time (unique's y), where the stand-in values' size says nothing.
     std::string unchecked;
-    /// One entry per node output: the shape the engine computes for it, or none (no request,
-    /// the engine refused it, or the engine op has no such output). Empty without a request.
+    /// One entry per node output: the shape the engine computes for it (for run-time values,
+    /// with an arange standing in), or none (no request, the engine refused it, or the engine op
+    /// has no such output). Empty without a request.
     std::vector<std::optional<Shape>> computed;
     /// The engine's error ("invalid_argument: ...") when planning refused the request.
     std::string error;

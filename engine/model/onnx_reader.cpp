@@ -1165,6 +1165,132 @@ ox::ModelProto checkAndInfer(const ox::ModelProto& model, const ReadLimits& limi
     return result;
 }
 
+// A node's name as the Model dock and `model` list it: the file's, or "Op#index".
+std::string nodeName(const ox::NodeProto& n, int index)
+{
+    return n.name().empty() ? n.op_type() + "#" + num(index) : n.name();
+}
+
+// "A, B, C" of at most five names, then "and N more".
+std::string someNames(const std::vector<std::string>& names)
+{
+    constexpr std::size_t kShown = 5;
+    const std::vector<std::string> shown(
+        names.begin(), names.begin() + std::ptrdiff_t(std::min(kShown, names.size())));
+    return joinText(shown, [](const std::string& s) { return s; }) +
+           (names.size() > kShown ? " and " + num(std::int64_t(names.size() - kShown)) + " more"
+                                  : "");
+}
+
+// The nodes of `g` that can never run, each with why, in our words (index -> reason), and
+// the graph's own problem for the warnings. ONNX runs a node once every input it reads is made
+// (by a graph input, an initializer or an earlier node): a node on a cycle waits for itself,
+// one reading a value nothing makes waits forever, and so does every node after them. onnx's
+// checker only says the list is not sorted, and shape inference leaves their types out.
+struct Unrunnable
+{
+    std::map<int, std::string> nodes;
+    std::vector<std::string> warnings;
+};
+
+Unrunnable nodesThatCannotRun(const ox::GraphProto& g)
+{
+    const int n = g.node_size();
+    std::set<std::string> made{""}; // "": an optional input left out
+    for (const auto& v : g.input())
+        made.insert(v.name());
+    for (const auto& t : g.initializer())
+        made.insert(t.name());
+    std::map<std::string, int> producer;
+    for (int i = 0; i < n; ++i)
+        for (const auto& out : g.node(i).output())
+            if (!out.empty()) producer.emplace(out, i);
+    // Kahn's order over what each node waits for.
+    std::vector<int> waiting(std::size_t(n), 0);
+    std::map<std::string, std::vector<int>> readers;
+    std::map<int, std::string> missing; // a node -> an input nothing makes
+    for (int i = 0; i < n; ++i) {
+        const std::set<std::string> inputs(g.node(i).input().begin(), g.node(i).input().end());
+        for (const std::string& in : inputs) {
+            if (made.count(in)) continue;
+            if (!producer.count(in)) {
+                missing.emplace(i, in);
+                continue;
+            }
+            ++waiting[std::size_t(i)];
+            readers[in].push_back(i);
+        }
+    }
+    std::vector<int> ready;
+    for (int i = 0; i < n; ++i)
+        if (waiting[std::size_t(i)] == 0 && !missing.count(i)) ready.push_back(i);
+    std::vector<bool> runs(std::size_t(n), false);
+    while (!ready.empty()) {
+        const int i = ready.back();
+        ready.pop_back();
+        runs[std::size_t(i)] = true;
+        for (const auto& out : g.node(i).output()) {
+            if (!made.insert(out).second) continue;
+            for (int r : readers[out])
+                if (--waiting[std::size_t(r)] == 0 && !missing.count(r)) ready.push_back(r);
+        }
+    }
+    Unrunnable result;
+    std::set<int> stuck;
+    for (int i = 0; i < n; ++i)
+        if (!runs[std::size_t(i)]) stuck.insert(i);
+    if (stuck.empty()) return result;
+    // The cycles: the stuck nodes left once those with no stuck node before them, or none
+    // after them, are taken away (one reading a missing value, those after a cycle).
+    std::map<int, std::set<int>> before, after; // among the stuck nodes
+    for (int i : stuck)
+        for (const auto& in : g.node(i).input())
+            if (const auto p = producer.find(in); p != producer.end() && stuck.count(p->second)) {
+                before[i].insert(p->second);
+                after[p->second].insert(i);
+            }
+    std::set<int> cycle = stuck;
+    std::vector<int> outside;
+    for (int i : stuck)
+        if (before[i].empty() || after[i].empty()) outside.push_back(i);
+    while (!outside.empty()) {
+        const int i = outside.back();
+        outside.pop_back();
+        if (!cycle.erase(i)) continue;
+        for (int o : after[i])
+            if (before[o].erase(i) && before[o].empty()) outside.push_back(o);
+        for (int o : before[i])
+            if (after[o].erase(i) && after[o].empty()) outside.push_back(o);
+    }
+    std::vector<std::string> cycleNames;
+    for (int i : cycle)
+        cycleNames.push_back(nodeName(g.node(i), i));
+    const std::string cycleText = "the graph has a cycle through nodes " + someNames(cycleNames) +
+                                  ": each needs an output of the next, so none of them ever runs";
+    if (!cycle.empty()) result.warnings.push_back(cycleText);
+    for (int i : stuck) {
+        std::string why;
+        if (cycle.count(i)) {
+            why = cycleText;
+        } else if (const auto m = missing.find(i); m != missing.end()) {
+            why = "its input '" + m->second +
+                  "' is never made: no node, initializer or graph input has that name";
+            result.warnings.push_back("node " + nodeName(g.node(i), i) + " reads '" + m->second +
+                                      "', which nothing in the graph makes");
+        } else {
+            for (const auto& in : g.node(i).input())
+                if (const auto p = producer.find(in);
+                    p != producer.end() && stuck.count(p->second)) {
+                    why = "its input '" + in + "' comes from node " +
+                          nodeName(g.node(p->second), p->second) + ", which never runs";
+                    break;
+                }
+        }
+        result.nodes.emplace(i, why);
+    }
+    return result;
+}
+
 ModelFile readOnnx(const std::string& path, const std::string& bytes, const ReadLimits& limits)
 {
     ox::ModelProto model;
@@ -1194,6 +1320,8 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
 
     // onnx's checker and shape inference, away from this process (see checkAndInfer).
     const ox::ModelProto checked = checkAndInfer(model, limits, f.warnings);
+    const Unrunnable unrunnable = nodesThatCannotRun(model.graph());
+    f.warnings.insert(f.warnings.end(), unrunnable.warnings.begin(), unrunnable.warnings.end());
 
     const ox::GraphProto& g = model.graph();
     // What the file itself stores about each value.
@@ -1299,7 +1427,7 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
         if (!(n.domain().empty() || n.domain() == "ai.onnx")) continue;
         if (std::find(family.begin(), family.end(), n.op_type()) == family.end()) continue;
         ModelNode node;
-        node.name = n.name().empty() ? n.op_type() + "#" + num(i) : n.name();
+        node.name = nodeName(n, i);
         node.op = n.op_type();
         node.index = i;
         node.opVersion = opset;
@@ -1316,6 +1444,11 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
                 if (const auto w = constantWhy.find(v.name);
                     w != constantWhy.end() && node.reason.find(v.name) != std::string::npos)
                     node.reason += " (it is a constant, but " + w->second + ")";
+        // A node that never runs has no output to compare, whatever its inputs' types say.
+        if (const auto never = unrunnable.nodes.find(i); never != unrunnable.nodes.end()) {
+            node.request.reset();
+            node.reason = never->second;
+        }
         f.nodes.push_back(std::move(node));
     }
     return f;

@@ -99,9 +99,9 @@ public:
     Tensor read(const Limits& limits, NpyStrings* strings = nullptr)
     {
         const Header h = header();
+        const bool bytesKind = h.descr.kind == Descr::Kind::Bytes;
         if (strings && h.descr.kind != Descr::Kind::Plain)
-            *strings = {h.descr.kind == Descr::Kind::Bytes,
-                        h.descr.itemSize / (h.descr.kind == Descr::Kind::Bytes ? 1 : 4)};
+            *strings = {h.descr.itemSize / (bytesKind ? 1 : 4)};
         const std::string what = m_name + ": the array";
         // A mapped array is the file's page cache, not memory the process allocates: only its
         // shape is checked (a file bigger than memory can be used), the limits are for a copy.
@@ -128,7 +128,9 @@ public:
             readPlain(t, h.descr, bytes);
         else
             readStrings(t, h.descr, bytes);
-        return h.fortranOrder && t.rank() > 1 ? fromFortran(t, h.shape, limits) : t;
+        if (h.fortranOrder && t.rank() > 1) t = fromFortran(t, h.shape, limits);
+        t.setHoldsBytes(bytesKind);
+        return t;
     }
 
 private:
@@ -794,14 +796,15 @@ void writeNpy(const Tensor& t, const NpyStrings& strings, const Sink& sink)
     // Code points ('U') or bytes ('S') per string element.
     std::int64_t chars = std::max<std::int64_t>(1, strings.length);
     std::vector<std::u32string> texts;
+    const bool bytes = t.holdsBytes();
     if (t.dtype() == DType::String) {
         texts.reserve(std::size_t(t.size()));
         for (std::int64_t i = 0; i < t.size(); ++i) {
             const std::string& s = t.data<std::string>()[i];
-            if (!strings.bytes) texts.push_back(decodeUtf8(s));
-            chars = std::max(chars, std::int64_t(strings.bytes ? s.size() : texts.back().size()));
+            if (!bytes) texts.push_back(decodeUtf8(s));
+            chars = std::max(chars, std::int64_t(bytes ? s.size() : texts.back().size()));
         }
-        descr = (strings.bytes ? "|S" : "<U") + num(chars);
+        descr = (bytes ? "|S" : "<U") + num(chars);
     } else {
         descr = npyDescr(t.dtype());
     }
@@ -842,7 +845,7 @@ void writeNpy(const Tensor& t, const NpyStrings& strings, const Sink& sink)
         return;
     }
     std::string chunk;
-    if (strings.bytes) {
+    if (bytes) {
         // UTF-8 bytes, padded with NULs (which NumPy strips on reading, as readStrings does).
         for (std::int64_t i = 0; i < t.size(); ++i) {
             const std::string& s = t.data<std::string>()[i];

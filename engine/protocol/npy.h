@@ -13,21 +13,21 @@ namespace ss {
 // Reading: little or big endian, C or Fortran order (Fortran data is transposed into row-major).
 // dtypes: b1 -> bool, i1/i2/i4/i8 and u1/u2/u4/u8 -> the integers, f2/f4/f8 -> float16/32/64,
 // c8/c16 -> complex64/128, V2 (or 'bfloat16') -> bfloat16, and both string kinds -> string: 'U'
-// (UCS-4) is converted to UTF-8; 'S' (bytes) is kept byte for byte and must be UTF-8 text.
+// (UCS-4) is converted to UTF-8; 'S' (bytes) is kept byte for byte, must be UTF-8 text, and
+// gives a tensor that holds bytes (Tensor::holdsBytes).
 // NumPy's trailing NUL padding is removed, as NumPy does. Everything else (object 'O', other
 // structured/record dtypes, long double, datetimes) is refused, as are truncated files, bad magic
 // bytes and header garbage: all bad_request, naming the problem.
 //
 // Writing: format 1.0 (2.0 if the header would not fit, which no shape of rank 32 or less reaches),
-// little-endian, C order; strings as '<U' with the length of the longest string (at least 1), or
-// in the string type a file read gave (NpyStrings): the engine has one string dtype, so a caller
-// that writes what it read ('eval --input x=F.npy --save') passes it on, and '|S5' stays '|S5'.
+// little-endian, C order; strings as '|S' if the tensor holds bytes, '<U' otherwise, with the
+// length of the longest string (at least 1), or the length a file read gave (NpyStrings): a
+// caller that writes what it read ('eval --input x=F.npy --save') passes it on, and '|S5' stays
+// '|S5' when its longest element has 3 bytes.
 
-/// How an .npy file stores strings: bytes ('S', UTF-8 here) or UCS-4 text ('U'), `length`
-/// bytes or code points an element.
+/// How long an .npy file's strings are: `length` bytes ('S') or code points ('U') an element.
 struct NpyStrings
 {
-    bool bytes = false;
     std::int64_t length = 0;
 };
 
@@ -38,7 +38,7 @@ struct NpyStrings
 /// of read (mapped_file.h): no copy and no allocation, and only its shape is checked against
 /// `limits` (Limits::checkFileBacked), so an array bigger than memory can be used; the caller
 /// must call checkMappedInputs() after its last read, since the file may change under it.
-/// `strings`, if given, takes how a file of strings stores them (unchanged for other files).
+/// `strings`, if given, takes the length of a file's strings (unchanged for other files).
 Tensor readNpyFile(const std::string& path, const Limits& limits, NpyStrings* strings = nullptr);
 /// Whether readNpyFile may map files (process-wide; off by default). slicescope-cli's `run` and
 /// `eval` turn it on, and so does the workbench (EngineClient): their requests and evaluations
@@ -49,8 +49,8 @@ bool npyMapping();
 Tensor readNpyBytes(std::string_view bytes, const Limits& limits);
 
 /// Writes `tensor` to `path` atomically (the file appears complete or not at all). Throws
-/// OpError(bad_request) naming the path if it cannot be written. Strings are written as
-/// `strings` says, at least as long as the longest element.
+/// OpError(bad_request) naming the path if it cannot be written. Strings are written as bytes or
+/// text as the tensor holds them, `strings.length` long or as long as the longest element.
 void writeNpyFile(const std::string& path, const Tensor& tensor, const NpyStrings& strings = {});
 /// The bytes writeNpyFile would write.
 std::string encodeNpy(const Tensor& tensor, const NpyStrings& strings = {});

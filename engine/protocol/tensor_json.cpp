@@ -274,13 +274,25 @@ Tensor parseTensorLiteral(std::string_view text, std::optional<DType> dtype, con
     return tensorFromValue(parseJson(text), dtype, limits);
 }
 
+namespace {
+// A string tensor's "bytes": true (Tensor::holdsBytes); false or absent is text.
+void readBytesKind(const Json* bytes, Tensor& tensor)
+{
+    if (!bytes) return;
+    if (!bytes->isBool()) badRequest("bytes must be true or false, got " + snippet(*bytes));
+    if (tensor.dtype() != DType::String)
+        badRequest("bytes is for string tensors, not " + std::string(dtypeName(tensor.dtype())));
+    tensor.setHoldsBytes(bytes->toBool());
+}
+} // namespace
+
 TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
 {
     if (!json.isObject())
         badRequest("a tensor must be an object with dtype, shape and one of data, value, fill or "
                    "npy; got " +
                    std::string(json.typeName()));
-    const Json *dtypeField = nullptr, *shapeField = nullptr, *seed = nullptr;
+    const Json *dtypeField = nullptr, *shapeField = nullptr, *seed = nullptr, *bytes = nullptr;
     const Json* content = nullptr;
     std::string contentName;
     for (const auto& [name, v] : json.toObject()) {
@@ -290,6 +302,8 @@ TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
             shapeField = &v;
         } else if (name == "seed") {
             seed = &v;
+        } else if (name == "bytes") {
+            bytes = &v;
         } else if (name == "data" || name == "value" || name == "fill" || name == "npy") {
             if (content)
                 badRequest("a tensor takes only one of data, value, fill and npy; got " +
@@ -298,7 +312,8 @@ TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
             contentName = name;
         } else {
             badRequest("unknown tensor field \"" + name +
-                       "\" (a tensor has dtype, shape, and one of data, value, fill or npy)");
+                       "\" (a tensor has dtype, shape, and one of data, value, fill or npy; "
+                       "strings may say bytes)");
         }
     }
     if (!content) badRequest("a tensor needs one of data, value, fill or npy");
@@ -315,6 +330,7 @@ TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
         limits.check(*shape, *dtype, "the tensor");
     }
     if (contentName == "fill") {
+        if (bytes) badRequest("bytes goes with data or value, not with fill");
         spec.kind = TensorSpec::Kind::Fill;
         spec.fill = readFill(*content);
         if (seed && spec.fill != Fill::Random)
@@ -336,13 +352,17 @@ TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
         readElements(
             spec.tensor, [&](std::int64_t i) -> const Json& { return items[std::size_t(i)]; },
             [&](std::int64_t i) { return "data[" + num(i) + "]"; });
+        readBytesKind(bytes, spec.tensor);
         return spec;
     }
     if (contentName == "value") {
         spec.kind = TensorSpec::Kind::Value;
         spec.value = *content;
         spec.tensor = tensorFromValue(*content, dtype, limits);
+        readBytesKind(bytes, spec.tensor);
     } else {
+        if (bytes)
+            badRequest("bytes goes with data or value: an npy file says what its strings are");
         spec.kind = TensorSpec::Kind::Npy;
         if (!content->isString())
             badRequest("npy must be a file path, got " + std::string(content->typeName()));
@@ -376,6 +396,10 @@ void writeTensor(JsonWriter& writer, const Tensor& tensor)
     writer.value(dtypeName(tensor.dtype()));
     writer.key("shape");
     writer.array(tensor.shape().data(), tensor.rank());
+    if (tensor.holdsBytes()) {
+        writer.key("bytes");
+        writer.value(true);
+    }
     writer.key("data");
     visitDType(tensor.dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;

@@ -192,8 +192,11 @@ std::vector<std::string> formatElements(const Tensor& t, const std::vector<std::
             for (auto& s : out)
                 s = pad(s, width, true);
         } else if constexpr (std::is_same_v<T, std::string>) {
+            // str() of a 0-d array of text is the text itself; of bytes, their repr.
             for (const std::int64_t i : indices)
-                out.push_back(t.rank() == 0 ? data[i] : pythonStringRepr(data[i]));
+                out.push_back(t.rank() == 0 && !t.holdsBytes()
+                                  ? data[i]
+                                  : pythonStringRepr(data[i], t.holdsBytes()));
         } else if constexpr (std::is_same_v<T, bool>) {
             for (const std::int64_t i : indices)
                 out.push_back(data[i] ? (t.rank() == 0 ? "True" : " True") : "False");

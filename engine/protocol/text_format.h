@@ -24,7 +24,7 @@ struct PrintOptions
 
 /// A tensor the way NumPy's str() prints it: nested brackets, right-aligned integers, floats
 /// aligned on the decimal point (scientific when NumPy would switch), True/False, quoted
-/// strings, and "..." in place of the middle of big dimensions.
+/// strings ('abc', or b'abc' for bytes), and "..." in place of the middle of big dimensions.
 std::string formatTensor(const Tensor& tensor, const PrintOptions& options = {});
 
 /// A shape without spaces: "(2,1,5)", "(5,)", "()".

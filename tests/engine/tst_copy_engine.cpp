@@ -557,6 +557,52 @@ private slots:
         // Shared or copied, the values are the plan's (runOp checked them against the sources).
         if (shared) QCOMPARE(values(out), values(x));
     }
+
+    // TensorFlow's strings are bytes whichever kind NumPy's file had; the outputs say the kind of
+    // the op's first string input, as NumPy's slices, take and pad keep their array's.
+    void stringOutputsKeepTheirInputsKind_data()
+    {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<Attrs>("attrs");
+        QTest::addColumn<bool>("firstBytes");
+        QTest::addColumn<bool>("secondBytes");
+        QTest::addColumn<bool>("bytes");
+        const Attrs reverse{{"expr", Attr("x[::-1]")}};
+        QTest::newRow("bytes x[::-1]") << "getitem" << reverse << true << false << true;
+        QTest::newRow("text x[::-1]") << "getitem" << reverse << false << false << false;
+        QTest::newRow("bytes x[...] (shared)")
+            << "getitem" << Attrs{{"expr", Attr("x[...]")}} << true << false << true;
+        QTest::newRow("bytes unique_with_counts")
+            << "unique_with_counts" << Attrs{} << true << false << true;
+        const Attrs axis{{"axis", Attr(0)}};
+        QTest::newRow("concat bytes, text") << "concat" << axis << true << false << true;
+        QTest::newRow("concat text, bytes") << "concat" << axis << false << true << false;
+    }
+
+    void stringOutputsKeepTheirInputsKind()
+    {
+        QFETCH(QString, op);
+        QFETCH(Attrs, attrs);
+        QFETCH(bool, firstBytes);
+        QFETCH(bool, secondBytes);
+        QFETCH(bool, bytes);
+        const auto strings = [](bool holdsBytes) {
+            Tensor t = Tensor::empty(DType::String, {3});
+            for (std::int64_t i = 0; i < 3; ++i)
+                t.data<std::string>()[i] = "s" + std::to_string(i % 2);
+            t.setHoldsBytes(holdsBytes);
+            return t;
+        };
+        const bool joins = op == "concat";
+        const OpRun run = runOp(
+            op.toStdString(),
+            joins ? std::vector<std::vector<Tensor>>{{strings(firstBytes), strings(secondBytes)}}
+                  : std::vector<std::vector<Tensor>>{{strings(firstBytes)}},
+            attrs);
+        QVERIFY(!run.outputs.empty());
+        QCOMPARE(run.outputs.front().dtype(), DType::String);
+        QCOMPARE(run.outputs.front().holdsBytes(), bytes);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestCopyEngine)

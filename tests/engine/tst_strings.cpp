@@ -45,6 +45,30 @@ private slots:
         QCOMPARE(QString::fromStdString(strCat(std::int64_t(value))), text);
     }
 
+    // Python's repr() of a str, and of bytes (NumPy's '|S' elements, and TensorFlow's strings in
+    // code): a byte past ASCII is \xNN there, since b'\u00e9' is a SyntaxError in Python.
+    void pythonString_data()
+    {
+        QTest::addColumn<QByteArray>("value");
+        QTest::addColumn<bool>("bytes");
+        QTest::addColumn<QByteArray>("repr");
+        QTest::newRow("text") << QByteArray("it's") << false << QByteArray("\"it's\"");
+        QTest::newRow("text past ASCII")
+            << QByteArray("\xc3\xa9\n") << false << QByteArray("'\xc3\xa9\\n'");
+        QTest::newRow("bytes") << QByteArray("it's") << true << QByteArray("b\"it's\"");
+        QTest::newRow("bytes past ASCII")
+            << QByteArray("\xc3\xa9\x7f") << true << QByteArray("b'\\xc3\\xa9\\x7f'");
+        QTest::newRow("bytes with both quotes")
+            << QByteArray("'\"\\") << true << QByteArray("b'\\'\"\\\\'");
+    }
+    void pythonString()
+    {
+        QFETCH(QByteArray, value);
+        QFETCH(bool, bytes);
+        QFETCH(QByteArray, repr);
+        QCOMPARE(QByteArray::fromStdString(pythonStringRepr(value.toStdString(), bytes)), repr);
+    }
+
     // Python's repr() of a float, NaN and the infinities included (a NaN from a model file's
     // constant once threw out of here).
     void pythonFloat_data()

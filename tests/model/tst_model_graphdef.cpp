@@ -220,6 +220,13 @@ private slots:
         SS_EXPECT_ERROR(reader.read("g.pbtxt", misspelt, ReadLimits{}), ErrorCode::InvalidArgument,
                         "not a TensorFlow GraphDef in text form: line 1, column 61: Message type "
                         "\"tensorflow.AttrValue\" has no field named \"typo\".");
+        // A file cut short: where it ends and what is missing, then protobuf's "Expected ...".
+        const std::string cut = "node { name: \"x\" op: \"Placeholder\"\n"
+                                "  attr { key: \"dtype\" value { type: DT_FLOAT } }\n";
+        SS_EXPECT_ERROR(reader.read("g.pbtxt", cut, ReadLimits{}), ErrorCode::InvalidArgument,
+                        "not a TensorFlow GraphDef in text form: the text ends at line 3, column "
+                        "1 before what it opened is closed (cut short? a '}' or a value is "
+                        "missing); protobuf: Expected identifier, got: ");
     }
 };
 

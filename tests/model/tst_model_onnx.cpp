@@ -166,10 +166,13 @@ private slots:
     void cancelStopsTheChecker();
     void checkerMessagesAreWhole_data();
     void checkerMessagesAreWhole();
+    void nodesThatNeverRunSayWhy();
     void cliTable();
     void cliJsonRuns();
     void cliCheck();
     void cliCheckCountsUncheckedNodes();
+    void valueSizedOutputsAreNotCompared_data();
+    void valueSizedOutputsAreNotCompared();
     void cliNamesTheOpsOfAFileWithoutSlicing();
 
 private:
@@ -520,6 +523,49 @@ void TestModelOnnx::checkerMessagesAreWhole()
         QVERIFY2(checker.contains(part), qPrintable(checker));
 }
 
+// A node on a cycle, one reading a value nothing makes, and one after them never run: each
+// says why in our words (they read "not computed" for a missing type, and only onnx's checker
+// said the graph was not sorted), in the file's warnings and in `model`'s notes too.
+void TestModelOnnx::nodesThatNeverRunSayWhy()
+{
+    Builder b;
+    b.input("x", {4, 6}).output("a", {6, 4}).output("d", {4, 6});
+    b.node("Transpose", {"b"}, {"a"}).set_name("there");
+    b.node("Transpose", {"a"}, {"b"}).set_name("back");
+    b.node("Transpose", {"a"}, {"c"}).set_name("after");
+    b.node("Transpose", {"q"}, {"d"}).set_name("orphan");
+    b.node("Transpose", {"x"}, {"e"}).set_name("fine");
+    const QString path = writeFile(m_dir, "cycle.onnx", b.bytes());
+    const ModelFile file = readModelFile(path.toStdString());
+    const std::string cycle = "the graph has a cycle through nodes there, back: each needs an "
+                              "output of the next, so none of them ever runs";
+    const std::map<std::string, std::string> reasons = {
+        {"there", cycle},
+        {"back", cycle},
+        {"after", "its input 'a' comes from node there, which never runs"},
+        {"orphan", "its input 'q' is never made: no node, initializer or graph input has that "
+                   "name"}};
+    QCOMPARE(file.nodes.size(), std::size_t(5));
+    for (const ModelNode& node : file.nodes) {
+        const auto it = reasons.find(node.name);
+        if (it == reasons.end()) {
+            QVERIFY2(node.request.has_value(), node.reason.c_str()); // "fine" runs
+            continue;
+        }
+        QVERIFY2(!node.request, node.name.c_str());
+        QCOMPARE(node.reason, it->second);
+    }
+    for (const std::string& warning :
+         {cycle, std::string("node orphan reads 'q', which nothing in the graph makes")})
+        QVERIFY2(std::find(file.warnings.begin(), file.warnings.end(), warning) !=
+                     file.warnings.end(),
+                 warning.c_str());
+    const CliRun r = cli({"model", path.toStdString()});
+    QVERIFY2(r.out.find("there: not computed: " + cycle) != std::string::npos, r.out.c_str());
+    QVERIFY2(r.out.find("orphan: not computed: its input 'q' is never made") != std::string::npos,
+             r.out.c_str());
+}
+
 void TestModelOnnx::cliTable()
 {
     const QString path = writeFile(m_dir, "bug.onnx", sliceModel({2, 3, 2}).bytes());
@@ -614,6 +660,42 @@ void TestModelOnnx::cliCheckCountsUncheckedNodes()
     QVERIFY2(out.contains("2 slicing nodes of 2."), r.out.c_str());
     QVERIFY2(out.contains("(1 node checked, 1 not)"), r.out.c_str());
     QVERIFY2(out.contains("runtime_slice: 'starts' is computed at run time"), r.out.c_str());
+}
+
+// Unique's Y and counts are as long as X has distinct values, which only the run knows: the
+// stand-in arange (all distinct) says nothing of them, so a stored (4,) is no disagreement (onnx's
+// own node test test_unique_not_sorted_without_axis failed `model --check`). The other outputs
+// are still compared.
+void TestModelOnnx::valueSizedOutputsAreNotCompared_data()
+{
+    QTest::addColumn<qint64>("inverse");
+    QTest::addColumn<bool>("disagrees");
+    QTest::newRow("as the file stores them") << qint64(6) << false;
+    QTest::newRow("a wrong inverse_indices") << qint64(5) << true;
+}
+
+void TestModelOnnx::valueSizedOutputsAreNotCompared()
+{
+    QFETCH(qint64, inverse);
+    QFETCH(bool, disagrees);
+    Builder b;
+    b.input("X", {6}).output("Y", {4}).output("indices", {4}, ox::TensorProto::INT64);
+    b.output("inverse_indices", {inverse}, ox::TensorProto::INT64);
+    b.output("counts", {4}, ox::TensorProto::INT64);
+    Builder::attr(b.node("Unique", {"X"}, {"Y", "indices", "inverse_indices", "counts"}), "sorted",
+                  std::int64_t(0));
+    const QString path = writeFile(m_dir, "unique.onnx", b.bytes());
+    const ModelFile file = readModelFile(path.toStdString());
+    QCOMPARE(file.nodes.size(), std::size_t(1));
+    const NodeCheck check = checkNode(file.nodes[0], Limits{});
+    QCOMPARE(check.disagrees, disagrees);
+    // What the stand-in arange gives is shown, but not compared.
+    QCOMPARE(check.computed.at(0), std::optional<Shape>(Shape{6})); // Y
+    QCOMPARE(check.computed.at(2), std::optional<Shape>(Shape{6}));
+    if (!disagrees)
+        QCOMPARE(check.unchecked, std::string("the sizes of 'Y' and 'counts' depend on the values "
+                                              "its inputs hold at run time"));
+    QCOMPARE(cli({"model", path.toStdString(), "--check"}).status, disagrees ? 1 : 0);
 }
 
 // A file without a node of the slicing family names the ops it has, the most frequent first.

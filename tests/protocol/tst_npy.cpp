@@ -76,6 +76,7 @@ Tensor expected(const std::string& kind, const Shape& shape)
         } else
             t.data<std::string>()[i] = "b" + std::to_string(i);
     }
+    t.setHoldsBytes(kind == "S"); // NumPy's bytes stay bytes, text stays text
     return t;
 }
 
@@ -241,8 +242,9 @@ for line in sys.stdin:
         aligned = f.tell() % 64 == 0
     a = np.load(path)
     if e['dtype'] == 'string':
-        want_descr = '<U%d' % max([1] + [len(s) for s in e['data']])
-        want = np.array(e['data'], dtype=want_descr).reshape(e['shape'])
+        data = [s.encode() for s in e['data']] if e.get('bytes') else e['data']
+        want_descr = ('|S%d' if e.get('bytes') else '<U%d') % max([1] + [len(s) for s in data])
+        want = np.array(data, dtype=want_descr).reshape(e['shape'])
     else:
         want_descr = descrs[e['dtype']]
         data = [number(v) for v in e['data']]

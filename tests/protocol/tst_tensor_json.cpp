@@ -96,6 +96,13 @@ void TestTensorJson::readsEveryDtype_data()
         R"({"dtype":"float64","shape":[3],"data":[0.1,1e+300,5e-324]})");
     row("string", R"({"dtype":"string","shape":[2,1],"data":["a0","caf\u00e9"]})",
         "{\"dtype\":\"string\",\"shape\":[2,1],\"data\":[\"a0\",\"caf\xc3\xa9\"]}");
+    // NumPy's bytes ('|S') stay bytes; "bytes": false is text, as without it.
+    row("bytes", R"({"dtype":"string","shape":[2],"bytes":true,"data":["a","\u00e9"]})",
+        "{\"dtype\":\"string\",\"shape\":[2],\"bytes\":true,\"data\":[\"a\",\"\xc3\xa9\"]}");
+    row("bytes value", R"({"bytes":true,"value":[["a"]]})",
+        R"({"dtype":"string","shape":[1,1],"bytes":true,"data":["a"]})");
+    row("bytes false", R"({"dtype":"string","shape":[1],"bytes":false,"data":["a"]})",
+        R"({"dtype":"string","shape":[1],"data":["a"]})");
     row("scalar", R"({"dtype":"int32","shape":[],"data":[7]})",
         R"({"dtype":"int32","shape":[],"data":[7]})");
     row("empty", R"({"dtype":"float64","shape":[0,3],"data":[]})",
@@ -188,7 +195,7 @@ void TestTensorJson::refusesBadTensors_data()
         "a tensor takes only one of data, value, fill and npy; got data and value");
     row("unknown field", R"({"dtype":"int32","shape":[1],"data":[1],"bogus":1})",
         "unknown tensor field \"bogus\" (a tensor has dtype, shape, and one of data, value, fill "
-        "or npy)");
+        "or npy; strings may say bytes)");
     row("float16 beyond its range", R"({"dtype":"float16","shape":[1],"data":[65520]})",
         "data[0]: 65520 is out of range for float16 (largest 65504); write \"inf\" for infinity, "
         "or use float32");
@@ -247,6 +254,12 @@ void TestTensorJson::refusesBadTensors_data()
         "data[0]: the bool tensor takes true or false, got 1");
     row("number in a string tensor", R"({"dtype":"string","shape":[1],"data":[1]})",
         "data[0]: the string tensor takes strings, got 1");
+    row("bytes of numbers", R"({"dtype":"int32","shape":[1],"bytes":true,"data":[1]})",
+        "bytes is for string tensors, not int32");
+    row("bytes not a bool", R"({"dtype":"string","shape":[1],"bytes":1,"data":["a"]})",
+        "bytes must be true or false, got 1");
+    row("bytes with a fill", R"({"dtype":"string","shape":[1],"bytes":true,"fill":"zeros"})",
+        "bytes goes with data or value, not with fill");
     row("word in a float tensor", R"({"dtype":"float32","shape":[1],"data":["NaN"]})",
         "data[0]: the float32 tensor takes numbers or the strings \"nan\", \"inf\", \"-inf\", got "
         "\"NaN\"");

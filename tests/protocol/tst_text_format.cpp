@@ -108,6 +108,14 @@ void TestTextFormat::printsLikeNumpy()
     add("whole scalar", literal("3", DType::Float64));
     add("bool scalar", literal("true", DType::Bool));
     add("string scalar", literal("\"abc\"", DType::String));
+    // A .npy of bytes ('|S') prints as NumPy prints bytes: b'...', \x past ASCII.
+    const auto bytes = [&](const char* json) {
+        Tensor t = literal(json, DType::String);
+        t.setHoldsBytes(true);
+        return t;
+    };
+    add("bytes", bytes("[[\"a'b\", \"x\\\\y\"], [\"\\u00e9\", \"t\\tn\\n\\\"'\"]]"));
+    add("bytes scalar", bytes("\"\\u5b57\""));
 
     QByteArray input;
     for (const auto& [name, t] : cases) {
@@ -120,8 +128,9 @@ void TestTextFormat::printsLikeNumpy()
 import sys, json, numpy as np
 for line in sys.stdin:
     t = json.loads(line, parse_int=lambda s: -0.0 if s == '-0' else int(s))
-    dtype = {'string': str}.get(t['dtype'], t['dtype'])
+    dtype = {'string': bytes if t.get('bytes') else str}.get(t['dtype'], t['dtype'])
     data = [float(v) if isinstance(v, str) and t['dtype'].startswith('float') else v for v in t['data']]
+    data = [v.encode() for v in data] if t.get('bytes') else data
     a = np.array(data, dtype=dtype).reshape(t['shape'])
     print(str(a))
     print('----8<----')

@@ -268,7 +268,14 @@ private slots:
         Tensor s = Tensor::zeros(DType::String, {2});
         s.data<std::string>()[0] = "it's";
         s.data<std::string>()[1] = std::string("a\n\xff", 3);
-        QTest::newRow("bytes") << s << R"(np.array([b'it\'s', b'a\n\xff'], dtype=object))";
+        s.setHoldsBytes(true); // NumPy's repr of the array a '|S' file holds
+        QTest::newRow("bytes") << s << "np.array([b\"it's\", b'a\\n\\xff'], dtype='|S4')";
+        Tensor text = Tensor::zeros(DType::String, {2});
+        text.data<std::string>()[0] = "it's";
+        text.data<std::string>()[1] = "\xc3\xa9\t";
+        QTest::newRow("text") << text
+                              << QString::fromUtf8(
+                                     "np.array([\"it's\", '\xc3\xa9\\t'], dtype='<U4')");
         Tensor half = Tensor::zeros(DType::Float16, {2});
         half.setFromDouble(0, 0.1);
         half.setFromDouble(1, -1.5);

@@ -4,10 +4,14 @@
 #include "ui/editors/argtable.h"
 #include "ui/editors/speceditor.h"
 #include "ui/views/palette.h"
+#include "ui/workbench/mainwindow.h"
 #include "ui/workbench/messagestrip.h"
 #include "workbench_testing.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QHelpEvent>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QTableView>
 #include <QTest>
@@ -67,6 +71,7 @@ private slots:
     void rowsAndErrorsMoveNothing_data();
     void rowsAndErrorsMoveNothing();
     void messageStripKeepsItsRoom();
+    void aShapeTooLongForItsFieldIsInItsTooltip();
     void messageStripOpensToTheWholeMessage();
     void messageStripShowsEveryLineItHolds_data();
     void messageStripShowsEveryLineItHolds();
@@ -126,6 +131,36 @@ void TestLayout::rowsAndErrorsMoveNothing()
     QVERIFY(w.lastEvaluation()->ok);
     QVERIFY(w.message().isEmpty());
     QVERIFY2(placesOf(w) == before, qPrintable(describe(before, placesOf(w))));
+}
+
+// Three sizes of 2^40 scroll in the shape field at 1024 x 700: its tooltip says the whole shape
+// before how to write one; a shape that shows whole is not repeated there.
+void TestLayout::aShapeTooLongForItsFieldIsInItsTooltip()
+{
+    MainWindow w;
+    const std::int64_t big = std::int64_t(1) << 40;
+    w.setWorkspace(getitemWorkspace({big, big, big}, QStringLiteral("x[0]")), QStringLiteral("t"));
+    QVERIFY(showSettled(w, QSize(1024, 700)));
+    auto* field = w.findChild<QLineEdit*>(QStringLiteral("input0Shape"));
+    QVERIFY(field);
+    const QString whole = QStringLiteral("(1099511627776, 1099511627776, 1099511627776)");
+    QCOMPARE(field->text(), whole);
+    QVERIFY2(field->fontMetrics().horizontalAdvance(whole) > field->width(),
+             "the shape shows whole: the test needs one that does not");
+    const auto toolTipShown = [field] {
+        QHelpEvent event(QEvent::ToolTip, QPoint(4, 4), field->mapToGlobal(QPoint(4, 4)));
+        QApplication::sendEvent(field, &event);
+        return field->toolTip();
+    };
+    QVERIFY2(toolTipShown().startsWith(QStringLiteral("Shape: ") + whole + u'\n'),
+             qPrintable(toolTipShown()));
+    QVERIFY2(toolTipShown().contains(QStringLiteral("outermost first")),
+             qPrintable(field->toolTip()));
+
+    w.setWorkspace(getitemWorkspace({4, 6}, QStringLiteral("x[0]")), QStringLiteral("t"));
+    QVERIFY(waitSettled(w));
+    QVERIFY2(toolTipShown().startsWith(QStringLiteral("Dimension sizes")),
+             qPrintable(field->toolTip()));
 }
 
 void TestLayout::messageStripKeepsItsRoom()

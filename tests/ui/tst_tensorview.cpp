@@ -307,6 +307,14 @@ void TestTensorView::displayText_data()
                                         << QStringList{"18446744073709551615"};
     QTest::newRow("strings quoted, edited bare")
         << strings({2}, {"ab", ""}) << QStringList{"'ab'", "''"} << QStringList{"ab", ""};
+    // As NumPy prints them: Python's repr, and bytes (a '|S' file's) with b and \x past ASCII.
+    QTest::newRow("strings with escapes")
+        << strings({2}, {"a\nb", "it's"}) << QStringList{"'a\\nb'", "\"it's\""}
+        << QStringList{"a\nb", "it's"};
+    Tensor bytes = strings({2}, {"ab", "\xc3\xa9"});
+    bytes.setHoldsBytes(true);
+    QTest::newRow("bytes") << bytes << QStringList{"b'ab'", "b'\\xc3\\xa9'"}
+                           << QStringList{"ab", "\u00e9"};
 }
 
 void TestTensorView::displayText()

@@ -8,12 +8,16 @@
 #include "protocol/request.h"
 // clang-format on
 
+#include "../engine/numpy_oracle.h"
 #include "core/error.h"
+#include "core/strings.h"
 #include "npy_testing.h"
 #include "protocol/json.h"
 #include "protocol/npy.h"
 #include "ui/model/workspacefile.h"
+#include "ui/views/tensorview.h"
 #include "ui/workbench/mainwindow.h"
+#include "ui/workbench/workspacedocument.h"
 #include "workbench_testing.h"
 
 #include <QAction>
@@ -79,6 +83,8 @@ private slots:
     void hostileFilesAreRefusedAtOnce_data();
     void hostileFilesAreRefusedAtOnce();
     void npyOpensAsTheInput();
+    void stringFilesKeepTheirKind_data();
+    void stringFilesKeepTheirKind();
     void aFullDiskIsNamed();
     void fileDialogsStartInTheLastFolderUsed_data();
     void fileDialogsStartInTheLastFolderUsed();
@@ -350,6 +356,77 @@ void TestWorkspaceFiles::npyOpensAsTheInput()
     broken.close();
     QVERIFY(!w.openFile(broken.fileName(), &error));
     QVERIFY(error.startsWith(QStringLiteral("broken.npy")));
+}
+
+// A '|S5' .npy is bytes in the window as in NumPy: its cells read b'...', an edit keeps bytes,
+// a saved workspace reopens as bytes, and an exported output is '|S' again; '<U3' stays text.
+// NumPy itself writes the file and reads the export.
+void TestWorkspaceFiles::stringFilesKeepTheirKind_data()
+{
+    QTest::addColumn<QString>("descr");
+    QTest::addColumn<QString>("shown");
+    QTest::addColumn<QString>("edited");
+    QTest::addColumn<QString>("exported");
+    QTest::newRow("bytes") << "|S5"
+                           << "b'\\xc3\\xa9a'"
+                           << "b'\\xc3\\x9f'"
+                           << "|S";
+    QTest::newRow("text") << "<U3"
+                          << "'\u00e9a'"
+                          << "'\u00df'"
+                          << "<U";
+}
+
+void TestWorkspaceFiles::stringFilesKeepTheirKind()
+{
+    QFETCH(QString, descr);
+    QFETCH(QString, shown);
+    QFETCH(QString, edited);
+    QFETCH(QString, exported);
+    const bool bytes = descr.startsWith(u'|');
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("x.npy"));
+    ss::testing::runNumpy(
+        QStringLiteral("import sys, numpy as np\n"
+                       "path, descr = sys.stdin.read().split()\n"
+                       "a = ['\\u00e9a', 'b', 'cd']\n"
+                       "np.save(path, np.array([s.encode() for s in a] if descr[0] == '|' "
+                       "else a, dtype=descr))\n"),
+        (path + u' ' + descr).toUtf8());
+    MainWindow w;
+    QString error;
+    QVERIFY2(w.openFile(path, &error), qPrintable(error));
+    QVERIFY(waitSettled(w));
+    TensorModel* model = w.inputView(0)->model();
+    QCOMPARE(model->tensor().holdsBytes(), bytes);
+    QCOMPARE(model->indexOfFlat(0).data(Qt::DisplayRole).toString(), shown);
+    QCOMPARE(model->indexOfFlat(0).data(Qt::EditRole).toString(), QStringLiteral("\u00e9a"));
+    // Typed text is kept as its UTF-8 bytes.
+    model->setData(model->indexOfFlat(0), QStringLiteral("\u00df"), Qt::EditRole);
+    QVERIFY(waitSettled(w));
+    QCOMPARE(model->indexOfFlat(0).data(Qt::DisplayRole).toString(), edited);
+    QVERIFY(w.lastEvaluation()->ok);
+    QCOMPARE(w.lastEvaluation()->outputs.front().holdsBytes(), bytes);
+
+    const QString saved = dir.filePath(QStringLiteral("w.slicescope.json"));
+    writeWorkspaceFile(saved, w.workspace());
+    const Workspace back = readWorkspaceFile(saved, Workspace{}, Limits{}, nullptr);
+    QCOMPARE(back.inputs[0][0].data.holdsBytes(), bytes);
+    QVERIFY(back.inputs[0][0].data.identical(w.workspace().inputs[0][0].data));
+
+    QStringList written;
+    QVERIFY2(w.document()->exportOutputs(dir.filePath(QStringLiteral("out")), &written, &error),
+             qPrintable(error));
+    const QByteArray numpy =
+        ss::testing::runNumpy(QStringLiteral("import sys, numpy as np\n"
+                                             "a = np.load(sys.stdin.read())\n"
+                                             "print(a.dtype.str[:2], a.ravel()[0])\n"),
+                              written.front().toUtf8());
+    // Python prints bytes as their repr, text as itself.
+    const std::string& first = w.lastEvaluation()->outputs.front().data<std::string>()[0];
+    QCOMPARE(QString::fromUtf8(numpy).trimmed(),
+             exported + u' ' +
+                 QString::fromStdString(bytes ? pythonStringRepr(first, true) : first));
 }
 
 // Saving on a full disk says so (it read "Unknown error"). A 64 KiB tmpfs is the full disk;

@@ -9,6 +9,7 @@
 #include "ui/views/viewcolumn.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -49,8 +50,8 @@ InputControls::InputControls(const QString& prefix, const QString& label, QWidge
 {
     setObjectName(prefix + QStringLiteral("Controls"));
     m_shape->setPlaceholderText(tr("shape, e.g. 3, 4"));
-    m_shape->setToolTip(tr("Dimension sizes, outermost first: \"5, 6\", \"(2, 3, 4)\"; empty or () "
-                           "for a scalar"));
+    m_shape->setToolTip(shapeToolTip());
+    m_shape->installEventFilter(this); // its tooltip says the whole shape when it is cut
     // Room for a typical shape, small enough that name, shape, dtype (as wide as "complex128")
     // and fill fit a view's width beside the outputs at 1280 x 800 with both docks open.
     m_shape->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("(10, 10)")));
@@ -262,9 +263,25 @@ void InputControls::showFieldsFor(FillKind fill)
     updateGeometry();
     // A literal's shape follows from its nesting; cells keep the shape they were given.
     m_shape->setReadOnly(literal);
-    m_shape->setToolTip(literal ? tr("The literal's shape, read from its nesting")
-                                : tr("Dimension sizes, outermost first: \"5, 6\", \"(2, 3, 4)\"; "
-                                     "empty or () for a scalar"));
+    m_shape->setToolTip(shapeToolTip());
+}
+
+QString InputControls::shapeToolTip() const
+{
+    const QString hint = m_shape->isReadOnly()
+                             ? tr("The literal's shape, read from its nesting")
+                             : tr("Dimension sizes, outermost first: \"5, 6\", \"(2, 3, 4)\"; "
+                                  "empty or () for a scalar");
+    // A shape wider than its field scrolls in it (three sizes of 2^40 at 1024 px).
+    if (m_shape->text().isEmpty() || shapeTextWidth() <= m_shape->width()) return hint;
+    return tr("Shape: %1\n%2").arg(m_shape->text(), hint);
+}
+
+bool InputControls::eventFilter(QObject* watched, QEvent* event)
+{
+    // At the moment it shows: the field's width and text are those it has then.
+    if (watched == m_shape && event->type() == QEvent::ToolTip) m_shape->setToolTip(shapeToolTip());
+    return QWidget::eventFilter(watched, event);
 }
 
 void InputControls::setShapeProblem(const QString& why)

@@ -53,6 +53,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     /// One line when the width holds every field and the whole shape, else the element type and
@@ -60,6 +61,9 @@ private:
     void arrange();
     /// The width the shape field needs to show its text whole.
     int shapeTextWidth() const;
+    /// The shape field's tooltip: how to write a shape (or that a literal's is read from it),
+    /// after the whole shape when the field is too narrow to show it.
+    QString shapeToolTip() const;
     int oneRowWidth() const;
     int twoRowWidth() const;
 

@@ -2,7 +2,9 @@
 #include "ui/model/numpyliteral.h"
 
 #include "core/frameworks/code_snippet.h"
+#include "core/strings.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -30,31 +32,6 @@ template <class T> void appendFloat(std::string& out, T value)
     out += text;
 }
 
-void appendBytes(std::string& out, const std::string& value)
-{
-    static const char* const kHex = "0123456789abcdef";
-    out += "b'";
-    for (unsigned char c : value) {
-        if (c == '\\' || c == '\'') {
-            out += '\\';
-            out += char(c);
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\t') {
-            out += "\\t";
-        } else if (c == '\r') {
-            out += "\\r";
-        } else if (c < 0x20 || c >= 0x7f) {
-            out += "\\x";
-            out += kHex[c >> 4];
-            out += kHex[c & 15];
-        } else {
-            out += char(c);
-        }
-    }
-    out += '\'';
-}
-
 void appendElement(std::string& out, const Tensor& t, std::int64_t i)
 {
     visitDType(t.dtype(), [&]<class T>(std::type_identity<T>) {
@@ -62,7 +39,7 @@ void appendElement(std::string& out, const Tensor& t, std::int64_t i)
         if constexpr (std::is_same_v<T, bool>)
             out += v ? "True" : "False";
         else if constexpr (std::is_same_v<T, std::string>)
-            appendBytes(out, v);
+            out += pythonStringRepr(v, t.holdsBytes());
         else if constexpr (std::is_floating_point_v<T>)
             appendFloat(out, v);
         else if constexpr (kIsHalfFloat<T>) {
@@ -116,14 +93,29 @@ void appendNested(std::string& out, const Tensor& t, int dim, std::int64_t offse
     out += ']';
 }
 
-std::string dtypeText(DType dtype)
+// NumPy's type string of a string tensor, as its repr prints it: '|S' and the longest element's
+// bytes, or '<U' and its characters (at least 1, as NumPy's).
+std::string stringsDType(const Tensor& t)
 {
-    switch (dtype) {
+    std::size_t longest = 1;
+    for (std::int64_t i = 0; i < t.size(); ++i) {
+        const std::string& s = t.data<std::string>()[i];
+        const auto characters = std::count_if(s.begin(), s.end(), [](char c) {
+            return (static_cast<unsigned char>(c) & 0xC0) != 0x80; // not a UTF-8 continuation
+        });
+        longest = std::max(longest, t.holdsBytes() ? s.size() : std::size_t(characters));
+    }
+    return (t.holdsBytes() ? "'|S" : "'<U") + std::to_string(longest) + "'";
+}
+
+std::string dtypeText(const Tensor& t)
+{
+    switch (t.dtype()) {
     case DType::Bool: return "np.bool_";
-    case DType::String: return "object";
+    case DType::String: return stringsDType(t);
     // NumPy has no bfloat16: the prelude binds this name (numpyBFloat16Prelude).
     case DType::BFloat16: return "bfloat16";
-    default: return "np." + std::string(dtypeName(dtype));
+    default: return "np." + std::string(dtypeName(t.dtype()));
     }
 }
 
@@ -131,7 +123,7 @@ std::string dtypeText(DType dtype)
 
 QString numpyLiteral(const Tensor& tensor)
 {
-    const std::string dtype = dtypeText(tensor.dtype());
+    const std::string dtype = dtypeText(tensor);
     // A bfloat16 array needs its type first, and a comment on why (what Copy as writes too).
     const std::string prelude =
         tensor.dtype() == DType::BFloat16 ? numpyBFloat16Prelude() : std::string();

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/mapped_file.h"
+#include "core/strings.h"
 #include "protocol/tensor_json.h"
 
 #include <QLocale>
@@ -97,7 +98,9 @@ ValueFormatter::ValueFormatter(const Tensor& tensor) : m_tensor(tensor)
 QString ValueFormatter::text(std::int64_t index) const
 {
     const DType t = m_tensor.dtype();
-    if (t == DType::String) return QLatin1Char('\'') + editText(index) + QLatin1Char('\'');
+    if (t == DType::String) // as NumPy prints it: 'abc', or b'abc' for bytes
+        return QString::fromStdString(
+            pythonStringRepr(m_tensor.data<std::string>()[index], m_tensor.holdsBytes()));
     if (t == DType::Bool)
         return m_tensor.intAt(index) ? QStringLiteral("True") : QStringLiteral("False");
     if (t == DType::UInt64) return QString::number(m_tensor.data<std::uint64_t>()[index]);

@@ -19,10 +19,12 @@ public:
     /// no more than a small one.
     explicit ValueFormatter(const Tensor& tensor);
 
-    /// The text a cell shows: "7", "0.25", "3.", "1.500e+09", "nan", "True", "'abc'",
-    /// "1.50+2.00j" (complex: both parts in the tensor's one style).
+    /// The text a cell shows: "7", "0.25", "3.", "1.500e+09", "nan", "True", "'abc'" (bytes:
+    /// "b'abc'", "b'\\xc3\\xa9'"; Python's repr, as NumPy prints them), "1.50+2.00j" (complex:
+    /// both parts in the tensor's one style).
     QString text(std::int64_t index) const;
-    /// The full-precision text an editor starts from (strings unquoted): the shortest decimal
+    /// The full-precision text an editor starts from (strings unquoted; bytes as the UTF-8 text
+    /// they hold, which an edit writes back as UTF-8: é is b'\\xc3\\xa9'): the shortest decimal
     /// that reads back as the same value of the dtype ("0.1" for a float16 0.1), complex as
     /// "1.5-2j". parseElement() reads it back to the same bits.
     QString editText(std::int64_t index) const;

@@ -120,7 +120,7 @@ std::string elementText(const Tensor& t, std::int64_t i, bool signedUInt64 = fal
 {
     switch (t.dtype()) {
     case DType::Bool: return t.intAt(i) ? "True" : "False";
-    case DType::String: return "b" + pythonStringRepr(t.data<std::string>()[i]);
+    case DType::String: return pythonStringRepr(t.data<std::string>()[i], /*bytes=*/true);
     case DType::UInt64:
         if (signedUInt64) return std::to_string(std::int64_t(t.data<std::uint64_t>()[i]));
         return std::to_string(t.data<std::uint64_t>()[i]);
