@@ -325,7 +325,10 @@ bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
         if (!out.reads && !out.constant) continue;
         const Piece& piece = plan.outputs[k].pieces.front();
         if (out.constant) {
-            if (!forEachRow(piece, ctx,
+            // A row list may mix constants with input rows, row by row; an index piece reads one
+            // slot, the constants (one_hot's window starts: 10^7 rows took 20 ms to walk).
+            if (std::holds_alternative<RowsPiece>(piece) &&
+                !forEachRow(piece, ctx,
                             [](std::int64_t s) { return sourceSlot(s) == kConstantSlot; }))
                 return false;
             continue;
