@@ -183,7 +183,8 @@ std::int32_t ScatterPlanMap::winnerOf(std::int64_t row) const
     if (m_winnersFound.load(std::memory_order_acquire)) return m_winners[std::size_t(row)];
     // The first call has every winner found on the pool (a random write per row: 0.1 s at 10^7
     // would stall a hover); until then each call looks for the one input row that names `row`
-    // and wins it (a pass over the indices, 4 bytes a row).
+    // and wins it (a pass over the indices, 4 bytes a row). A job that calls this (compare
+    // mode's) is tracked by a holder of the pool, so this never lets go of the pool last.
     std::call_once(m_winnersAsked, [this] {
         WorkerPool::shared()->submit(
             {}, [self = shared_from_this()](JobContext&) { self->findEveryWinner(); });
