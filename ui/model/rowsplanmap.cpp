@@ -18,8 +18,9 @@ constexpr int kBlockShift = 9;
 constexpr std::int64_t kWordsPerBlock = (std::int64_t(1) << kBlockShift) / 64;
 // Debian's x86-64 baseline has no POPCNT instruction, so std::popcount is a library call there
 // (__popcountdi2, a call per word counted). The functions that count bits get a clone for CPUs
-// that have it, chosen once when the library is loaded.
-#if defined(__x86_64__)
+// that have it, chosen once when the library is loaded. (Not with clang, the sanitizers' build:
+// its clones of a member function defined here leave the function undefined in other files.)
+#if defined(__x86_64__) && !defined(__clang__)
 #define SS_POPCOUNT_CLONES __attribute__((target_clones("popcnt", "default")))
 #else
 #define SS_POPCOUNT_CLONES
