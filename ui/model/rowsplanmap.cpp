@@ -13,9 +13,18 @@ namespace ss::ui {
 
 namespace {
 
-// A rank sample every this many bits (8 words): a rank adds at most 8 popcounts to it.
+// A rank sample every this many bits (8 words), and a 16-bit one per word within its block.
 constexpr int kBlockShift = 9;
 constexpr std::int64_t kWordsPerBlock = (std::int64_t(1) << kBlockShift) / 64;
+// Debian's x86-64 baseline has no POPCNT instruction, so std::popcount is a library call there
+// (__popcountdi2, a call per word counted). The functions that count bits get a clone for CPUs
+// that have it, chosen once when the library is loaded. (Not with clang, the sanitizers' build:
+// its clones of a member function defined here leave the function undefined in other files.)
+#if defined(__x86_64__) && !defined(__clang__)
+#define SS_POPCOUNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define SS_POPCOUNT_CLONES
+#endif
 // How often the marking pass looks at the cancel flag (in rows).
 constexpr std::int64_t kCancelCheckRows = std::int64_t(1) << 16;
 
@@ -97,31 +106,73 @@ RowBitmap::RowBitmap(std::int64_t rows) : m_bits(std::size_t(wordsFor(rows)), 0)
 
 std::int64_t RowBitmap::bytesFor(std::int64_t rows)
 {
-    return (wordsFor(rows) + blocksFor(rows)) * std::int64_t(sizeof(std::int64_t));
+    return (wordsFor(rows) + blocksFor(rows)) * std::int64_t(sizeof(std::int64_t)) +
+           wordsFor(rows) * std::int64_t(sizeof(std::uint16_t));
 }
 
-void RowBitmap::finish()
+SS_POPCOUNT_CLONES void RowBitmap::finish()
 {
     const auto perBlock = std::size_t(kWordsPerBlock);
     m_ranks.resize((m_bits.size() + perBlock - 1) / perBlock);
+    m_wordRanks.resize(m_bits.size());
     std::int64_t count = 0;
     for (std::size_t w = 0; w < m_bits.size(); ++w) {
         if (w % perBlock == 0) m_ranks[w / perBlock] = count;
+        m_wordRanks[w] = std::uint16_t(count - m_ranks[w / perBlock]);
         count += std::popcount(m_bits[w]);
     }
 }
 
-std::int64_t RowBitmap::rank(std::int64_t row) const
+namespace {
+
+/// RowBitmap::rank: the block's count, the word's within its block, and the bits below the row
+/// in its word (one popcount, no branch). Inlined into each popcount clone.
+[[gnu::always_inline]] inline std::int64_t rankIn(const std::uint64_t* bits,
+                                                  const std::int64_t* blockRanks,
+                                                  const std::uint16_t* wordRanks, std::int64_t row)
 {
-    const std::int64_t word = row >> 6;
-    std::int64_t count = m_ranks[std::size_t(row >> kBlockShift)];
-    for (std::int64_t w = (row >> kBlockShift) * kWordsPerBlock; w < word; ++w)
-        count += std::popcount(m_bits[std::size_t(w)]);
     const std::uint64_t below = (std::uint64_t(1) << (row & 63)) - 1;
-    return count + std::popcount(m_bits[std::size_t(word)] & below);
+    return blockRanks[row >> kBlockShift] + wordRanks[row >> 6] +
+           std::popcount(bits[row >> 6] & below);
 }
 
-std::int64_t RowBitmap::select(std::int64_t r) const
+template <class I>
+[[gnu::always_inline]] inline void
+rankEachIn(const std::uint64_t* bits, const std::int64_t* blockRanks,
+           const std::uint16_t* wordRanks, const I* rows, std::int64_t count, std::int32_t* out)
+{
+    for (std::int64_t i = 0; i < count; ++i) {
+        const auto rank = std::int32_t(rankIn(bits, blockRanks, wordRanks, rows[i]));
+        out[i] = out[i] < 0 ? out[i] : rank;
+    }
+}
+
+} // namespace
+
+SS_POPCOUNT_CLONES std::int64_t RowBitmap::rank(std::int64_t row) const
+{
+    return rankIn(m_bits.data(), m_ranks.data(), m_wordRanks.data(), row);
+}
+
+SS_POPCOUNT_CLONES void RowBitmap::rankEach(const std::int16_t* rows, std::int64_t count,
+                                            std::int32_t* out) const
+{
+    rankEachIn(m_bits.data(), m_ranks.data(), m_wordRanks.data(), rows, count, out);
+}
+
+SS_POPCOUNT_CLONES void RowBitmap::rankEach(const std::int32_t* rows, std::int64_t count,
+                                            std::int32_t* out) const
+{
+    rankEachIn(m_bits.data(), m_ranks.data(), m_wordRanks.data(), rows, count, out);
+}
+
+SS_POPCOUNT_CLONES void RowBitmap::rankEach(const std::int64_t* rows, std::int64_t count,
+                                            std::int32_t* out) const
+{
+    rankEachIn(m_bits.data(), m_ranks.data(), m_wordRanks.data(), rows, count, out);
+}
+
+SS_POPCOUNT_CLONES std::int64_t RowBitmap::select(std::int64_t r) const
 {
     // The last block with fewer than r + 1 rows set before it holds the row.
     const auto block = std::upper_bound(m_ranks.begin(), m_ranks.end(), r) - m_ranks.begin() - 1;
@@ -139,7 +190,7 @@ std::int64_t RowBitmap::select(std::int64_t r) const
     }
 }
 
-std::int64_t RowBitmap::count(std::int64_t from, std::int64_t to) const
+SS_POPCOUNT_CLONES std::int64_t RowBitmap::count(std::int64_t from, std::int64_t to) const
 {
     if (from >= to) return 0;
     const std::int64_t last = (to - 1) >> 6;
@@ -275,7 +326,10 @@ bool RowsPlanMap::markRows(const OpPlan& plan, JobContext* ctx)
         if (!out.reads && !out.constant) continue;
         const Piece& piece = plan.outputs[k].pieces.front();
         if (out.constant) {
-            if (!forEachRow(piece, ctx,
+            // A row list may mix constants with input rows, row by row; an index piece reads one
+            // slot, the constants (one_hot's window starts: 10^7 rows took 20 ms to walk).
+            if (std::holds_alternative<RowsPiece>(piece) &&
+                !forEachRow(piece, ctx,
                             [](std::int64_t s) { return sourceSlot(s) == kConstantSlot; }))
                 return false;
             continue;

@@ -3,14 +3,15 @@
 // dynamic_partition, unique's y, a gather of rows in order), worked out from the plan instead of
 // kept per element. Each output is one row list, or one index piece's gather form with an index
 // per row (boolean_mask's and dynamic_partition's row numbers), whose rows are distinct rows of
-// one input, in increasing order, and no two outputs share a row; or it is computed (unique's idx and count), all constants (one_hot,
-// sequence_mask) or empty, and reads nothing. Every input element is then read at most once, in
-// output order: an output element's read position is its place among the elements read (the
-// outputs before it, then its index), and an input element's is the place of the one element
-// that copies it. What is kept is which input rows each output picks, as a bitmap with a count
-// of the bits set before every 512 of them (1/8 byte per input row and output, plus 1/64 byte):
-// an input row's place in its output is a rank in the bitmap, and an output row's source a
-// select, both a few popcounts, so nothing is kept per element.
+// one input, in increasing order, and no two outputs share a row; or it is computed (unique's idx
+// and count), all constants (one_hot, sequence_mask) or empty, and reads nothing. Every input
+// element is then read at most once, in output order: an output element's read position is its
+// place among the elements read (the outputs before it, then its index), and an input element's is
+// the place of the one element that copies it. What is kept is which input rows each output picks,
+// as a bitmap with a count of the bits set before every 512 of them and before every 64 within
+// those (1/8 byte per input row and output, plus 1/64 and 1/32 byte): an input row's place in its
+// output is a rank in the bitmap, and an output row's source a select, a popcount or a few, so
+// nothing is kept per element.
 #pragma once
 
 #include "core/op.h"
@@ -26,8 +27,9 @@ class JobContext;
 
 namespace ss::ui {
 
-/// A set of rows 0 .. n-1 as a bitmap with the count of rows set before every 512 of them, so
-/// that a rank or a select is a few popcounts: 1/8 byte per row, plus 1/64.
+/// A set of rows 0 .. n-1 as a bitmap with the count of rows set before every 512 of them, and
+/// before each 64 within their 512, so that a rank is one popcount and a select a few: 1/8 byte
+/// per row, plus 1/64 and 1/32.
 class RowBitmap
 {
 public:
@@ -38,19 +40,25 @@ public:
     static std::int64_t bytesFor(std::int64_t rows);
 
     bool has(std::int64_t row) const { return (m_bits[std::size_t(row >> 6)] >> (row & 63)) & 1; }
-    /// Sets `row`; false if it was set already.
+    /// Sets `row`; false if it was set already. (No branch: over random rows a mispredicted one
+    /// cost more than the memory.)
     bool set(std::int64_t row)
     {
         std::uint64_t& word = m_bits[std::size_t(row >> 6)];
         const std::uint64_t bit = std::uint64_t(1) << (row & 63);
-        if (word & bit) return false;
+        const bool was = word & bit;
         word |= bit;
-        return true;
+        return !was;
     }
     /// Counts the rank samples: after the last set(), before rank() or select().
     void finish();
     /// The rows set before `row`.
     std::int64_t rank(std::int64_t row) const;
+    /// out[i] = rank(rows[i]) for each i < count whose out[i] is not negative (the others are
+    /// left alone; the ranks must fit 31 bits): a pass with no branch per row.
+    void rankEach(const std::int16_t* rows, std::int64_t count, std::int32_t* out) const;
+    void rankEach(const std::int32_t* rows, std::int64_t count, std::int32_t* out) const;
+    void rankEach(const std::int64_t* rows, std::int64_t count, std::int32_t* out) const;
     /// The row set that has `r` rows set before it (r < the rows set).
     std::int64_t select(std::int64_t r) const;
     /// The rows set in [from, to) (a few popcounts when they are close).
@@ -73,7 +81,8 @@ public:
 
 private:
     std::vector<std::uint64_t> m_bits;
-    std::vector<std::int64_t> m_ranks;
+    std::vector<std::int64_t> m_ranks;      ///< per 512 rows, the rows set before them
+    std::vector<std::uint16_t> m_wordRanks; ///< per word, the rows set before it in its 512
 };
 
 /// A row-picking plan's provenance (see the file's comment).

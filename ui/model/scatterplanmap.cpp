@@ -4,6 +4,7 @@
 #include "core/executor.h"
 #include "ui/model/affineplanmap.h"
 #include "ui/model/indexplanmap.h"
+#include "ui/model/workerpool.h"
 
 #include <algorithm>
 #include <limits>
@@ -95,87 +96,147 @@ std::shared_ptr<ScatterPlanMap> ScatterPlanMap::make(const OpPlan& plan,
 std::int64_t ScatterPlanMap::bytes() const
 {
     return (m_targetRows + m_inputRows) * std::int64_t(sizeof(std::int32_t)) +
-           (m_filled ? RowBitmap::bytesFor(m_targetRows) : 0);
+           RowBitmap::bytesFor(m_targetRows);
 }
 
 bool ScatterPlanMap::findWinners(JobContext* ctx)
 {
-    if (!scatterWinners(ctx)) return false;
-    rankWinners();
+    if (!markWinners(ctx)) return false;
     if (!m_filled && m_writtenRows != m_targetRows) return false;
-    summarizeSlots();
+    summarizeSlots(rankWinners(ctx));
     return true;
 }
 
-bool ScatterPlanMap::scatterWinners(JobContext* ctx)
+bool ScatterPlanMap::markWinners(JobContext* ctx)
 {
-    m_winners.assign(std::size_t(m_targetRows), -1);
-    std::int32_t* winners = m_winners.data();
-    // In plan order: a later row overwrites an earlier one, as the copy engine runs the pieces.
-    for (std::size_t p = 0; p < m_pieces.size(); ++p) {
+    m_written = RowBitmap(m_targetRows);
+    m_ranks.resize(std::size_t(m_inputRows));
+    std::int64_t written = 0;
+    // From the last row to the first: the copy engine runs the pieces in plan order, so a row's
+    // last writer is the first met here of those that name it.
+    for (std::size_t p = m_pieces.size(); p-- > 0;) {
         const IndexPiece& piece = m_pieces[p];
-        const auto base = std::int32_t(m_pieceBases[p]);
+        std::int32_t* wins = m_ranks.data() + m_pieceBases[p];
         const bool named = visitIndices(piece.indices, [&](const auto* indices) {
-            for (std::int64_t from = 0; from < piece.count; from += kCancelCheckRows) {
+            for (std::int64_t to = piece.count; to > 0; to -= kCancelCheckRows) {
                 if (ctx) ctx->throwIfCancelled();
-                const std::int64_t to = std::min(piece.count, from + kCancelCheckRows);
-                for (std::int64_t j = from; j < to; ++j) {
+                const std::int64_t from = std::max<std::int64_t>(0, to - kCancelCheckRows);
+                for (std::int64_t j = to - 1; j >= from; --j) {
                     const std::int64_t t = indices[j];
                     if (t < 0 || t >= m_targetRows) return false;
-                    winners[t] = base + std::int32_t(j);
+                    const bool won = m_written.set(t);
+                    wins[j] = std::int32_t(won) - 1; // 0 or -1, ranked by rankWinners()
+                    written += won;
                 }
             }
             return true;
         });
         if (!named) return false;
     }
+    m_written.finish();
+    m_writtenRows = written;
+    m_lastRead = m_writtenRows * m_rowLength - 1;
     return true;
 }
 
-void ScatterPlanMap::rankWinners()
+std::vector<ScatterPlanMap::PieceReads> ScatterPlanMap::rankWinners(JobContext* ctx)
 {
-    if (m_filled) m_written = RowBitmap(m_targetRows);
-    m_ranks.assign(std::size_t(m_inputRows), -1);
-    // Rows are read in output order: a winner's rank is the written rows before its row.
-    std::int32_t rank = 0;
-    for (std::int64_t t = 0; t < m_targetRows; ++t) {
-        const std::int32_t w = m_winners[std::size_t(t)];
-        if (w < 0) continue;
-        if (m_filled) m_written.set(t);
-        m_ranks[std::size_t(w)] = rank++;
+    // Rows are read in output order: a winner's rank is the written rows before its row (the
+    // row itself when every row is written). The bitmap stays in the caches. Each piece's
+    // rows read, lowest rank (whose first element is its slot's first read, if no other
+    // piece's is lower) and highest (whose last element is its last) are taken on the way, a
+    // block of ranks at a time while it is in the caches.
+    std::vector<PieceReads> pieceReads(m_pieces.size());
+    for (std::size_t p = 0; p < m_pieces.size(); ++p) {
+        const IndexPiece& piece = m_pieces[p];
+        std::int32_t* ranks = m_ranks.data() + m_pieceBases[p];
+        PieceReads& reads = pieceReads[p];
+        reads.lowest = m_writtenRows;
+        visitIndices(piece.indices, [&](const auto* indices) {
+            for (std::int64_t from = 0; from < piece.count; from += kCancelCheckRows) {
+                if (ctx) ctx->throwIfCancelled();
+                const std::int64_t to = std::min(piece.count, from + kCancelCheckRows);
+                if (m_filled)
+                    m_written.rankEach(indices + from, to - from, ranks + from);
+                else
+                    for (std::int64_t j = from; j < to; ++j)
+                        ranks[j] = ranks[j] < 0 ? ranks[j] : std::int32_t(indices[j]);
+                for (std::int64_t j = from; j < to; ++j) {
+                    const std::int32_t r = ranks[j];
+                    reads.rows += r >= 0;
+                    reads.highest = std::max<std::int64_t>(reads.highest, r);
+                    // A row that wins none (-1) is no lower, as an unsigned number.
+                    if (std::uint32_t(r) < std::uint64_t(reads.lowest)) {
+                        reads.lowest = r;
+                        reads.lowestRow = j;
+                    }
+                }
+            }
+            return true;
+        });
     }
-    if (m_filled) m_written.finish();
-    m_writtenRows = rank;
-    m_lastRead = m_writtenRows * m_rowLength - 1;
+    return pieceReads;
 }
 
-void ScatterPlanMap::summarizeSlots()
+std::int32_t ScatterPlanMap::winnerOf(std::int64_t row) const
 {
-    // Per slot, its rows' lowest rank (whose first element is the slot's first read) and
-    // highest (whose last element is its last).
-    m_slotSummaries.assign(m_slotSizes.size(), ReadOrderSummary{});
-    std::vector<std::int64_t> lowest(m_slotSizes.size(), m_writtenRows);
+    if (m_winnersFound.load(std::memory_order_acquire)) return m_winners[std::size_t(row)];
+    // The first call has every winner found on the pool (a random write per row: 0.1 s at 10^7
+    // would stall a hover); until then each call looks for the one input row that names `row`
+    // and wins it (a pass over the indices, 4 bytes a row). A job that calls this (compare
+    // mode's) is tracked by a holder of the pool, so this never lets go of the pool last.
+    std::call_once(m_winnersAsked, [this] {
+        WorkerPool::shared()->submit(
+            {}, [self = shared_from_this()](JobContext&) { self->findEveryWinner(); });
+    });
+    std::int32_t winner = -1;
+    for (std::size_t p = 0; p < m_pieces.size() && winner < 0; ++p) {
+        const IndexPiece& piece = m_pieces[p];
+        const std::int32_t* ranks = m_ranks.data() + m_pieceBases[p];
+        visitIndices(piece.indices, [&](const auto* indices) {
+            for (std::int64_t j = 0; j < piece.count; ++j)
+                if (indices[j] == row && ranks[j] >= 0) {
+                    winner = std::int32_t(m_pieceBases[p] + j);
+                    return true;
+                }
+            return true;
+        });
+    }
+    return winner;
+}
+
+void ScatterPlanMap::findEveryWinner() const
+{
+    m_winners.resize(std::size_t(m_targetRows));
     for (std::size_t p = 0; p < m_pieces.size(); ++p) {
         const IndexPiece& piece = m_pieces[p];
         const std::int32_t* ranks = m_ranks.data() + m_pieceBases[p];
-        std::int64_t read = 0, low = m_writtenRows, lowRow = -1, high = -1;
-        for (std::int64_t j = 0; j < piece.count; ++j) {
-            const std::int64_t r = ranks[j];
-            if (r < 0) continue;
-            ++read;
-            if (r < low) {
-                low = r;
-                lowRow = j;
-            }
-            high = std::max(high, r);
-        }
-        if (read == 0) continue;
+        const auto base = std::int32_t(m_pieceBases[p]);
+        visitIndices(piece.indices, [&](const auto* indices) {
+            for (std::int64_t j = 0; j < piece.count; ++j)
+                if (ranks[j] >= 0) m_winners[std::size_t(indices[j])] = base + std::int32_t(j);
+            return true;
+        });
+    }
+    m_winnersFound.store(true, std::memory_order_release);
+}
+
+void ScatterPlanMap::summarizeSlots(const std::vector<PieceReads>& pieceReads)
+{
+    // Per slot, from its pieces' rows read: the first element read is that of the row of lowest
+    // rank, the last that of the row of highest.
+    m_slotSummaries.assign(m_slotSizes.size(), ReadOrderSummary{});
+    std::vector<std::int64_t> lowest(m_slotSizes.size(), m_writtenRows);
+    for (std::size_t p = 0; p < m_pieces.size(); ++p) {
+        const PieceReads& reads = pieceReads[p];
+        if (reads.rows == 0) continue;
+        const IndexPiece& piece = m_pieces[p];
         ReadOrderSummary& summary = m_slotSummaries[std::size_t(piece.slot)];
-        summary.selected += read * m_rowLength;
-        summary.last = std::max(summary.last, (high + 1) * m_rowLength - 1);
-        if (low < lowest[std::size_t(piece.slot)]) {
-            lowest[std::size_t(piece.slot)] = low;
-            summary.first = piece.inOffset + lowRow * m_rowLength;
+        summary.selected += reads.rows * m_rowLength;
+        summary.last = std::max(summary.last, (reads.highest + 1) * m_rowLength - 1);
+        if (reads.lowest < lowest[std::size_t(piece.slot)]) {
+            lowest[std::size_t(piece.slot)] = reads.lowest;
+            summary.first = piece.inOffset + reads.lowestRow * m_rowLength;
         }
     }
 }
@@ -191,9 +252,8 @@ std::pair<std::size_t, std::int64_t> ScatterPlanMap::pieceOf(std::int32_t winner
 std::int64_t ScatterPlanMap::source(int, std::int64_t index) const
 {
     const std::int64_t t = index / m_rowLength;
-    const std::int32_t w = m_winners[std::size_t(t)];
-    if (w < 0) return kNoSource;
-    const auto [p, j] = pieceOf(w);
+    if (!m_written.has(t)) return kNoSource;
+    const auto [p, j] = pieceOf(winnerOf(t));
     return packSource(m_pieces[p].slot,
                       m_pieces[p].inOffset + j * m_rowLength + (index - t * m_rowLength));
 }
@@ -201,7 +261,7 @@ std::int64_t ScatterPlanMap::source(int, std::int64_t index) const
 ReadPosition ScatterPlanMap::outputPosition(std::int64_t index) const
 {
     const std::int64_t t = index / m_rowLength;
-    if (m_winners[std::size_t(t)] < 0) return -1;
+    if (!m_written.has(t)) return -1;
     // Without a fill every row is written: a row's rank is the row itself.
     const std::int64_t rank = m_filled ? m_written.rank(t) : t;
     return ReadPosition(rank * m_rowLength + (index - t * m_rowLength));
@@ -217,10 +277,10 @@ std::vector<std::vector<std::int64_t>> ScatterPlanMap::targets(int slot, std::in
         if (piece.slot != slot || index < piece.inOffset) continue;
         const std::int64_t j = (index - piece.inOffset) / m_rowLength;
         if (j >= piece.count) continue;
-        const std::int64_t t = indexAt(piece.indices, j);
         // Only the row's last writer is copied.
-        if (m_winners[std::size_t(t)] == m_pieceBases[p] + j)
-            all.front().push_back(t * m_rowLength + (index - piece.inOffset - j * m_rowLength));
+        if (m_ranks[std::size_t(m_pieceBases[p] + j)] < 0) continue;
+        const std::int64_t t = indexAt(piece.indices, j);
+        all.front().push_back(t * m_rowLength + (index - piece.inOffset - j * m_rowLength));
     }
     return all;
 }

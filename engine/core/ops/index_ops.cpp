@@ -463,10 +463,16 @@ public:
     static constexpr std::int64_t kBytesPerValue = 4 * std::int64_t(sizeof(Slot));
 
     /// The id of `key`: its existing one (same(id) confirms a match of equal keys), or `newId`,
-    /// which it then gets.
-    template <class Same> std::int32_t insert(Key key, std::int32_t newId, const Same& same)
+    /// which it then gets. At most `later` keys come after it: a table three quarters full is
+    /// not doubled if they cannot fill it past seven eighths (10^7 random values, 6.3 million
+    /// distinct, doubled it to 2^24 slots for their last 0.5%, a third of the op's time).
+    template <class Same>
+    std::int32_t insert(Key key, std::int32_t newId, std::int64_t later, const Same& same)
     {
-        if (4 * (m_size + 1) > 3 * m_slots.size()) grow();
+        const auto wanted = std::size_t(m_size + 1);
+        if (4 * wanted > 3 * m_slots.size() &&
+            8 * (wanted + std::size_t(later)) > 7 * m_slots.size())
+            grow();
         for (std::size_t pos = home(key);; pos = (pos + 1) & (m_slots.size() - 1)) {
             Slot& s = m_slots[pos];
             if (s.id < 0) {
@@ -564,11 +570,12 @@ std::int64_t findDistinct(const T* x, std::int64_t n, Idx* idx)
         if (id == -1)
             id = next;
         else if constexpr (std::is_same_v<T, std::string>)
-            id = table.insert(distinctKey(x[i]), next, [&](std::int32_t k) {
+            id = table.insert(distinctKey(x[i]), next, n - 1 - i, [&](std::int32_t k) {
                 return x[stringFirsts[std::size_t(k)]] == x[i];
             });
         else
-            id = table.insert(distinctKey(x[i]), next, [](std::int32_t) { return true; });
+            id =
+                table.insert(distinctKey(x[i]), next, n - 1 - i, [](std::int32_t) { return true; });
         if (id == next) {
             ++next;
             if constexpr (std::is_same_v<T, std::string>) stringFirsts.push_back(std::int32_t(i));
