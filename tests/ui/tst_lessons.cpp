@@ -10,6 +10,7 @@
 #include "ui/workbench/docksetup.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/modeldock.h"
+#include "ui/workbench/resultpresenter.h"
 #include "workbench_testing.h"
 
 #include <QAction>
@@ -50,6 +51,7 @@ private slots:
     void firstStartOpensTheFirstLesson();
     void galleryAndNextLessonOpenLessons();
     void lessonFacesStayWithTheirLesson();
+    void lessonFacesReachViewsThatComeLater();
     void startOptions_data();
     void startOptions();
     void exprKeepsAnOpThatReadsASubscript();
@@ -282,6 +284,32 @@ void TestLessons::lessonFacesStayWithTheirLesson()
     QVERIFY(waitSettled(w));
     QCOMPARE(w.workspace().op, std::string("getitem"));
     QCOMPARE(faces(), std::pair(2, 3));
+}
+
+void TestLessons::lessonFacesReachViewsThatComeLater()
+{
+    MainWindow w;
+    w.show();
+    // dynamic_partition into 8 outputs of shape (1, 2, 3): after the hand-over the output views
+    // come a few per pass of the event loop, the last ones passes later.
+    Workspace ws = exampleWorkspace(*findOp("dynamic_partition"));
+    InputSource& data = ws.inputs[0].front();
+    data.shape = {8, 2, 3};
+    data.fill = FillKind::Arange;
+    ws.inputs[1] = {dataSource(Tensor::fromInts(DType::Int32, {8}, {0, 1, 2, 3, 4, 5, 6, 7}))};
+    ws.attrs = {{"num_partitions", Attr(std::int64_t(8))}};
+    auto* result = w.findChild<ResultPresenter*>();
+    QVERIFY(result);
+    result->setPendingFaces(ws, {{QStringLiteral("output 7"), {0, 2}}});
+    w.setWorkspace(ws, QStringLiteral("test"));
+    QVERIFY(waitSettled(w));
+    QCOMPARE(w.outputViewCount(), 8);
+    const auto faces = [&](int k) {
+        return std::pair(w.outputView(k)->faceRowDim(), w.outputView(k)->faceColDim());
+    };
+    QCOMPARE(w.outputView(7)->title(), QStringLiteral("output 7"));
+    QCOMPARE(faces(7), std::pair(0, 2));
+    QCOMPARE(faces(0), std::pair(1, 2));
 }
 
 void TestLessons::galleryAndNextLessonOpenLessons()

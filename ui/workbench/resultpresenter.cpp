@@ -28,6 +28,11 @@ ResultPresenter::ResultPresenter(EvaluationController* evaluation, InputPanel* i
     connect(inputs, &InputPanel::ordersOnScreenChanged, this, [this] { m_fitTimer.start(); });
     connect(outputs, &OutputPanel::ordersOnScreenChanged, this, [this] { m_fitTimer.start(); });
     connect(stepper, &DecodeStepper::currentStepChanged, this, &ResultPresenter::lightCurrentStep);
+    // Output views that come passes after the hand-over get a lesson's faces once all are there.
+    connect(outputs, &OutputPanel::viewSettled, this, [this] {
+        if (m_facesDue && m_pendingFaces && m_outputs->isComplete())
+            applyPendingFaces(m_pendingFaces->first);
+    });
 }
 
 std::vector<TensorView*> ResultPresenter::allViews() const
@@ -49,16 +54,22 @@ void ResultPresenter::setPendingFaces(const Workspace& workspace,
                                       const std::map<QString, std::pair<int, int>>& faces)
 {
     m_pendingFaces = {workspace, faces};
+    m_facesDue = false;
 }
 
 void ResultPresenter::keepFacesOnlyFor(const Workspace& workspace)
 {
-    if (m_pendingFaces && m_pendingFaces->first != workspace) m_pendingFaces.reset();
+    if (m_pendingFaces && m_pendingFaces->first != workspace) {
+        m_pendingFaces.reset();
+        m_facesDue = false;
+    }
 }
 
 void ResultPresenter::applyPendingFaces(const Workspace& workspace)
 {
     if (!m_pendingFaces || m_pendingFaces->first != workspace) return;
+    m_facesDue = !m_outputs->isComplete(); // then when the last output view has come
+    if (m_facesDue) return;
     const auto faces = std::exchange(m_pendingFaces, std::nullopt)->second;
     // A lesson sets every view: the dimensions it names, the default (the last two) elsewhere.
     for (TensorView* view : allViews()) {

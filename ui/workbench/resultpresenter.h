@@ -60,7 +60,8 @@ public:
                          const std::map<QString, std::pair<int, int>>& faces);
     /// Another workspace came first: faces meant for a different one are forgotten.
     void keepFacesOnlyFor(const Workspace& workspace);
-    /// Applies the pending faces if they are for `workspace`.
+    /// Applies the pending faces if they are for `workspace`, to every view once all the output
+    /// views are on show.
     void applyPendingFaces(const Workspace& workspace);
     /// The output views, then the input views.
     std::vector<TensorView*> allViews() const;
@@ -87,6 +88,7 @@ private:
     QString m_staleNote; ///< the output views' greying note, as applyStaleness last set it
     QTimer m_fitTimer;   ///< refits the colour ramp once the cells on screen have changed
     std::optional<std::pair<Workspace, std::map<QString, std::pair<int, int>>>> m_pendingFaces;
+    bool m_facesDue = false; ///< the pending faces' result is shown; output views are to come
 };
 
 } // namespace ss::ui
