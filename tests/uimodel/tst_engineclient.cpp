@@ -373,9 +373,11 @@ void TestEngineClient::aBufferIsPreparedOnlyWhenNoneIsFreed()
     QCOMPARE(bufferToPrepare(&first, first), full);
     // Strings: their characters are not in a buffer of the pool.
     QCOMPARE(bufferToPrepare(nullptr, evaluation(Tensor::empty(DType::String, {1 << 20}))), 0);
-    // 10^8 float32: seconds of page faults, which the next edit would wait beside.
+    // 10^8 float32 (400 MB): its first edits would write fresh memory (0.2-1 s at 10^8).
     QCOMPARE(bufferToPrepare(nullptr, evaluation(Tensor::empty(DType::Float32, {10000, 10000}))),
-             0);
+             std::int64_t(400000000));
+    // Over 1 GiB: none.
+    QCOMPARE(bufferToPrepare(nullptr, evaluation(Tensor::empty(DType::Int8, {(1 << 30) + 1}))), 0);
 }
 
 QTEST_GUILESS_MAIN(TestEngineClient)

@@ -38,11 +38,14 @@ constexpr int kKeptLargeBuffers = 16;
 constexpr std::int64_t kKeptLargeBufferBytes = std::int64_t(2) << 30;
 // How long memory kept for reuse waits for the next evaluation before it goes back.
 constexpr int kTrimDelayMs = 60000;
-// The largest output buffer prepared for the next edit. 40 MB (10^7 float32) is faulted in within
-// 10-30 ms, well inside a pause between edits; 400 MB (10^8) took 2.1 s of a worker at load 8,
-// and the edit that came meanwhile faulted its own output beside it (4.2 s instead of 1.6; that
-// was before an edit took the buffer being prepared: not measured since).
-constexpr std::int64_t kMaxPreparedBytes = std::int64_t(128) << 20;
+// The largest output buffer prepared for the next edit: 10^8 float32 (400 MB) and the 10^9 int8
+// file's outputs (954 MiB). Faulting them in takes up to seconds, but an edit that comes meanwhile
+// takes the buffer as far as it got (acquireLarge) instead of faulting its own beside it. Without
+// it, the two edits after a new tensor's first evaluation wrote fresh memory (10^8 at load 8:
+// 600-660 faults and 126-1050 ms of cpu each; with it 49-214 faults and 98-148 ms, unless the edit
+// came before the preparation got far). The buffer is the one the previous output leaves once edits
+// alternate: the process keeps no more than it then does.
+constexpr std::int64_t kMaxPreparedBytes = std::int64_t(1) << 30;
 
 } // namespace
 

@@ -83,7 +83,7 @@ std::int64_t evaluationBytes(const Evaluation& eval);
 /// or 0 if `previous` (the evaluation shown before, null if none) has outputs that `newest` does
 /// not share of at least half that size together, which are freed for it (an op of several
 /// outputs, as dynamic_partition, may take one of them next and grow it), or if the output is
-/// over 128 MiB (faulting it in takes seconds, beside the next edit's own work).
+/// over 1 GiB.
 std::int64_t bufferToPrepare(const Evaluation* previous, const Evaluation& newest);
 
 /// Makes glibc keep freed memory for reuse: every edit allocates and frees buffers the size of
