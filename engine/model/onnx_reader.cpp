@@ -1332,6 +1332,13 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
         stored[v.name()] = valueInfoFrom(v.type(), "value_info");
     for (const auto& v : g.output())
         stored[v.name()] = valueInfoFrom(v.type(), "graph output");
+    std::set<std::string> initialized;
+    for (const auto& t : g.initializer())
+        initialized.insert(t.name());
+    for (const auto& v : g.input())
+        if (!initialized.count(v.name())) f.runTimeInputs.push_back(v.name());
+    for (const auto& v : g.output())
+        f.graphOutputs.push_back(v.name());
     // Constants: initializers and Constant nodes.
     std::map<std::string, Tensor> constants;
     std::map<std::string, std::string> constantWhy;
@@ -1463,6 +1470,18 @@ const std::vector<std::string>& onnxFamilyOps()
         "Tile",         "Concat", "Split",           "Squeeze",        "Unsqueeze", "DepthToSpace",
         "SpaceToDepth", "OneHot", "ReverseSequence", "Unique",         "Compress"};
     return ops;
+}
+
+Tensor readOnnxTensor(const std::string& path, const std::string& bytes, const ReadLimits& limits)
+{
+    ox::TensorProto proto;
+    if (bytes.size() > std::size_t(INT_MAX) ||
+        !proto.ParseFromArray(bytes.data(), int(bytes.size())))
+        invalidArgument(path + ": not an ONNX TensorProto: the protobuf does not parse");
+    std::string why;
+    std::optional<Tensor> value = tensorFromProto(proto, limits, why);
+    if (!value) invalidArgument(path + ": the TensorProto has no value SliceScope takes: " + why);
+    return std::move(*value);
 }
 
 ModelReader onnxModelReader()

@@ -449,8 +449,9 @@ void TestModelDock::badValuesChangeNothing()
     QVERIFY(!dock->openNode(pick));
 }
 
-// The node's data from a .npy the user picks: the workbench then shows those values going in.
-// A .npy whose dtype the file contradicts is refused with both named.
+// The node's data from a .npy (or an ONNX TensorProto .pb) the user picks: the workbench then
+// shows those values going in. A .npy whose dtype the file contradicts is refused with both
+// named.
 void TestModelDock::dataFromANpyFile()
 {
     QTemporaryDir dir;
@@ -467,10 +468,10 @@ void TestModelDock::dataFromANpyFile()
     QVERIFY(showSettled(w, {}, 60000));
     ModelDock* dock = w.docks()->model();
     QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
-    QVERIFY(!dock->giveValueFromNpy(QStringLiteral("x"), floats));
+    QVERIFY(!dock->giveValueFromFile(QStringLiteral("x"), floats));
     QVERIFY2(dock->message().contains(QStringLiteral("float32, but the file stores INT32")),
              qPrintable(dock->message()));
-    QVERIFY(dock->giveValueFromNpy(QStringLiteral("x"), npy));
+    QVERIFY(dock->giveValueFromFile(QStringLiteral("x"), npy));
     QVERIFY2(dock->message().contains(QStringLiteral("x.npy")) &&
                  dock->message().contains(QStringLiteral("2 node input")),
              qPrintable(dock->message()));
@@ -481,6 +482,23 @@ void TestModelDock::dataFromANpyFile()
     QCOMPARE(elements(eval->inputs.front().front()), data);
     QCOMPARE(elements(eval->outputs.front()),
              std::vector<std::int64_t>(data.begin() + 6, data.begin() + 18));
+
+    // An ONNX TensorProto, as a node test's input_0.pb: dims 4, 6, INT32, its raw data.
+    std::string proto("\x08\x04\x08\x06\x10\x06\x4a\x60", 8);
+    for (std::size_t i = 0; i < data.size(); ++i) {
+        data[i] = 200 + std::int64_t(i);
+        const std::int32_t v = std::int32_t(data[i]);
+        proto.append(reinterpret_cast<const char*>(&v), 4);
+    }
+    const QString pb = dir.filePath(QStringLiteral("input_0.pb"));
+    QFile f(pb);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(proto.data(), qint64(proto.size()));
+    f.close();
+    QVERIFY2(dock->giveValueFromFile(QStringLiteral("x"), pb), qPrintable(dock->message()));
+    QVERIFY(dock->openNode(dock->table()->rowOf(QStringLiteral("rows"))));
+    QVERIFY(waitSettled(w, 60000));
+    QCOMPARE(elements(w.lastEvaluation()->inputs.front().front()), data);
 }
 
 void TestModelDock::badFileIsAnErrorInTheDock_data()

@@ -4,7 +4,7 @@
 #include "core/error.h"
 #include "core/shape.h"
 #include "core/strings.h"
-#include "protocol/npy.h"
+#include "protocol/value_file.h"
 #include "protocol/tensor_json.h"
 #include "ui/model/jobtracker.h"
 #include "ui/model/lessons.h"
@@ -189,8 +189,8 @@ ModelDock::ModelDock(MainWindow* window)
     updateValueRow();
 }
 
-// Values the file leaves to run time: the user types one ("[1, 0]") or picks a .npy, for
-// every node that reads it (issue 19; the CLI's `model --input NAME=FILE.npy`).
+// Values the file leaves to run time: the user types one ("[1, 0]") or picks a .npy or an ONNX
+// TensorProto .pb, for every node that reads it (issue 19; the CLI's `model --input NAME=FILE`).
 QWidget* ModelDock::makeValueRow()
 {
     m_values = new QWidget;
@@ -215,22 +215,23 @@ QWidget* ModelDock::makeValueRow()
     m_giveValue->setObjectName(QStringLiteral("modelValueSet"));
     m_giveValue->setAccessibleName(tr("Give the node this value"));
     row->addWidget(m_giveValue);
-    m_valueFromNpy = new QPushButton(tr("From .npy…"));
-    m_valueFromNpy->setObjectName(QStringLiteral("modelValueFromNpy"));
-    m_valueFromNpy->setAccessibleName(tr("Give the node the array of a .npy file"));
-    row->addWidget(m_valueFromNpy);
+    m_valueFromFile = new QPushButton(tr("From File…"));
+    m_valueFromFile->setObjectName(QStringLiteral("modelValueFromFile"));
+    m_valueFromFile->setAccessibleName(
+        tr("Give the node the array of a .npy file or an ONNX TensorProto .pb"));
+    row->addWidget(m_valueFromFile);
 
     const auto giveTyped = [this] {
         giveValue(m_valueName->currentData().toString(), m_valueText->text());
     };
     connect(m_giveValue, &QPushButton::clicked, this, giveTyped);
     connect(m_valueText, &QLineEdit::returnPressed, this, giveTyped);
-    connect(m_valueFromNpy, &QPushButton::clicked, this, [this] {
+    connect(m_valueFromFile, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Give %1 the array of a .npy file").arg(m_valueName->currentData().toString()),
+            this, tr("Give %1 the array of a file").arg(m_valueName->currentData().toString()),
             QSettings().value(QLatin1String(kModelFolderKey)).toString(),
-            tr("NumPy arrays (*.npy);;All files (*)"));
-        if (!path.isEmpty()) giveValueFromNpy(m_valueName->currentData().toString(), path);
+            tr("NumPy arrays and ONNX tensors (*.npy *.pb);;All files (*)"));
+        if (!path.isEmpty()) giveValueFromFile(m_valueName->currentData().toString(), path);
     });
     return m_values;
 }
@@ -285,7 +286,7 @@ void ModelDock::updateValueRow()
     const bool any = m_valueName->count() > 0;
     if (any) m_valueName->setCurrentIndex(std::max(0, m_valueName->findData(chosen)));
     for (QWidget* w : {static_cast<QWidget*>(m_valueName), static_cast<QWidget*>(m_valueText),
-                       static_cast<QWidget*>(m_giveValue), static_cast<QWidget*>(m_valueFromNpy)})
+                       static_cast<QWidget*>(m_giveValue), static_cast<QWidget*>(m_valueFromFile)})
         w->setEnabled(any);
     m_values->setToolTip(currentRow() < 0
                              ? tr("Select a node to give the values the file leaves to run time")
@@ -312,10 +313,10 @@ bool ModelDock::giveValue(const QString& name, const QString& text)
     }
 }
 
-bool ModelDock::giveValueFromNpy(const QString& name, const QString& path)
+bool ModelDock::giveValueFromFile(const QString& name, const QString& path)
 {
     try {
-        return give(name, readNpyFile(path.toStdString(), m_window->engine()->limits()),
+        return give(name, readValueFile(path.toStdString(), m_window->engine()->limits()),
                     QFileInfo(path).fileName());
     } catch (const OpError& e) {
         m_message->setMessage(tr("The value for %1 does not read: %2")
