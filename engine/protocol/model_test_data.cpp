@@ -109,18 +109,19 @@ std::string tensorDifference(const Tensor& got, const Tensor& expected)
            formatTensor(element(expected, first));
 }
 
-TestDataRun runModelTestData(model::ModelFile& file, const std::string& dir, const Limits& limits,
-                             Executor& executor, JobContext* context)
+std::vector<std::string> giveModelTestInputs(model::ModelFile& file, const std::string& dir,
+                                             const Limits& limits)
 {
+    if (file.format != model::ModelFormat::Onnx)
+        badRequest(file.path + " is a " + std::string(model::formatName(file.format)) +
+                   " file: test data sets (input_K.pb, output_K.pb) are ONNX's");
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) badRequest(dir + ": no such test data directory");
-    TestDataRun result;
-    result.dir = dir;
     const std::vector<std::string> inputs = numberedFiles(dir, "input");
     if (inputs.size() > file.runTimeInputs.size())
         badRequest(dir + " has " + countText(std::int64_t(inputs.size()), "input", "inputs") +
-                   ", but " + file.path + " takes " + num(std::int64_t(file.runTimeInputs.size())) +
-                   " at run time");
+                   ", but " + file.path + " takes " +
+                   num(std::int64_t(file.runTimeInputs.size())) + " at run time");
     for (std::size_t k = 0; k < inputs.size(); ++k) {
         const Tensor value = readValueFile(inputs[k], limits); // its errors name the file
         try {
@@ -129,7 +130,15 @@ TestDataRun runModelTestData(model::ModelFile& file, const std::string& dir, con
             throw OpError(e.code(), inputs[k] + ": " + e.what());
         }
     }
-    result.inputs = std::int64_t(inputs.size());
+    return {file.runTimeInputs.begin(), file.runTimeInputs.begin() + std::ssize(inputs)};
+}
+
+TestDataRun runModelTestData(model::ModelFile& file, const std::string& dir, const Limits& limits,
+                             Executor& executor, JobContext* context)
+{
+    TestDataRun result;
+    result.dir = dir;
+    result.inputs = std::ssize(giveModelTestInputs(file, dir, limits));
     const model::ModelRun run = model::runKnownNodes(file, limits, executor, context);
     result.errors = run.errors;
     const std::vector<std::string> outputs = numberedFiles(dir, "output");

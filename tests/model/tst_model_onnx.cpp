@@ -817,6 +817,14 @@ void TestModelOnnx::cliRunsANodeTestsData()
                               (dir + "/test_data_set_0").toStdString()});
     QCOMPARE(extra.status, 1);
     QVERIFY2(QString::fromStdString(extra.err).contains("has 4 inputs, but"), extra.err.c_str());
+    // Test data sets are ONNX's: another format's file says so.
+    const QString graph =
+        writeFile(m_dir, "graph.pbtxt", "node { name: \"x\" op: \"Placeholder\" }\n");
+    const CliRun other = cli({"model", graph.toStdString(), "--test-data",
+                              (dir + "/test_data_set_0").toStdString()});
+    QCOMPARE(other.status, 1);
+    QVERIFY2(QString::fromStdString(other.err).contains("is a TensorFlow GraphDef file: test data"),
+             other.err.c_str());
     // A directory without model.onnx says so.
     const CliRun none = cli({"model", (dir + "/test_data_set_0").toStdString()});
     QCOMPARE(none.status, 1);
@@ -844,6 +852,16 @@ void TestModelOnnx::cliInputFromTensorProto()
     QCOMPARE(bad.status, 1);
     QVERIFY2(QString::fromStdString(bad.err).contains("garbage.pb: not an ONNX TensorProto"),
              bad.err.c_str());
+    // A file of a few bytes that claims 2^28 strings is refused before they are made (it took
+    // 8.4 GB and more than a minute).
+    const QString claims = writeFile(m_dir, "claims.pb",
+                                     tensorProto("starts", ox::TensorProto::STRING, {1 << 28}, {}));
+    const CliRun hostile =
+        cli({"model", path.toStdString(), "--input", "starts=" + claims.toStdString()});
+    QCOMPARE(hostile.status, 1);
+    QVERIFY2(QString::fromStdString(hostile.err)
+                 .contains("it holds 0 values for shape (268435456,)"),
+             hostile.err.c_str());
 }
 
 void TestModelOnnx::cancelStopsTheChecker()
