@@ -43,10 +43,15 @@ std::string nodeTestModel(const std::string& dir);
 /// The data set a node test directory holds first (DIR/test_data_set_0), or "" if none.
 std::string nodeTestData(const std::string& dir);
 
-/// Gives input_K.pb of `dir` to `file.runTimeInputs[K]` (setInputValue), runs the nodes that
-/// can run (runKnownNodes) and compares every output_K.pb with `file.graphOutputs[K]`. Throws
-/// OpError naming the file for a data file that cannot be read, more inputs than the graph
-/// takes, or an input that contradicts what the file stores.
+/// Gives input_K.pb of `dir` to `file.runTimeInputs[K]` (setInputValue) and returns the names
+/// given, in order. Throws OpError naming the file for a data file that cannot be read, more
+/// inputs than the graph takes, or an input that contradicts what the file stores. The Model
+/// dock gives a node test's model.onnx its data so.
+std::vector<std::string> giveModelTestInputs(model::ModelFile& file, const std::string& dir,
+                                             const Limits& limits);
+
+/// giveModelTestInputs, then runs the nodes that can run (runKnownNodes) and compares every
+/// output_K.pb with `file.graphOutputs[K]`. Throws as giveModelTestInputs does.
 TestDataRun runModelTestData(model::ModelFile& file, const std::string& dir, const Limits& limits,
                              Executor& executor, JobContext* context = nullptr);
 

@@ -19,6 +19,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QLabel>
@@ -63,6 +64,7 @@ private slots:
     void badValuesChangeNothing_data();
     void badValuesChangeNothing();
     void dataFromANpyFile();
+    void nodeTestOpensWithItsData();
     void badFileIsAnErrorInTheDock_data();
     void badFileIsAnErrorInTheDock();
     void commandLineOpensAModel();
@@ -81,6 +83,28 @@ namespace {
 QString modelFile(const char* name)
 {
     return QFINDTESTDATA(QStringLiteral("models/") + QLatin1String(name));
+}
+
+// An ONNX TensorProto file as a node test's input_K.pb: dims, data_type and raw_data, the
+// protobuf written by hand (its fields 1, 2 and 9). INT32 is 6, INT64 7.
+void writeTensorProto(const QString& path, const std::vector<std::int64_t>& dims, int dataType,
+                      const std::vector<std::int64_t>& values)
+{
+    std::string raw;
+    for (const std::int64_t v : values) {
+        const std::int32_t v32 = std::int32_t(v);
+        raw.append(dataType == 6 ? reinterpret_cast<const char*>(&v32)
+                                 : reinterpret_cast<const char*>(&v),
+                   dataType == 6 ? 4 : 8);
+    }
+    std::string proto;
+    for (const std::int64_t d : dims)
+        proto += {'\x08', char(d)}; // small dimensions: one varint byte
+    proto += {'\x10', char(dataType), '\x4a'};
+    proto += char(raw.size()) + raw; // under 128 bytes: one varint byte
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+    f.write(proto.data(), qint64(proto.size()));
 }
 
 QStringList names(const ModelNodeTable* table)
@@ -483,22 +507,48 @@ void TestModelDock::dataFromANpyFile()
     QCOMPARE(elements(eval->outputs.front()),
              std::vector<std::int64_t>(data.begin() + 6, data.begin() + 18));
 
-    // An ONNX TensorProto, as a node test's input_0.pb: dims 4, 6, INT32, its raw data.
-    std::string proto("\x08\x04\x08\x06\x10\x06\x4a\x60", 8);
-    for (std::size_t i = 0; i < data.size(); ++i) {
+    // An ONNX TensorProto, as a node test's input_0.pb.
+    for (std::size_t i = 0; i < data.size(); ++i)
         data[i] = 200 + std::int64_t(i);
-        const std::int32_t v = std::int32_t(data[i]);
-        proto.append(reinterpret_cast<const char*>(&v), 4);
-    }
     const QString pb = dir.filePath(QStringLiteral("input_0.pb"));
-    QFile f(pb);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(proto.data(), qint64(proto.size()));
-    f.close();
+    writeTensorProto(pb, {4, 6}, 6, data);
     QVERIFY2(dock->giveValueFromFile(QStringLiteral("x"), pb), qPrintable(dock->message()));
     QVERIFY(dock->openNode(dock->table()->rowOf(QStringLiteral("rows"))));
     QVERIFY(waitSettled(w, 60000));
     QCOMPARE(elements(w.lastEvaluation()->inputs.front().front()), data);
+}
+
+// An ONNX node test's model (DIR/model.onnx beside DIR/test_data_set_0) opens with the data
+// set's inputs given, as `slicescope-cli model DIR` gives them: its nodes are computed and open
+// with those values. Main listed them 'not computed' ('idx' is computed at run time).
+void TestModelDock::nodeTestOpensWithItsData()
+{
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("test_data_set_0")));
+    const QString model = dir.filePath(QStringLiteral("model.onnx"));
+    QVERIFY(QFile::copy(modelFile("mixed.onnx"), model));
+    std::vector<std::int64_t> x(24);
+    for (std::size_t i = 0; i < x.size(); ++i)
+        x[i] = std::int64_t(i) * 10;
+    writeTensorProto(dir.filePath(QStringLiteral("test_data_set_0/input_0.pb")), {4, 6}, 6, x);
+    writeTensorProto(dir.filePath(QStringLiteral("test_data_set_0/input_1.pb")), {2}, 7, {3, 0});
+
+    MainWindow w;
+    QVERIFY(showSettled(w, {}, 60000));
+    ModelDock* dock = w.docks()->model();
+    QVERIFY(openAndWait(dock, model));
+    QVERIFY2(dock->message().contains(QStringLiteral("The node test's data gave x, idx.")),
+             qPrintable(dock->message()));
+    const ModelNodeTable* table = dock->table();
+    const int pick = table->rowOf(QStringLiteral("pick"));
+    QCOMPARE(cell(table, pick, ModelNodeTable::ComputedShape), QStringLiteral("(2, 6)"));
+    QVERIFY(dock->openNode(pick));
+    QVERIFY(waitSettled(w, 60000));
+    const auto eval = w.lastEvaluation();
+    QVERIFY2(eval->ok, qPrintable(eval->message));
+    std::vector<std::int64_t> rows(x.begin() + 18, x.end()); // x[3], then x[0]
+    rows.insert(rows.end(), x.begin(), x.begin() + 6);
+    QCOMPARE(elements(eval->outputs.front()), rows);
 }
 
 void TestModelDock::badFileIsAnErrorInTheDock_data()

@@ -4,8 +4,9 @@
 #include "core/error.h"
 #include "core/shape.h"
 #include "core/strings.h"
-#include "protocol/value_file.h"
+#include "protocol/model_test_data.h"
 #include "protocol/tensor_json.h"
+#include "protocol/value_file.h"
 #include "ui/model/jobtracker.h"
 #include "ui/model/lessons.h"
 #include "ui/model/modelnodetable.h"
@@ -37,6 +38,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <filesystem>
 #include <utility>
 
 namespace ss::ui {
@@ -363,7 +365,30 @@ struct ModelDock::Loaded
 {
     ss::model::ModelFile file;
     std::vector<ss::model::NodeCheck> checks;
+    /// An ONNX node test's model: the values its test_data_set_0 gave, or why it gave none.
+    QStringList given;
+    QString dataProblem;
 };
+
+namespace {
+
+// A model beside test_data_set_0 (an ONNX node test, DIR/model.onnx) takes the data set's
+// input_K.pb as its run-time inputs' values, as `slicescope-cli model DIR` does.
+void giveNodeTestData(ss::model::ModelFile& file, const std::string& path, const Limits& limits,
+                      QStringList& given, QString& problem)
+{
+    if (file.format != ss::model::ModelFormat::Onnx) return;
+    const std::string data = nodeTestData(std::filesystem::path(path).parent_path().string());
+    if (data.empty()) return;
+    try {
+        for (const std::string& name : giveModelTestInputs(file, data, limits))
+            given << QString::fromStdString(name);
+    } catch (const OpError& e) {
+        problem = QString::fromUtf8(e.what());
+    }
+}
+
+} // namespace
 
 ModelDock::~ModelDock()
 {
@@ -410,6 +435,7 @@ void ModelDock::openModel(const QString& path, Opened opened)
         readLimits.job = &ctx;
         auto loaded = std::make_shared<Loaded>();
         loaded->file = reader(file, readLimits);
+        giveNodeTestData(loaded->file, file, limits, loaded->given, loaded->dataProblem);
         const int count = int(loaded->file.nodes.size());
         to.post([this, name, count] {
             m_loadingText->setText(
@@ -469,7 +495,7 @@ void ModelDock::showLoaded(const QString& path, Loaded& loaded)
     const bool focusOnCancel = m_cancelLoading->window()->focusWidget() == m_cancelLoading;
     const bool shownForLoad = std::exchange(m_shownForLoad, false);
     loaded.file.path = path.toStdString();
-    m_given.clear();
+    m_given = loaded.given;
     m_table->setFile(std::move(loaded.file), std::move(loaded.checks));
     m_path = path;
     m_filterField->clear();
@@ -481,6 +507,12 @@ void ModelDock::showLoaded(const QString& path, Loaded& loaded)
     QStringList notes;
     for (const std::string& w : warnings)
         notes << QString::fromStdString(w).toHtmlEscaped();
+    if (!loaded.given.isEmpty())
+        notes << tr("The node test's data gave %1.").arg(loaded.given.join(QStringLiteral(", ")))
+                     .toHtmlEscaped();
+    if (!loaded.dataProblem.isEmpty())
+        notes << tr("The node test's data was not given: %1").arg(loaded.dataProblem)
+                     .toHtmlEscaped();
     m_warnings = notes.join(QStringLiteral("<br>"));
     m_message->setMessage(m_warnings, MessageStrip::Kind::Note);
     if (shownForLoad) fitHeight();
