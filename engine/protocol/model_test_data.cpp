@@ -120,8 +120,8 @@ std::vector<std::string> giveModelTestInputs(model::ModelFile& file, const std::
     const std::vector<std::string> inputs = numberedFiles(dir, "input");
     if (inputs.size() > file.runTimeInputs.size())
         badRequest(dir + " has " + countText(std::int64_t(inputs.size()), "input", "inputs") +
-                   ", but " + file.path + " takes " +
-                   num(std::int64_t(file.runTimeInputs.size())) + " at run time");
+                   ", but " + file.path + " takes " + num(std::int64_t(file.runTimeInputs.size())) +
+                   " at run time");
     for (std::size_t k = 0; k < inputs.size(); ++k) {
         const Tensor value = readValueFile(inputs[k], limits); // its errors name the file
         try {

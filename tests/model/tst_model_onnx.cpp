@@ -820,8 +820,8 @@ void TestModelOnnx::cliRunsANodeTestsData()
     // Test data sets are ONNX's: another format's file says so.
     const QString graph =
         writeFile(m_dir, "graph.pbtxt", "node { name: \"x\" op: \"Placeholder\" }\n");
-    const CliRun other = cli({"model", graph.toStdString(), "--test-data",
-                              (dir + "/test_data_set_0").toStdString()});
+    const CliRun other = cli(
+        {"model", graph.toStdString(), "--test-data", (dir + "/test_data_set_0").toStdString()});
     QCOMPARE(other.status, 1);
     QVERIFY2(QString::fromStdString(other.err).contains("is a TensorFlow GraphDef file: test data"),
              other.err.c_str());
@@ -859,9 +859,9 @@ void TestModelOnnx::cliInputFromTensorProto()
     const CliRun hostile =
         cli({"model", path.toStdString(), "--input", "starts=" + claims.toStdString()});
     QCOMPARE(hostile.status, 1);
-    QVERIFY2(QString::fromStdString(hostile.err)
-                 .contains("it holds 0 values for shape (268435456,)"),
-             hostile.err.c_str());
+    QVERIFY2(
+        QString::fromStdString(hostile.err).contains("it holds 0 values for shape (268435456,)"),
+        hostile.err.c_str());
 }
 
 void TestModelOnnx::cancelStopsTheChecker()

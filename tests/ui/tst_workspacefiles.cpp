@@ -435,7 +435,8 @@ void TestWorkspaceFiles::stringFilesKeepTheirKind()
     // Python prints bytes as their repr, text as itself.
     const std::string& first = w.lastEvaluation()->outputs.front().data<std::string>()[0];
     QCOMPARE(QString::fromUtf8(numpy).trimmed(),
-             exported + u' ' + QString::fromStdString(bytes ? pythonStringRepr(first, true) : first));
+             exported + u' ' +
+                 QString::fromStdString(bytes ? pythonStringRepr(first, true) : first));
 }
 
 // Bytes that are not UTF-8 (NumPy reads and writes any) open as bytes, show as Python's repr,

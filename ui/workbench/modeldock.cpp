@@ -508,11 +508,12 @@ void ModelDock::showLoaded(const QString& path, Loaded& loaded)
     for (const std::string& w : warnings)
         notes << QString::fromStdString(w).toHtmlEscaped();
     if (!loaded.given.isEmpty())
-        notes << tr("The node test's data gave %1.").arg(loaded.given.join(QStringLiteral(", ")))
+        notes << tr("The node test's data gave %1.")
+                     .arg(loaded.given.join(QStringLiteral(", ")))
                      .toHtmlEscaped();
     if (!loaded.dataProblem.isEmpty())
-        notes << tr("The node test's data was not given: %1").arg(loaded.dataProblem)
-                     .toHtmlEscaped();
+        notes
+            << tr("The node test's data was not given: %1").arg(loaded.dataProblem).toHtmlEscaped();
     m_warnings = notes.join(QStringLiteral("<br>"));
     m_message->setMessage(m_warnings, MessageStrip::Kind::Note);
     if (shownForLoad) fitHeight();
