@@ -13,12 +13,14 @@
 #include "core/tensorflow_version.h"
 #include "model/model_graph.h"
 #include "model/pasted_code.h"
+#include "protocol/model_test_data.h"
 #include "protocol/npy.h"
 #include "protocol/read_file.h"
 #include "protocol/request.h"
 #include "protocol/shape_text.h"
 #include "protocol/slice_program.h"
 #include "protocol/text_format.h"
+#include "protocol/value_file.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -64,8 +66,10 @@ struct Options
     std::string op;        ///< code: another op than a subscript
     std::string attrs;     ///< code: that op's attributes, a JSON object
     bool check = false;    ///< model: only the disagreeing nodes, exit 1 if any
-    /// model: values for inputs computed at run time (name, .npy file), in the order given.
+    /// model: values for inputs computed at run time (name, .npy or TensorProto .pb file), in
+    /// the order given.
     std::vector<std::pair<std::string, std::string>> inputs;
+    std::string testData; ///< model: an ONNX node test's data set (input_K.pb, output_K.pb)
     std::string actual; ///< diagnose: the actual output (.npy)
     std::string model;  ///< equivalent: B is a run of this model file's nodes
     std::string nodes;  ///< equivalent: which ones, "3-5" (as `model FILE` lists them, from 1)
@@ -185,8 +189,11 @@ Options parseArgs(const std::vector<std::string>& args)
             const std::string v = value();
             const std::size_t eq = v.find('=');
             if (eq == std::string::npos || eq == 0 || eq + 1 == v.size())
-                throw UsageError("--input takes NAME=FILE.npy, not '" + v + "'");
+                throw UsageError("--input takes NAME=FILE.npy or NAME=FILE.pb, not '" + v + "'");
             o.inputs.emplace_back(v.substr(0, eq), v.substr(eq + 1));
+        } else if (name == "--test-data") {
+            o.testData = value();
+            if (o.testData.empty()) throw UsageError("--test-data needs a directory");
         } else if (name == "--actual") {
             o.actual = value();
             if (o.actual.empty()) throw UsageError("--actual needs a .npy file name");
@@ -1058,14 +1065,55 @@ void printNoneDisagrees(Printer& p, std::int64_t nodes, const std::vector<std::s
         p.paragraph(why, "  ", 4);
 }
 
+// What a node test's data found, under the table: each graph output against its output_K.pb.
+// Returns how many outputs differ.
+int printTestData(Printer& p, const TestDataRun& run)
+{
+    int differing = 0, agreeing = 0;
+    for (const TestDataOutput& out : run.outputs) {
+        differing += out.state == TestDataOutput::State::Differs;
+        agreeing += out.state == TestDataOutput::State::Agrees;
+    }
+    p.out() << "\n";
+    p.paragraph("Test data " + run.dir + ": " + countText(run.inputs, "input", "inputs") +
+                    " given; " + num(agreeing) + " of " +
+                    countText(std::int64_t(run.outputs.size()), "output", "outputs") +
+                    " computed agree" + (differing ? ", " + num(differing) + " differ" : "") + ".",
+                "");
+    for (const TestDataOutput& out : run.outputs) {
+        const std::string state = out.state == TestDataOutput::State::Agrees ? "agrees"
+                                  : out.state == TestDataOutput::State::Differs
+                                      ? "differs: " + out.detail
+                                      : "not computed: " + out.detail;
+        p.paragraph("'" + out.name + "' (" + out.file + "): " + state, "  ", 4);
+    }
+    for (const std::string& e : run.errors)
+        p.paragraph("did not run: " + e, "  ", 4);
+    return differing;
+}
+
 int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
 {
-    model::ModelFile file = model::readModelFile(o.positional[0]);
-    for (const auto& [name, npy] : o.inputs) {
-        const Tensor value = readNpyFile(npy, limits);
+    // A node test's directory: its model.onnx and, unless --test-data says, its first data set.
+    std::error_code ec;
+    const bool nodeTest = std::filesystem::is_directory(o.positional[0], ec);
+    const std::string testData = !o.testData.empty() ? o.testData
+                                 : nodeTest          ? nodeTestData(o.positional[0])
+                                                     : "";
+    model::ModelFile file =
+        model::readModelFile(nodeTest ? nodeTestModel(o.positional[0]) : o.positional[0]);
+    for (const auto& [name, valueFile] : o.inputs) {
+        const Tensor value = readValueFile(valueFile, limits);
         if (model::setInputValue(file, name, value) == 0)
             err << "slicescope-cli: --input " << name << ": no node of the slicing family reads '"
                 << name << "'\n";
+    }
+    std::optional<TestDataRun> run;
+    if (!testData.empty()) {
+        const auto executor = startExecutor(o, err);
+        runJob(*executor, [&](JobContext& context) {
+            run = runModelTestData(file, testData, limits, *executor, &context);
+        });
     }
     if (o.json) {
         for (const model::ModelNode& node : file.nodes) {
@@ -1116,7 +1164,7 @@ int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& 
     }
     if (o.check && disagreeing == 0) {
         printNoneDisagrees(p, std::int64_t(file.nodes.size()), unchecked);
-        return 0;
+        return run && printTestData(p, *run) > 0 ? 1 : 0;
     }
     p.out() << "\n";
     p.table(table, "");
@@ -1126,7 +1174,8 @@ int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& 
     if (disagreeing > 0)
         p.out() << "\n! marks a node whose stored output shape disagrees with the one SliceScope "
                    "computes, or that the engine refuses.\n";
-    return o.check && disagreeing > 0 ? 1 : 0;
+    const int differing = run ? printTestData(p, *run) : 0;
+    return o.check && disagreeing + differing > 0 ? 1 : 0;
 }
 
 // ---- equivalent and diagnose: slice programs compared by their plans (core/slice_diagnosis.h).
@@ -1334,8 +1383,14 @@ Commands:
                            GraphDef .pb or .pbtxt, a SavedModel's saved_model.pb): each
                            node's arguments, its stored and its computed output shape
                            [--json: one request per node, for 'run'] [--check: only the
-                           nodes that disagree; exit 1 if any] [--input NAME=FILE.npy: a
-                           value for an input computed at run time]
+                           nodes that disagree; exit 1 if any] [--input NAME=FILE.npy or
+                           NAME=FILE.pb (an ONNX TensorProto): a value for an input computed
+                           at run time] [--test-data DIR: an ONNX node test's input_K.pb
+                           given to the graph's inputs in order, the nodes run and each
+                           output compared with its output_K.pb; --check: exit 1 if one
+                           differs]
+  model DIR                an ONNX node test (DIR/model.onnx), with --test-data
+                           DIR/test_data_set_0
   equivalent A B --shape S whether two slice programs (subscripts 'x[...]', requests,
                            steps or lists of steps, inline JSON or files) read the same
                            elements of x in the same order for every x of shape S; exit 0 if
@@ -1418,7 +1473,8 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
         else if (o.command == "code")
             checkCodeCommand(o);
         else if (o.command == "model") {
-            checkCommand(o, {"--json", "--check", "--input"}, 1, 1, "a model file");
+            checkCommand(o, {"--json", "--check", "--input", "--test-data"}, 1, 1,
+                         "a model file or an ONNX node test's directory");
             if (o.json && o.check) throw UsageError("--json and --check do not go together");
         } else if (o.command == "equivalent") {
             if (o.given.count("--model") || o.given.count("--nodes")) {

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/strings.h"
 
+#include "core/python_nonprintable.h"
+
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <iterator>
+#include <utility>
 
 namespace ss {
 
@@ -44,6 +49,39 @@ std::string pythonFloatRepr(double v)
            std::to_string(magnitude);
 }
 
+namespace {
+
+bool pythonPrintable(char32_t cp)
+{
+    const auto* end = std::end(kPythonNonPrintable);
+    const auto* range = std::upper_bound(std::begin(kPythonNonPrintable), end, cp,
+                                         [](char32_t c, const auto& r) { return c < r[0]; });
+    return range == std::begin(kPythonNonPrintable) || cp > range[-1][1];
+}
+
+// The UTF-8 sequence at text[i] as one code point and its length; a byte that starts no valid
+// sequence is itself with length 1 (text never holds one; it is escaped if it does).
+std::pair<char32_t, std::size_t> codePointAt(const std::string& text, std::size_t i)
+{
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    const std::size_t n = lead < 0x80    ? 1
+                          : lead >= 0xF5 ? 0
+                          : lead >= 0xF0 ? 4
+                          : lead >= 0xE0 ? 3
+                          : lead >= 0xC2 ? 2
+                                         : 0;
+    if (n <= 1 || i + n > text.size()) return {lead, 1};
+    char32_t cp = lead & (0x7F >> n);
+    for (std::size_t k = 1; k < n; ++k) {
+        if ((byte(i + k) & 0xC0) != 0x80) return {lead, 1};
+        cp = cp << 6 | (byte(i + k) & 0x3F);
+    }
+    return {cp, n};
+}
+
+} // namespace
+
 std::string pythonStringRepr(const std::string& text, bool bytes)
 {
     const bool useDouble =
@@ -51,25 +89,31 @@ std::string pythonStringRepr(const std::string& text, bool bytes)
     const char quote = useDouble ? '"' : '\'';
     std::string out = bytes ? "b" : "";
     out += quote;
-    for (unsigned char c : text) {
-        switch (c) {
+    for (std::size_t i = 0; i < text.size();) {
+        // Bytes escape every byte past ASCII; text every code point Python does not print.
+        const auto [cp, length] =
+            bytes ? std::pair<char32_t, std::size_t>{static_cast<unsigned char>(text[i]), 1}
+                  : codePointAt(text, i);
+        switch (cp) {
         case '\\': out += "\\\\"; break;
         case '\n': out += "\\n"; break;
         case '\r': out += "\\r"; break;
         case '\t': out += "\\t"; break;
         default:
-            if (c == quote) {
+            if (cp == char32_t(quote)) {
                 out += '\\';
-                out += char(c);
-            } else if (c < 0x20 || c == 0x7f || (bytes && c > 0x7f)) {
+                out += quote;
+            } else if ((cp >= 0x80 && (bytes || length == 1)) || !pythonPrintable(cp)) {
                 const char* hex = "0123456789abcdef";
-                out += "\\x";
-                out += hex[c >> 4];
-                out += hex[c & 15];
+                const int digits = cp < 0x100 ? 2 : cp < 0x10000 ? 4 : 8;
+                out += digits == 2 ? "\\x" : digits == 4 ? "\\u" : "\\U";
+                for (int d = digits - 1; d >= 0; --d)
+                    out += hex[(cp >> (4 * d)) & 15];
             } else {
-                out += char(c);
+                out.append(text, i, length);
             }
         }
+        i += length;
     }
     return out + quote;
 }

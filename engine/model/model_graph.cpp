@@ -247,6 +247,57 @@ std::vector<std::vector<Tensor>> makeRequestInputs(const NodeRequest& request, c
     return requestInputs(request, limits, Fill::Arange);
 }
 
+namespace {
+
+bool hasEveryValue(const NodeRequest& request)
+{
+    return std::all_of(request.inputs.begin(), request.inputs.end(), [](const auto& in) {
+        return std::all_of(in.second.begin(), in.second.end(),
+                           [](const RequestTensor& t) { return bool(t.value); });
+    });
+}
+
+// What the request computes, one tensor per request output (executePlan's order).
+std::vector<Tensor> computeRequest(const NodeRequest& request, const Limits& limits,
+                                   Executor& executor, JobContext* context)
+{
+    const OpDef* op = findOp(request.op);
+    if (!op) throw OpError(ErrorCode::Internal, "no engine op named " + request.op);
+    OpCall call(*op, makeRequestInputs(request, limits), request.attrs, limits);
+    call.setExecutor(&executor);
+    const OpPlan plan = op->plan(call);
+    return executePlan(plan, call.allInputs(), executor, context);
+}
+
+} // namespace
+
+ModelRun runKnownNodes(ModelFile& file, const Limits& limits, Executor& executor,
+                       JobContext* context)
+{
+    ModelRun run;
+    // setInputValue translates later nodes again; the list itself never changes size.
+    for (const ModelNode& node : file.nodes) {
+        if (!node.request || !hasEveryValue(*node.request)) continue;
+        try {
+            const std::vector<Tensor> outputs =
+                computeRequest(*node.request, limits, executor, context);
+            const std::vector<int>& map = node.request->outputOf;
+            for (std::size_t k = 0; k < node.outputs.size(); ++k) {
+                const int from = map.empty() ? int(k) : (k < map.size() ? map[k] : -1);
+                const std::string& name = node.outputs[k].name;
+                if (from < 0 || std::size_t(from) >= outputs.size() || name.empty()) continue;
+                run.values[name] = outputs[std::size_t(from)];
+                setInputValue(file, name, outputs[std::size_t(from)]);
+            }
+        } catch (const OpError& e) {
+            if (e.code() == ErrorCode::Cancelled) throw;
+            run.errors.push_back(node.name + ": " + std::string(errorCodeName(e.code())) + ": " +
+                                 e.what());
+        }
+    }
+    return run;
+}
+
 NodeCheck checkNode(const ModelNode& node, const Limits& limits)
 {
     NodeCheck check;

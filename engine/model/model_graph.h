@@ -150,6 +150,12 @@ struct ModelFile
     std::map<std::string, std::int64_t> opCounts;
     /// The nodes of the slicing family.
     std::vector<ModelNode> nodes;
+    /// The graph's inputs that the file gives no value (in its order): what a run is given,
+    /// as ONNX's node tests give `input_0.pb`, `input_1.pb`, ... Empty where the reader does not
+    /// say (TFLite, GraphDef).
+    std::vector<std::string> runTimeInputs;
+    /// The graph's outputs, in its order (ONNX's `output_0.pb`, ...); empty as above.
+    std::vector<std::string> graphOutputs;
     /// What the reader noticed without refusing the file (the checker's complaints, shape
     /// inference failing): shown above the table.
     std::vector<std::string> warnings;
@@ -213,6 +219,24 @@ ModelFile readModelFile(const std::string& path, const ReadLimits& limits = {});
 /// at run time. Returns how many node inputs took it (0: no node reads that name). Throws
 /// OpError(invalid_argument) if the value's dtype or shape contradicts what the file stores.
 int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& value);
+
+/// The values a run of a file's nodes computed (runKnownNodes).
+struct ModelRun
+{
+    /// By value name: every output of a node that ran.
+    std::map<std::string, Tensor> values;
+    /// "NODE: why" for each node that had every value it reads but did not run (the engine
+    /// refused it, or its output contradicts what the file stores about it).
+    std::vector<std::string> errors;
+};
+
+/// Runs, in file order, every node with a request whose inputs all have values (constants,
+/// values given with setInputValue), and gives what each computes to the nodes that read it,
+/// so a chain of the family's nodes runs through. Nodes outside the family are not run: what
+/// they compute stays unknown, and so do the nodes after them.
+/// `context` (may be null) as for executePlan.
+ModelRun runKnownNodes(ModelFile& file, const Limits& limits, Executor& executor,
+                       JobContext* context = nullptr);
 
 /// What SliceScope computes for a node: its request planned by the engine.
 struct NodeCheck

@@ -116,6 +116,30 @@ ValueInfo valueInfoFrom(const ox::TypeProto& type, const std::string& from)
     return v;
 }
 
+// How many values of `dtype` a TensorProto holds: strings, raw data (whole values only, else
+// -1), or the typed field onnx.proto assigns the dtype: complex values are (real, imaginary)
+// pairs in float_data and double_data, float16 and bfloat16 their 16 bits in int32_data,
+// uint32 and uint64 in uint64_data.
+std::int64_t storedValues(const ox::TensorProto& t, DType dtype)
+{
+    const auto pairs = [](int count) { return count % 2 ? -1 : std::int64_t(count / 2); };
+    if (dtype == DType::String) return t.string_data_size();
+    if (t.has_raw_data()) {
+        const auto bytes = std::int64_t(t.raw_data().size());
+        return bytes % dtypeSize(dtype) ? -1 : bytes / dtypeSize(dtype);
+    }
+    switch (dtype) {
+    case DType::Float32: return t.float_data_size();
+    case DType::Complex64: return pairs(t.float_data_size());
+    case DType::Float64: return t.double_data_size();
+    case DType::Complex128: return pairs(t.double_data_size());
+    case DType::Int64: return t.int64_data_size();
+    case DType::UInt32:
+    case DType::UInt64: return t.uint64_data_size();
+    default: return t.int32_data_size(); // float16, bfloat16 bits; the small integers; bool
+    }
+}
+
 // A TensorProto's values, or why there are none ("stored in an external file").
 std::optional<Tensor> tensorFromProto(const ox::TensorProto& t, const ReadLimits& limits,
                                       std::string& why)
@@ -146,81 +170,70 @@ std::optional<Tensor> tensorFromProto(const ox::TensorProto& t, const ReadLimits
         why = "it has more than " + num(limits.maxConstantElements) + " elements";
         return std::nullopt;
     }
-    auto mismatch = [&](std::int64_t got) {
-        why = "it holds " + num(got) + " values for shape " + shapeTuple(shape);
+    // The values must be there before the tensor is made: a file of a few bytes may claim
+    // 2^28 strings.
+    const std::int64_t stored = storedValues(t, *dtype);
+    if (stored != *n) {
+        why = stored < 0 ? "its data is not a whole number of " + std::string(dtypeName(*dtype)) +
+                               " values"
+                         : "it holds " + num(stored) + " values for shape " + shapeTuple(shape);
         return std::nullopt;
-    };
+    }
     Tensor out = Tensor::empty(*dtype, shape);
     if (*dtype == DType::String) {
-        if (t.string_data_size() != *n) return mismatch(t.string_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<std::string>()[i] = t.string_data(int(i));
         return out;
     }
     if (t.has_raw_data()) {
-        const std::string& raw = t.raw_data();
-        const std::int64_t w = dtypeSize(*dtype);
-        if (std::int64_t(raw.size()) != *n * w) return mismatch(std::int64_t(raw.size()) / w);
         // ONNX stores raw data little-endian, as this machine is.
+        const std::string& raw = t.raw_data();
         if (*n > 0) std::memcpy(out.raw(), raw.data(), raw.size());
         if (*dtype == DType::Bool)
             for (std::int64_t i = 0; i < *n; ++i)
                 out.data<bool>()[i] = raw[std::size_t(i)] != 0;
         return out;
     }
-    // The typed fields, as onnx.proto assigns them: complex values are (real, imaginary) pairs
-    // in float_data and double_data, float16 and bfloat16 their 16 bits in int32_data, uint32
-    // and uint64 in uint64_data.
     switch (*dtype) {
     case DType::Float32:
-        if (t.float_data_size() != *n) return mismatch(t.float_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<float>()[i] = t.float_data(int(i));
         break;
     case DType::Complex64:
-        if (t.float_data_size() != 2 * *n) return mismatch(t.float_data_size() / 2);
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<std::complex<float>>()[i] = {t.float_data(int(2 * i)),
                                                   t.float_data(int(2 * i + 1))};
         break;
     case DType::Float64:
-        if (t.double_data_size() != *n) return mismatch(t.double_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<double>()[i] = t.double_data(int(i));
         break;
     case DType::Complex128:
-        if (t.double_data_size() != 2 * *n) return mismatch(t.double_data_size() / 2);
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<std::complex<double>>()[i] = {t.double_data(int(2 * i)),
                                                    t.double_data(int(2 * i + 1))};
         break;
     case DType::Int64:
-        if (t.int64_data_size() != *n) return mismatch(t.int64_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<std::int64_t>()[i] = t.int64_data(int(i));
         break;
     case DType::UInt32:
-        if (t.uint64_data_size() != *n) return mismatch(t.uint64_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<std::uint32_t>()[i] = std::uint32_t(t.uint64_data(int(i)));
         break;
     case DType::UInt64:
-        if (t.uint64_data_size() != *n) return mismatch(t.uint64_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<std::uint64_t>()[i] = t.uint64_data(int(i));
         break;
     case DType::Float16:
-        if (t.int32_data_size() != *n) return mismatch(t.int32_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<Float16>()[i].bits = std::uint16_t(t.int32_data(int(i)));
         break;
     case DType::BFloat16:
-        if (t.int32_data_size() != *n) return mismatch(t.int32_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.data<BFloat16>()[i].bits = std::uint16_t(t.int32_data(int(i)));
         break;
     default: // int32, int16, int8, uint8, uint16 and bool live in int32_data
-        if (t.int32_data_size() != *n) return mismatch(t.int32_data_size());
         for (std::int64_t i = 0; i < *n; ++i)
             out.setFromInt(i, t.int32_data(int(i)));
         break;
@@ -1332,6 +1345,13 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
         stored[v.name()] = valueInfoFrom(v.type(), "value_info");
     for (const auto& v : g.output())
         stored[v.name()] = valueInfoFrom(v.type(), "graph output");
+    std::set<std::string> initialized;
+    for (const auto& t : g.initializer())
+        initialized.insert(t.name());
+    for (const auto& v : g.input())
+        if (!initialized.count(v.name())) f.runTimeInputs.push_back(v.name());
+    for (const auto& v : g.output())
+        f.graphOutputs.push_back(v.name());
     // Constants: initializers and Constant nodes.
     std::map<std::string, Tensor> constants;
     std::map<std::string, std::string> constantWhy;
@@ -1463,6 +1483,18 @@ const std::vector<std::string>& onnxFamilyOps()
         "Tile",         "Concat", "Split",           "Squeeze",        "Unsqueeze", "DepthToSpace",
         "SpaceToDepth", "OneHot", "ReverseSequence", "Unique",         "Compress"};
     return ops;
+}
+
+Tensor readOnnxTensor(const std::string& path, const std::string& bytes, const ReadLimits& limits)
+{
+    ox::TensorProto proto;
+    if (bytes.size() > std::size_t(INT_MAX) ||
+        !proto.ParseFromArray(bytes.data(), int(bytes.size())))
+        invalidArgument(path + ": not an ONNX TensorProto: the protobuf does not parse");
+    std::string why;
+    std::optional<Tensor> value = tensorFromProto(proto, limits, why);
+    if (!value) invalidArgument(path + ": the TensorProto has no value SliceScope takes: " + why);
+    return std::move(*value);
 }
 
 ModelReader onnxModelReader()

@@ -13,6 +13,12 @@ namespace ss::model {
 /// with ONNX's semantics.
 ModelReader onnxModelReader();
 
+/// The tensor an ONNX TensorProto file holds (`bytes`: the file's contents), read as the reader
+/// reads initializers: the node tests' `test_data_set_0/input_0.pb`. Throws
+/// OpError(invalid_argument) starting with `path` if it does not parse or has no value SliceScope
+/// can take (an external file, a type it lacks, more than `limits.maxConstantElements`).
+Tensor readOnnxTensor(const std::string& path, const std::string& bytes, const ReadLimits& limits);
+
 /// The ops of the family, as ONNX names them.
 const std::vector<std::string>& onnxFamilyOps();
 

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/mapped_file.h"
+#include "core/numpy_strings.h"
 #include "core/strings.h"
 #include "protocol/atomic_file.h"
 #include "protocol/json.h"
@@ -715,9 +716,7 @@ private:
                 // NumPy strips trailing NULs from bytes items.
                 while (!item.empty() && item.back() == '\0')
                     item.remove_suffix(1);
-                if (findInvalidUtf8(item))
-                    fail("string element " + num(i) + " holds bytes that are not UTF-8 text");
-                out[i] = std::string(item);
+                out[i] = std::string(item); // any bytes, as NumPy keeps them
                 continue;
             }
             const std::int64_t chars = d.itemSize / 4;
@@ -794,17 +793,17 @@ void writeNpy(const Tensor& t, const NpyStrings& strings, const Sink& sink)
 {
     std::string descr;
     // Code points ('U') or bytes ('S') per string element.
-    std::int64_t chars = std::max<std::int64_t>(1, strings.length);
+    std::int64_t chars = 1;
     std::vector<std::u32string> texts;
     const bool bytes = t.holdsBytes();
     if (t.dtype() == DType::String) {
-        texts.reserve(std::size_t(t.size()));
-        for (std::int64_t i = 0; i < t.size(); ++i) {
-            const std::string& s = t.data<std::string>()[i];
-            if (!bytes) texts.push_back(decodeUtf8(s));
-            chars = std::max(chars, std::int64_t(bytes ? s.size() : texts.back().size()));
+        chars = numpyStringLength(t, strings.length);
+        descr = numpyStringDescr(t, strings.length);
+        if (!bytes) {
+            texts.reserve(std::size_t(t.size()));
+            for (std::int64_t i = 0; i < t.size(); ++i)
+                texts.push_back(decodeUtf8(t.data<std::string>()[i]));
         }
-        descr = (bytes ? "|S" : "<U") + num(chars);
     } else {
         descr = npyDescr(t.dtype());
     }
@@ -846,7 +845,7 @@ void writeNpy(const Tensor& t, const NpyStrings& strings, const Sink& sink)
     }
     std::string chunk;
     if (bytes) {
-        // UTF-8 bytes, padded with NULs (which NumPy strips on reading, as readStrings does).
+        // The bytes, padded with NULs (which NumPy strips on reading, as readStrings does).
         for (std::int64_t i = 0; i < t.size(); ++i) {
             const std::string& s = t.data<std::string>()[i];
             chunk += s;

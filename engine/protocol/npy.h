@@ -13,8 +13,8 @@ namespace ss {
 // Reading: little or big endian, C or Fortran order (Fortran data is transposed into row-major).
 // dtypes: b1 -> bool, i1/i2/i4/i8 and u1/u2/u4/u8 -> the integers, f2/f4/f8 -> float16/32/64,
 // c8/c16 -> complex64/128, V2 (or 'bfloat16') -> bfloat16, and both string kinds -> string: 'U'
-// (UCS-4) is converted to UTF-8; 'S' (bytes) is kept byte for byte, must be UTF-8 text, and
-// gives a tensor that holds bytes (Tensor::holdsBytes).
+// (UCS-4) is converted to UTF-8; 'S' (bytes) is kept byte for byte, UTF-8 or not (NumPy reads
+// any), and gives a tensor that holds bytes (Tensor::holdsBytes).
 // NumPy's trailing NUL padding is removed, as NumPy does. Everything else (object 'O', other
 // structured/record dtypes, long double, datetimes) is refused, as are truncated files, bad magic
 // bytes and header garbage: all bad_request, naming the problem.

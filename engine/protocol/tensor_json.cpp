@@ -6,6 +6,7 @@
 #include "core/strings.h"
 #include "protocol/npy.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -275,15 +276,53 @@ Tensor parseTensorLiteral(std::string_view text, std::optional<DType> dtype, con
 }
 
 namespace {
-// A string tensor's "bytes": true (Tensor::holdsBytes); false or absent is text.
+
+constexpr std::string_view kLatin1 = "latin-1";
+
+// A string tensor's "bytes": true (Tensor::holdsBytes), or "latin-1" (bytes written as the code
+// points U+0000..U+00FF, for bytes that are not UTF-8); false or absent is text.
 void readBytesKind(const Json* bytes, Tensor& tensor)
 {
     if (!bytes) return;
-    if (!bytes->isBool()) badRequest("bytes must be true or false, got " + snippet(*bytes));
+    const bool latin1 = bytes->isString() && bytes->toString() == kLatin1;
+    if (!bytes->isBool() && !latin1)
+        badRequest("bytes must be true, false or \"latin-1\", got " + snippet(*bytes));
     if (tensor.dtype() != DType::String)
         badRequest("bytes is for string tensors, not " + std::string(dtypeName(tensor.dtype())));
-    tensor.setHoldsBytes(bytes->toBool());
+    tensor.setHoldsBytes(latin1 || bytes->toBool());
+    if (!latin1) return;
+    for (std::int64_t i = 0; i < tensor.size(); ++i) {
+        std::string& s = tensor.data<std::string>()[i];
+        std::string raw;
+        for (const char32_t cp : decodeUtf8(s)) {
+            if (cp > 0xFF)
+                badRequest("bytes \"latin-1\" holds code points up to U+00FF; string " + num(i) +
+                           " holds one past it");
+            raw += char(cp);
+        }
+        s = std::move(raw);
+    }
 }
+
+// Bytes that are not all UTF-8 cannot be JSON strings as they are: each byte becomes the code
+// point of its value (readBytesKind reads them back).
+std::vector<std::string> latin1Strings(const Tensor& tensor)
+{
+    std::vector<std::string> out(std::size_t(tensor.size()));
+    for (std::int64_t i = 0; i < tensor.size(); ++i)
+        for (const unsigned char b : tensor.data<std::string>()[i])
+            appendUtf8(out[std::size_t(i)], b);
+    return out;
+}
+
+bool holdsNonUtf8(const Tensor& tensor)
+{
+    if (!tensor.holdsBytes()) return false;
+    const std::string* data = tensor.data<std::string>();
+    return std::any_of(data, data + tensor.size(),
+                       [](const std::string& s) { return bool(findInvalidUtf8(s)); });
+}
+
 } // namespace
 
 TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
@@ -396,15 +435,24 @@ void writeTensor(JsonWriter& writer, const Tensor& tensor)
     writer.value(dtypeName(tensor.dtype()));
     writer.key("shape");
     writer.array(tensor.shape().data(), tensor.rank());
+    const bool latin1 = holdsNonUtf8(tensor);
     if (tensor.holdsBytes()) {
         writer.key("bytes");
-        writer.value(true);
+        if (latin1)
+            writer.value(kLatin1);
+        else
+            writer.value(true);
     }
     writer.key("data");
-    visitDType(tensor.dtype(), [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        writer.array(tensor.data<T>(), tensor.size());
-    });
+    if (latin1) {
+        const std::vector<std::string> strings = latin1Strings(tensor);
+        writer.array(strings.data(), std::int64_t(strings.size()));
+    } else {
+        visitDType(tensor.dtype(), [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            writer.array(tensor.data<T>(), tensor.size());
+        });
+    }
     writer.endObject();
 }
 

@@ -311,6 +311,36 @@ private slots:
         }
     }
 
+    // Strings in NumPy's code are what NumPy itself makes of them: bytes as '|S' with bytes
+    // literals (a byte past ASCII escaped), text as '<U' (was dtype=object, bytes either way).
+    void numpyCodeHoldsStringsAsNumpyDoes()
+    {
+        Tensor bytes = Tensor::empty(DType::String, {2});
+        bytes.data<std::string>()[0] = "ab";
+        bytes.data<std::string>()[1] = "\xff";
+        bytes.setHoldsBytes(true);
+        Tensor text = Tensor::empty(DType::String, {2});
+        text.data<std::string>()[0] = "\xc3\xa9t\xc3\xa9";
+        text.data<std::string>()[1] = "a";
+        const OpDef& getitem = *findOp("getitem");
+        const Attrs attrs{{"expr", Attr(std::string("x[::-1]"))}};
+        QByteArray script = "import numpy as np\n";
+        for (const Tensor& t : {bytes, text}) {
+            SnippetInput in;
+            in.dtype = DType::String;
+            in.values = t;
+            const std::string code = runnableCode(Framework::NumPy, getitem, {{in}}, attrs);
+            script += QByteArray::fromStdString(code) + "print(x.dtype.str, y.tolist())\n";
+        }
+        QVERIFY2(script.contains("x = np.array([b'ab', b'\\xff'], dtype='|S2')"),
+                 script.constData());
+        QVERIFY2(script.contains("x = np.array(['\xc3\xa9t\xc3\xa9', 'a'], dtype='<U3')"),
+                 script.constData());
+        const QByteArray out = ss::testing::runNumpy(QString::fromUtf8(script), {});
+        QCOMPARE(QString::fromUtf8(out),
+                 QStringLiteral("|S2 [b'\\xff', b'ab']\n<U3 ['a', '\u00e9t\u00e9']\n"));
+    }
+
     // The tf.strided_slice call in the TensorFlow code, run by the engine's strided_slice op,
     // gives the TensorFlow model's (getitem's) result.
     void tensorflowCodeRunsAsTheModel_data() { golden_data(); }

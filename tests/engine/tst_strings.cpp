@@ -5,6 +5,7 @@
 // infinities, doubles that need all 17 digits, empty lists.
 #include "core/strings.h"
 
+#include <QProcess>
 #include <QTest>
 
 #include <cstdint>
@@ -58,6 +59,22 @@ private slots:
         QTest::newRow("bytes") << QByteArray("it's") << true << QByteArray("b\"it's\"");
         QTest::newRow("bytes past ASCII")
             << QByteArray("\xc3\xa9\x7f") << true << QByteArray("b'\\xc3\\xa9\\x7f'");
+        // Text escapes what str.isprintable() says Python does not print.
+        QTest::newRow("U+0085") << QByteArray("a\xc2\x85") << false << QByteArray("'a\\x85'");
+        QTest::newRow("no-break space U+00A0")
+            << QByteArray("\xc2\xa0") << false << QByteArray("'\\xa0'");
+        QTest::newRow("soft hyphen U+00AD")
+            << QByteArray("\xc2\xad") << false << QByteArray("'\\xad'");
+        QTest::newRow("line separator U+2028")
+            << QByteArray("\xe2\x80\xa8") << false << QByteArray("'\\u2028'");
+        QTest::newRow("unassigned U+0378")
+            << QByteArray("\xcd\xb8") << false << QByteArray("'\\u0378'");
+        QTest::newRow("private use U+E000")
+            << QByteArray("\xee\x80\x80") << false << QByteArray("'\\ue000'");
+        QTest::newRow("tag U+E0001")
+            << QByteArray("\xf3\xa0\x80\x81") << false << QByteArray("'\\U000e0001'");
+        QTest::newRow("emoji printed")
+            << QByteArray("\xf0\x9f\x98\x80") << false << QByteArray("'\xf0\x9f\x98\x80'");
         QTest::newRow("bytes with both quotes")
             << QByteArray("'\"\\") << true << QByteArray("b'\\'\"\\\\'");
     }
@@ -67,6 +84,41 @@ private slots:
         QFETCH(bool, bytes);
         QFETCH(QByteArray, repr);
         QCOMPARE(QByteArray::fromStdString(pythonStringRepr(value.toStdString(), bytes)), repr);
+    }
+
+    // Every code point but the surrogates, against the repr of the Python that wrote the table
+    // (python_nonprintable.h), in one process.
+    void pythonStringMatchesPythonEverywhere()
+    {
+        QProcess python;
+        python.start("/usr/bin/python3",
+                     {"-c", "import sys\n"
+                            "for cp in range(0x110000):\n"
+                            "    if not 0xD800 <= cp <= 0xDFFF:\n"
+                            "        sys.stdout.buffer.write(repr(chr(cp)).encode() + b'\\n')\n"});
+        QVERIFY(python.waitForFinished(120000));
+        QCOMPARE(python.exitCode(), 0);
+        const QList<QByteArray> lines = python.readAllStandardOutput().split('\n');
+        int k = 0;
+        for (char32_t cp = 0; cp < 0x110000; ++cp) {
+            if (cp >= 0xD800 && cp <= 0xDFFF) continue;
+            std::string text; // UTF-8 by hand: QString::fromUcs4 drops a leading U+FEFF
+            if (cp < 0x80) {
+                text = char(cp);
+            } else {
+                const int n = cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+                text += char((0xF00 >> n) | (cp >> (6 * (n - 1))));
+                for (int k = n - 2; k >= 0; --k)
+                    text += char(0x80 | ((cp >> (6 * k)) & 0x3F));
+            }
+            const QByteArray ours = QByteArray::fromStdString(pythonStringRepr(text));
+            if (ours != lines.at(k))
+                QFAIL(
+                    qPrintable(QString("U+%1: ours %2, Python's %3")
+                                   .arg(quint32(cp), 4, 16, QChar('0'))
+                                   .arg(QString::fromUtf8(ours), QString::fromUtf8(lines.at(k)))));
+            ++k;
+        }
     }
 
     // Python's repr() of a float, NaN and the infinities included (a NaN from a model file's

@@ -4,12 +4,14 @@
 
 For each file: `slicescope-cli model FILE` must open it, and `model FILE --json` must list every
 node of the slicing family that python3-onnx finds in its main graph (as a request line, or on
-stderr with the reason it has none). The test's inputs (test_data_set_0/input_*.pb, read with
-onnx.numpy_helper) are given to the nodes that read them (`--input NAME=FILE.npy`), the request
-lines go through `slicescope-cli run`, and for every node whose output is a graph output with an
-expected output_*.pb, the computed shape must equal the expected shape and, where every input of
-the node had its real value, the values must equal the expected ones. Nodes without a request
-must be of the kinds the engine does not model (listed below, each with its reason).
+stderr with the reason it has none). The test's inputs (test_data_set_0/input_*.pb) are given to
+the graph's inputs by the CLI itself (`--test-data DIR`), the request lines go through
+`slicescope-cli run`, and for every node whose output is a graph output with an expected
+output_*.pb (read with onnx.numpy_helper), the computed shape must equal the expected shape and,
+where every input of the node had its real value, the values must equal the expected ones. The
+CLI's own comparison (`model DIR --check`: each graph output against its output_K.pb) must find
+no output that differs, and its counts of outputs that agree are printed. Nodes without a
+request must be of the kinds the engine does not model (listed below, each with its reason).
 
 usage: onnx_testdata_sweep.py SLICESCOPE_CLI [DATA_DIR]
 
@@ -18,9 +20,9 @@ where each process start costs half a second and the whole sweep would take a qu
 """
 import json
 import os
+import re
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import onnx
@@ -44,9 +46,8 @@ RUN_TIME = ["computed at run time", "is not known"]
 # ONNX Unique's outputs (Y, indices, inverse_indices, counts) are the engine's (y, -, idx, count).
 OUTPUT_OF = {"Unique": [0, None, 1, 2]}
 
-# .npy dtypes the engine reads.
-NPY_OK = {np.dtype(t) for t in ("bool", "int8", "uint8", "int16", "int32", "int64", "float32",
-                                "float64")}
+# The CLI's line for each graph output of a node test: "'NAME' (output_K.pb): STATE".
+TEST_DATA_LINE = re.compile(r"^  '.*' \(output_\d+\.pb\): (agrees|differs|not computed)")
 
 
 def family_nodes(model):
@@ -74,9 +75,9 @@ def main():
     files = files[::every]
     counts = dict(every=every, files=0, opened=0, listed=0, requests=0, answered=0, shape_checked=0,
                   shape_agree=0, value_checked=0, value_agree=0, not_modelled=0, run_time=0, check_files=0,
-                  check_agree=0)
+                  check_agree=0, test_data_files=0, test_data_outputs=0, test_data_agree=0,
+                  test_data_not_computed=0)
     failures = []
-    tmp = tempfile.mkdtemp(prefix="slicescope-sweep-")
     for path in files:
         counts["files"] += 1
         model = onnx.load(path)
@@ -93,35 +94,26 @@ def main():
         inits = {t.name for t in model.graph.initializer}
         graph_inputs = [i.name for i in model.graph.input if i.name not in inits]
         data_dir = os.path.join(os.path.dirname(path), "test_data_set_0")
-        given = {}
+        given = set()
         expected = {}
+        args = []
         if os.path.isdir(data_dir):
+            args = ["--test-data", data_dir]
             k = 0
             while os.path.exists(os.path.join(data_dir, f"input_{k}.pb")):
-                t = read_pb(os.path.join(data_dir, f"input_{k}.pb"))
-                name = t.name or (graph_inputs[k] if k < len(graph_inputs) else None)
-                if name:
-                    given[name] = numpy_helper.to_array(t)
+                given.add(graph_inputs[k])
                 k += 1
             outputs = [o.name for o in model.graph.output]
             k = 0
             while os.path.exists(os.path.join(data_dir, f"output_{k}.pb")):
                 t = read_pb(os.path.join(data_dir, f"output_{k}.pb"))
-                name = t.name or (outputs[k] if k < len(outputs) else None)
+                name = outputs[k] if k < len(outputs) else t.name
                 if name:
                     expected[name] = numpy_helper.to_array(t)
                 k += 1
-        read = {name for n in nodes for name in n.input}
         constants = inits | {o for n in model.graph.node if n.op_type == "Constant"
                              for o in n.output}
-        args = []
-        real = set(constants)
-        for name, value in given.items():
-            if name in read and value.dtype in NPY_OK:
-                npy = os.path.join(tmp, f"{counts['files']}-{len(args)}.npy")
-                np.save(npy, value)
-                args += ["--input", f"{name}={npy}"]
-                real.add(name)
+        real = constants | given
         listed = subprocess.run([cli, "model", path, "--json"] + args, capture_output=True,
                                 text=True)
         if listed.returncode != 0:
@@ -156,6 +148,13 @@ def main():
         checked = subprocess.run([cli, "model", path, "--check"] + args, capture_output=True,
                                  text=True)
         counts["check_files"] += 1
+        if args:
+            counts["test_data_files"] += 1
+            states = [m.group(1) for m in map(TEST_DATA_LINE.match, checked.stdout.splitlines())
+                      if m]
+            counts["test_data_outputs"] += len(states)
+            counts["test_data_agree"] += states.count("agrees")
+            counts["test_data_not_computed"] += states.count("not computed")
         if checked.returncode == 0:
             counts["check_agree"] += 1
         else:

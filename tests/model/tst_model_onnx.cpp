@@ -9,6 +9,7 @@
 #include "model/model_graph.h"
 #include "protocol/json.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -138,6 +139,26 @@ CliRun cli(const std::vector<std::string>& args, const std::string& input = {})
     return {status, out.str(), err.str()};
 }
 
+// A TensorProto file as ONNX's node tests ship their data (test_data_set_0/input_0.pb).
+std::string tensorProto(const std::string& name, int type, const Ints& dims,
+                        const std::vector<double>& values)
+{
+    ox::TensorProto t;
+    t.set_name(name);
+    t.set_data_type(type);
+    for (auto d : dims)
+        t.add_dims(d);
+    for (double v : values) {
+        if (type == ox::TensorProto::FLOAT)
+            t.add_float_data(float(v));
+        else if (type == ox::TensorProto::INT64)
+            t.add_int64_data(std::int64_t(v));
+        else
+            t.add_int32_data(std::int32_t(v)); // int32, int16, float16 bits, ...
+    }
+    return t.SerializeAsString();
+}
+
 Builder sliceModel(const Ints& storedOut)
 {
     Builder b;
@@ -174,6 +195,8 @@ private slots:
     void valueSizedOutputsAreNotCompared_data();
     void valueSizedOutputsAreNotCompared();
     void cliNamesTheOpsOfAFileWithoutSlicing();
+    void cliRunsANodeTestsData();
+    void cliInputFromTensorProto();
 
 private:
     QTemporaryDir m_dir;
@@ -744,6 +767,103 @@ int childCount()
 
 // The GUI reads a model in a job: cancelling the job while onnx's checker runs in its child kills
 // the child at once (it may run a minute on a hostile file) and the read ends as cancelled.
+// An ONNX node test's directory: model.onnx, and test_data_set_0 with the graph's run-time inputs
+// (input_K.pb) and outputs (output_K.pb). Its arguments are run-time inputs, so without the data
+// nothing is computed; with it the nodes run, a chain through two of the family's nodes too, and
+// each output is compared with its file.
+void TestModelOnnx::cliRunsANodeTestsData()
+{
+    Builder b;
+    b.input("x", {2, 3}).input("starts", {1}, ox::TensorProto::INT64);
+    b.input("ends", {1}, ox::TensorProto::INT64);
+    b.output("y", {2, 2}).output("z", {2, 2});
+    b.ints("axes", {1}, {1});
+    b.node("Slice", {"x", "starts", "ends", "axes"}, {"y"}).set_name("slice");
+    auto& t = b.node("Transpose", {"y"}, {"z"});
+    t.set_name("transpose");
+    const QString dir = m_dir.filePath("test_slice_then_transpose");
+    QVERIFY(QDir().mkpath(dir + "/test_data_set_0"));
+    const QString data = "test_slice_then_transpose/test_data_set_0/";
+    writeFile(m_dir, "test_slice_then_transpose/model.onnx", b.bytes());
+    writeFile(m_dir, data + "input_0.pb",
+              tensorProto("x", ox::TensorProto::FLOAT, {2, 3}, {0.5, 1.5, 2.5, 3.5, 4.5, 5.5}));
+    writeFile(m_dir, data + "input_1.pb", tensorProto("starts", ox::TensorProto::INT64, {1}, {1}));
+    writeFile(m_dir, data + "input_2.pb", tensorProto("ends", ox::TensorProto::INT64, {1}, {3}));
+    // x[:, 1:3] = [[1.5, 2.5], [4.5, 5.5]], and its transpose.
+    writeFile(m_dir, data + "output_0.pb",
+              tensorProto("y", ox::TensorProto::FLOAT, {2, 2}, {1.5, 2.5, 4.5, 5.5}));
+    writeFile(m_dir, data + "output_1.pb",
+              tensorProto("z", ox::TensorProto::FLOAT, {2, 2}, {1.5, 4.5, 2.5, 5.5}));
+    const CliRun r = cli({"model", dir.toStdString(), "--check"});
+    QVERIFY2(r.status == 0, (r.out + r.err).c_str());
+    QVERIFY2(
+        QString::fromStdString(r.out).contains("3 inputs given; 2 of 2 outputs computed agree."),
+        r.out.c_str());
+    QVERIFY2(QString::fromStdString(r.out).contains("'z' (output_1.pb): agrees"), r.out.c_str());
+
+    // A wrong expected value is named, with where and what, and --check fails.
+    writeFile(m_dir, data + "output_1.pb",
+              tensorProto("z", ox::TensorProto::FLOAT, {2, 2}, {1.5, 4.5, 2.5, 6.5}));
+    const CliRun wrong = cli({"model", dir.toStdString(), "--check"});
+    QCOMPARE(wrong.status, 1);
+    QVERIFY2(QString::fromStdString(wrong.out).contains(
+                 "'z' (output_1.pb): differs: 1 of 4 elements differ, the first at "
+                 "[1, 1]: 5.5, expected 6.5"),
+             wrong.out.c_str());
+
+    // --test-data names another data set; an input the graph does not take is an error.
+    writeFile(m_dir, data + "input_3.pb", tensorProto("w", ox::TensorProto::INT64, {1}, {1}));
+    const CliRun extra = cli({"model", (dir + "/model.onnx").toStdString(), "--test-data",
+                              (dir + "/test_data_set_0").toStdString()});
+    QCOMPARE(extra.status, 1);
+    QVERIFY2(QString::fromStdString(extra.err).contains("has 4 inputs, but"), extra.err.c_str());
+    // Test data sets are ONNX's: another format's file says so.
+    const QString graph =
+        writeFile(m_dir, "graph.pbtxt", "node { name: \"x\" op: \"Placeholder\" }\n");
+    const CliRun other = cli(
+        {"model", graph.toStdString(), "--test-data", (dir + "/test_data_set_0").toStdString()});
+    QCOMPARE(other.status, 1);
+    QVERIFY2(QString::fromStdString(other.err).contains("is a TensorFlow GraphDef file: test data"),
+             other.err.c_str());
+    // A directory without model.onnx says so.
+    const CliRun none = cli({"model", (dir + "/test_data_set_0").toStdString()});
+    QCOMPARE(none.status, 1);
+    QVERIFY2(QString::fromStdString(none.err).contains("without model.onnx"), none.err.c_str());
+}
+
+// `--input NAME=FILE.pb` reads an ONNX TensorProto as the reader reads initializers; a file that
+// is not one is refused by name.
+void TestModelOnnx::cliInputFromTensorProto()
+{
+    Builder b;
+    b.input("x", {2, 3, 4}).input("starts", {1}, ox::TensorProto::INT64).output("y", {2, 3, 1});
+    b.ints("ends", {3}, {1}).ints("axes", {2}, {1});
+    b.node("Slice", {"x", "starts", "ends", "axes"}, {"y"}).set_name("runtime_slice");
+    const QString path = writeFile(m_dir, "pbinput.onnx", b.bytes());
+    const QString starts =
+        writeFile(m_dir, "starts.pb", tensorProto("starts", ox::TensorProto::INT64, {1}, {2}));
+    const CliRun r =
+        cli({"model", path.toStdString(), "--check", "--input", "starts=" + starts.toStdString()});
+    QVERIFY2(r.status == 0, (r.out + r.err).c_str());
+    QVERIFY2(QString::fromStdString(r.out).contains("(1 node checked)"), r.out.c_str());
+    const QString garbage = writeFile(m_dir, "garbage.pb", "\xff\xff\xff");
+    const CliRun bad =
+        cli({"model", path.toStdString(), "--input", "starts=" + garbage.toStdString()});
+    QCOMPARE(bad.status, 1);
+    QVERIFY2(QString::fromStdString(bad.err).contains("garbage.pb: not an ONNX TensorProto"),
+             bad.err.c_str());
+    // A file of a few bytes that claims 2^28 strings is refused before they are made (it took
+    // 8.4 GB and more than a minute).
+    const QString claims = writeFile(m_dir, "claims.pb",
+                                     tensorProto("starts", ox::TensorProto::STRING, {1 << 28}, {}));
+    const CliRun hostile =
+        cli({"model", path.toStdString(), "--input", "starts=" + claims.toStdString()});
+    QCOMPARE(hostile.status, 1);
+    QVERIFY2(
+        QString::fromStdString(hostile.err).contains("it holds 0 values for shape (268435456,)"),
+        hostile.err.c_str());
+}
+
 void TestModelOnnx::cancelStopsTheChecker()
 {
     // Enough nodes that the child takes a while to start, check and infer.

@@ -99,6 +99,14 @@ void TestTensorJson::readsEveryDtype_data()
     // NumPy's bytes ('|S') stay bytes; "bytes": false is text, as without it.
     row("bytes", R"({"dtype":"string","shape":[2],"bytes":true,"data":["a","\u00e9"]})",
         "{\"dtype\":\"string\",\"shape\":[2],\"bytes\":true,\"data\":[\"a\",\"\xc3\xa9\"]}");
+    // Bytes that are not UTF-8 (a '|S' file may hold any): each byte the code point of its value.
+    row("bytes latin-1",
+        R"({"dtype":"string","shape":[2],"bytes":"latin-1","data":["a","\u00ff\u00e9"]})",
+        "{\"dtype\":\"string\",\"shape\":[2],\"bytes\":\"latin-1\",\"data\":[\"a\","
+        "\"\xc3\xbf\xc3\xa9\"]}");
+    row("bytes latin-1 that are UTF-8",
+        R"({"dtype":"string","shape":[1],"bytes":"latin-1","data":["\u00c3\u00a9"]})",
+        "{\"dtype\":\"string\",\"shape\":[1],\"bytes\":true,\"data\":[\"\xc3\xa9\"]}");
     row("bytes value", R"({"bytes":true,"value":[["a"]]})",
         R"({"dtype":"string","shape":[1,1],"bytes":true,"data":["a"]})");
     row("bytes false", R"({"dtype":"string","shape":[1],"bytes":false,"data":["a"]})",
@@ -257,7 +265,10 @@ void TestTensorJson::refusesBadTensors_data()
     row("bytes of numbers", R"({"dtype":"int32","shape":[1],"bytes":true,"data":[1]})",
         "bytes is for string tensors, not int32");
     row("bytes not a bool", R"({"dtype":"string","shape":[1],"bytes":1,"data":["a"]})",
-        "bytes must be true or false, got 1");
+        "bytes must be true, false or \"latin-1\", got 1");
+    row("bytes latin-1 past U+00FF",
+        R"({"dtype":"string","shape":[2],"bytes":"latin-1","data":["a","\u0100"]})",
+        "bytes \"latin-1\" holds code points up to U+00FF; string 1 holds one past it");
     row("bytes with a fill", R"({"dtype":"string","shape":[1],"bytes":true,"fill":"zeros"})",
         "bytes goes with data or value, not with fill");
     row("word in a float tensor", R"({"dtype":"float32","shape":[1],"data":["NaN"]})",

@@ -22,6 +22,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -85,6 +86,7 @@ private slots:
     void npyOpensAsTheInput();
     void stringFilesKeepTheirKind_data();
     void stringFilesKeepTheirKind();
+    void bytesThatAreNotUtf8();
     void aFullDiskIsNamed();
     void fileDialogsStartInTheLastFolderUsed_data();
     void fileDialogsStartInTheLastFolderUsed();
@@ -367,14 +369,17 @@ void TestWorkspaceFiles::stringFilesKeepTheirKind_data()
     QTest::addColumn<QString>("shown");
     QTest::addColumn<QString>("edited");
     QTest::addColumn<QString>("exported");
+    QTest::addColumn<QString>("box");
     QTest::newRow("bytes") << "|S5"
                            << "b'\\xc3\\xa9a'"
                            << "b'\\xc3\\x9f'"
-                           << "|S";
+                           << "|S"
+                           << "bytes";
     QTest::newRow("text") << "<U3"
                           << "'\u00e9a'"
                           << "'\u00df'"
-                          << "<U";
+                          << "<U"
+                          << "text";
 }
 
 void TestWorkspaceFiles::stringFilesKeepTheirKind()
@@ -383,6 +388,7 @@ void TestWorkspaceFiles::stringFilesKeepTheirKind()
     QFETCH(QString, shown);
     QFETCH(QString, edited);
     QFETCH(QString, exported);
+    QFETCH(QString, box);
     const bool bytes = descr.startsWith(u'|');
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("x.npy"));
@@ -399,6 +405,10 @@ void TestWorkspaceFiles::stringFilesKeepTheirKind()
     QVERIFY(waitSettled(w));
     TensorModel* model = w.inputView(0)->model();
     QCOMPARE(model->tensor().holdsBytes(), bytes);
+    // The element type box says which strings NumPy holds them as.
+    const auto* dtypeBox = w.findChild<QComboBox*>(QStringLiteral("input0DType"));
+    QVERIFY(dtypeBox);
+    QCOMPARE(dtypeBox->currentText(), box);
     QCOMPARE(model->indexOfFlat(0).data(Qt::DisplayRole).toString(), shown);
     QCOMPARE(model->indexOfFlat(0).data(Qt::EditRole).toString(), QStringLiteral("\u00e9a"));
     // Typed text is kept as its UTF-8 bytes.
@@ -427,6 +437,39 @@ void TestWorkspaceFiles::stringFilesKeepTheirKind()
     QCOMPARE(QString::fromUtf8(numpy).trimmed(),
              exported + u' ' +
                  QString::fromStdString(bytes ? pythonStringRepr(first, true) : first));
+}
+
+// Bytes that are not UTF-8 (NumPy reads and writes any) open as bytes, show as Python's repr,
+// survive a workspace's JSON and are exported as they were. The window refused the file.
+void TestWorkspaceFiles::bytesThatAreNotUtf8()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("x.npy"));
+    ss::testing::runNumpy(QStringLiteral("import sys, numpy as np\n"
+                                         "np.save(sys.stdin.read(), np.array([b'\\xff\\xfe', "
+                                         "b'a\\x80'], dtype='S3'))\n"),
+                          path.toUtf8());
+    MainWindow w;
+    QString error;
+    QVERIFY2(w.openFile(path, &error), qPrintable(error));
+    QVERIFY(waitSettled(w));
+    TensorModel* model = w.inputView(0)->model();
+    QCOMPARE(model->indexOfFlat(0).data(Qt::DisplayRole).toString(),
+             QStringLiteral("b'\\xff\\xfe'"));
+    const QString saved = dir.filePath(QStringLiteral("w.slicescope.json"));
+    writeWorkspaceFile(saved, w.workspace()); // strings are written as elements, in JSON
+    const Workspace back = readWorkspaceFile(saved, Workspace{}, Limits{}, nullptr);
+    QVERIFY(back.inputs[0][0].data.identical(w.workspace().inputs[0][0].data));
+    QStringList written;
+    QVERIFY2(w.document()->exportOutputs(dir.filePath(QStringLiteral("out")), &written, &error),
+             qPrintable(error));
+    const QByteArray numpy =
+        ss::testing::runNumpy(QStringLiteral("import sys, numpy as np\n"
+                                             "a = np.load(sys.stdin.read())\n"
+                                             "print(a.dtype.str, a.tolist())\n"),
+                              written.front().toUtf8());
+    // A 1-D file opens with x[1:]: its last element, as long as the longest element.
+    QCOMPARE(QString::fromUtf8(numpy).trimmed(), QStringLiteral("|S2 [b'a\\x80']"));
 }
 
 // Saving on a full disk says so (it read "Unknown error"). A 64 KiB tmpfs is the full disk;

@@ -237,6 +237,13 @@ void InputControls::setSource(const InputSource& source)
     if (!shown || *shown != source.shape) showFieldText(m_shape, shape);
     setShapeProblem({});
     const QString dtype = source.dtype ? dtypeText(*source.dtype) : QString();
+    // Cells of strings say which of NumPy's kinds they are: bytes ('S') or text ('U').
+    const bool strings = source.fill == FillKind::Data && source.data.isValid() &&
+                         source.data.dtype() == DType::String;
+    const QString stringName = dtypeText(DType::String);
+    m_dtype->setItemText(m_dtype->findData(stringName), !strings                   ? stringName
+                                                        : source.data.holdsBytes() ? tr("bytes")
+                                                                                   : tr("text"));
     m_dtype->setCurrentIndex(std::max(0, m_dtype->findData(dtype)));
     m_fill->setCurrentIndex(m_fill->findData(int(source.fill)));
     m_seed->setValue(int(std::min<std::uint64_t>(source.seed, std::numeric_limits<int>::max())));

@@ -2,6 +2,7 @@
 #include "ui/model/numpyliteral.h"
 
 #include "core/frameworks/code_snippet.h"
+#include "core/numpy_strings.h"
 #include "core/strings.h"
 
 #include <algorithm>
@@ -93,26 +94,11 @@ void appendNested(std::string& out, const Tensor& t, int dim, std::int64_t offse
     out += ']';
 }
 
-// NumPy's type string of a string tensor, as its repr prints it: '|S' and the longest element's
-// bytes, or '<U' and its characters (at least 1, as NumPy's).
-std::string stringsDType(const Tensor& t)
-{
-    std::size_t longest = 1;
-    for (std::int64_t i = 0; i < t.size(); ++i) {
-        const std::string& s = t.data<std::string>()[i];
-        const auto characters = std::count_if(s.begin(), s.end(), [](char c) {
-            return (static_cast<unsigned char>(c) & 0xC0) != 0x80; // not a UTF-8 continuation
-        });
-        longest = std::max(longest, t.holdsBytes() ? s.size() : std::size_t(characters));
-    }
-    return (t.holdsBytes() ? "'|S" : "'<U") + std::to_string(longest) + "'";
-}
-
 std::string dtypeText(const Tensor& t)
 {
     switch (t.dtype()) {
     case DType::Bool: return "np.bool_";
-    case DType::String: return stringsDType(t);
+    case DType::String: return "'" + numpyStringDescr(t) + "'";
     // NumPy has no bfloat16: the prelude binds this name (numpyBFloat16Prelude).
     case DType::BFloat16: return "bfloat16";
     default: return "np." + std::string(dtypeName(t.dtype()));

@@ -4,8 +4,9 @@
 #include "core/error.h"
 #include "core/shape.h"
 #include "core/strings.h"
-#include "protocol/npy.h"
+#include "protocol/model_test_data.h"
 #include "protocol/tensor_json.h"
+#include "protocol/value_file.h"
 #include "ui/model/jobtracker.h"
 #include "ui/model/lessons.h"
 #include "ui/model/modelnodetable.h"
@@ -37,6 +38,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <filesystem>
 #include <utility>
 
 namespace ss::ui {
@@ -189,8 +191,8 @@ ModelDock::ModelDock(MainWindow* window)
     updateValueRow();
 }
 
-// Values the file leaves to run time: the user types one ("[1, 0]") or picks a .npy, for
-// every node that reads it (issue 19; the CLI's `model --input NAME=FILE.npy`).
+// Values the file leaves to run time: the user types one ("[1, 0]") or picks a .npy or an ONNX
+// TensorProto .pb, for every node that reads it (issue 19; the CLI's `model --input NAME=FILE`).
 QWidget* ModelDock::makeValueRow()
 {
     m_values = new QWidget;
@@ -215,22 +217,23 @@ QWidget* ModelDock::makeValueRow()
     m_giveValue->setObjectName(QStringLiteral("modelValueSet"));
     m_giveValue->setAccessibleName(tr("Give the node this value"));
     row->addWidget(m_giveValue);
-    m_valueFromNpy = new QPushButton(tr("From .npy…"));
-    m_valueFromNpy->setObjectName(QStringLiteral("modelValueFromNpy"));
-    m_valueFromNpy->setAccessibleName(tr("Give the node the array of a .npy file"));
-    row->addWidget(m_valueFromNpy);
+    m_valueFromFile = new QPushButton(tr("From File…"));
+    m_valueFromFile->setObjectName(QStringLiteral("modelValueFromFile"));
+    m_valueFromFile->setAccessibleName(
+        tr("Give the node the array of a .npy file or an ONNX TensorProto .pb"));
+    row->addWidget(m_valueFromFile);
 
     const auto giveTyped = [this] {
         giveValue(m_valueName->currentData().toString(), m_valueText->text());
     };
     connect(m_giveValue, &QPushButton::clicked, this, giveTyped);
     connect(m_valueText, &QLineEdit::returnPressed, this, giveTyped);
-    connect(m_valueFromNpy, &QPushButton::clicked, this, [this] {
+    connect(m_valueFromFile, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, tr("Give %1 the array of a .npy file").arg(m_valueName->currentData().toString()),
+            this, tr("Give %1 the array of a file").arg(m_valueName->currentData().toString()),
             QSettings().value(QLatin1String(kModelFolderKey)).toString(),
-            tr("NumPy arrays (*.npy);;All files (*)"));
-        if (!path.isEmpty()) giveValueFromNpy(m_valueName->currentData().toString(), path);
+            tr("NumPy arrays and ONNX tensors (*.npy *.pb);;All files (*)"));
+        if (!path.isEmpty()) giveValueFromFile(m_valueName->currentData().toString(), path);
     });
     return m_values;
 }
@@ -285,7 +288,7 @@ void ModelDock::updateValueRow()
     const bool any = m_valueName->count() > 0;
     if (any) m_valueName->setCurrentIndex(std::max(0, m_valueName->findData(chosen)));
     for (QWidget* w : {static_cast<QWidget*>(m_valueName), static_cast<QWidget*>(m_valueText),
-                       static_cast<QWidget*>(m_giveValue), static_cast<QWidget*>(m_valueFromNpy)})
+                       static_cast<QWidget*>(m_giveValue), static_cast<QWidget*>(m_valueFromFile)})
         w->setEnabled(any);
     m_values->setToolTip(currentRow() < 0
                              ? tr("Select a node to give the values the file leaves to run time")
@@ -312,10 +315,10 @@ bool ModelDock::giveValue(const QString& name, const QString& text)
     }
 }
 
-bool ModelDock::giveValueFromNpy(const QString& name, const QString& path)
+bool ModelDock::giveValueFromFile(const QString& name, const QString& path)
 {
     try {
-        return give(name, readNpyFile(path.toStdString(), m_window->engine()->limits()),
+        return give(name, readValueFile(path.toStdString(), m_window->engine()->limits()),
                     QFileInfo(path).fileName());
     } catch (const OpError& e) {
         m_message->setMessage(tr("The value for %1 does not read: %2")
@@ -362,7 +365,30 @@ struct ModelDock::Loaded
 {
     ss::model::ModelFile file;
     std::vector<ss::model::NodeCheck> checks;
+    /// An ONNX node test's model: the values its test_data_set_0 gave, or why it gave none.
+    QStringList given;
+    QString dataProblem;
 };
+
+namespace {
+
+// A model beside test_data_set_0 (an ONNX node test, DIR/model.onnx) takes the data set's
+// input_K.pb as its run-time inputs' values, as `slicescope-cli model DIR` does.
+void giveNodeTestData(ss::model::ModelFile& file, const std::string& path, const Limits& limits,
+                      QStringList& given, QString& problem)
+{
+    if (file.format != ss::model::ModelFormat::Onnx) return;
+    const std::string data = nodeTestData(std::filesystem::path(path).parent_path().string());
+    if (data.empty()) return;
+    try {
+        for (const std::string& name : giveModelTestInputs(file, data, limits))
+            given << QString::fromStdString(name);
+    } catch (const OpError& e) {
+        problem = QString::fromUtf8(e.what());
+    }
+}
+
+} // namespace
 
 ModelDock::~ModelDock()
 {
@@ -409,6 +435,7 @@ void ModelDock::openModel(const QString& path, Opened opened)
         readLimits.job = &ctx;
         auto loaded = std::make_shared<Loaded>();
         loaded->file = reader(file, readLimits);
+        giveNodeTestData(loaded->file, file, limits, loaded->given, loaded->dataProblem);
         const int count = int(loaded->file.nodes.size());
         to.post([this, name, count] {
             m_loadingText->setText(
@@ -468,7 +495,7 @@ void ModelDock::showLoaded(const QString& path, Loaded& loaded)
     const bool focusOnCancel = m_cancelLoading->window()->focusWidget() == m_cancelLoading;
     const bool shownForLoad = std::exchange(m_shownForLoad, false);
     loaded.file.path = path.toStdString();
-    m_given.clear();
+    m_given = loaded.given;
     m_table->setFile(std::move(loaded.file), std::move(loaded.checks));
     m_path = path;
     m_filterField->clear();
@@ -480,6 +507,13 @@ void ModelDock::showLoaded(const QString& path, Loaded& loaded)
     QStringList notes;
     for (const std::string& w : warnings)
         notes << QString::fromStdString(w).toHtmlEscaped();
+    if (!loaded.given.isEmpty())
+        notes << tr("The node test's data gave %1.")
+                     .arg(loaded.given.join(QStringLiteral(", ")))
+                     .toHtmlEscaped();
+    if (!loaded.dataProblem.isEmpty())
+        notes
+            << tr("The node test's data was not given: %1").arg(loaded.dataProblem).toHtmlEscaped();
     m_warnings = notes.join(QStringLiteral("<br>"));
     m_message->setMessage(m_warnings, MessageStrip::Kind::Note);
     if (shownForLoad) fitHeight();

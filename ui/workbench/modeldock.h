@@ -85,8 +85,9 @@ public:
     /// file is listed. False, with the reason in the message strip, for a literal that does not
     /// read or a value the file's dtype or shape contradicts; nothing changes then.
     bool giveValue(const QString& name, const QString& text);
-    /// The same with the array of a .npy file (read under the app's file rule).
-    bool giveValueFromNpy(const QString& name, const QString& path);
+    /// The same with the array of a .npy file, or of an ONNX TensorProto file named .pb as ONNX's
+    /// node tests ship their inputs (readValueFile).
+    bool giveValueFromFile(const QString& name, const QString& path);
 
     /// The file listed ("" before one is).
     QString modelPath() const { return m_path; }
@@ -133,11 +134,11 @@ private:
     bool m_shownForLoad = false; ///< the dock was hidden until the running load showed it
     QString m_path;
     QString m_warnings; ///< what the reader noticed about the listed file (message strip)
-    QWidget* m_values;  ///< value row: which value, its literal, Set, From .npy…
+    QWidget* m_values;  ///< value row: which value, its literal, Set, From File…
     QComboBox* m_valueName;
     QLineEdit* m_valueText;
     QPushButton* m_giveValue;
-    QPushButton* m_valueFromNpy;
+    QPushButton* m_valueFromFile;
     QStringList m_given;                             ///< the values given for the listed file
     std::unique_ptr<QTemporaryDir> m_resourceCopies; // removed with the dock
 };

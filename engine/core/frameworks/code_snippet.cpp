@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/frameworks/op_equivalents.h"
+#include "core/numpy_strings.h"
 #include "core/slice_expr.h"
 #include "core/strings.h"
 
@@ -63,7 +64,8 @@ DTypeSpelling spell(Framework framework, DType dtype)
         return s;
     }
     if (dtype == DType::String) {
-        s.text = m.module == "tf" ? "tf.string" : "object";
+        // NumPy's own type ('|S2', '<U3') depends on the values: build() writes it.
+        s.text = m.module == "tf" ? "tf.string" : "";
         return s;
     }
     if (dtype == DType::Bool && (m.module == "np" || m.module == "jnp")) {
@@ -115,12 +117,12 @@ std::string shapeArgs(const Shape& shape, bool paddle)
 }
 
 // Element i as a Python literal; `signedUInt64` writes a uint64 as the int64 of the same bits
-// (PyTorch 1.13 holds uint64 as int64).
+// (PyTorch 1.13 holds uint64 as int64). Strings are bytes or text as the tensor holds them.
 std::string elementText(const Tensor& t, std::int64_t i, bool signedUInt64 = false)
 {
     switch (t.dtype()) {
     case DType::Bool: return t.intAt(i) ? "True" : "False";
-    case DType::String: return pythonStringRepr(t.data<std::string>()[i], /*bytes=*/true);
+    case DType::String: return pythonStringRepr(t.data<std::string>()[i], t.holdsBytes());
     case DType::UInt64:
         if (signedUInt64) return std::to_string(std::int64_t(t.data<std::uint64_t>()[i]));
         return std::to_string(t.data<std::uint64_t>()[i]);
@@ -238,7 +240,10 @@ std::string build(Framework framework, const SnippetInput& in, const std::string
     if (m.module == "torch") return "torch.tensor(" + literal + ", dtype=" + dtype + ")";
     if (m.module == "tf") return "tf.constant(" + literal + ", dtype=" + dtype + ")";
     if (paddle) return "paddle.to_tensor(" + literal + ", dtype=" + dtype + ")";
-    return m.module + ".array(" + literal + ", dtype=" + dtype + ")";
+    // Strings in NumPy's own type, as np.array and np.save make it: '|S2', '<U3'.
+    const std::string npDtype =
+        in.dtype == DType::String ? "'" + numpyStringDescr(values) + "'" : dtype;
+    return m.module + ".array(" + literal + ", dtype=" + npDtype + ")";
 }
 
 bool startsWith(const std::string& s, const std::string& prefix)

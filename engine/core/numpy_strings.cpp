@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/numpy_strings.h"
+
+#include <algorithm>
+
+namespace ss {
+
+std::int64_t numpyStringLength(const Tensor& t, std::int64_t atLeast)
+{
+    std::int64_t longest = std::max<std::int64_t>(1, atLeast);
+    for (std::int64_t i = 0; i < t.size(); ++i) {
+        const std::string& s = t.data<std::string>()[i];
+        // Text counts code points: every byte that is not a UTF-8 continuation byte.
+        const auto length = t.holdsBytes()
+                                ? std::int64_t(s.size())
+                                : std::int64_t(std::count_if(s.begin(), s.end(), [](char c) {
+                                      return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+                                  }));
+        longest = std::max(longest, length);
+    }
+    return longest;
+}
+
+std::string numpyStringDescr(const Tensor& t, std::int64_t atLeast)
+{
+    return (t.holdsBytes() ? "|S" : "<U") + std::to_string(numpyStringLength(t, atLeast));
+}
+
+} // namespace ss
