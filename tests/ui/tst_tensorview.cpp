@@ -185,6 +185,7 @@ private slots:
     void sparseSelectionSurvivesDownsampling();
     void resizesInOnePassReplotOnce();
     void aTitleIsLaidOutOncePerText();
+    void aNewShapeIsSampledOnceAtItsNewSize();
     void risingOrderDrawsAsItsStoredCopy();
     void contiguousRowsDrawAsTheirTranspose_data();
     void contiguousRowsDrawAsTheirTranspose();
@@ -782,6 +783,45 @@ void TestTensorView::aTitleIsLaidOutOncePerText()
     QCOMPARE(once, 1);
     QCOMPARE(again, 1);
     QTRY_VERIFY(view.isSettled());
+}
+
+void TestTensorView::aNewShapeIsSampledOnceAtItsNewSize()
+{
+    // one_hot along axis 0 turns a (1000, 10) result into (10, 10, 100): the view shows its face
+    // box, so the heat map shrinks. It samples the new face once, at its new size, and computes
+    // the value range over the whole tensor once (not again after the relayout).
+    QWidget window;
+    window.resize(500, 700);
+    auto& view = *new TensorView(&window);
+    view.resize(500, 700);
+    view.setHeatMapThreshold(100);
+    view.setTensor(arange(DType::Int32, {1000, 10}), QStringLiteral("x"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(view.isSettled());
+    QVERIFY(view.isHeatMap());
+    auto count = [](const std::vector<stagetrace::Mark>& marks, const char* stage) {
+        return int(std::count_if(marks.begin(), marks.end(), [&](const stagetrace::Mark& m) {
+            return std::strcmp(m.stage, stage) == 0;
+        }));
+    };
+    stagetrace::enable(true);
+    (void)stagetrace::take();
+    view.setTensor(arange(DType::Int32, {10, 10, 100}), QStringLiteral("x"));
+    view.setReadOrder(orderOf(10'000, {1717}));
+    QTRY_VERIFY(view.isSettled());
+    QTest::qWait(50); // a resampling after the relayout would have started by now
+    QVERIFY(view.isSettled());
+    const std::vector<stagetrace::Mark> marks = stagetrace::take();
+    stagetrace::enable(false);
+    QVERIFY(view.isHeatMap());
+    QCOMPARE(count(marks, "gui: heat map sampling starts"), 1);
+    QCOMPARE(count(marks, "worker: heat map value range"), 1);
+    // Drawn at its new size: the element read is lit where hover finds it.
+    const QRect rect = view.elementRect(1717);
+    QVERIFY(!rect.isNull());
+    QCOMPARE(view.elementAt(rect.center()), 1717);
+    QTRY_VERIFY(!isGrey(view.grab().toImage().pixelColor(rect.center())));
 }
 
 void TestTensorView::pinsJumpToShowTheSelection()

@@ -39,12 +39,9 @@ constexpr std::int64_t kSamplesPerSide = 2;
 constexpr std::int64_t kRangeRuns = 1024;
 constexpr std::int64_t kRangeRun = 4096;
 
-/// Visible cells [r0, r1) x [c0, c1), sampled to width x height map cells (at most one sample
-/// per cell each way).
-struct Grid
+/// The area sampled (at most one sample per cell each way), and how.
+struct Grid : HeatMapArea
 {
-    std::int64_t r0 = 0, r1 = 0, c0 = 0, c1 = 0;
-    int width = 1, height = 1;
     /// Over kExactCells cells in view: each map cell reads kSamplesPerSide^2 of its block.
     bool sampled = false;
 
@@ -547,7 +544,7 @@ HeatMap::HeatMap(ViewState& state, QWidget* parent)
     // asks once.
     m_resampleTimer->setSingleShot(true);
     m_resampleTimer->setInterval(15);
-    connect(m_resampleTimer, &QTimer::timeout, this, [this] { requestSamples(true, true); });
+    connect(m_resampleTimer, &QTimer::timeout, this, &HeatMap::resampleIfMoved);
     connect(m_jobs, &JobTracker::idle, this, &HeatMap::settled);
     connect(this, &QCustomPlot::beforeReplot, this,
             [this] { stagetrace::mark("gui: heat map replot starts", this); });
@@ -657,28 +654,45 @@ void HeatMap::requestSamples(bool values, bool selection)
         Qt::QueuedConnection);
 }
 
-void HeatMap::startSampling()
+HeatMapArea HeatMap::areaInView()
 {
+    // The axis rect follows a resize at the next replot's layout: lay it out now.
+    updateLayout();
     const FaceLayout& layout = m_state.layout;
-    if (!layout.hasElements()) return;
-    stagetrace::mark("gui: heat map sampling starts", this);
     const QCPRange xr = xAxis2->range();
     const QCPRange yr = yAxis->range();
-    Grid g;
-    g.c0 = std::clamp<std::int64_t>(std::int64_t(std::floor(xr.lower + 0.5)), 0, layout.cols() - 1);
-    g.c1 = std::clamp<std::int64_t>(std::int64_t(std::floor(xr.upper + 0.5)) + 1, g.c0 + 1,
+    HeatMapArea a;
+    a.c0 = std::clamp<std::int64_t>(std::int64_t(std::floor(xr.lower + 0.5)), 0, layout.cols() - 1);
+    a.c1 = std::clamp<std::int64_t>(std::int64_t(std::floor(xr.upper + 0.5)) + 1, a.c0 + 1,
                                     layout.cols());
-    g.r0 = std::clamp<std::int64_t>(std::int64_t(std::floor(yr.lower + 0.5)), 0, layout.rows() - 1);
-    g.r1 = std::clamp<std::int64_t>(std::int64_t(std::floor(yr.upper + 0.5)) + 1, g.r0 + 1,
+    a.r0 = std::clamp<std::int64_t>(std::int64_t(std::floor(yr.lower + 0.5)), 0, layout.rows() - 1);
+    a.r1 = std::clamp<std::int64_t>(std::int64_t(std::floor(yr.upper + 0.5)) + 1, a.r0 + 1,
                                     layout.rows());
     // No more samples than pixels: a bigger face is averaged down to the screen.
     const QRect area = axisRect()->rect();
     const qreal dpr = devicePixelRatioF();
     // No more samples than cells either: each sample is a block of whole columns and rows.
-    g.width = int(std::max<std::int64_t>(
-        1, std::min<std::int64_t>(g.c1 - g.c0, std::int64_t(area.width() * dpr))));
-    g.height = int(std::max<std::int64_t>(
-        1, std::min<std::int64_t>(g.r1 - g.r0, std::int64_t(area.height() * dpr))));
+    a.width = int(std::max<std::int64_t>(
+        1, std::min<std::int64_t>(a.c1 - a.c0, std::int64_t(area.width() * dpr))));
+    a.height = int(std::max<std::int64_t>(
+        1, std::min<std::int64_t>(a.r1 - a.r0, std::int64_t(area.height() * dpr))));
+    return a;
+}
+
+void HeatMap::resampleIfMoved()
+{
+    // A new face's sampling read the plot's size as the face's relayout left it (a higher rank
+    // shows the face box): the resize that relayout made has nothing to add to it.
+    if (m_state.layout.hasElements() && areaInView() != m_sampledArea) requestSamples(true, true);
+}
+
+void HeatMap::startSampling()
+{
+    const FaceLayout& layout = m_state.layout;
+    if (!layout.hasElements()) return;
+    stagetrace::mark("gui: heat map sampling starts", this);
+    Grid g{areaInView()};
+    m_sampledArea = g;
     g.sampled = (g.r1 - g.r0) > kExactCells / (g.c1 - g.c0);
 
     const bool wantValues = m_valuesWanted;
@@ -726,7 +740,10 @@ void HeatMap::startSampling()
             // The tracker drops this if a newer sampling started: it covers this one's work.
             to.post([this, samples] { applySamples(samples); });
         },
-        [this](Job::State, std::exception_ptr) { applySamples(nullptr); });
+        [this](Job::State, std::exception_ptr) {
+            m_sampledArea = {}; // what is drawn is older: the next move samples again
+            applySamples(nullptr);
+        });
 }
 
 void HeatMap::applySamples(std::shared_ptr<Samples> samples)
