@@ -3,8 +3,8 @@
 // signals; the cell drawing and the heat map agree on where every element is (hover at an
 // element's rect reports that element in both); pins, face dims, editing, stale read orders;
 // and screenshots for a person to look at.
-#include "npy_testing.h"
 #include "core/mapped_file.h"
+#include "npy_testing.h"
 #include "protocol/npy.h"
 #include "ui/model/stagetrace.h"
 #include "ui/views/palette.h"
@@ -23,6 +23,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
+#include <QThread>
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -186,6 +187,7 @@ private slots:
     void resizesInOnePassReplotOnce();
     void aTitleIsLaidOutOncePerText();
     void aNewShapeIsSampledOnceAtItsNewSize();
+    void anOrderDuringASamplingIsSampledAfterIt();
     void risingOrderDrawsAsItsStoredCopy();
     void contiguousRowsDrawAsTheirTranspose_data();
     void contiguousRowsDrawAsTheirTranspose();
@@ -822,6 +824,43 @@ void TestTensorView::aNewShapeIsSampledOnceAtItsNewSize()
     QVERIFY(!rect.isNull());
     QCOMPARE(view.elementAt(rect.center()), 1717);
     QTRY_VERIFY(!isGrey(view.grab().toImage().pixelColor(rect.center())));
+}
+
+void TestTensorView::anOrderDuringASamplingIsSampledAfterIt()
+{
+    // A read order that comes while the heat map samples new values (its summary not known when
+    // the sampling started) is sampled once that sampling is applied: the result of the older
+    // request does not take the newer one with it.
+    QWidget window;
+    window.resize(500, 700);
+    auto& view = *new TensorView(&window);
+    view.resize(500, 700);
+    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(view.isSettled());
+    QVERIFY(view.isHeatMap());
+    stagetrace::enable(true);
+    (void)stagetrace::take();
+    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x")); // new values
+    QCoreApplication::sendPostedEvents();                                  // the sampling starts
+    // It ends and posts its result; then the order comes.
+    const auto sampled = [] {
+        for (const stagetrace::Mark& m : stagetrace::take())
+            if (std::strcmp(m.stage, "worker: heat map selection sampled") == 0) return true;
+        return false;
+    };
+    QElapsedTimer waited;
+    waited.start();
+    while (!sampled() && waited.elapsed() < 5000)
+        QThread::msleep(1);
+    stagetrace::enable(false);
+    QThread::msleep(20);
+    view.setReadOrder(orderOf(10'100, {1717}));
+    QTRY_VERIFY(view.isSettled());
+    const QRect rect = view.elementRect(1717);
+    QVERIFY(!rect.isNull());
+    QVERIFY(!isGrey(view.grab().toImage().pixelColor(rect.center())));
 }
 
 void TestTensorView::pinsJumpToShowTheSelection()

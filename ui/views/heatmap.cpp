@@ -695,8 +695,10 @@ void HeatMap::startSampling()
     m_sampledArea = g;
     g.sampled = (g.r1 - g.r0) > kExactCells / (g.c1 - g.c0);
 
-    const bool wantValues = m_valuesWanted;
-    const bool wantSelection = m_selectionWanted;
+    // Work asked for after this call goes to the next sampling, even if this one ends first.
+    const bool wantValues = m_valuesSampling = m_valuesSampling || m_valuesWanted;
+    const bool wantSelection = m_selectionSampling = m_selectionSampling || m_selectionWanted;
+    m_valuesWanted = m_selectionWanted = false;
     const bool wantRange = wantValues && !m_haveRange;
     const Tensor tensor = m_state.model->tensor();
     const ReadOrder order = m_state.model->readOrder();
@@ -760,7 +762,7 @@ void HeatMap::applySamples(std::shared_ptr<Samples> samples)
         }
         if (samples->selection) m_selection->setLayer(std::move(*samples->selection));
     }
-    m_valuesWanted = m_selectionWanted = false;
+    m_valuesSampling = m_selectionSampling = false;
     redraw(); // `settled` follows when the tracker is idle
 }
 

@@ -108,6 +108,10 @@ private:
     QTimer* m_resampleTimer;
     bool m_valuesWanted = false;    ///< pending work: resample the values
     bool m_selectionWanted = false; ///< pending work: resample the selection
+    /// The running sampling's work, until it is applied: a newer sampling drops its result, so
+    /// it takes this work on too.
+    bool m_valuesSampling = false;
+    bool m_selectionSampling = false;
     bool m_startQueued = false;     ///< startSampling() is on its way
     bool m_haveRange = false;       ///< the value range of the current tensor is known
     QCPRange m_valueRange;
