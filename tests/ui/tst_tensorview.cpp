@@ -188,6 +188,8 @@ private slots:
     void aTitleIsLaidOutOncePerText();
     void aNewShapeIsSampledOnceAtItsNewSize();
     void anOrderDuringASamplingIsSampledAfterIt();
+    void greyScaleSpansTheTensorsFiniteValues_data();
+    void greyScaleSpansTheTensorsFiniteValues();
     void risingOrderDrawsAsItsStoredCopy();
     void contiguousRowsDrawAsTheirTranspose_data();
     void contiguousRowsDrawAsTheirTranspose();
@@ -861,6 +863,52 @@ void TestTensorView::anOrderDuringASamplingIsSampledAfterIt()
     const QRect rect = view.elementRect(1717);
     QVERIFY(!rect.isNull());
     QVERIFY(!isGrey(view.grab().toImage().pixelColor(rect.center())));
+}
+
+void TestTensorView::greyScaleSpansTheTensorsFiniteValues_data()
+{
+    QTest::addColumn<DType>("dtype");
+    for (const DType t : {DType::Float32, DType::Float64, DType::Int32, DType::UInt8})
+        QTest::newRow(dtypeName(t).data()) << t;
+}
+
+void TestTensorView::greyScaleSpansTheTensorsFiniteValues()
+{
+    // The grey scale of a face that is not the whole tensor spans the whole tensor's finite
+    // values: NaN and the infinities on the other face (at the start, the middle and the end,
+    // where a pass over runs of elements has its remainder) are left out, so 0, 50 and 100 on
+    // the face shown are its two ends and its middle.
+    QFETCH(DType, dtype);
+    const bool floating = dtype == DType::Float32 || dtype == DType::Float64;
+    std::vector<double> values(200, 50.0);
+    values[10] = 0;
+    values[60] = 100;
+    if (floating) {
+        values[100] = std::numeric_limits<double>::quiet_NaN();
+        values[150] = std::numeric_limits<double>::infinity();
+        values[199] = -std::numeric_limits<double>::infinity();
+    }
+    Tensor t = Tensor::empty(dtype, {2, 2, 50});
+    for (std::size_t i = 0; i < values.size(); ++i)
+        t.setFromDouble(std::int64_t(i), values[i]);
+    TensorView view;
+    view.resize(600, 500);
+    view.setHeatMapThreshold(50);
+    view.setTensor(t, QStringLiteral("x"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(view.isSettled());
+    QVERIFY(view.isHeatMap());
+    const QImage shot = view.grab().toImage();
+    const auto grey = [&](std::int64_t flat) {
+        const QRect rect = view.elementRect(flat);
+        return rect.isNull() ? -1 : shot.pixelColor(rect.center()).lightness();
+    };
+    const int low = grey(10), high = grey(60), middle = grey(30);
+    QVERIFY2(low >= 0 && high >= 0 && middle >= 0, "face 0 is shown");
+    QVERIFY2(std::abs(high - low) >= 100, qPrintable(QStringLiteral("%1 %2").arg(low).arg(high)));
+    QVERIFY2(std::abs(2 * middle - low - high) <= 12,
+             qPrintable(QStringLiteral("%1 %2 %3").arg(low).arg(middle).arg(high)));
 }
 
 void TestTensorView::pinsJumpToShowTheSelection()
