@@ -3,8 +3,8 @@
 // signals; the cell drawing and the heat map agree on where every element is (hover at an
 // element's rect reports that element in both); pins, face dims, editing, stale read orders;
 // and screenshots for a person to look at.
-#include "npy_testing.h"
 #include "core/mapped_file.h"
+#include "npy_testing.h"
 #include "protocol/npy.h"
 #include "ui/model/stagetrace.h"
 #include "ui/views/palette.h"
@@ -23,6 +23,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTest>
+#include <QThread>
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -185,6 +186,10 @@ private slots:
     void sparseSelectionSurvivesDownsampling();
     void resizesInOnePassReplotOnce();
     void aTitleIsLaidOutOncePerText();
+    void aNewShapeIsSampledOnceAtItsNewSize();
+    void anOrderDuringASamplingIsSampledAfterIt();
+    void greyScaleSpansTheTensorsFiniteValues_data();
+    void greyScaleSpansTheTensorsFiniteValues();
     void risingOrderDrawsAsItsStoredCopy();
     void contiguousRowsDrawAsTheirTranspose_data();
     void contiguousRowsDrawAsTheirTranspose();
@@ -782,6 +787,128 @@ void TestTensorView::aTitleIsLaidOutOncePerText()
     QCOMPARE(once, 1);
     QCOMPARE(again, 1);
     QTRY_VERIFY(view.isSettled());
+}
+
+void TestTensorView::aNewShapeIsSampledOnceAtItsNewSize()
+{
+    // one_hot along axis 0 turns a (1000, 10) result into (10, 10, 100): the view shows its face
+    // box, so the heat map shrinks. It samples the new face once, at its new size, and computes
+    // the value range over the whole tensor once (not again after the relayout).
+    QWidget window;
+    window.resize(500, 700);
+    auto& view = *new TensorView(&window);
+    view.resize(500, 700);
+    view.setHeatMapThreshold(100);
+    view.setTensor(arange(DType::Int32, {1000, 10}), QStringLiteral("x"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(view.isSettled());
+    QVERIFY(view.isHeatMap());
+    auto count = [](const std::vector<stagetrace::Mark>& marks, const char* stage) {
+        return int(std::count_if(marks.begin(), marks.end(), [&](const stagetrace::Mark& m) {
+            return std::strcmp(m.stage, stage) == 0;
+        }));
+    };
+    stagetrace::enable(true);
+    (void)stagetrace::take();
+    view.setTensor(arange(DType::Int32, {10, 10, 100}), QStringLiteral("x"));
+    view.setReadOrder(orderOf(10'000, {1717}));
+    QTRY_VERIFY(view.isSettled());
+    QTest::qWait(50); // a resampling after the relayout would have started by now
+    QVERIFY(view.isSettled());
+    const std::vector<stagetrace::Mark> marks = stagetrace::take();
+    stagetrace::enable(false);
+    QVERIFY(view.isHeatMap());
+    QCOMPARE(count(marks, "gui: heat map sampling starts"), 1);
+    QCOMPARE(count(marks, "worker: heat map value range"), 1);
+    // Drawn at its new size: the element read is lit where hover finds it.
+    const QRect rect = view.elementRect(1717);
+    QVERIFY(!rect.isNull());
+    QCOMPARE(view.elementAt(rect.center()), 1717);
+    QTRY_VERIFY(!isGrey(view.grab().toImage().pixelColor(rect.center())));
+}
+
+void TestTensorView::anOrderDuringASamplingIsSampledAfterIt()
+{
+    // A read order that comes while the heat map samples new values (its summary not known when
+    // the sampling started) is sampled once that sampling is applied: the result of the older
+    // request does not take the newer one with it.
+    QWidget window;
+    window.resize(500, 700);
+    auto& view = *new TensorView(&window);
+    view.resize(500, 700);
+    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x"));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(view.isSettled());
+    QVERIFY(view.isHeatMap());
+    stagetrace::enable(true);
+    (void)stagetrace::take();
+    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x")); // new values
+    QCoreApplication::sendPostedEvents();                                  // the sampling starts
+    // It ends and posts its result; then the order comes.
+    const auto sampled = [] {
+        for (const stagetrace::Mark& m : stagetrace::take())
+            if (std::strcmp(m.stage, "worker: heat map selection sampled") == 0) return true;
+        return false;
+    };
+    QElapsedTimer waited;
+    waited.start();
+    while (!sampled() && waited.elapsed() < 5000)
+        QThread::msleep(1);
+    stagetrace::enable(false);
+    QThread::msleep(20);
+    view.setReadOrder(orderOf(10'100, {1717}));
+    QTRY_VERIFY(view.isSettled());
+    const QRect rect = view.elementRect(1717);
+    QVERIFY(!rect.isNull());
+    QVERIFY(!isGrey(view.grab().toImage().pixelColor(rect.center())));
+}
+
+void TestTensorView::greyScaleSpansTheTensorsFiniteValues_data()
+{
+    QTest::addColumn<DType>("dtype");
+    for (const DType t : {DType::Float32, DType::Float64, DType::Int32, DType::UInt8})
+        QTest::newRow(dtypeName(t).data()) << t;
+}
+
+void TestTensorView::greyScaleSpansTheTensorsFiniteValues()
+{
+    // The grey scale of a face that is not the whole tensor spans the whole tensor's finite
+    // values: NaN and the infinities on the other face (at the start, the middle and the end,
+    // where a pass over runs of elements has its remainder) are left out, so 0, 50 and 100 on
+    // the face shown are its two ends and its middle.
+    QFETCH(DType, dtype);
+    const bool floating = dtype == DType::Float32 || dtype == DType::Float64;
+    std::vector<double> values(200, 50.0);
+    values[10] = 0;
+    values[60] = 100;
+    if (floating) {
+        values[100] = std::numeric_limits<double>::quiet_NaN();
+        values[150] = std::numeric_limits<double>::infinity();
+        values[199] = -std::numeric_limits<double>::infinity();
+    }
+    Tensor t = Tensor::empty(dtype, {2, 2, 50});
+    for (std::size_t i = 0; i < values.size(); ++i)
+        t.setFromDouble(std::int64_t(i), values[i]);
+    TensorView view;
+    view.resize(600, 500);
+    view.setHeatMapThreshold(50);
+    view.setTensor(t, QStringLiteral("x"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(view.isSettled());
+    QVERIFY(view.isHeatMap());
+    const QImage shot = view.grab().toImage();
+    const auto grey = [&](std::int64_t flat) {
+        const QRect rect = view.elementRect(flat);
+        return rect.isNull() ? -1 : shot.pixelColor(rect.center()).lightness();
+    };
+    const int low = grey(10), high = grey(60), middle = grey(30);
+    QVERIFY2(low >= 0 && high >= 0 && middle >= 0, "face 0 is shown");
+    QVERIFY2(std::abs(high - low) >= 100, qPrintable(QStringLiteral("%1 %2").arg(low).arg(high)));
+    QVERIFY2(std::abs(2 * middle - low - high) <= 12,
+             qPrintable(QStringLiteral("%1 %2 %3").arg(low).arg(middle).arg(high)));
 }
 
 void TestTensorView::pinsJumpToShowTheSelection()

@@ -58,18 +58,19 @@ Json overlay(const Json& base, const Json& answer)
     return Json(std::move(merged));
 }
 
-std::vector<Workspace> answers(const Json& exercise, const Json& request, const char* key)
+std::vector<Workspace> answers(const Json& exercise, const Json& request, const char* key,
+                               const Limits& limits)
 {
     std::vector<Workspace> list;
     const Json* array = exercise.find(key);
     if (!array) return list;
     if (!array->isArray()) badRequest(std::string("'") + key + "' must be a list of answers");
     for (const Json& answer : array->toArray())
-        list.push_back(workspaceFromJson(overlay(request, answer), Limits::machineDefault()));
+        list.push_back(workspaceFromJson(overlay(request, answer), limits));
     return list;
 }
 
-Exercise readExercise(const Json& json)
+Exercise readExercise(const Json& json, const Limits& limits)
 {
     if (!json.isObject()) badRequest("an exercise must be an object");
     Exercise exercise;
@@ -84,9 +85,9 @@ Exercise readExercise(const Json& json)
     for (const char* key : {"inputs", "attrs", "framework"})
         if (const Json* value = json.find(key)) request.emplace_back(key, *value);
     const Json requestJson(std::move(request));
-    exercise.start = workspaceFromJson(requestJson, Limits::machineDefault());
-    exercise.solutions = answers(json, requestJson, "solutions");
-    exercise.wrong = answers(json, requestJson, "wrong");
+    exercise.start = workspaceFromJson(requestJson, limits);
+    exercise.solutions = answers(json, requestJson, "solutions", limits);
+    exercise.wrong = answers(json, requestJson, "wrong", limits);
     if (exercise.solutions.empty())
         badRequest("needs at least one answer in 'solutions' (the first defines the target)");
     return exercise;
@@ -109,9 +110,12 @@ ExerciseSet readExerciseSet(const QString& path)
         const Json* list = json.find("exercises");
         if (!list || !list->isArray() || list->toArray().empty())
             badRequest("needs a non-empty list 'exercises'");
+        // Read once for the set: each reading takes the mount table and the cgroup's files
+        // (once per exercise and answer, 265 readings took a quarter of the window's start-up).
+        const Limits limits = Limits::machineDefault();
         for (const Json& item : list->toArray()) {
             try {
-                set.exercises.push_back(readExercise(item));
+                set.exercises.push_back(readExercise(item, limits));
             } catch (const OpError& e) {
                 const Json* name = item.isObject() ? item.find("name") : nullptr;
                 const std::string which =

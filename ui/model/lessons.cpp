@@ -15,7 +15,7 @@ namespace ss::ui {
 
 namespace {
 
-Lesson readLesson(const QString& path)
+Lesson readLesson(const QString& path, const Limits& limits)
 {
     const QByteArray bytes = readRegularFile(path, maxTextFileBytes());
     const Json json = parseJson(std::string_view(bytes.constData(), std::size_t(bytes.size())));
@@ -40,7 +40,7 @@ Lesson readLesson(const QString& path)
         if (!from || !from->isString() || !tensor)
             badRequest("a lesson's actual output needs \"from\" (who gave it) and \"tensor\"");
         lesson.actualFrom = QString::fromStdString(from->toString());
-        lesson.actual = tensorFromJson(*tensor, Limits::machineDefault());
+        lesson.actual = tensorFromJson(*tensor, limits);
     }
     if (!findOp(op->toString())) {
         const Json* title = id->find("title");
@@ -50,7 +50,7 @@ Lesson readLesson(const QString& path)
                                  .arg(QString::fromStdString(op->toString()));
         return lesson;
     }
-    lesson.workspace = workspaceFromJson(json, Limits::machineDefault(), &lesson.expect);
+    lesson.workspace = workspaceFromJson(json, limits, &lesson.expect);
     if (const Json* faces = id->find("faces")) {
         if (!faces->isObject()) badRequest("faces must map view titles to [row dim, col dim]");
         for (const auto& [title, dims] : faces->toObject()) {
@@ -72,11 +72,13 @@ const std::vector<Lesson>& lessons()
 {
     static const std::vector<Lesson> all = [] {
         std::vector<Lesson> list;
+        // Read once: each reading takes the mount table and the cgroup's files.
+        const Limits limits = Limits::machineDefault();
         const QDir dir(QStringLiteral(":/lessons"));
         for (const QString& file :
              dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
             try {
-                list.push_back(readLesson(dir.filePath(file)));
+                list.push_back(readLesson(dir.filePath(file), limits));
             } catch (const OpError& e) {
                 qWarning("lesson %s does not read: %s", qPrintable(file), e.what());
             }

@@ -39,12 +39,9 @@ constexpr std::int64_t kSamplesPerSide = 2;
 constexpr std::int64_t kRangeRuns = 1024;
 constexpr std::int64_t kRangeRun = 4096;
 
-/// Visible cells [r0, r1) x [c0, c1), sampled to width x height map cells (at most one sample
-/// per cell each way).
-struct Grid
+/// The area sampled (at most one sample per cell each way), and how.
+struct Grid : HeatMapArea
 {
-    std::int64_t r0 = 0, r1 = 0, c0 = 0, c1 = 0;
-    int width = 1, height = 1;
     /// Over kExactCells cells in view: each map cell reads kSamplesPerSide^2 of its block.
     bool sampled = false;
 
@@ -409,6 +406,52 @@ MapLayer sampleSelection(const ReadOrderMap* order, std::pair<std::int64_t, std:
     return colourLayer(g, cells, &alpha, ramp, QCPRange(0.0, 1.0), pool, ctx);
 }
 
+/// The finite values' range of v[0, n) as {lo, hi} (none: {HUGE_VAL, -HUGE_VAL}). Integers and
+/// float32/float64 are compared in their own type, the floats in 16 lanes side by side, so that
+/// the compiler makes vector instructions of it (10^7 elements on one thread: float32 1.9 ms,
+/// float64 4.0, int32 2.7, where converting each to a double and branching took 6.1-6.9).
+/// 16-bit floats and complex numbers go through shadeValue.
+template <class T> std::pair<double, double> finiteRange(const T* v, std::int64_t n)
+{
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    std::int64_t i = 0;
+    if constexpr (std::is_integral_v<T>) {
+        if (n == 0) return {lo, hi};
+        T l = v[0], h = v[0];
+        for (; i < n; ++i) {
+            l = std::min(l, v[i]);
+            h = std::max(h, v[i]);
+        }
+        return {double(l), double(h)};
+    } else if constexpr (std::is_floating_point_v<T>) {
+        constexpr int kLanes = 16;
+        constexpr T inf = std::numeric_limits<T>::infinity();
+        std::array<T, kLanes> low, high;
+        low.fill(inf);
+        high.fill(-inf);
+        for (; i + kLanes <= n; i += kLanes)
+            for (int u = 0; u < kLanes; ++u) {
+                const T x = v[i + u];
+                // False for NaN and the infinities; a select, not a branch.
+                const bool finite = std::abs(x) <= std::numeric_limits<T>::max();
+                low[u] = std::min(low[u], finite ? x : inf);
+                high[u] = std::max(high[u], finite ? x : -inf);
+            }
+        for (int u = 0; u < kLanes; ++u) {
+            lo = std::min(lo, double(low[u]));
+            hi = std::max(hi, double(high[u]));
+        }
+    }
+    for (; i < n; ++i) {
+        const double x = shadeValue(v[i]);
+        if (std::isfinite(x)) {
+            lo = std::min(lo, x);
+            hi = std::max(hi, x);
+        }
+    }
+    return {lo, hi};
+}
+
 /// The finite values' range over the whole tensor, so every face shares one grey scale.
 /// Over kExactCells elements, the range over kRangeRuns runs of kRangeRun elements instead.
 QCPRange valueRange(const Tensor& tensor, Executor& pool, JobContext& ctx)
@@ -422,14 +465,7 @@ QCPRange valueRange(const Tensor& tensor, Executor& pool, JobContext& ctx)
         if constexpr (!std::is_same_v<T, std::string>) {
             const T* v = tensor.data<T>();
             auto scan = [&](std::int64_t a, std::int64_t b) {
-                double l = HUGE_VAL, h = -HUGE_VAL;
-                for (std::int64_t i = a; i < b; ++i) {
-                    const double x = shadeValue(v[i]);
-                    if (std::isfinite(x)) {
-                        l = std::min(l, x);
-                        h = std::max(h, x);
-                    }
-                }
+                const auto [l, h] = finiteRange(v + a, b - a);
                 const std::lock_guard lock(merge);
                 lo = std::min(lo, l);
                 hi = std::max(hi, h);
@@ -547,7 +583,7 @@ HeatMap::HeatMap(ViewState& state, QWidget* parent)
     // asks once.
     m_resampleTimer->setSingleShot(true);
     m_resampleTimer->setInterval(15);
-    connect(m_resampleTimer, &QTimer::timeout, this, [this] { requestSamples(true, true); });
+    connect(m_resampleTimer, &QTimer::timeout, this, &HeatMap::resampleIfMoved);
     connect(m_jobs, &JobTracker::idle, this, &HeatMap::settled);
     connect(this, &QCustomPlot::beforeReplot, this,
             [this] { stagetrace::mark("gui: heat map replot starts", this); });
@@ -657,32 +693,51 @@ void HeatMap::requestSamples(bool values, bool selection)
         Qt::QueuedConnection);
 }
 
-void HeatMap::startSampling()
+HeatMapArea HeatMap::areaInView()
 {
+    // The axis rect follows a resize at the next replot's layout: lay it out now.
+    updateLayout();
     const FaceLayout& layout = m_state.layout;
-    if (!layout.hasElements()) return;
-    stagetrace::mark("gui: heat map sampling starts", this);
     const QCPRange xr = xAxis2->range();
     const QCPRange yr = yAxis->range();
-    Grid g;
-    g.c0 = std::clamp<std::int64_t>(std::int64_t(std::floor(xr.lower + 0.5)), 0, layout.cols() - 1);
-    g.c1 = std::clamp<std::int64_t>(std::int64_t(std::floor(xr.upper + 0.5)) + 1, g.c0 + 1,
+    HeatMapArea a;
+    a.c0 = std::clamp<std::int64_t>(std::int64_t(std::floor(xr.lower + 0.5)), 0, layout.cols() - 1);
+    a.c1 = std::clamp<std::int64_t>(std::int64_t(std::floor(xr.upper + 0.5)) + 1, a.c0 + 1,
                                     layout.cols());
-    g.r0 = std::clamp<std::int64_t>(std::int64_t(std::floor(yr.lower + 0.5)), 0, layout.rows() - 1);
-    g.r1 = std::clamp<std::int64_t>(std::int64_t(std::floor(yr.upper + 0.5)) + 1, g.r0 + 1,
+    a.r0 = std::clamp<std::int64_t>(std::int64_t(std::floor(yr.lower + 0.5)), 0, layout.rows() - 1);
+    a.r1 = std::clamp<std::int64_t>(std::int64_t(std::floor(yr.upper + 0.5)) + 1, a.r0 + 1,
                                     layout.rows());
     // No more samples than pixels: a bigger face is averaged down to the screen.
     const QRect area = axisRect()->rect();
     const qreal dpr = devicePixelRatioF();
     // No more samples than cells either: each sample is a block of whole columns and rows.
-    g.width = int(std::max<std::int64_t>(
-        1, std::min<std::int64_t>(g.c1 - g.c0, std::int64_t(area.width() * dpr))));
-    g.height = int(std::max<std::int64_t>(
-        1, std::min<std::int64_t>(g.r1 - g.r0, std::int64_t(area.height() * dpr))));
+    a.width = int(std::max<std::int64_t>(
+        1, std::min<std::int64_t>(a.c1 - a.c0, std::int64_t(area.width() * dpr))));
+    a.height = int(std::max<std::int64_t>(
+        1, std::min<std::int64_t>(a.r1 - a.r0, std::int64_t(area.height() * dpr))));
+    return a;
+}
+
+void HeatMap::resampleIfMoved()
+{
+    // A new face's sampling read the plot's size as the face's relayout left it (a higher rank
+    // shows the face box): the resize that relayout made has nothing to add to it.
+    if (m_state.layout.hasElements() && areaInView() != m_sampledArea) requestSamples(true, true);
+}
+
+void HeatMap::startSampling()
+{
+    const FaceLayout& layout = m_state.layout;
+    if (!layout.hasElements()) return;
+    stagetrace::mark("gui: heat map sampling starts", this);
+    Grid g{areaInView()};
+    m_sampledArea = g;
     g.sampled = (g.r1 - g.r0) > kExactCells / (g.c1 - g.c0);
 
-    const bool wantValues = m_valuesWanted;
-    const bool wantSelection = m_selectionWanted;
+    // Work asked for after this call goes to the next sampling, even if this one ends first.
+    const bool wantValues = m_valuesSampling = m_valuesSampling || m_valuesWanted;
+    const bool wantSelection = m_selectionSampling = m_selectionSampling || m_selectionWanted;
+    m_valuesWanted = m_selectionWanted = false;
     const bool wantRange = wantValues && !m_haveRange;
     const Tensor tensor = m_state.model->tensor();
     const ReadOrder order = m_state.model->readOrder();
@@ -726,7 +781,10 @@ void HeatMap::startSampling()
             // The tracker drops this if a newer sampling started: it covers this one's work.
             to.post([this, samples] { applySamples(samples); });
         },
-        [this](Job::State, std::exception_ptr) { applySamples(nullptr); });
+        [this](Job::State, std::exception_ptr) {
+            m_sampledArea = {}; // what is drawn is older: the next move samples again
+            applySamples(nullptr);
+        });
 }
 
 void HeatMap::applySamples(std::shared_ptr<Samples> samples)
@@ -743,7 +801,7 @@ void HeatMap::applySamples(std::shared_ptr<Samples> samples)
         }
         if (samples->selection) m_selection->setLayer(std::move(*samples->selection));
     }
-    m_valuesWanted = m_selectionWanted = false;
+    m_valuesSampling = m_selectionSampling = false;
     redraw(); // `settled` follows when the tracker is idle
 }
 

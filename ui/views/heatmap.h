@@ -22,6 +22,15 @@ class JobTracker;
 class PrebuiltColorMap;
 struct ViewState;
 
+/// What a sampling covers: the visible cells [r0, r1) x [c0, c1), sampled to width x height map
+/// cells. A view moved or resized is resampled only if this changed.
+struct HeatMapArea
+{
+    std::int64_t r0 = 0, r1 = 0, c0 = 0, c1 = 0;
+    int width = 0, height = 0;
+    bool operator==(const HeatMapArea&) const = default;
+};
+
 class HeatMap : public QCustomPlot
 {
     Q_OBJECT
@@ -70,6 +79,11 @@ private:
     /// request supersedes an older one's work.
     void requestSamples(bool values, bool selection);
     void startSampling();
+    /// The resample timer: the view moved or was resized; samples again if the area in view is
+    /// not the one the latest sampling covers.
+    void resampleIfMoved();
+    /// The cells in view and the map size for them, at the plot's current size and axis ranges.
+    HeatMapArea areaInView();
     /// Axis labels and colours for the face and the palette, drawn at the next replot.
     void applyLook();
     /// Null samples: the sampling stopped without a result.
@@ -94,9 +108,14 @@ private:
     QTimer* m_resampleTimer;
     bool m_valuesWanted = false;    ///< pending work: resample the values
     bool m_selectionWanted = false; ///< pending work: resample the selection
+    /// The running sampling's work, until it is applied: a newer sampling drops its result, so
+    /// it takes this work on too.
+    bool m_valuesSampling = false;
+    bool m_selectionSampling = false;
     bool m_startQueued = false;     ///< startSampling() is on its way
     bool m_haveRange = false;       ///< the value range of the current tensor is known
     QCPRange m_valueRange;
+    HeatMapArea m_sampledArea;    ///< the latest sampling's (none: all zero)
     std::int64_t m_faceRows = -1; ///< the face the axis ranges were fitted to
     std::int64_t m_faceCols = -1;
 };
