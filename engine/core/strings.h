@@ -26,7 +26,8 @@ std::string num(std::int64_t v);
 /// a two-digit exponent) otherwise; "inf", "-inf", "nan"; "-0.0".
 std::string pythonFloatRepr(double v);
 /// Python's repr() of a str: single quotes unless the text holds a single quote and no double
-/// quote; backslash escapes for the quote, backslash and control characters. With `bytes`, the
+/// quote; backslash escapes for the quote, the backslash and every code point Python's
+/// str.isprintable() rejects (controls, U+0085, U+2028, unassigned ...). With `bytes`, the
 /// repr of the bytes of `text`: b'...', and \xNN for each byte past ASCII as well.
 std::string pythonStringRepr(const std::string& text, bool bytes = false);
 

@@ -11,8 +11,8 @@
 
 namespace ss {
 
-/// Reads `path` as an ONNX TensorProto if its name ends in ".pb", else as a .npy (readNpyFile).
-/// without mapping). The TensorProto is read under `limits` (its size and element count).
+/// Reads `path` as an ONNX TensorProto if its name ends in ".pb" (any case), else as a .npy
+/// (readNpyFile). Either is read under `limits` (the file's size and the element count).
 /// Throws OpError naming the file for a file it cannot read.
 Tensor readValueFile(const std::string& path, const Limits& limits);
 
