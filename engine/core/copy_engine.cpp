@@ -28,7 +28,6 @@
 #endif
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
@@ -908,22 +907,33 @@ std::int64_t scatterRows(const IndexPiece& p, const I* idx, const Mover& mv, std
             move(j);
         return end - begin;
     }
-    // The rows this range owns are listed a block at a time with no branch per index, then
-    // moved: over random indices a branch per index mispredicted about every other one.
+    // A block at a time: a block whose indices all lie inside the range, or all outside it, is
+    // moved or skipped whole (sorted or clustered indices: no test per index); a mixed one is
+    // tested index by index. (Listing a mixed block's own rows without a branch, then moving
+    // them, cost 10-20% more CPU over random indices: their writes, not the branch, bound it.)
     constexpr std::int64_t kBlock = 2048;
-    std::array<std::int64_t, kBlock> own;
-    const auto width = std::uint64_t(hi - lo);
     std::int64_t moved = 0;
     for (std::int64_t from = begin; from < end; from += kBlock) {
         const std::int64_t to = std::min(end, from + kBlock);
-        std::size_t n = 0;
-        for (std::int64_t j = from; j < to; ++j) {
-            own[n] = j;
-            n += std::uint64_t(std::int64_t(idx[j]) - lo) < width;
+        I least = idx[from];
+        I most = idx[from];
+        for (std::int64_t j = from + 1; j < to; ++j) {
+            least = std::min(least, idx[j]);
+            most = std::max(most, idx[j]);
         }
-        for (std::size_t k = 0; k < n; ++k)
-            move(own[k]);
-        moved += std::int64_t(n);
+        if (most < lo || least >= hi) continue;
+        if (least >= lo && most < hi) {
+            for (std::int64_t j = from; j < to; ++j)
+                move(j);
+            moved += to - from;
+            continue;
+        }
+        for (std::int64_t j = from; j < to; ++j) {
+            const std::int64_t v = idx[j];
+            if (v < lo || v >= hi) continue;
+            ++moved;
+            move(j);
+        }
     }
     return moved;
 }
