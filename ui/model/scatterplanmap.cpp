@@ -312,24 +312,14 @@ void ScatterPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, 
         const std::int32_t* ranks = m_ranks.data() + m_pieceBases[p];
         std::int64_t row = (from - piece.inOffset) / m_rowLength;
         std::int64_t offset = from - piece.inOffset - row * m_rowLength;
-        ReadPosition* o = out + (from - first);
-        if (m_rowLength == 1) {
-            // A row an element: no branch per row (a loser's rank is -1: unread), a loop the
-            // compiler vectorises. Over random winners a branch per row mispredicts often: the
-            // data view's selection of a random stitch at 10^7 took 2-3x as long.
-            for (std::int64_t k = 0; k < to - from; ++k)
-                o[k] = o[k] < 0 ? ReadPosition(ranks[row + k]) : o[k];
-            continue;
-        }
-        for (std::int64_t v = from; v < to; ++row, offset = 0) {
-            const std::int64_t n = std::min(to - v, m_rowLength - offset);
-            if (const std::int64_t rank = ranks[row]; rank >= 0) {
-                const ReadPosition position = rank * m_rowLength + offset;
-                for (std::int64_t k = 0; k < n; ++k)
-                    if (o[k] < 0) o[k] = position + k;
+        std::int64_t rank = ranks[row];
+        for (std::int64_t v = from; v < to; ++v) {
+            ReadPosition& o = out[v - first];
+            if (rank >= 0 && o < 0) o = ReadPosition(rank * m_rowLength + offset);
+            if (++offset == m_rowLength && v + 1 < to) {
+                offset = 0;
+                rank = ranks[++row];
             }
-            o += n;
-            v += n;
         }
     }
 }
