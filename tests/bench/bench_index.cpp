@@ -80,6 +80,17 @@ Array sequentialIndices(std::int64_t n)
             "np.arange(n, dtype=np.int32)"};
 }
 
+// Each of [0, n / 2) twice, in order.
+Array pairedIndices(std::int64_t n)
+{
+    return {"idx", DType::Int32, n,
+            [](Tensor& t) {
+                for (std::int64_t i = 0; i < t.size(); ++i)
+                    t.data<std::int32_t>()[i] = std::int32_t(i / 2);
+            },
+            "np.arange(n, dtype=np.int32) // 2"};
+}
+
 // A permutation of [0, n): i * a + b modulo n, with a prime to n, so consecutive i land far apart.
 Array permutation(const std::string& name, DType dtype, std::int64_t n, std::int64_t a)
 {
@@ -121,6 +132,9 @@ std::vector<Workload> workloads()
     const std::string scatter = "def scatter():\n    o = np.empty_like(x)\n    o[idx] = x\n"
                                 "    return o\n"
                                 "def scatter_out():\n    out[idx] = x\n    return out\n";
+    // Rows named twice: the last writer wins (NumPy's too), rows named by none are zero.
+    const std::string stitch = "def stitch():\n    o = np.zeros(idx.max() + 1, x.dtype)\n"
+                               "    o[idx] = x\n    return o\n";
     const std::string tfOrder = "(lambda v, f: v[np.argsort(f)])(*np.unique(x, return_index=True))";
     return {
         {"gather 10^7 of 10^7, random",
@@ -151,6 +165,26 @@ std::vector<Workload> workloads()
          "scatter()",
          "scatter_out()",
          scatter,
+         "",
+         true},
+        {"dynamic_stitch 10^7, random (repeats)",
+         "dynamic_stitch",
+         {floatBits("x", kN), randomIndices(kN, kN)},
+         {{"idx"}, {"x"}},
+         {},
+         "stitch()",
+         "",
+         stitch,
+         "",
+         true},
+        {"dynamic_stitch 10^7, each row twice",
+         "dynamic_stitch",
+         {floatBits("x", kN), pairedIndices(kN)},
+         {{"idx"}, {"x"}},
+         {},
+         "stitch()",
+         "",
+         stitch,
          "",
          true},
         {"unique_with_counts 10^6, all distinct",
