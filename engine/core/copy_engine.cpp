@@ -895,45 +895,16 @@ std::int64_t scatterRows(const IndexPiece& p, const I* idx, const Mover& mv, std
 {
     const std::int64_t len = p.rowLength;
     const std::int64_t stride = p.indexStrides[0];
-    auto move = [&](std::int64_t j) {
+    const bool all = lo == 0 && hi >= p.targetRows;
+    std::int64_t moved = 0;
+    for (std::int64_t j = begin; j < end; ++j) {
         const std::int64_t v = idx[j];
+        if (!all && (v < lo || v >= hi)) continue;
+        ++moved;
         if (len == 1)
             mv.one(p.outOffset + v * stride, p.inOffset + j);
         else
             mv.run(p.outOffset + v * stride, p.inOffset + j * len, len, 1, 1);
-    };
-    if (lo == 0 && hi >= p.targetRows) {
-        for (std::int64_t j = begin; j < end; ++j)
-            move(j);
-        return end - begin;
-    }
-    // A block at a time: a block whose indices all lie inside the range, or all outside it, is
-    // moved or skipped whole (sorted or clustered indices: no test per index); a mixed one is
-    // tested index by index. (Listing a mixed block's own rows without a branch, then moving
-    // them, cost 10-20% more CPU over random indices: their writes, not the branch, bound it.)
-    constexpr std::int64_t kBlock = 2048;
-    std::int64_t moved = 0;
-    for (std::int64_t from = begin; from < end; from += kBlock) {
-        const std::int64_t to = std::min(end, from + kBlock);
-        I least = idx[from];
-        I most = idx[from];
-        for (std::int64_t j = from + 1; j < to; ++j) {
-            least = std::min(least, idx[j]);
-            most = std::max(most, idx[j]);
-        }
-        if (most < lo || least >= hi) continue;
-        if (least >= lo && most < hi) {
-            for (std::int64_t j = from; j < to; ++j)
-                move(j);
-            moved += to - from;
-            continue;
-        }
-        for (std::int64_t j = from; j < to; ++j) {
-            const std::int64_t v = idx[j];
-            if (v < lo || v >= hi) continue;
-            ++moved;
-            move(j);
-        }
     }
     return moved;
 }
