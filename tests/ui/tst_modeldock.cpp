@@ -544,6 +544,9 @@ void TestModelDock::nodeTestOpensWithItsData()
     QCOMPARE(cell(table, pick, ModelNodeTable::ComputedShape), QStringLiteral("(2, 6)"));
     QVERIFY(dock->openNode(pick));
     QVERIFY(waitSettled(w, 60000));
+    // The view says where its values came from: they are the data's, not an arange fill.
+    QVERIFY2(w.workspace().explanation.contains(QStringLiteral("the values its inputs were given")),
+             qPrintable(w.workspace().explanation));
     const auto eval = w.lastEvaluation();
     QVERIFY2(eval->ok, qPrintable(eval->message));
     std::vector<std::int64_t> rows(x.begin() + 18, x.end()); // x[3], then x[0]

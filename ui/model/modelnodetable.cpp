@@ -206,6 +206,7 @@ std::optional<Workspace> nodeWorkspace(const ModelNode& node, QString* why)
     ws.op = request.op;
     ws.attrs = request.attrs;
     ws.inputs.clear();
+    bool filled = false; // an input with no value is an arange fill of its shape
     for (const auto& [name, tensors] : request.inputs) {
         std::vector<InputSource> list;
         for (const ss::model::RequestTensor& t : tensors) {
@@ -217,16 +218,23 @@ std::optional<Workspace> nodeWorkspace(const ModelNode& node, QString* why)
             source.dtype = t.dtype;
             source.shape = t.shape;
             source.fill = FillKind::Arange;
+            filled = true;
             list.push_back(source);
         }
         ws.inputs.push_back(std::move(list));
     }
     ws.title = QObject::tr("%1 (%2)").arg(str(node.name), str(node.op));
-    ws.explanation = node.reason.empty()
-                         ? QObject::tr("Node %1 of the model file, with its input's real shape "
-                                       "(arange fill) and the file's constant arguments.")
-                               .arg(str(node.name))
-                         : str(node.reason);
+    if (!node.reason.empty())
+        ws.explanation = str(node.reason);
+    else if (filled)
+        ws.explanation = QObject::tr("Node %1 of the model file, with its input's real shape "
+                                     "(arange fill) and the file's constant arguments.")
+                             .arg(str(node.name));
+    else
+        ws.explanation = QObject::tr("Node %1 of the model file, with the values its inputs "
+                                     "were given (the file's constants, a node test's data or "
+                                     "yours).")
+                             .arg(str(node.name));
     return ws;
 }
 
