@@ -2,6 +2,7 @@
 #include "protocol/model_test_data.h"
 
 #include "core/error.h"
+#include "core/slice_diagnosis.h"
 #include "core/strings.h"
 #include "protocol/text_format.h"
 #include "protocol/value_file.h"
@@ -13,20 +14,6 @@ namespace ss {
 namespace fs = std::filesystem;
 
 namespace {
-
-// "[1, 0, 2]": the index of flat element `flat` in `shape`.
-std::string indexText(std::int64_t flat, const Shape& shape)
-{
-    std::vector<std::int64_t> index(shape.size());
-    for (std::size_t k = shape.size(); k-- > 0;) {
-        index[k] = flat % shape[k];
-        flat /= shape[k];
-    }
-    std::string t = "[";
-    for (std::size_t k = 0; k < index.size(); ++k)
-        t += (k ? ", " : "") + num(index[k]);
-    return t + "]";
-}
 
 // Data files named PREFIX_0.pb, PREFIX_1.pb, ... in `dir`, up to the first missing one.
 std::vector<std::string> numberedFiles(const std::string& dir, const std::string& prefix)
@@ -104,7 +91,7 @@ std::string tensorDifference(const Tensor& got, const Tensor& expected)
         }
     if (differing == 0) return {};
     return num(differing) + " of " + countText(got.size(), "element", "elements") +
-           " differ, the first at " + indexText(first, got.shape()) + ": " +
+           " differ, the first at " + positionText(first, got.shape()) + ": " +
            formatTensor(element(got, first)) + ", expected " +
            formatTensor(element(expected, first));
 }
