@@ -66,6 +66,31 @@ Workspace literalWorkspace()
     return ws;
 }
 
+// The window's workspace written to a file in `dir` and read back.
+Workspace savedAndReread(const MainWindow& w, const QTemporaryDir& dir)
+{
+    const QString saved = dir.filePath(QStringLiteral("w.slicescope.json"));
+    writeWorkspaceFile(saved, w.workspace());
+    return readWorkspaceFile(saved, Workspace{}, Limits{}, nullptr);
+}
+
+// The window's first output exported as .npy into `dir`, loaded by NumPy as `a`, and what
+// `print(...)` of `printArgs` prints of it (trimmed); an export that fails gives its error.
+QString exportedAsNumpyPrints(MainWindow& w, const QTemporaryDir& dir, const QString& printArgs)
+{
+    QStringList written;
+    QString error;
+    if (!w.document()->exportOutputs(dir.filePath(QStringLiteral("out")), &written, &error))
+        return QStringLiteral("the export failed: ") + error;
+    const QByteArray printed =
+        ss::testing::runNumpy(QStringLiteral("import sys, numpy as np\n"
+                                             "a = np.load(sys.stdin.read())\n"
+                                             "print(%1)\n")
+                                  .arg(printArgs),
+                              written.front().toUtf8());
+    return QString::fromUtf8(printed).trimmed();
+}
+
 } // namespace
 
 class TestWorkspaceFiles : public QObject
@@ -418,23 +443,13 @@ void TestWorkspaceFiles::stringFilesKeepTheirKind()
     QVERIFY(w.lastEvaluation()->ok);
     QCOMPARE(w.lastEvaluation()->outputs.front().holdsBytes(), bytes);
 
-    const QString saved = dir.filePath(QStringLiteral("w.slicescope.json"));
-    writeWorkspaceFile(saved, w.workspace());
-    const Workspace back = readWorkspaceFile(saved, Workspace{}, Limits{}, nullptr);
+    const Workspace back = savedAndReread(w, dir);
     QCOMPARE(back.inputs[0][0].data.holdsBytes(), bytes);
     QVERIFY(back.inputs[0][0].data.identical(w.workspace().inputs[0][0].data));
 
-    QStringList written;
-    QVERIFY2(w.document()->exportOutputs(dir.filePath(QStringLiteral("out")), &written, &error),
-             qPrintable(error));
-    const QByteArray numpy =
-        ss::testing::runNumpy(QStringLiteral("import sys, numpy as np\n"
-                                             "a = np.load(sys.stdin.read())\n"
-                                             "print(a.dtype.str[:2], a.ravel()[0])\n"),
-                              written.front().toUtf8());
     // Python prints bytes as their repr, text as itself.
     const std::string& first = w.lastEvaluation()->outputs.front().data<std::string>()[0];
-    QCOMPARE(QString::fromUtf8(numpy).trimmed(),
+    QCOMPARE(exportedAsNumpyPrints(w, dir, QStringLiteral("a.dtype.str[:2], a.ravel()[0]")),
              exported + u' ' +
                  QString::fromStdString(bytes ? pythonStringRepr(first, true) : first));
 }
@@ -456,20 +471,11 @@ void TestWorkspaceFiles::bytesThatAreNotUtf8()
     TensorModel* model = w.inputView(0)->model();
     QCOMPARE(model->indexOfFlat(0).data(Qt::DisplayRole).toString(),
              QStringLiteral("b'\\xff\\xfe'"));
-    const QString saved = dir.filePath(QStringLiteral("w.slicescope.json"));
-    writeWorkspaceFile(saved, w.workspace()); // strings are written as elements, in JSON
-    const Workspace back = readWorkspaceFile(saved, Workspace{}, Limits{}, nullptr);
-    QVERIFY(back.inputs[0][0].data.identical(w.workspace().inputs[0][0].data));
-    QStringList written;
-    QVERIFY2(w.document()->exportOutputs(dir.filePath(QStringLiteral("out")), &written, &error),
-             qPrintable(error));
-    const QByteArray numpy =
-        ss::testing::runNumpy(QStringLiteral("import sys, numpy as np\n"
-                                             "a = np.load(sys.stdin.read())\n"
-                                             "print(a.dtype.str, a.tolist())\n"),
-                              written.front().toUtf8());
+    // Strings are written as elements, in JSON.
+    QVERIFY(savedAndReread(w, dir).inputs[0][0].data.identical(w.workspace().inputs[0][0].data));
     // A 1-D file opens with x[1:]: its last element, as long as the longest element.
-    QCOMPARE(QString::fromUtf8(numpy).trimmed(), QStringLiteral("|S2 [b'a\\x80']"));
+    QCOMPARE(exportedAsNumpyPrints(w, dir, QStringLiteral("a.dtype.str, a.tolist()")),
+             QStringLiteral("|S2 [b'a\\x80']"));
 }
 
 // Saving on a full disk says so (it read "Unknown error"). A 64 KiB tmpfs is the full disk;
