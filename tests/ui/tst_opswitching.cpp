@@ -6,7 +6,9 @@
 #include "core/executor.h"
 #include "ui/editors/opeditors.h"
 #include "ui/editors/speceditor.h"
+#include "ui/model/stagetrace.h"
 #include "ui/model/workspace.h"
+#include "ui/views/heatmap.h"
 #include "ui/workbench/decodestepper.h"
 #include "ui/workbench/outputpanel.h"
 #include "workbench_testing.h"
@@ -22,6 +24,7 @@
 #include <QUndoStack>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <numeric>
 
@@ -128,6 +131,7 @@ private slots:
     void outputViewsComeBackForMoreOutputs();
     void manyOutputsScrollInsteadOfGrowingTheWindow();
     void newOutputViewsComeAFewPerPassEachWithTheNewResult();
+    void viewsOnShowAreNotRedrawnForEachPairAddedBelowThem();
     void staleResultIsGreyedAndSaysWhichRequest();
     void decodeHighlightsResetAndTheErrorMarksTheToken();
     void staleExtrasSayWhichRequest();
@@ -316,6 +320,38 @@ void TestOpSwitching::newOutputViewsComeAFewPerPassEachWithTheNewResult()
     QCOMPARE(added.front(), OutputPanel::kViewsAddedPerPass); // in the hand-over itself
     QCOMPARE(*std::max_element(added.begin(), added.end()), OutputPanel::kViewsAddedPerPass);
     QCOMPARE(std::accumulate(added.begin(), added.end(), 0), 6);
+}
+
+// The views already in the column keep their sizes while the next ones come a pair a pass, so
+// each is drawn for its new samples and not again for every pair added below it (the splitter
+// shared its old height among the views each time: dynamic_partition's edit from 3 outputs to 8
+// replotted the first three 3-4 times each).
+void TestOpSwitching::viewsOnShowAreNotRedrawnForEachPairAddedBelowThem()
+{
+    MainWindow w;
+    w.forgetSession();
+    QVERIFY(showSettled(w, QSize(1024, 700)));
+    w.setWorkspace(partitionWorkspace(3, 100000), QStringLiteral("test"));
+    QVERIFY(waitSettled(w));
+    std::vector<const HeatMap*> plots;
+    for (int k = 0; k < 3; ++k) {
+        plots.push_back(w.outputView(k)->findChild<HeatMap*>());
+        QVERIFY(plots.back() && plots.back()->isVisible());
+    }
+    stagetrace::enable(true);
+    (void)stagetrace::take();
+    w.setWorkspace(partitionWorkspace(8, 100000), QStringLiteral("test"));
+    QVERIFY(waitSettled(w));
+    QTest::qWait(50); // a replot queued by the last layout has run by now
+    const std::vector<stagetrace::Mark> marks = stagetrace::take();
+    stagetrace::enable(false);
+    QCOMPARE(w.outputViewCount(), 8);
+    for (const HeatMap* plot : plots) {
+        const auto replots = std::count_if(marks.begin(), marks.end(), [&](const auto& m) {
+            return m.who == plot && std::strcmp(m.stage, "gui: heat map replot starts") == 0;
+        });
+        QVERIFY(replots <= 2); // at its place in the longer column, with its new samples
+    }
 }
 
 void TestOpSwitching::staleResultIsGreyedAndSaysWhichRequest()

@@ -585,8 +585,10 @@ HeatMap::HeatMap(ViewState& state, QWidget* parent)
     m_resampleTimer->setInterval(15);
     connect(m_resampleTimer, &QTimer::timeout, this, &HeatMap::resampleIfMoved);
     connect(m_jobs, &JobTracker::idle, this, &HeatMap::settled);
-    connect(this, &QCustomPlot::beforeReplot, this,
-            [this] { stagetrace::mark("gui: heat map replot starts", this); });
+    connect(this, &QCustomPlot::beforeReplot, this, [this] {
+        stagetrace::mark("gui: heat map replot starts", this);
+        m_plottedSize = size();
+    });
     connect(this, &QCustomPlot::afterReplot, this,
             [this] { stagetrace::mark("gui: heat map replot ends", this); });
     connect(xAxis2, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
@@ -964,13 +966,22 @@ void HeatMap::resizeEvent(QResizeEvent* event)
     // one comes or goes (dynamic_partition's hand-over of 8 outputs replotted the first ones 4-5
     // times in one call: 40% of its GUI time at 10^6): the replot waits for the next pass of the
     // event loop instead, once, and before the paint that shows the new size (a paint request is
-    // a low-priority event).
+    // a low-priority event). By then the plot may be back at the size it was drawn at (a column
+    // of views squeezed by a new one, then grown to make room for it): nothing to redraw.
     QWidget::resizeEvent(event);
     setViewport(rect());
-    replot(QCustomPlot::rpQueuedReplot);
+    if (!std::exchange(m_resizeReplotQueued, true))
+        QMetaObject::invokeMethod(this, &HeatMap::replotIfResized, Qt::QueuedConnection);
     m_editor->cancel();
     if (isVisible()) // a hidden page of the view's stack is resampled when it is shown
         m_resampleTimer->start();
+}
+
+void HeatMap::replotIfResized()
+{
+    m_resizeReplotQueued = false;
+    // A replot already queued draws at the new size too.
+    if (size() != m_plottedSize && !mReplotQueued) replot();
 }
 
 bool HeatMap::event(QEvent* event)

@@ -98,6 +98,8 @@ private:
     void setHovered(std::int64_t flat);
     /// Replots at the next event-loop pass, if the plot is on screen.
     void redraw();
+    /// A resize's queued replot: drawn unless the plot is back at the size last drawn.
+    void replotIfResized();
 
     ViewState& m_state;
     JobTracker* m_jobs;
@@ -112,8 +114,10 @@ private:
     /// it takes this work on too.
     bool m_valuesSampling = false;
     bool m_selectionSampling = false;
-    bool m_startQueued = false;     ///< startSampling() is on its way
-    bool m_haveRange = false;       ///< the value range of the current tensor is known
+    bool m_startQueued = false;        ///< startSampling() is on its way
+    bool m_resizeReplotQueued = false; ///< replotIfResized() is on its way
+    QSize m_plottedSize;               ///< the size the last replot drew at
+    bool m_haveRange = false;          ///< the value range of the current tensor is known
     QCPRange m_valueRange;
     HeatMapArea m_sampledArea;    ///< the latest sampling's (none: all zero)
     std::int64_t m_faceRows = -1; ///< the face the axis ranges were fitted to

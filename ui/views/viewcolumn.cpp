@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/views/viewcolumn.h"
 
+#include <QCoreApplication>
 #include <QEvent>
 #include <QScrollBar>
 #include <QSplitter>
@@ -18,6 +19,12 @@ ViewColumn::ViewColumn(QWidget* parent)
     m_splitter->installEventFilter(this);
     for (QScrollBar* bar : {horizontalScrollBar(), verticalScrollBar()})
         connect(bar, &QScrollBar::valueChanged, this, &ViewColumn::scrolled);
+}
+
+void ViewColumn::fitNow()
+{
+    QEvent request(QEvent::LayoutRequest);
+    QCoreApplication::sendEvent(this, &request);
 }
 
 bool ViewColumn::eventFilter(QObject* watched, QEvent* event)

@@ -18,6 +18,8 @@ public:
 
     /// Holds the views (and whatever goes with them); its children do not collapse.
     QSplitter* splitter() const { return m_splitter; }
+    /// Sizes the splitter to its views now, not at the layout pass the change posted.
+    void fitNow();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

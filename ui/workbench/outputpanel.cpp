@@ -120,6 +120,11 @@ void OutputPanel::addViews()
         const int k = viewCount();
         m_setUp(k, addView(k));
     }
+    // The column grows to hold the views added now, in this pass: its splitter had shared its
+    // old height among them, squeezing the views already on show until the layout came, one pass
+    // later (with the next pair added, a pass too late). Those views are back at their sizes
+    // before their heat maps' queued replots run, which then have nothing to draw.
+    m_column->fitNow();
     stagetrace::mark("gui: output views added");
     if (!isComplete()) {
         m_addTimer->start();
