@@ -7,8 +7,13 @@
   engine/protocol/README.md.
 - With `--cli PATH`, the op lists kept in prose agree with the registry: every op that
   `slicescope-cli ops` lists (with its aliases) is a row of the op table in
-  engine/protocol/README.md, every row is an op, and README.md names every op of the family."""
+  engine/protocol/README.md, every row is an op, and README.md names every op of the family.
+- With `--app PATH`, README.md's synopsis of `slicescope` offers exactly the options of
+  `slicescope --help`.
+- The counts README.md gives of the built-in exercises and lesson groups are those of resources/."""
 import argparse
+import glob
+import json
 import os
 import re
 import subprocess
@@ -89,10 +94,65 @@ def op_lists(top, cli):
     return problems
 
 
+LONG_OPTION = r"--[a-z][a-z0-9-]*"
+
+
+def app_synopsis(top, app):
+    """README.md's `slicescope [...]` synopsis against the options `slicescope --help` lists."""
+    with open(os.path.join(top, "README.md"), encoding="utf-8") as f:
+        synopsis = re.search(r"^`slicescope \[(.*?)`$", f.read(), re.M | re.S)
+    if not synopsis:
+        return ["README.md has no `slicescope [...]` synopsis"]
+    written = set(re.findall(LONG_OPTION, synopsis.group(1)))
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}  # --help needs no display
+    helped = subprocess.run([app, "--help"], check=True, capture_output=True, text=True, env=env)
+    offered = set(re.findall(LONG_OPTION, helped.stdout)) - {"--help", "--help-all", "--version"}
+    return ([f"README.md's synopsis of slicescope lacks {o}" for o in sorted(offered - written)] +
+            [f"README.md's synopsis of slicescope offers {o}, which `slicescope --help` does not"
+             for o in sorted(written - offered)])
+
+
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten", "eleven", "twelve"]
+
+
+def number(text):
+    return int(text) if text.isdigit() else NUMBER_WORDS.index(text.lower())
+
+
+def resource_counts(top):
+    """The exercises and sets, and the lessons of each group, that README.md counts."""
+    with open(os.path.join(top, "README.md"), encoding="utf-8") as f:
+        readme = " ".join(f.read().split())
+    problems = []
+    sets = sorted(glob.glob(os.path.join(top, "resources/exercises/*.json")))
+    exercises = 0
+    for path in sets:
+        with open(path, encoding="utf-8") as f:
+            exercises += len(json.load(f)["exercises"])
+    claim = re.search(r"(\w+) exercises in (\w+) graded sets", readme)
+    if not claim:
+        problems.append("README.md does not say how many exercises and sets there are")
+    elif (number(claim.group(1)), number(claim.group(2))) != (exercises, len(sets)):
+        problems.append(f"README.md: \"{claim.group(0)}\", resources/exercises has {exercises} "
+                        f"exercises in {len(sets)} sets")
+    groups = {}
+    for path in glob.glob(os.path.join(top, "resources/lessons/*.json")):
+        with open(path, encoding="utf-8") as f:
+            group = json.load(f)["id"].get("group")
+        groups[group] = groups.get(group, 0) + 1
+    for claim in re.finditer(r'lesson group "([^"]+)" (?:\w+ )?(\w+) (?:public|confusions)', readme):
+        if groups.get(claim.group(1), 0) != number(claim.group(2)):
+            problems.append(f"README.md: the lesson group \"{claim.group(1)}\" has "
+                            f"{groups.get(claim.group(1), 0)} lessons, not {claim.group(2)}")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("top", nargs="?", default=".")
     parser.add_argument("--cli", help="slicescope-cli, to check the op lists against")
+    parser.add_argument("--app", help="slicescope, to check README.md's synopsis against")
     args = parser.parse_args()
     found = citations(args.top)
     for line in found:
@@ -104,6 +164,11 @@ def main():
             print(line)
         print(f"{len(problems)} disagreements between the op lists and the registry")
         found += problems
+    problems = resource_counts(args.top) + (app_synopsis(args.top, args.app) if args.app else [])
+    for line in problems:
+        print(line)
+    print(f"{len(problems)} disagreements between README.md and the app or its resources")
+    found += problems
     return 1 if found else 0
 
 
