@@ -10,7 +10,11 @@
   engine/protocol/README.md, every row is an op, and README.md names every op of the family.
 - With `--app PATH`, README.md's synopsis of `slicescope` offers exactly the options of
   `slicescope --help`.
-- The counts README.md gives of the built-in exercises and lesson groups are those of resources/."""
+- The counts README.md gives of the built-in exercises and lesson groups are those of resources/.
+- The source files the documents name exist, and each class of ui/README.md's table of the
+  window's classes is declared in workbench/ under its name.
+- No command a document shows runs under `chrt`: measurements are taken as users run, without
+  real-time priority."""
 import argparse
 import glob
 import json
@@ -22,6 +26,11 @@ import sys
 # Written in two parts so that this file does not name what it looks for.
 FORBIDDEN = ["protocol" + ".md", "semantics" + ".md", "shared/" + "spec"]
 SKIP_DIRS = {".git", "__pycache__", "node_modules"}
+
+
+def read(top, path):
+    with open(os.path.join(top, path), encoding="utf-8") as f:
+        return f.read()
 
 
 def citations(top):
@@ -74,8 +83,7 @@ def op_lists(top, cli):
     ops = registry_ops(cli)
     if len(ops) < 30:
         problems.append(f"`{cli} ops` listed only {len(ops)} ops")
-    with open(os.path.join(top, "engine/protocol/README.md"), encoding="utf-8") as f:
-        table = table_ops(f.read())
+    table = table_ops(read(top, "engine/protocol/README.md"))
     for name, aliases in ops.items():
         if name not in table:
             problems.append(f"engine/protocol/README.md: the op table has no row for {name}")
@@ -86,8 +94,7 @@ def op_lists(top, cli):
         if name not in ops:
             problems.append(f"engine/protocol/README.md: the op table lists {name}, "
                             "which the registry does not have")
-    with open(os.path.join(top, "README.md"), encoding="utf-8") as f:
-        readme = f.read()
+    readme = read(top, "README.md")
     for name in ops:
         if not re.search(r"\b" + name + r"\b", readme):
             problems.append(f"README.md does not name the op {name}")
@@ -99,8 +106,7 @@ LONG_OPTION = r"--[a-z][a-z0-9-]*"
 
 def app_synopsis(top, app):
     """README.md's `slicescope [...]` synopsis against the options `slicescope --help` lists."""
-    with open(os.path.join(top, "README.md"), encoding="utf-8") as f:
-        synopsis = re.search(r"^`slicescope \[(.*?)`$", f.read(), re.M | re.S)
+    synopsis = re.search(r"^`slicescope \[(.*?)`$", read(top, "README.md"), re.M | re.S)
     if not synopsis:
         return ["README.md has no `slicescope [...]` synopsis"]
     written = set(re.findall(LONG_OPTION, synopsis.group(1)))
@@ -122,14 +128,12 @@ def number(text):
 
 def resource_counts(top):
     """The exercises and sets, and the lessons of each group, that README.md counts."""
-    with open(os.path.join(top, "README.md"), encoding="utf-8") as f:
-        readme = " ".join(f.read().split())
+    readme = " ".join(read(top, "README.md").split())
     problems = []
     sets = sorted(glob.glob(os.path.join(top, "resources/exercises/*.json")))
     exercises = 0
     for path in sets:
-        with open(path, encoding="utf-8") as f:
-            exercises += len(json.load(f)["exercises"])
+        exercises += len(json.loads(read(top, path))["exercises"])
     claim = re.search(r"(\w+) exercises in (\w+) graded sets", readme)
     if not claim:
         problems.append("README.md does not say how many exercises and sets there are")
@@ -138,13 +142,55 @@ def resource_counts(top):
                         f"exercises in {len(sets)} sets")
     groups = {}
     for path in glob.glob(os.path.join(top, "resources/lessons/*.json")):
-        with open(path, encoding="utf-8") as f:
-            group = json.load(f)["id"].get("group")
+        group = json.loads(read(top, path))["id"].get("group")
         groups[group] = groups.get(group, 0) + 1
     for claim in re.finditer(r'lesson group "([^"]+)" (?:\w+ )?(\w+) (?:public|confusions)', readme):
         if groups.get(claim.group(1), 0) != number(claim.group(2)):
             problems.append(f"README.md: the lesson group \"{claim.group(1)}\" has "
                             f"{groups.get(claim.group(1), 0)} lessons, not {claim.group(2)}")
+    return problems
+
+
+DOCUMENTS = ["README.md", "CONTRIBUTING.md", "ui/README.md", "engine/protocol/README.md",
+             "engine/model/README.md", "resources/README.md", "packaging/README.md",
+             "tests/README.md", "tests/*/README.md", "packaging/man/*.1.in"]
+SOURCE_PATH = re.compile(r"(?<![\w./<-])((?:[\w.-]+/)+[\w.-]+\.(?:h|cpp|py|sh|md|json|mjs|js))\b")
+
+
+def documents(top):
+    """{path relative to top: text} of the project's documents."""
+    paths = {p for pattern in DOCUMENTS for p in glob.glob(os.path.join(top, pattern))}
+    return {os.path.relpath(p, top): read(top, p) for p in sorted(paths)}
+
+
+def named_files(top, docs):
+    """Paths such as `workbench/mainwindow.h` that a document names, read from its own folder,
+    the top or a layer's folder (ui, engine, tests); patterns such as `NN-set.json` are skipped."""
+    problems = []
+    for doc, text in docs.items():
+        folders = [os.path.join(top, d) for d in (os.path.dirname(doc), "", "ui", "engine", "tests")]
+        for path in sorted(set(SOURCE_PATH.findall(text))):
+            if "NN" not in path and not any(os.path.exists(os.path.join(d, path)) for d in folders):
+                problems.append(f"{doc} names {path}, which does not exist")
+    return problems
+
+
+def commands_without_chrt(docs):
+    """The commands a document shows (its ``` blocks) run as users run them, without chrt."""
+    return [f"{doc}: a command runs under chrt" for doc, text in docs.items()
+            for block in re.findall(r"^```.*?^```", text, re.M | re.S) if re.search(r"\bchrt\b", block)]
+
+
+def window_classes(top):
+    """Each class of ui/README.md's table of the window's classes is in workbench/ by its name."""
+    problems = []
+    table = read(top, "ui/README.md").split("| class | its job |")[1].split("\n\n")[0]
+    for name in re.findall(r"^\| `(\w+)` \|", table, re.M):
+        header = f"ui/workbench/{name.lower()}.h"
+        declared = os.path.exists(os.path.join(top, header)) and re.search(
+            rf"^class {name}\b", read(top, header), re.M)
+        if not declared:
+            problems.append(f"ui/README.md: {name} is not declared in {header}")
     return problems
 
 
@@ -164,10 +210,13 @@ def main():
             print(line)
         print(f"{len(problems)} disagreements between the op lists and the registry")
         found += problems
-    problems = resource_counts(args.top) + (app_synopsis(args.top, args.app) if args.app else [])
+    docs = documents(args.top)
+    problems = resource_counts(args.top) + named_files(args.top, docs) + commands_without_chrt(docs)
+    problems += window_classes(args.top)
+    problems += app_synopsis(args.top, args.app) if args.app else []
     for line in problems:
         print(line)
-    print(f"{len(problems)} disagreements between README.md and the app or its resources")
+    print(f"{len(problems)} disagreements between the documents and the app, its files or resources")
     found += problems
     return 1 if found else 0
 
