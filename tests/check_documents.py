@@ -144,7 +144,8 @@ def resource_counts(top):
     for path in glob.glob(os.path.join(top, "resources/lessons/*.json")):
         group = json.loads(read(top, path))["id"].get("group")
         groups[group] = groups.get(group, 0) + 1
-    for claim in re.finditer(r'lesson group "([^"]+)" (?:\w+ )?(\w+) (?:public|confusions)', readme):
+    group_claim = r'lesson group "([^"]+)" (?:\w+ )?(\w+) (?:public|confusions)'
+    for claim in re.finditer(group_claim, readme):
         if groups.get(claim.group(1), 0) != number(claim.group(2)):
             problems.append(f"README.md: the lesson group \"{claim.group(1)}\" has "
                             f"{groups.get(claim.group(1), 0)} lessons, not {claim.group(2)}")
@@ -153,7 +154,7 @@ def resource_counts(top):
 
 DOCUMENTS = ["README.md", "CONTRIBUTING.md", "ui/README.md", "engine/protocol/README.md",
              "engine/model/README.md", "resources/README.md", "packaging/README.md",
-             "tests/README.md", "tests/*/README.md", "packaging/man/*.1.in"]
+             "tests/*/README.md", "packaging/man/*.1.in"]
 SOURCE_PATH = re.compile(r"(?<![\w./<-])((?:[\w.-]+/)+[\w.-]+\.(?:h|cpp|py|sh|md|json|mjs|js))\b")
 
 
@@ -168,7 +169,8 @@ def named_files(top, docs):
     the top or a layer's folder (ui, engine, tests); patterns such as `NN-set.json` are skipped."""
     problems = []
     for doc, text in docs.items():
-        folders = [os.path.join(top, d) for d in (os.path.dirname(doc), "", "ui", "engine", "tests")]
+        folders = [os.path.join(top, d)
+                   for d in (os.path.dirname(doc), "", "ui", "engine", "tests")]
         for path in sorted(set(SOURCE_PATH.findall(text))):
             if "NN" not in path and not any(os.path.exists(os.path.join(d, path)) for d in folders):
                 problems.append(f"{doc} names {path}, which does not exist")
@@ -177,8 +179,10 @@ def named_files(top, docs):
 
 def commands_without_chrt(docs):
     """The commands a document shows (its ``` blocks) run as users run them, without chrt."""
-    return [f"{doc}: a command runs under chrt" for doc, text in docs.items()
-            for block in re.findall(r"^```.*?^```", text, re.M | re.S) if re.search(r"\bchrt\b", block)]
+    blocks = [(doc, block) for doc, text in docs.items()
+              for block in re.findall(r"^```.*?^```", text, re.M | re.S)]
+    return [f"{doc}: a command runs under chrt" for doc, block in blocks
+            if re.search(r"\bchrt\b", block)]
 
 
 def window_classes(top):
@@ -216,7 +220,7 @@ def main():
     problems += app_synopsis(args.top, args.app) if args.app else []
     for line in problems:
         print(line)
-    print(f"{len(problems)} disagreements between the documents and the app, its files or resources")
+    print(f"{len(problems)} disagreements between the documents and the app, files, resources")
     found += problems
     return 1 if found else 0
 
