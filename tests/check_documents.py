@@ -9,7 +9,8 @@
   `slicescope-cli ops` lists (with its aliases) is a row of the op table in
   engine/protocol/README.md, every row is an op, and README.md names every op of the family.
 - With `--app PATH`, README.md's synopsis of `slicescope` offers exactly the options of
-  `slicescope --help`.
+  `slicescope --help`, and ui/README.md's table of automation commands lists exactly the
+  commands `slicescope --automation` takes.
 - The counts README.md gives of the built-in exercises and lesson groups are those of resources/.
 - The source files the documents name exist, and each class of ui/README.md's table of the
   window's classes is declared in workbench/ under its name.
@@ -118,6 +119,21 @@ def app_synopsis(top, app):
              for o in sorted(written - offered)])
 
 
+def automation_commands(top, app):
+    """ui/README.md's `cmd` table against the commands the automation channel names when it is
+    given one it does not have."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    answer = subprocess.run([app, "--automation"], input='{"id": 1, "cmd": "no_such"}\n',
+                            check=True, capture_output=True, text=True, env=env, timeout=50)
+    taken = set(re.search(r"the commands are ([a-z_, ]+)", answer.stdout).group(1).split(", "))
+    table = read(top, "ui/README.md").split("| `cmd` | fields |")[1].split("\n\n")[0]
+    listed = {name for row in re.findall(r"^\| ([^|]+)\|", table, re.M)
+              for name in re.findall(r"`(\w+)`", row)}
+    return ([f"ui/README.md's automation commands lack {c}" for c in sorted(taken - listed)] +
+            [f"ui/README.md lists the automation command {c}, which the app does not take"
+             for c in sorted(listed - taken)])
+
+
 NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
                 "ten", "eleven", "twelve"]
 
@@ -217,7 +233,8 @@ def main():
     docs = documents(args.top)
     problems = resource_counts(args.top) + named_files(args.top, docs) + commands_without_chrt(docs)
     problems += window_classes(args.top)
-    problems += app_synopsis(args.top, args.app) if args.app else []
+    if args.app:
+        problems += app_synopsis(args.top, args.app) + automation_commands(args.top, args.app)
     for line in problems:
         print(line)
     print(f"{len(problems)} disagreements between the documents and the app, files, resources")
