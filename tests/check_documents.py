@@ -34,6 +34,11 @@ def read(top, path):
         return f.read()
 
 
+def table_rows(text, header):
+    """The rows of the table whose header row starts with `header`, or None if there is none."""
+    return text.split(header, 1)[1].split("\n\n")[0] if header in text else None
+
+
 def citations(top):
     found = []
     for root, dirs, files in os.walk(top):
@@ -125,9 +130,14 @@ def automation_commands(top, app):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     answer = subprocess.run([app, "--automation"], input='{"id": 1, "cmd": "no_such"}\n',
                             check=True, capture_output=True, text=True, env=env, timeout=50)
-    taken = set(re.search(r"the commands are ([a-z_, ]+)", answer.stdout).group(1).split(", "))
-    table = read(top, "ui/README.md").split("| `cmd` | fields |")[1].split("\n\n")[0]
-    listed = {name for row in re.findall(r"^\| ([^|]+)\|", table, re.M)
+    named = re.search(r"the commands are ([a-z_, ]+)", answer.stdout)
+    if not named:
+        return [f"slicescope --automation named no commands: {answer.stdout.strip()}"]
+    taken = set(named.group(1).split(", "))
+    commands = table_rows(read(top, "ui/README.md"), "| `cmd` | fields |")
+    if commands is None:
+        return ["ui/README.md has no table of automation commands (| `cmd` | fields | ...)"]
+    listed = {name for row in re.findall(r"^\| ([^|]+)\|", commands, re.M)
               for name in re.findall(r"`(\w+)`", row)}
     return ([f"ui/README.md's automation commands lack {c}" for c in sorted(taken - listed)] +
             [f"ui/README.md lists the automation command {c}, which the app does not take"
@@ -203,9 +213,11 @@ def commands_without_chrt(docs):
 
 def window_classes(top):
     """Each class of ui/README.md's table of the window's classes is in workbench/ by its name."""
+    classes = table_rows(read(top, "ui/README.md"), "| class | its job |")
+    if classes is None:
+        return ["ui/README.md has no table of the window's classes (| class | its job |)"]
     problems = []
-    table = read(top, "ui/README.md").split("| class | its job |")[1].split("\n\n")[0]
-    for name in re.findall(r"^\| `(\w+)` \|", table, re.M):
+    for name in re.findall(r"^\| `(\w+)` \|", classes, re.M):
         header = f"ui/workbench/{name.lower()}.h"
         declared = os.path.exists(os.path.join(top, header)) and re.search(
             rf"^class {name}\b", read(top, header), re.M)
