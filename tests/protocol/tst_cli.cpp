@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // slicescope-cli: every command in process (runCli), usage errors, and the real executable's
 // `run` loop through QProcess (one flushed response per line, bad lines never stop it).
-#include "app/cli.h"
+#include "cli_test.h"
 #include "core/op.h"
 #include "core/tensorflow_version.h"
 #include "model/model_graph.h"
@@ -30,29 +30,9 @@ using namespace ss::testing;
 
 namespace {
 
-struct CliRun
-{
-    int exit = -1;
-    std::string out;
-    std::string err;
-};
-
 CliRun cli(const std::vector<std::string>& args, const std::string& input = "")
 {
-    std::istringstream in(input);
-    std::ostringstream out, err;
-    CliEnvironment environment;
-    environment.version = "1.2.3";
-    CliRun run;
-    run.exit = runCli(args, in, out, err, environment);
-    run.out = out.str();
-    run.err = err.str();
-    return run;
-}
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
+    return runCliCapturing(args, input, {.version = "1.2.3"});
 }
 
 std::vector<std::string> lines(const std::string& text)
