@@ -998,59 +998,6 @@ std::string computedText(const model::NodeCheck& check)
     return t.empty() ? "-" : t;
 }
 
-void writeRequestTensor(JsonWriter& w, const model::RequestTensor& t)
-{
-    if (t.value) {
-        writeTensor(w, *t.value);
-        return;
-    }
-    w.beginObject();
-    w.key("dtype");
-    w.value(dtypeName(t.dtype));
-    w.key("shape");
-    w.beginArray();
-    for (const std::int64_t size : t.shape)
-        w.value(size);
-    w.endArray();
-    w.key("fill");
-    w.value(fillName(Fill::Arange));
-    w.endObject();
-}
-
-// One request line, its id the node's name: what `run` answers.
-void writeNodeRequest(std::ostream& out, const model::ModelNode& node)
-{
-    const model::NodeRequest& r = *node.request;
-    const OpDef* op = findOp(r.op);
-    std::string line;
-    JsonWriter w(line);
-    w.beginObject();
-    w.key("id");
-    w.value(node.name);
-    w.key("op");
-    w.value(r.op);
-    w.key("inputs");
-    w.beginObject();
-    for (std::size_t k = 0; k < r.inputs.size(); ++k) {
-        const bool list = op && k < op->inputs.size() && op->inputs[k].isList;
-        w.key(r.inputs[k].first);
-        if (list) w.beginArray();
-        for (const model::RequestTensor& t : r.inputs[k].second)
-            writeRequestTensor(w, t);
-        if (list) w.endArray();
-    }
-    w.endObject();
-    w.key("attrs");
-    w.beginObject();
-    for (const auto& [name, value] : r.attrs) {
-        w.key(name);
-        writeAttr(w, value);
-    }
-    w.endObject();
-    w.endObject();
-    out << line << "\n";
-}
-
 // `model --check` with no node disagreeing: how many nodes that rests on, and why the others
 // could not be checked.
 void printNoneDisagrees(Printer& p, std::int64_t nodes, const std::vector<std::string>& unchecked)
@@ -1117,9 +1064,12 @@ int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& 
     }
     if (o.json) {
         for (const model::ModelNode& node : file.nodes) {
-            if (node.request)
-                writeNodeRequest(p.out(), node);
-            else
+            if (node.request) {
+                std::string line;
+                JsonWriter writer(line);
+                writeNodeRequest(writer, node);
+                p.out() << line << "\n";
+            } else
                 err << "slicescope-cli: " << node.name << " (" << node.op
                     << ") has no request: " << node.reason << "\n";
         }

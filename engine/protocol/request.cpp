@@ -4,6 +4,7 @@
 #include "core/decode.h"
 #include "core/frameworks/op_equivalents.h"
 #include "core/memory_budget.h"
+#include "model/model_graph.h"
 #include "protocol/slice_program.h"
 #include "protocol/tensor_json.h"
 
@@ -514,32 +515,67 @@ Request requestFromJson(const Json& json, const Limits& limits)
     return r;
 }
 
-void writeRequest(JsonWriter& w, const Request& r)
+namespace {
+
+// {"dtype": ..., "shape": [...], "fill": ...}: a tensor the request generates.
+void writeGeneratedTensor(JsonWriter& w, DType dtype, const Shape& shape, Fill fill)
 {
     w.beginObject();
-    if (!r.id.isNull()) {
+    w.key("dtype");
+    w.value(dtypeName(dtype));
+    w.key("shape");
+    w.beginArray();
+    for (const std::int64_t size : shape)
+        w.value(size);
+    w.endArray();
+    w.key("fill");
+    w.value(fillName(fill));
+    w.endObject();
+}
+
+// The members every request writer begins an object with: "id" (unless null), "op", "inputs"
+// (input k under the op's name for it, a list input as an array; `writeInput(k)` writes its
+// tensors, for the first `inputCount` inputs) and "attrs".
+template <class WriteInput>
+void writeCall(JsonWriter& w, const Json& id, const std::string& opName, const OpDef* op,
+               std::size_t inputCount, WriteInput writeInput, const Attrs& attrs)
+{
+    if (!id.isNull()) {
         w.key("id");
-        w.value(r.id);
+        w.value(id);
     }
     w.key("op");
-    w.value(r.op ? r.op->name : std::string());
+    w.value(opName);
     w.key("inputs");
     w.beginObject();
-    for (std::size_t k = 0; r.op && k < r.op->inputs.size() && k < r.inputs.size(); ++k) {
-        w.key(r.op->inputs[k].name);
-        if (r.op->inputs[k].isList) w.beginArray();
-        for (const Tensor& t : r.inputs[k])
-            writeTensor(w, t);
-        if (r.op->inputs[k].isList) w.endArray();
+    for (std::size_t k = 0; op && k < op->inputs.size() && k < inputCount; ++k) {
+        w.key(op->inputs[k].name);
+        if (op->inputs[k].isList) w.beginArray();
+        writeInput(k);
+        if (op->inputs[k].isList) w.endArray();
     }
     w.endObject();
     w.key("attrs");
     w.beginObject();
-    for (const auto& [name, value] : r.attrs) {
+    for (const auto& [name, value] : attrs) {
         w.key(name);
         writeAttr(w, value);
     }
     w.endObject();
+}
+
+} // namespace
+
+void writeRequest(JsonWriter& w, const Request& r)
+{
+    w.beginObject();
+    writeCall(
+        w, r.id, r.op ? r.op->name : std::string(), r.op, r.inputs.size(),
+        [&](std::size_t k) {
+            for (const Tensor& t : r.inputs[k])
+                writeTensor(w, t);
+        },
+        r.attrs);
     if (r.framework != Framework::TensorFlow) {
         w.key("framework");
         w.value(std::string(frameworkModel(r.framework).key()));
@@ -560,43 +596,41 @@ void writeRequest(JsonWriter& w, const Request& r)
 void writeExampleRequest(JsonWriter& w, const OpDef& op)
 {
     w.beginObject();
-    w.key("id");
-    w.value(op.name);
-    w.key("op");
-    w.value(op.name);
-    w.key("inputs");
-    w.beginObject();
-    for (std::size_t k = 0; k < op.inputs.size() && k < op.example.inputs.size(); ++k) {
-        w.key(op.inputs[k].name);
-        if (op.inputs[k].isList) w.beginArray();
-        for (const ExampleTensor& t : op.example.inputs[k]) {
-            w.beginObject();
-            w.key("dtype");
-            w.value(dtypeName(t.dtype));
-            if (t.value.isNull()) {
-                w.key("shape");
-                w.beginArray();
-                for (const std::int64_t size : t.shape)
-                    w.value(size);
-                w.endArray();
-                w.key("fill");
-                w.value(fillName(t.fill));
-            } else {
+    writeCall(
+        w, Json(op.name), op.name, &op, op.example.inputs.size(),
+        [&](std::size_t k) {
+            for (const ExampleTensor& t : op.example.inputs[k]) {
+                if (t.value.isNull()) {
+                    writeGeneratedTensor(w, t.dtype, t.shape, t.fill);
+                    continue;
+                }
+                w.beginObject();
+                w.key("dtype");
+                w.value(dtypeName(t.dtype));
                 w.key("value");
                 writeAttr(w, t.value);
+                w.endObject();
             }
-            w.endObject();
-        }
-        if (op.inputs[k].isList) w.endArray();
-    }
+        },
+        op.example.attrs);
     w.endObject();
-    w.key("attrs");
+}
+
+void writeNodeRequest(JsonWriter& w, const model::ModelNode& node)
+{
+    const model::NodeRequest& r = *node.request;
     w.beginObject();
-    for (const auto& [name, value] : op.example.attrs) {
-        w.key(name);
-        writeAttr(w, value);
-    }
-    w.endObject();
+    writeCall(
+        w, Json(node.name), r.op, findOp(r.op), r.inputs.size(),
+        [&](std::size_t k) {
+            for (const model::RequestTensor& t : r.inputs[k].second) {
+                if (t.value)
+                    writeTensor(w, *t.value);
+                else
+                    writeGeneratedTensor(w, t.dtype, t.shape, Fill::Arange);
+            }
+        },
+        r.attrs);
     w.endObject();
 }
 

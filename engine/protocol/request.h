@@ -21,6 +21,10 @@
 
 namespace ss {
 
+namespace model {
+struct ModelNode;
+}
+
 /// What a response carries for each output (engine/protocol/README.md, "emit").
 enum class Emit {
     Data,    ///< every element
@@ -97,6 +101,10 @@ void writeRequest(JsonWriter& writer, const Request& request);
 /// Writes `op`'s example (OpDef::example) as a request `run` answers: id and op are the op's
 /// name, generated tensors keep their "fill", written-out ones their nested "value".
 void writeExampleRequest(JsonWriter& writer, const OpDef& op);
+
+/// Writes a model node's request (`node.request`, which must be set) as a request `run`
+/// answers: its id is the node's name, inputs the file does not hold are arange fills.
+void writeNodeRequest(JsonWriter& writer, const model::ModelNode& node);
 
 /// An attribute from JSON: integers stay integers, numbers with a fraction or exponent become
 /// floats, lists become Attr::List, objects Attr::Map. Throws bad_request naming `name` for an

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // slicescope-cli: every command in process (runCli), usage errors, and the real executable's
 // `run` loop through QProcess (one flushed response per line, bad lines never stop it).
-#include "app/cli.h"
+#include "cli_test.h"
 #include "core/op.h"
 #include "core/tensorflow_version.h"
 #include "model/model_graph.h"
@@ -30,29 +30,9 @@ using namespace ss::testing;
 
 namespace {
 
-struct CliRun
-{
-    int exit = -1;
-    std::string out;
-    std::string err;
-};
-
 CliRun cli(const std::vector<std::string>& args, const std::string& input = "")
 {
-    std::istringstream in(input);
-    std::ostringstream out, err;
-    CliEnvironment environment;
-    environment.version = "1.2.3";
-    CliRun run;
-    run.exit = runCli(args, in, out, err, environment);
-    run.out = out.str();
-    run.err = err.str();
-    return run;
-}
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
+    return runCliCapturing(args, input, {.version = "1.2.3"});
 }
 
 std::vector<std::string> lines(const std::string& text)
@@ -136,23 +116,31 @@ void TestCli::versionAndHelp()
     QVERIFY(contains(cliUsage(), "explain --shape S EXPR"));
 }
 
-// `model` reads every format of model::modelReaders(): its help and man page name each one's
-// extensions (they said ".onnx" only, to a user holding a .tflite file).
+// `model` reads every format of model::modelReaders(): its help, man page and the protocol
+// README's row name each one's extensions (they said ".onnx" only, to a user holding a .tflite
+// file).
 void TestCli::usageNamesEveryModelFormat()
 {
-    QFile man(qEnvironmentVariable("SLICESCOPE_SOURCE_DIR") +
-              QStringLiteral("/packaging/man/slicescope-cli.1.in"));
-    QVERIFY(man.open(QIODevice::ReadOnly));
-    const std::string page = man.readAll().toStdString();
-    const std::string usage = cliUsage();
-    const std::string modelLine = usage.substr(usage.find("  model FILE"), 200);
-    const std::string modelSection = page.substr(page.find(".BI \"model \" FILE"), 400);
-    for (const model::ModelReader& reader : model::modelReaders())
-        for (const std::string& extension : reader.extensions) {
-            QVERIFY2(contains(modelLine, extension), (extension + " in:\n" + modelLine).c_str());
-            QVERIFY2(contains(modelSection, extension),
-                     (extension + " in:\n" + modelSection).c_str());
-        }
+    auto source = [](const char* path) {
+        QFile file(qEnvironmentVariable("SLICESCOPE_SOURCE_DIR") + '/' + QLatin1String(path));
+        return file.open(QIODevice::ReadOnly) ? file.readAll().toStdString() : std::string();
+    };
+    // `length` characters from `start` on, "" if `text` lacks it.
+    auto from = [](const std::string& text, const char* start, std::size_t length) {
+        const std::size_t at = text.find(start);
+        return at == std::string::npos ? std::string() : text.substr(at, length);
+    };
+    const std::string places[] = {
+        from(cliUsage(), "  model FILE", 200),
+        from(source("packaging/man/slicescope-cli.1.in"), ".BI \"model \" FILE", 400),
+        from(source("engine/protocol/README.md"), "| `slicescope-cli model FILE` |", 300),
+    };
+    for (const std::string& place : places) {
+        QVERIFY(place.size() > 100);
+        for (const model::ModelReader& reader : model::modelReaders())
+            for (const std::string& extension : reader.extensions)
+                QVERIFY2(contains(place, extension), (extension + " in:\n" + place).c_str());
+    }
 }
 
 void TestCli::usageErrors_data()

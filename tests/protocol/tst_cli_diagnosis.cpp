@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // slicescope-cli equivalent and diagnose, and the protocol's "equivalent" request: text, JSON,
 // exit statuses and errors, in process (runCli).
-#include "app/cli.h"
+#include "cli_test.h"
 #include "protocol/npy.h"
 #include "protocol_test.h"
 
@@ -12,27 +12,13 @@
 #include <sstream>
 
 using namespace ss;
+using namespace ss::testing;
 
 namespace {
 
-struct CliRun
-{
-    int exit = -1;
-    std::string out;
-    std::string err;
-};
-
 CliRun cli(const std::vector<std::string>& args, const std::string& input = "")
 {
-    std::istringstream in(input);
-    std::ostringstream out, err;
-    CliEnvironment environment;
-    environment.width = 200;
-    CliRun run;
-    run.exit = runCli(args, in, out, err, environment);
-    run.out = out.str();
-    run.err = err.str();
-    return run;
+    return runCliCapturing(args, input, {.width = 200});
 }
 
 const std::string kUnsqueeze23 =

@@ -2,42 +2,20 @@
 // One spec, six frameworks through the protocol and the CLI: the compare op's response (each
 // framework's outcome, the distinct results, which differ and why), `slicescope-cli compare` and
 // `slicescope-cli code`, and their usage errors.
-#include "app/cli.h"
+#include "cli_test.h"
 #include "protocol/request.h"
 #include "protocol_test.h"
 
 #include <QTest>
-
-#include <sstream>
 
 using namespace ss;
 using namespace ss::testing;
 
 namespace {
 
-struct CliRun
-{
-    int exit = -1;
-    std::string out;
-    std::string err;
-};
-
 CliRun cli(const std::vector<std::string>& args)
 {
-    std::istringstream in;
-    std::ostringstream out, err;
-    CliEnvironment environment;
-    environment.version = "test";
-    CliRun run;
-    run.exit = runCli(args, in, out, err, environment);
-    run.out = out.str();
-    run.err = err.str();
-    return run;
-}
-
-bool contains(const std::string& text, const std::string& part)
-{
-    return text.find(part) != std::string::npos;
+    return runCliCapturing(args, "", {.version = "test"});
 }
 
 std::string compareLine(const std::string& expr, int size = 5)

@@ -5,6 +5,8 @@
 #include "protocol/tensor_json.h"
 #include "protocol_test.h"
 
+#include <QFile>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <algorithm>
@@ -34,6 +36,7 @@ class TestRequest : public QObject
 private slots:
     void answersEveryErrorCode_data();
     void answersEveryErrorCode();
+    void documentsEveryErrorCode();
     void refusesWrongTypes_data();
     void refusesWrongTypes();
     void refusesWhatWouldNotFitInMemory();
@@ -109,6 +112,27 @@ void TestRequest::answersEveryErrorCode()
     if (!message.isEmpty()) QCOMPARE(QString::fromStdString(errorMessage(r)), message);
     QCOMPARE(r.find("error")->find("position") != nullptr, code == "parse_error");
     if (code == "parse_error") QCOMPARE(r.find("error")->find("position")->toInt64(), 7);
+}
+
+// engine/protocol/README.md's table of error codes is ErrorCode's names, no more, no fewer
+// (Internal is the enum's last value).
+void TestRequest::documentsEveryErrorCode()
+{
+    QFile file(qEnvironmentVariable("SLICESCOPE_SOURCE_DIR") +
+               QStringLiteral("/engine/protocol/README.md"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString readme = QString::fromUtf8(file.readAll());
+    const QString table = readme.section(QStringLiteral("### Error codes"), 1).section("\n#", 0, 0);
+    QStringList documented;
+    static const QRegularExpression row(QStringLiteral("^\\| `([a-z_]+)` \\|"),
+                                        QRegularExpression::MultilineOption);
+    for (const QRegularExpressionMatch& m : row.globalMatch(table)) documented << m.captured(1);
+    QStringList named;
+    for (int code = 0; code <= int(ErrorCode::Internal); ++code)
+        named << QString::fromLatin1(errorCodeName(ErrorCode(code)).data());
+    documented.sort();
+    named.sort();
+    QCOMPARE(documented, named);
 }
 
 void TestRequest::refusesWrongTypes_data()
