@@ -26,8 +26,7 @@ public:
     void read(std::int64_t first, std::int64_t step, std::int64_t count,
               ReadPosition* out) const override
     {
-        for (std::int64_t i = 0; i < count; ++i)
-            out[i] = m_map->position(first + i * step);
+        m_map->readInput(first, step, count, out);
     }
     std::int64_t bytes() const override { return m_bytes; }
 
@@ -76,10 +75,12 @@ std::shared_ptr<IndexPlanMap> IndexPlanMap::fromRows(const RowsPiece& rows, std:
     const DType type =
         slotSize <= std::numeric_limits<std::int32_t>::max() ? DType::Int32 : DType::Int64;
     Tensor indices = Tensor::empty(type, {count}, limits);
+    bool aligned = true;
     for (std::int64_t r = 0; r < count; ++r) {
         const std::int64_t s = rows.rows[std::size_t(r)];
         const std::int64_t start = sourceIndex(s);
         if (s < 0 || sourceSlot(s) != slot || start > slotSize - rows.rowLength) return nullptr;
+        aligned = aligned && start % rows.rowLength == 0;
         if (type == DType::Int32)
             indices.data<std::int32_t>()[r] = std::int32_t(start);
         else
@@ -95,6 +96,7 @@ std::shared_ptr<IndexPlanMap> IndexPlanMap::fromRows(const RowsPiece& rows, std:
     map->m_outputSize = size;
     map->m_rows = count;
     map->m_rowBytes = count * std::int64_t(dtypeSize(type));
+    map->setBlocks(aligned);
     return map;
 }
 
@@ -127,12 +129,22 @@ std::shared_ptr<IndexPlanMap> IndexPlanMap::make(const OpPlan& plan,
     map->m_slotSizes = slotSizes;
     map->m_outputSize = size;
     map->m_rows = piece->groups * piece->count;
+    const std::int64_t length = piece->rowLength;
+    map->setBlocks(piece->inOffset % length == 0 && piece->groupStride % length == 0 &&
+                   std::all_of(piece->indexStrides.begin(), piece->indexStrides.end(),
+                               [length](std::int64_t stride) { return stride % length == 0; }));
     return map;
+}
+
+void IndexPlanMap::setBlocks(bool aligned)
+{
+    m_blockLength = aligned ? m_piece.rowLength : 1;
 }
 
 std::int64_t IndexPlanMap::orderBytes() const
 {
-    return m_slotSizes[std::size_t(m_piece.slot)] * std::int64_t(sizeof(StoredPosition));
+    const std::int64_t n = m_slotSizes[std::size_t(m_piece.slot)];
+    return (n + m_blockLength - 1) / m_blockLength * std::int64_t(sizeof(StoredPosition));
 }
 
 std::int64_t IndexPlanMap::rowStart(std::int64_t r) const
@@ -151,13 +163,22 @@ std::int64_t IndexPlanMap::rowStart(std::int64_t r) const
 void IndexPlanMap::numberReads(JobContext* ctx)
 {
     const std::int64_t n = m_slotSizes[std::size_t(m_piece.slot)];
-    m_order.assign(std::size_t(n), StoredPosition(-1));
+    m_order.assign(std::size_t((n + m_blockLength - 1) / m_blockLength), StoredPosition(-1));
     const std::int64_t length = m_piece.rowLength;
     std::int64_t next = 0;
     m_summary = {};
     for (std::int64_t r = 0; r < m_rows; ++r) {
         if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
         const std::int64_t start = rowStart(r);
+        if (m_blockLength == length) {
+            // The run is one whole block: numbered together.
+            StoredPosition& order = m_order[std::size_t(start / length)];
+            if (order < 0) {
+                order = StoredPosition(next);
+                next += length;
+            }
+            continue;
+        }
         StoredPosition* order = m_order.data() + start;
         for (std::int64_t k = 0; k < length; ++k)
             if (order[k] < 0) order[k] = StoredPosition(next++);
@@ -177,17 +198,50 @@ std::int64_t IndexPlanMap::source(std::int64_t index) const
 void IndexPlanMap::readOutput(std::int64_t first, std::int64_t step, std::int64_t count,
                               ReadPosition* out) const
 {
-    // A row's source is looked up once for all its elements read together.
+    // A row's source is looked up once for all its elements read together; a row that is one
+    // block of the input reads its positions in a row from its block's.
     const std::int64_t length = m_piece.rowLength;
-    std::int64_t row = -1, start = 0;
+    const bool blocks = m_blockLength == length;
+    std::int64_t row = -1, start = 0, base = 0;
     for (std::int64_t i = 0; i < count; ++i) {
         const std::int64_t flat = first + i * step;
         const std::int64_t r = flat / length;
         if (r != row) {
             row = r;
-            start = rowStart(r) - r * length;
+            const std::int64_t in = rowStart(r);
+            start = in - r * length;
+            if (blocks) base = m_order[std::size_t(in / length)] - r * length;
         }
-        out[i] = m_order[std::size_t(start + flat)];
+        out[i] = blocks ? base + flat : m_order[std::size_t(start + flat)];
+    }
+}
+
+void IndexPlanMap::readInput(std::int64_t first, std::int64_t step, std::int64_t count,
+                             ReadPosition* out) const
+{
+    if (m_blockLength == 1) {
+        for (std::int64_t i = 0; i < count; ++i)
+            out[i] = m_order[std::size_t(first + i * step)];
+        return;
+    }
+    // Element first + i * step is block b, place k in it: both stepped on, without a division
+    // per element (step = stepBlocks blocks and stepPlaces places, 0 <= stepPlaces < length).
+    const std::int64_t length = m_blockLength;
+    std::int64_t stepBlocks = step / length, stepPlaces = step % length;
+    if (stepPlaces < 0) {
+        stepPlaces += length;
+        --stepBlocks;
+    }
+    std::int64_t b = first / length, k = first % length;
+    for (std::int64_t i = 0; i < count; ++i) {
+        const ReadPosition at = m_order[std::size_t(b)];
+        out[i] = at < 0 ? -1 : at + k;
+        b += stepBlocks;
+        k += stepPlaces;
+        if (k >= length) {
+            k -= length;
+            ++b;
+        }
     }
 }
 
