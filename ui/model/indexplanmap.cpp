@@ -28,6 +28,12 @@ public:
     {
         m_map->readInput(first, step, count, out);
     }
+    void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
+                     std::size_t blocks, ReadRank* least) const override
+    {
+        if (step != 1 || !m_map->blockMinima(false, first, edges, blocks, least))
+            ReadOrderMap::blockMinima(first, step, edges, blocks, least);
+    }
     std::int64_t bytes() const override { return m_bytes; }
 
 private:
@@ -51,6 +57,12 @@ public:
               ReadPosition* out) const override
     {
         m_map->readOutput(first, step, count, out);
+    }
+    void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
+                     std::size_t blocks, ReadRank* least) const override
+    {
+        if (step != 1 || !m_map->blockMinima(true, first, edges, blocks, least))
+            ReadOrderMap::blockMinima(first, step, edges, blocks, least);
     }
     std::int64_t bytes() const override { return 0; }
 
@@ -243,6 +255,24 @@ void IndexPlanMap::readInput(std::int64_t first, std::int64_t step, std::int64_t
             ++b;
         }
     }
+}
+
+bool IndexPlanMap::blockMinima(bool output, std::int64_t first, const std::int64_t* edges,
+                               std::size_t blocks, ReadRank* least) const
+{
+    const std::int64_t length = m_blockLength;
+    if (length == 1) return false;
+    // Run element k is flat index first + k: taken a block at a time (an output row is one
+    // block of the input), from its block's first position on.
+    for (std::int64_t k = edges[0]; k < edges[blocks];) {
+        const std::int64_t flat = first + k;
+        const std::int64_t q = flat / length;
+        const std::int64_t end = std::min(edges[blocks], (q + 1) * length - first);
+        const ReadPosition base = m_order[std::size_t(output ? rowStart(q) / length : q)];
+        if (base >= 0) lowerByRun(k, 1, end - k, base + flat - q * length, 1, edges, blocks, least);
+        k = end;
+    }
+    return true;
 }
 
 std::vector<std::vector<std::int64_t>> IndexPlanMap::targets(int slot, std::int64_t index) const

@@ -102,6 +102,11 @@ public:
     /// ReadOrderMap::read for the input slot.
     void readInput(std::int64_t first, std::int64_t step, std::int64_t count,
                    ReadPosition* out) const;
+    /// ReadOrderMap::blockMinima along a run of step 1 of the output (`output`) or the input
+    /// slot: positions rise by one along each kept block, so a block's part of the run lowers
+    /// the minima at once. False (nothing done) where one position is kept per element.
+    bool blockMinima(bool output, std::int64_t first, const std::int64_t* edges, std::size_t blocks,
+                     ReadRank* least) const;
 
 private:
     IndexPlanMap() = default;
