@@ -28,6 +28,8 @@
 using namespace ss;
 using namespace ss::ui;
 
+Q_DECLARE_METATYPE(std::vector<std::vector<ss::Tensor>>)
+
 namespace {
 
 // What one comparison found: whether the plan path was taken, and the first disagreement.
@@ -351,7 +353,8 @@ private slots:
     void randomPartitions();
     void randomUniques();
     void randomStitches();
-    void stitchRanksArePooled();
+    void mapBuffersArePooled_data();
+    void mapBuffersArePooled();
     void frameworkResults();
     void evaluationKeepsNoSources();
     void positionsPastThirtyTwoBits();
@@ -857,27 +860,49 @@ void TestAffinePlanMap::frameworkResults()
     QVERIFY(rows > 5);
 }
 
-// A stitch's ranks (4 bytes per input row) come from the tensors' pool, so that the next edit's
-// map reuses the buffer the last but one freed: from the heap, the ranks of the map on show kept
-// the block, and at 10^7 rows every other edit grew the heap by 10^4 fresh pages.
-void TestAffinePlanMap::stitchRanksArePooled()
+// What a map keeps per row (a stitch's ranks, 4 bytes per input row) or per element (a gather's
+// params order where its rows are single elements) comes from the tensors' pool, so that the next
+// edit's map reuses the buffer the last but one freed: from the heap, the map on show kept the
+// block, and at 10^7 rows every other edit grew the heap by 10^4 fresh pages. 3 x 10^6 rows:
+// 12 MB of int32, over the pool's 8 MiB.
+constexpr std::int64_t kPooledRows = 3000000;
+
+void TestAffinePlanMap::mapBuffersArePooled_data()
 {
-    // 3 x 10^6 rows all onto row 0: a 1-element output beside 12 MB of ranks.
-    constexpr std::int64_t rows = 3000000;
+    // kPooledRows rows, two of them read (out of order: not the rows' bitmaps), or all written to
+    // one: a tiny output beside 12 MB kept.
+    constexpr std::int64_t rows = kPooledRows;
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<std::vector<std::vector<Tensor>>>("inputs");
+    QTest::newRow("dynamic_stitch's ranks")
+        << "dynamic_stitch"
+        << std::vector<std::vector<Tensor>>{{Tensor::zeros(DType::Int32, {rows})},
+                                            {arange({rows})}};
+    QTest::newRow("gather's params order")
+        << "gather"
+        << std::vector<std::vector<Tensor>>{{arange({rows})},
+                                            {Tensor::fromInts(DType::Int32, {2}, {1, 0})}};
+}
+
+void TestAffinePlanMap::mapBuffersArePooled()
+{
+    QFETCH(QString, op);
+    QFETCH(std::vector<std::vector<Tensor>>, inputs);
     Request request;
-    request.op = findOp("dynamic_stitch");
-    request.inputs = {{Tensor::zeros(DType::Int32, {rows})}, {arange({rows})}};
+    request.op = findOp(op.toStdString());
+    request.inputs = inputs;
     request.sources = true;
     request.inMemory = true;
     const RequestResult run = runRequest(request, Limits::machineDefault(), pool());
     releasePooledBuffers();
+    const std::int64_t kept = kPooledRows * 4;
     {
         const std::optional<SourceMap> map =
             SourceMap::fromPlan(run.plan, run.inputs, Limits::machineDefault(), nullptr);
-        QVERIFY(map && map->scatterPlan());
+        QVERIFY(map && (map->scatterPlan() || map->indexPlan()));
     }
-    // The ranks' buffer is kept for the next map: none is made for a request of its size.
-    QVERIFY(!prepareReusableBuffer(rows * 4));
+    // Its buffer is kept for the next map: none is made for a request of its size.
+    QVERIFY(!prepareReusableBuffer(kept));
 }
 
 void TestAffinePlanMap::evaluationKeepsNoSources()

@@ -175,7 +175,11 @@ std::int64_t IndexPlanMap::rowStart(std::int64_t r) const
 void IndexPlanMap::numberReads(JobContext* ctx)
 {
     const std::int64_t n = m_slotSizes[std::size_t(m_piece.slot)];
-    m_order.assign(std::size_t((n + m_blockLength - 1) / m_blockLength), StoredPosition(-1));
+    // From the tensors' pool, as outputs are: the next map reuses the buffer of the last but
+    // one (from the heap, the shown map's order held its block and the heap grew).
+    m_order = Tensor::empty(DType::Int32, {(n + m_blockLength - 1) / m_blockLength});
+    StoredPosition* const positions = m_order.data<StoredPosition>();
+    std::fill(positions, positions + m_order.size(), StoredPosition(-1));
     const std::int64_t length = m_piece.rowLength;
     std::int64_t next = 0;
     m_summary = {};
@@ -184,16 +188,16 @@ void IndexPlanMap::numberReads(JobContext* ctx)
         const std::int64_t start = rowStart(r);
         if (m_blockLength == length) {
             // The run is one whole block: numbered together.
-            StoredPosition& order = m_order[std::size_t(start / length)];
-            if (order < 0) {
-                order = StoredPosition(next);
+            StoredPosition& block = positions[start / length];
+            if (block < 0) {
+                block = StoredPosition(next);
                 next += length;
             }
             continue;
         }
-        StoredPosition* order = m_order.data() + start;
+        StoredPosition* run = positions + start;
         for (std::int64_t k = 0; k < length; ++k)
-            if (order[k] < 0) order[k] = StoredPosition(next++);
+            if (run[k] < 0) run[k] = StoredPosition(next++);
     }
     m_lastRead = next - 1;
     m_summary.selected = next;
@@ -222,9 +226,9 @@ void IndexPlanMap::readOutput(std::int64_t first, std::int64_t step, std::int64_
             row = r;
             const std::int64_t in = rowStart(r);
             start = in - r * length;
-            if (blocks) base = m_order[std::size_t(in / length)] - r * length;
+            if (blocks) base = order()[std::size_t(in / length)] - r * length;
         }
-        out[i] = blocks ? base + flat : m_order[std::size_t(start + flat)];
+        out[i] = blocks ? base + flat : order()[std::size_t(start + flat)];
     }
 }
 
@@ -233,7 +237,7 @@ void IndexPlanMap::readInput(std::int64_t first, std::int64_t step, std::int64_t
 {
     if (m_blockLength == 1) {
         for (std::int64_t i = 0; i < count; ++i)
-            out[i] = m_order[std::size_t(first + i * step)];
+            out[i] = order()[std::size_t(first + i * step)];
         return;
     }
     // Element first + i * step is block b, place k in it: both stepped on, without a division
@@ -246,7 +250,7 @@ void IndexPlanMap::readInput(std::int64_t first, std::int64_t step, std::int64_t
     }
     std::int64_t b = first / length, k = first % length;
     for (std::int64_t i = 0; i < count; ++i) {
-        const ReadPosition at = m_order[std::size_t(b)];
+        const ReadPosition at = order()[std::size_t(b)];
         out[i] = at < 0 ? -1 : at + k;
         b += stepBlocks;
         k += stepPlaces;
@@ -268,7 +272,7 @@ bool IndexPlanMap::blockMinima(bool output, std::int64_t first, const std::int64
         const std::int64_t flat = first + k;
         const std::int64_t q = flat / length;
         const std::int64_t end = std::min(edges[blocks], (q + 1) * length - first);
-        const ReadPosition base = m_order[std::size_t(output ? rowStart(q) / length : q)];
+        const ReadPosition base = order()[std::size_t(output ? rowStart(q) / length : q)];
         if (base >= 0) lowerByRun(k, 1, end - k, base + flat - q * length, 1, edges, blocks, least);
         k = end;
     }

@@ -96,7 +96,7 @@ public:
     ReadPosition position(std::int64_t index) const
     {
         const std::int64_t block = index / m_blockLength;
-        const ReadPosition first = m_order[std::size_t(block)];
+        const ReadPosition first = order()[block];
         return first < 0 ? -1 : first + (index - block * m_blockLength);
     }
     /// ReadOrderMap::read for the input slot.
@@ -127,8 +127,10 @@ private:
     /// The elements of the input that one kept position stands for: the runs' length where
     /// they are aligned blocks, else 1.
     std::int64_t m_blockLength = 1;
-    /// Per block of the input, the read position of its first element (-1: not read).
-    StoredPositions m_order;
+    /// Per block of the input, the read position of its first element (-1: not read): int32
+    /// (StoredPosition), a buffer of the tensors' pool.
+    Tensor m_order;
+    const StoredPosition* order() const { return m_order.data<StoredPosition>(); }
     ReadOrderSummary m_summary;
     std::int64_t m_lastRead = -1;
     std::int64_t m_rowBytes = 0;
