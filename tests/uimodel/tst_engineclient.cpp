@@ -86,7 +86,8 @@ InputSource literal(const QString& text)
 // Everything an evaluation keeps is charged to one budget before it is allocated, as a CLI
 // request's is: the read orders the workbench stores (4 bytes per input and output element, 80 MB
 // for a 10^7-element input that a strided_slice_assign writes two elements of; a gather keeps
-// only its params' order, 40 MB for 10^7 params of which it reads two), and the inputs, sized
+// only its params' order, 40 MB for 10^7 params of which it reads two, 4 KB if they are 1000 rows
+// of 10^4), and the inputs, sized
 // together before the
 // first is made. Neither was charged: the GUI was killed in a memory cgroup
 // by int8 inputs whose tensors fitted.
@@ -115,6 +116,12 @@ void TestEngineClient::evaluationsAreBudgetedWhole_data()
         << Attrs{} << qint64(30000000)
         << "the read order the workbench keeps for the 10000000 elements an index reads from (4 "
            "bytes each) needs 40.0 MB (40000000 bytes); ";
+    // Rows of params are blocks that a gather reads whole: one position per row, 4 KB here.
+    QTest::newRow("a gather of rows: a position per row")
+        << "gather"
+        << std::vector<std::vector<InputSource>>{{filled(DType::Int8, {1000, 10000})},
+                                                 {literal("[3, 1]")}}
+        << Attrs{} << qint64(30000000) << "";
     QTest::newRow("the inputs together, before the first is made")
         << "concat"
         << std::vector<std::vector<InputSource>>{{filled(DType::Int8, {20000000}),
@@ -365,7 +372,7 @@ void TestEngineClient::aBufferIsPreparedOnlyWhenNoneIsFreed()
     QCOMPARE(bufferToPrepare(&first, edit), full - 4096 * 4); // the input stays
     QCOMPARE(bufferToPrepare(&edit, next), 0);                // edit's output is freed
     QCOMPARE(bufferToPrepare(&edit, half), 0);
-    QCOMPARE(bufferToPrepare(&half, next), 0);                // the pool grows it
+    QCOMPARE(bufferToPrepare(&half, next), 0);                  // the pool grows it
     QCOMPARE(bufferToPrepare(&quarter, next), full - 1024 * 4); // too small to take
     Evaluation parts = quarter; // dynamic_partition's outputs: two quarters, one of them grown
     parts.outputs.push_back(Tensor::empty(DType::Float32, {1024, 1024}));

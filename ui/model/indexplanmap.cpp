@@ -26,8 +26,13 @@ public:
     void read(std::int64_t first, std::int64_t step, std::int64_t count,
               ReadPosition* out) const override
     {
-        for (std::int64_t i = 0; i < count; ++i)
-            out[i] = m_map->position(first + i * step);
+        m_map->readInput(first, step, count, out);
+    }
+    void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
+                     std::size_t blocks, ReadRank* least) const override
+    {
+        if (step != 1 || !m_map->blockMinima(false, first, edges, blocks, least))
+            ReadOrderMap::blockMinima(first, step, edges, blocks, least);
     }
     std::int64_t bytes() const override { return m_bytes; }
 
@@ -53,6 +58,12 @@ public:
     {
         m_map->readOutput(first, step, count, out);
     }
+    void blockMinima(std::int64_t first, std::int64_t step, const std::int64_t* edges,
+                     std::size_t blocks, ReadRank* least) const override
+    {
+        if (step != 1 || !m_map->blockMinima(true, first, edges, blocks, least))
+            ReadOrderMap::blockMinima(first, step, edges, blocks, least);
+    }
     std::int64_t bytes() const override { return 0; }
 
 private:
@@ -76,10 +87,12 @@ std::shared_ptr<IndexPlanMap> IndexPlanMap::fromRows(const RowsPiece& rows, std:
     const DType type =
         slotSize <= std::numeric_limits<std::int32_t>::max() ? DType::Int32 : DType::Int64;
     Tensor indices = Tensor::empty(type, {count}, limits);
+    bool aligned = true;
     for (std::int64_t r = 0; r < count; ++r) {
         const std::int64_t s = rows.rows[std::size_t(r)];
         const std::int64_t start = sourceIndex(s);
         if (s < 0 || sourceSlot(s) != slot || start > slotSize - rows.rowLength) return nullptr;
+        aligned = aligned && start % rows.rowLength == 0;
         if (type == DType::Int32)
             indices.data<std::int32_t>()[r] = std::int32_t(start);
         else
@@ -95,6 +108,7 @@ std::shared_ptr<IndexPlanMap> IndexPlanMap::fromRows(const RowsPiece& rows, std:
     map->m_outputSize = size;
     map->m_rows = count;
     map->m_rowBytes = count * std::int64_t(dtypeSize(type));
+    map->setBlocks(aligned);
     return map;
 }
 
@@ -127,12 +141,22 @@ std::shared_ptr<IndexPlanMap> IndexPlanMap::make(const OpPlan& plan,
     map->m_slotSizes = slotSizes;
     map->m_outputSize = size;
     map->m_rows = piece->groups * piece->count;
+    const std::int64_t length = piece->rowLength;
+    map->setBlocks(piece->inOffset % length == 0 && piece->groupStride % length == 0 &&
+                   std::all_of(piece->indexStrides.begin(), piece->indexStrides.end(),
+                               [length](std::int64_t stride) { return stride % length == 0; }));
     return map;
+}
+
+void IndexPlanMap::setBlocks(bool aligned)
+{
+    m_blockLength = aligned ? m_piece.rowLength : 1;
 }
 
 std::int64_t IndexPlanMap::orderBytes() const
 {
-    return m_slotSizes[std::size_t(m_piece.slot)] * std::int64_t(sizeof(StoredPosition));
+    const std::int64_t n = m_slotSizes[std::size_t(m_piece.slot)];
+    return (n + m_blockLength - 1) / m_blockLength * std::int64_t(sizeof(StoredPosition));
 }
 
 std::int64_t IndexPlanMap::rowStart(std::int64_t r) const
@@ -151,16 +175,29 @@ std::int64_t IndexPlanMap::rowStart(std::int64_t r) const
 void IndexPlanMap::numberReads(JobContext* ctx)
 {
     const std::int64_t n = m_slotSizes[std::size_t(m_piece.slot)];
-    m_order.assign(std::size_t(n), StoredPosition(-1));
+    // From the tensors' pool, as outputs are: the next map reuses the buffer of the last but
+    // one (from the heap, the shown map's order held its block and the heap grew).
+    m_order = Tensor::empty(DType::Int32, {(n + m_blockLength - 1) / m_blockLength});
+    StoredPosition* const positions = m_order.data<StoredPosition>();
+    std::fill(positions, positions + m_order.size(), StoredPosition(-1));
     const std::int64_t length = m_piece.rowLength;
     std::int64_t next = 0;
     m_summary = {};
     for (std::int64_t r = 0; r < m_rows; ++r) {
         if (ctx && r % kCancelCheckRows == 0) ctx->throwIfCancelled();
         const std::int64_t start = rowStart(r);
-        StoredPosition* order = m_order.data() + start;
+        if (m_blockLength == length) {
+            // The run is one whole block: numbered together.
+            StoredPosition& block = positions[start / length];
+            if (block < 0) {
+                block = StoredPosition(next);
+                next += length;
+            }
+            continue;
+        }
+        StoredPosition* run = positions + start;
         for (std::int64_t k = 0; k < length; ++k)
-            if (order[k] < 0) order[k] = StoredPosition(next++);
+            if (run[k] < 0) run[k] = StoredPosition(next++);
     }
     m_lastRead = next - 1;
     m_summary.selected = next;
@@ -177,18 +214,69 @@ std::int64_t IndexPlanMap::source(std::int64_t index) const
 void IndexPlanMap::readOutput(std::int64_t first, std::int64_t step, std::int64_t count,
                               ReadPosition* out) const
 {
-    // A row's source is looked up once for all its elements read together.
+    // A row's source is looked up once for all its elements read together; a row that is one
+    // block of the input reads its positions in a row from its block's.
     const std::int64_t length = m_piece.rowLength;
-    std::int64_t row = -1, start = 0;
+    const bool blocks = m_blockLength == length;
+    std::int64_t row = -1, start = 0, base = 0;
     for (std::int64_t i = 0; i < count; ++i) {
         const std::int64_t flat = first + i * step;
         const std::int64_t r = flat / length;
         if (r != row) {
             row = r;
-            start = rowStart(r) - r * length;
+            const std::int64_t in = rowStart(r);
+            start = in - r * length;
+            if (blocks) base = order()[std::size_t(in / length)] - r * length;
         }
-        out[i] = m_order[std::size_t(start + flat)];
+        out[i] = blocks ? base + flat : order()[std::size_t(start + flat)];
     }
+}
+
+void IndexPlanMap::readInput(std::int64_t first, std::int64_t step, std::int64_t count,
+                             ReadPosition* out) const
+{
+    if (m_blockLength == 1) {
+        for (std::int64_t i = 0; i < count; ++i)
+            out[i] = order()[std::size_t(first + i * step)];
+        return;
+    }
+    // Element first + i * step is block b, place k in it: both stepped on, without a division
+    // per element (step = stepBlocks blocks and stepPlaces places, 0 <= stepPlaces < length).
+    const std::int64_t length = m_blockLength;
+    std::int64_t stepBlocks = step / length, stepPlaces = step % length;
+    if (stepPlaces < 0) {
+        stepPlaces += length;
+        --stepBlocks;
+    }
+    std::int64_t b = first / length, k = first % length;
+    for (std::int64_t i = 0; i < count; ++i) {
+        const ReadPosition at = order()[std::size_t(b)];
+        out[i] = at < 0 ? -1 : at + k;
+        b += stepBlocks;
+        k += stepPlaces;
+        if (k >= length) {
+            k -= length;
+            ++b;
+        }
+    }
+}
+
+bool IndexPlanMap::blockMinima(bool output, std::int64_t first, const std::int64_t* edges,
+                               std::size_t blocks, ReadRank* least) const
+{
+    const std::int64_t length = m_blockLength;
+    if (length == 1) return false;
+    // Run element k is flat index first + k: taken a block at a time (an output row is one
+    // block of the input), from its block's first position on.
+    for (std::int64_t k = edges[0]; k < edges[blocks];) {
+        const std::int64_t flat = first + k;
+        const std::int64_t q = flat / length;
+        const std::int64_t end = std::min(edges[blocks], (q + 1) * length - first);
+        const ReadPosition base = order()[std::size_t(output ? rowStart(q) / length : q)];
+        if (base >= 0) lowerByRun(k, 1, end - k, base + flat - q * length, 1, edges, blocks, least);
+        k = end;
+    }
+    return true;
 }
 
 std::vector<std::vector<std::int64_t>> IndexPlanMap::targets(int slot, std::int64_t index) const

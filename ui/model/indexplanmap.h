@@ -3,10 +3,13 @@
 // rows, and row r copies the run of the input that its index tuple names, read from the index
 // tensor in place. An output element's source is then a division and an index read, an input
 // element's targets one scan of the index tuples (on the lookup's worker), and nothing is kept
-// per output element. Only the input's read order is kept (4 bytes per input element): an input
-// element's read position is the number of distinct elements read before its first read, which
-// depends on every index before it, so no formula gives it; one pass over the index tuples in
-// output order numbers the input, and an output element's position is its source's.
+// per output element. Only the input's read order is kept: an input element's read position is
+// the number of distinct elements read before its first read, which depends on every index before
+// it, so no formula gives it; one pass over the index tuples in output order numbers the input,
+// and an output element's position is its source's. Where every run starts on a multiple of its
+// length (gather's rows, gather_nd's slices), runs are whole blocks of the input, read whole or
+// not at all: the order keeps one position per block (4 bytes per row, not per element), and an
+// element's position is its block's plus its place in the block. Otherwise one per element.
 #pragma once
 
 #include "core/op.h"
@@ -54,8 +57,12 @@ public:
     /// charged to it first; null if they do not all read one input slot inside it.
     static std::shared_ptr<IndexPlanMap>
     make(const OpPlan& plan, const std::vector<std::int64_t>& slotSizes, const Limits& limits = {});
-    /// The bytes numberReads() will keep.
+    /// The bytes numberReads() will keep: 4 per block of the input.
     std::int64_t orderBytes() const;
+    /// The input slot the rows read.
+    int readSlot() const { return m_piece.slot; }
+    /// The input elements one kept position stands for (1, or the runs' length).
+    std::int64_t blockLength() const { return m_blockLength; }
     /// The bytes of a row list's starts that make() kept (0 for an IndexPiece, whose indices
     /// are an input's).
     std::int64_t rowBytes() const { return m_rowBytes; }
@@ -86,7 +93,20 @@ public:
     void readOutput(std::int64_t first, std::int64_t step, std::int64_t count,
                     ReadPosition* out) const;
     /// The input slot's element `index`'s read position (numberReads() made them).
-    ReadPosition position(std::int64_t index) const { return m_order[std::size_t(index)]; }
+    ReadPosition position(std::int64_t index) const
+    {
+        const std::int64_t block = index / m_blockLength;
+        const ReadPosition first = order()[block];
+        return first < 0 ? -1 : first + (index - block * m_blockLength);
+    }
+    /// ReadOrderMap::read for the input slot.
+    void readInput(std::int64_t first, std::int64_t step, std::int64_t count,
+                   ReadPosition* out) const;
+    /// ReadOrderMap::blockMinima along a run of step 1 of the output (`output`) or the input
+    /// slot: positions rise by one along each kept block, so a block's part of the run lowers
+    /// the minima at once. False (nothing done) where one position is kept per element.
+    bool blockMinima(bool output, std::int64_t first, const std::int64_t* edges, std::size_t blocks,
+                     ReadRank* least) const;
 
 private:
     IndexPlanMap() = default;
@@ -96,12 +116,21 @@ private:
                                                   const Limits& limits);
     /// The input offset of row `r`'s run.
     std::int64_t rowStart(std::int64_t r) const;
+    /// Keeps one position per run-long block of the input if every run starts on a multiple of
+    /// its length, `aligned` says (else one per element).
+    void setBlocks(bool aligned);
 
     IndexPiece m_piece;
     std::vector<std::int64_t> m_slotSizes;
     std::int64_t m_outputSize = 0;
     std::int64_t m_rows = 0;
-    StoredPositions m_order;
+    /// The elements of the input that one kept position stands for: the runs' length where
+    /// they are aligned blocks, else 1.
+    std::int64_t m_blockLength = 1;
+    /// Per block of the input, the read position of its first element (-1: not read): int32
+    /// (StoredPosition), a buffer of the tensors' pool.
+    Tensor m_order;
+    const StoredPosition* order() const { return m_order.data<StoredPosition>(); }
     ReadOrderSummary m_summary;
     std::int64_t m_lastRead = -1;
     std::int64_t m_rowBytes = 0;

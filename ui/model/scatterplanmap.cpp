@@ -110,13 +110,16 @@ bool ScatterPlanMap::findWinners(JobContext* ctx)
 bool ScatterPlanMap::markWinners(JobContext* ctx)
 {
     m_written = RowBitmap(m_targetRows);
-    m_ranks.resize(std::size_t(m_inputRows));
+    // From the tensors' pool, not the heap: freed with the evaluation before the last, it is
+    // the next one's (the heap grew by it, 10^4 fresh pages at 10^7 rows, whenever the shown
+    // evaluation's ranks held the block a new map would have reused).
+    m_ranks = Tensor::empty(DType::Int32, {m_inputRows});
     std::int64_t written = 0;
     // From the last row to the first: the copy engine runs the pieces in plan order, so a row's
     // last writer is the first met here of those that name it.
     for (std::size_t p = m_pieces.size(); p-- > 0;) {
         const IndexPiece& piece = m_pieces[p];
-        std::int32_t* wins = m_ranks.data() + m_pieceBases[p];
+        std::int32_t* wins = ranksOf(p);
         const bool named = visitIndices(piece.indices, [&](const auto* indices) {
             for (std::int64_t to = piece.count; to > 0; to -= kCancelCheckRows) {
                 if (ctx) ctx->throwIfCancelled();
@@ -149,7 +152,7 @@ std::vector<ScatterPlanMap::PieceReads> ScatterPlanMap::rankWinners(JobContext* 
     std::vector<PieceReads> pieceReads(m_pieces.size());
     for (std::size_t p = 0; p < m_pieces.size(); ++p) {
         const IndexPiece& piece = m_pieces[p];
-        std::int32_t* ranks = m_ranks.data() + m_pieceBases[p];
+        std::int32_t* ranks = ranksOf(p);
         PieceReads& reads = pieceReads[p];
         reads.lowest = m_writtenRows;
         visitIndices(piece.indices, [&](const auto* indices) {
@@ -192,7 +195,7 @@ std::int32_t ScatterPlanMap::winnerOf(std::int64_t row) const
     std::int32_t winner = -1;
     for (std::size_t p = 0; p < m_pieces.size() && winner < 0; ++p) {
         const IndexPiece& piece = m_pieces[p];
-        const std::int32_t* ranks = m_ranks.data() + m_pieceBases[p];
+        const std::int32_t* ranks = ranksOf(p);
         visitIndices(piece.indices, [&](const auto* indices) {
             for (std::int64_t j = 0; j < piece.count; ++j)
                 if (indices[j] == row && ranks[j] >= 0) {
@@ -210,7 +213,7 @@ void ScatterPlanMap::findEveryWinner() const
     m_winners.resize(std::size_t(m_targetRows));
     for (std::size_t p = 0; p < m_pieces.size(); ++p) {
         const IndexPiece& piece = m_pieces[p];
-        const std::int32_t* ranks = m_ranks.data() + m_pieceBases[p];
+        const std::int32_t* ranks = ranksOf(p);
         const auto base = std::int32_t(m_pieceBases[p]);
         visitIndices(piece.indices, [&](const auto* indices) {
             for (std::int64_t j = 0; j < piece.count; ++j)
@@ -278,7 +281,7 @@ std::vector<std::vector<std::int64_t>> ScatterPlanMap::targets(int slot, std::in
         const std::int64_t j = (index - piece.inOffset) / m_rowLength;
         if (j >= piece.count) continue;
         // Only the row's last writer is copied.
-        if (m_ranks[std::size_t(m_pieceBases[p] + j)] < 0) continue;
+        if (ranksOf(p)[j] < 0) continue;
         const std::int64_t t = indexAt(piece.indices, j);
         all.front().push_back(t * m_rowLength + (index - piece.inOffset - j * m_rowLength));
     }
@@ -309,7 +312,7 @@ void ScatterPlanMap::readInput(int slot, std::int64_t first, std::int64_t step, 
         const std::int64_t from = std::max(first, piece.inOffset);
         const std::int64_t to = std::min(first + count, piece.inOffset + piece.count * m_rowLength);
         if (from >= to) continue;
-        const std::int32_t* ranks = m_ranks.data() + m_pieceBases[p];
+        const std::int32_t* ranks = ranksOf(p);
         std::int64_t row = (from - piece.inOffset) / m_rowLength;
         std::int64_t offset = from - piece.inOffset - row * m_rowLength;
         std::int64_t rank = ranks[row];

@@ -107,9 +107,16 @@ private:
     std::int64_t m_rowLength = 1;
     std::int64_t m_targetRows = 0;
     bool m_filled = false;
+    /// Piece p's rows' ranks in m_ranks.
+    std::int32_t* ranksOf(std::size_t p) { return m_ranks.data<std::int32_t>() + m_pieceBases[p]; }
+    const std::int32_t* ranksOf(std::size_t p) const
+    {
+        return m_ranks.data<std::int32_t>() + m_pieceBases[p];
+    }
+
     /// Per input row (numbered as winners), the rank of the row it wins among the rows written,
-    /// or -1 if it wins none.
-    std::vector<std::int32_t> m_ranks;
+    /// or -1 if it wins none: int32, a buffer of the tensors' pool (reused by the next maps).
+    Tensor m_ranks;
     RowBitmap m_written; ///< the output rows some piece writes
     mutable std::once_flag m_winnersAsked;
     mutable std::atomic<bool> m_winnersFound{false};

@@ -44,10 +44,13 @@ std::optional<SourceMap> SourceMap::fromPlan(const OpPlan& plan, const std::vect
             return SourceMap(std::shared_ptr<const ScatterPlanMap>(scatter));
     }
     if (auto index = IndexPlanMap::make(plan, sizes, limits)) {
-        limits.charge(index->orderBytes(),
-                      "the read order the workbench keeps for the " +
-                          std::to_string(index->orderBytes() / std::int64_t(sizeof(StoredPosition))) +
-                          " elements an index reads from (4 bytes each)");
+        const std::int64_t block = index->blockLength();
+        limits.charge(
+            index->orderBytes(),
+            "the read order the workbench keeps for the " +
+                std::to_string(sizes[std::size_t(index->readSlot())]) +
+                " elements an index reads from (4 bytes " +
+                (block == 1 ? std::string("each") : "per block of " + std::to_string(block)) + ")");
         index->numberReads(ctx);
         return SourceMap(std::shared_ptr<const IndexPlanMap>(std::move(index)));
     }
