@@ -595,12 +595,11 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
     if (pasted && o.inputs.empty()) call = model::translatePastedCode(expr, *o.shape);
     const auto start = std::chrono::steady_clock::now();
     RequestResult result;
-    NpyStrings strings; // a file's string length, for the result's file
     runJob(executor, [&](JobContext& context) {
         const Limits limits = givenLimits.forRequest();
         if (!o.inputs.empty()) {
             // The array of a .npy file (its header is checked against the limits first).
-            request.inputs = {{readNpyFile(o.inputs[0].second, limits, &strings)}};
+            request.inputs = {{readNpyFile(o.inputs[0].second, limits)}};
             if (pasted) call = model::translatePastedCode(expr, request.inputs[0][0].shape());
         } else {
             if (!pasted) requireSubscriptRequest(expr, o.dtype, *o.shape, request.sources, limits);
@@ -610,7 +609,7 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
         result = runRequest(request, limits, executor, &context);
     });
     if (!o.save.empty()) {
-        writeNpyFile(o.save, result.outputs[0], strings);
+        writeNpyFile(o.save, result.outputs[0]);
         (o.json ? err : p.out()) << "saved the result to " << o.save << "\n";
     }
     if (o.json) {
