@@ -1093,14 +1093,15 @@ int printTestData(Printer& p, const TestDataRun& run)
 
 int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
 {
-    // A node test's directory: its model.onnx and, unless --test-data says, its first data set.
+    // A model's directory: an ONNX node test's model.onnx and, unless --test-data says, its
+    // first data set; a SavedModel's saved_model.pb.
     std::error_code ec;
-    const bool nodeTest = std::filesystem::is_directory(o.positional[0], ec);
+    const bool directory = std::filesystem::is_directory(o.positional[0], ec);
     const std::string testData = !o.testData.empty() ? o.testData
-                                 : nodeTest          ? nodeTestData(o.positional[0])
+                                 : directory         ? nodeTestData(o.positional[0])
                                                      : "";
     model::ModelFile file =
-        model::readModelFile(nodeTest ? nodeTestModel(o.positional[0]) : o.positional[0]);
+        model::readModelFile(directory ? modelInDirectory(o.positional[0]) : o.positional[0]);
     for (const auto& [name, valueFile] : o.inputs) {
         const Tensor value = readValueFile(valueFile, limits);
         if (model::setInputValue(file, name, value) == 0)
@@ -1389,7 +1390,7 @@ Commands:
                            output compared with its output_K.pb; --check: exit 1 if one
                            differs]
   model DIR                an ONNX node test (DIR/model.onnx), with --test-data
-                           DIR/test_data_set_0
+                           DIR/test_data_set_0; a SavedModel's DIR/saved_model.pb
   equivalent A B --shape S whether two slice programs (subscripts 'x[...]', requests,
                            steps or lists of steps, inline JSON or files) read the same
                            elements of x in the same order for every x of shape S; exit 0 if

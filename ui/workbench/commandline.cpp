@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/memory_budget.h"
 #include "model/model_graph.h"
+#include "protocol/model_test_data.h"
 #include "protocol/shape_text.h"
 #include "ui/model/exercises.h"
 #include "ui/model/filesaside.h"
@@ -266,6 +267,18 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
         }
     } else if (!options.file.isEmpty() && ModelDock::isModelFile(options.file)) {
         openModelFile(window, options.file);
+    } else if (!options.file.isEmpty() && QFileInfo(options.file).isDir()) {
+        // A model's directory: a SavedModel's saved_model.pb, an ONNX node test's model.onnx.
+        try {
+            openModelFile(
+                window,
+                QFile::decodeName(
+                    modelInDirectory(QFile::encodeName(options.file).toStdString()).c_str()));
+        } catch (const OpError& e) {
+            *error = QString::fromUtf8(e.what());
+            *failedFile = options.file;
+            return false;
+        }
     } else if (!options.file.isEmpty()) {
         if (!window.document()->openFile(options.file, error)) {
             *failedFile = options.file;
@@ -476,7 +489,8 @@ struct Parser
         parser.addPositionalArgument(
             QStringLiteral("FILE"),
             QObject::tr("A NumPy .npy file (the input), a saved workspace (.json) or a model file "
-                        "(.onnx, .tflite, .pb, .pbtxt: listed in the Model dock)."),
+                        "(.onnx, .tflite, .pb, .pbtxt, or a SavedModel's directory: listed in the "
+                        "Model dock)."),
             QStringLiteral("[FILE]"));
     }
 
