@@ -595,12 +595,11 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
     if (pasted && o.inputs.empty()) call = model::translatePastedCode(expr, *o.shape);
     const auto start = std::chrono::steady_clock::now();
     RequestResult result;
-    NpyStrings strings; // a file's string length, for the result's file
     runJob(executor, [&](JobContext& context) {
         const Limits limits = givenLimits.forRequest();
         if (!o.inputs.empty()) {
             // The array of a .npy file (its header is checked against the limits first).
-            request.inputs = {{readNpyFile(o.inputs[0].second, limits, &strings)}};
+            request.inputs = {{readNpyFile(o.inputs[0].second, limits)}};
             if (pasted) call = model::translatePastedCode(expr, request.inputs[0][0].shape());
         } else {
             if (!pasted) requireSubscriptRequest(expr, o.dtype, *o.shape, request.sources, limits);
@@ -610,7 +609,7 @@ int evalCommand(const Options& o, Printer& p, std::ostream& err, const Limits& g
         result = runRequest(request, limits, executor, &context);
     });
     if (!o.save.empty()) {
-        writeNpyFile(o.save, result.outputs[0], strings);
+        writeNpyFile(o.save, result.outputs[0]);
         (o.json ? err : p.out()) << "saved the result to " << o.save << "\n";
     }
     if (o.json) {
@@ -1041,14 +1040,15 @@ int printTestData(Printer& p, const TestDataRun& run)
 
 int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& limits)
 {
-    // A node test's directory: its model.onnx and, unless --test-data says, its first data set.
+    // A model's directory: an ONNX node test's model.onnx and, unless --test-data says, its
+    // first data set; a SavedModel's saved_model.pb.
     std::error_code ec;
-    const bool nodeTest = std::filesystem::is_directory(o.positional[0], ec);
+    const bool directory = std::filesystem::is_directory(o.positional[0], ec);
     const std::string testData = !o.testData.empty() ? o.testData
-                                 : nodeTest          ? nodeTestData(o.positional[0])
+                                 : directory         ? nodeTestData(o.positional[0])
                                                      : "";
     model::ModelFile file =
-        model::readModelFile(nodeTest ? nodeTestModel(o.positional[0]) : o.positional[0]);
+        model::readModelFile(directory ? modelInDirectory(o.positional[0]) : o.positional[0]);
     for (const auto& [name, valueFile] : o.inputs) {
         const Tensor value = readValueFile(valueFile, limits);
         if (model::setInputValue(file, name, value) == 0)
@@ -1340,7 +1340,7 @@ Commands:
                            output compared with its output_K.pb; --check: exit 1 if one
                            differs]
   model DIR                an ONNX node test (DIR/model.onnx), with --test-data
-                           DIR/test_data_set_0
+                           DIR/test_data_set_0; a SavedModel's DIR/saved_model.pb
   equivalent A B --shape S whether two slice programs (subscripts 'x[...]', requests,
                            steps or lists of steps, inline JSON or files) read the same
                            elements of x in the same order for every x of shape S; exit 0 if

@@ -1016,13 +1016,20 @@ std::int64_t planWork(const OpPlan& plan)
 namespace {
 // String outputs are bytes or text as the op's first string input is (Tensor::holdsBytes): the
 // data an op moves comes first, as NumPy's pad keeps its array's kind whatever the constant's.
+// Their item length is the longest of the string inputs' (Tensor::itemLength), as NumPy's
+// concatenate makes a |S5 and a |S8 array one |S8 array.
 void keepStringKind(std::vector<Tensor>& outputs, const std::vector<Tensor>& inputs)
 {
     const auto first = std::find_if(inputs.begin(), inputs.end(),
                                     [](const Tensor& t) { return t.dtype() == DType::String; });
     if (first == inputs.end()) return;
-    for (Tensor& out : outputs)
+    std::int64_t itemLength = 0;
+    for (const Tensor& in : inputs)
+        if (in.dtype() == DType::String) itemLength = std::max(itemLength, in.itemLength());
+    for (Tensor& out : outputs) {
         out.setHoldsBytes(first->holdsBytes());
+        out.setItemLength(itemLength);
+    }
 }
 } // namespace
 

@@ -5,9 +5,9 @@
 
 namespace ss {
 
-std::int64_t numpyStringLength(const Tensor& t, std::int64_t atLeast)
+std::int64_t numpyStringLength(const Tensor& t)
 {
-    std::int64_t longest = std::max<std::int64_t>(1, atLeast);
+    std::int64_t longest = std::max<std::int64_t>(1, t.itemLength());
     for (std::int64_t i = 0; i < t.size(); ++i) {
         const std::string& s = t.data<std::string>()[i];
         // Text counts code points: every byte that is not a UTF-8 continuation byte.
@@ -21,9 +21,9 @@ std::int64_t numpyStringLength(const Tensor& t, std::int64_t atLeast)
     return longest;
 }
 
-std::string numpyStringDescr(const Tensor& t, std::int64_t atLeast)
+std::string numpyStringDescr(const Tensor& t)
 {
-    return (t.holdsBytes() ? "|S" : "<U") + std::to_string(numpyStringLength(t, atLeast));
+    return (t.holdsBytes() ? "|S" : "<U") + std::to_string(numpyStringLength(t));
 }
 
 } // namespace ss

@@ -4,6 +4,7 @@
 #include "core/executor.h"
 #include "core/mapped_file.h"
 #include "core/memory_budget.h"
+#include "core/numpy_strings.h"
 
 #include <algorithm>
 #include <atomic>
@@ -575,6 +576,7 @@ Tensor Tensor::clone(const Limits& limits) const
     if (!m_valid) return {};
     Tensor t = empty(m_dtype, m_shape, limits);
     t.m_bytes = m_bytes;
+    t.m_itemLength = m_itemLength;
     if (m_size == 0) return t;
     if (m_dtype == DType::String)
         std::copy_n(data<std::string>(), m_size, t.data<std::string>());
@@ -692,6 +694,8 @@ bool Tensor::identical(const Tensor& other) const
 {
     if (m_valid != other.m_valid || m_dtype != other.m_dtype || m_shape != other.m_shape ||
         m_bytes != other.m_bytes)
+        return false;
+    if (m_dtype == DType::String && numpyStringLength(*this) != numpyStringLength(other))
         return false;
     if (m_size == 0) return true;
     if (m_dtype == DType::String)

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "core/shape.h"
 
+#include <algorithm>
 #include <complex>
 #include <cstddef>
 #include <cstdint>
@@ -185,6 +186,17 @@ public:
     /// input's (executePlan), as NumPy's pad and take do. Elements are UTF-8 either way.
     bool holdsBytes() const { return m_bytes; }
     void setHoldsBytes(bool bytes) { m_bytes = bytes && m_dtype == DType::String; }
+    /// For a string tensor: NumPy's length of its elements, bytes ('S') or code points ('U'),
+    /// as the .npy file it came from says it (`|S5`: 5), or 0 if none did. NumPy keeps it
+    /// through slicing (`np.load(f)[1:]` is still `|S5`), so the tensor does: copies, reshapes
+    /// and clones keep it, and an op's string outputs take the longest of their string inputs'
+    /// (executePlan), as NumPy's concatenate does. An element may be longer (an edit): NumPy
+    /// would cut it to the length; SliceScope widens the type instead (numpyStringLength).
+    std::int64_t itemLength() const { return m_itemLength; }
+    void setItemLength(std::int64_t length)
+    {
+        m_itemLength = m_dtype == DType::String ? std::max<std::int64_t>(0, length) : 0;
+    }
 
     template <class T> T* data() { return static_cast<T*>(m_data.get()); }
     template <class T> const T* data() const { return static_cast<const T*>(m_data.get()); }
@@ -218,8 +230,8 @@ public:
     /// Every element as int64 (for index tensors of integer dtype).
     std::vector<std::int64_t> toInt64Vector() const;
 
-    /// Element-wise equality of dtype, string kind, shape and bits (NaNs with equal bits are
-    /// equal).
+    /// Element-wise equality of dtype, string kind and NumPy string length (numpyStringLength:
+    /// as a .npy file writes them), shape and bits (NaNs with equal bits are equal).
     bool identical(const Tensor& other) const;
 
 private:
@@ -228,6 +240,7 @@ private:
     std::int64_t m_size = 0;
     bool m_valid = false;
     bool m_bytes = false;
+    std::int64_t m_itemLength = 0;
     std::shared_ptr<void> m_data;
 };
 

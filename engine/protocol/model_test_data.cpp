@@ -60,13 +60,15 @@ Tensor element(const Tensor& t, std::int64_t i)
 
 } // namespace
 
-std::string nodeTestModel(const std::string& dir)
+std::string modelInDirectory(const std::string& dir)
 {
-    const fs::path model = fs::path(dir) / "model.onnx";
-    std::error_code ec;
-    if (!fs::is_regular_file(model, ec))
-        badRequest(dir + " is a directory without model.onnx (an ONNX node test holds one)");
-    return model.string();
+    for (const char* name : {"model.onnx", "saved_model.pb", "saved_model.pbtxt"}) {
+        const fs::path model = fs::path(dir) / name;
+        std::error_code ec;
+        if (fs::is_regular_file(model, ec)) return model.string();
+    }
+    badRequest(dir + " is a directory without model.onnx (an ONNX node test holds one) or "
+                     "saved_model.pb (a TensorFlow SavedModel's)");
 }
 
 std::string nodeTestData(const std::string& dir)

@@ -37,9 +37,10 @@ struct TestDataRun
     std::vector<std::string> errors; ///< nodes that had their values but did not run
 };
 
-/// The model file of a node test directory (DIR/model.onnx); throws OpError(bad_request) if
-/// DIR has none.
-std::string nodeTestModel(const std::string& dir);
+/// The model file a directory holds: an ONNX node test's DIR/model.onnx, or a TensorFlow
+/// SavedModel's DIR/saved_model.pb (the directory tf.saved_model.save writes; or
+/// saved_model.pbtxt). Throws OpError(bad_request) naming both if DIR holds neither.
+std::string modelInDirectory(const std::string& dir);
 /// The data set a node test directory holds first (DIR/test_data_set_0), or "" if none.
 std::string nodeTestData(const std::string& dir);
 

@@ -96,13 +96,10 @@ public:
     {
     }
 
-    /// `strings`, if given, takes how the file stores strings (a file of strings only).
-    Tensor read(const Limits& limits, NpyStrings* strings = nullptr)
+    Tensor read(const Limits& limits)
     {
         const Header h = header();
         const bool bytesKind = h.descr.kind == Descr::Kind::Bytes;
-        if (strings && h.descr.kind != Descr::Kind::Plain)
-            *strings = {h.descr.itemSize / (bytesKind ? 1 : 4)};
         const std::string what = m_name + ": the array";
         // A mapped array is the file's page cache, not memory the process allocates: only its
         // shape is checked (a file bigger than memory can be used), the limits are for a copy.
@@ -131,6 +128,7 @@ public:
             readStrings(t, h.descr, bytes);
         if (h.fortranOrder && t.rank() > 1) t = fromFortran(t, h.shape, limits);
         t.setHoldsBytes(bytesKind);
+        t.setItemLength(h.descr.itemSize / (bytesKind ? 1 : 4));
         return t;
     }
 
@@ -650,6 +648,10 @@ private:
             d.kind = s[0] == 'U' ? Descr::Kind::Unicode : Descr::Kind::Bytes;
             d.dtype = DType::String;
             d.itemSize = s[0] == 'U' ? 4 * chars : chars;
+            // NumPy's item size is a C int: a longer one is no file NumPy wrote or can read.
+            if (d.itemSize > kMaxNumpyItemBytes)
+                fail("the dtype '" + text + "' has elements of " + num(d.itemSize) +
+                     " bytes; NumPy's hold at most " + num(kMaxNumpyItemBytes));
             return d;
         }
         std::string why = "is not supported";
@@ -789,7 +791,7 @@ private:
 
 using Sink = std::function<void(const char*, std::size_t)>;
 
-void writeNpy(const Tensor& t, const NpyStrings& strings, const Sink& sink)
+void writeNpy(const Tensor& t, const Sink& sink)
 {
     std::string descr;
     // Code points ('U') or bytes ('S') per string element.
@@ -797,8 +799,8 @@ void writeNpy(const Tensor& t, const NpyStrings& strings, const Sink& sink)
     std::vector<std::u32string> texts;
     const bool bytes = t.holdsBytes();
     if (t.dtype() == DType::String) {
-        chars = numpyStringLength(t, strings.length);
-        descr = numpyStringDescr(t, strings.length);
+        chars = numpyStringLength(t);
+        descr = numpyStringDescr(t);
         if (!bytes) {
             texts.reserve(std::size_t(t.size()));
             for (std::int64_t i = 0; i < t.size(); ++i)
@@ -872,7 +874,7 @@ void writeNpy(const Tensor& t, const NpyStrings& strings, const Sink& sink)
 
 } // namespace
 
-Tensor readNpyFile(const std::string& path, const Limits& limits, NpyStrings* strings)
+Tensor readNpyFile(const std::string& path, const Limits& limits)
 {
     // The app's one rule for reading a file (read_file.h): regular files only. The size needs no
     // cap of its own: the header is bounded, and only the data it declares, within `limits`, is
@@ -883,8 +885,7 @@ Tensor readNpyFile(const std::string& path, const Limits& limits, NpyStrings* st
         ::close(fd);
         badRequest("cannot read '" + path + "': " + file.errorString().toStdString());
     }
-    return NpyReader(file, "'" + path + "'", g_mapping.load() ? fd : -1, path)
-        .read(limits, strings);
+    return NpyReader(file, "'" + path + "'", g_mapping.load() ? fd : -1, path).read(limits);
 }
 
 void setNpyMapping(bool enabled)
@@ -905,7 +906,7 @@ Tensor readNpyBytes(std::string_view bytes, const Limits& limits)
     return NpyReader(buffer, ".npy data").read(limits);
 }
 
-void writeNpyFile(const std::string& path, const Tensor& tensor, const NpyStrings& strings)
+void writeNpyFile(const std::string& path, const Tensor& tensor)
 {
     // The tensor may be a mapped file's pages (an input, or a result that shares them): if the
     // file changed or was truncated while they were written out, the new file holds neither
@@ -917,7 +918,7 @@ void writeNpyFile(const std::string& path, const Tensor& tensor, const NpyString
     constexpr std::size_t kChunk = std::size_t(64) << 20;
     const std::string why =
         writeFileAtomically(QFile::decodeName(path.c_str()), [&](const auto& sink) {
-            writeNpy(tensor, strings, [&](const char* data, std::size_t size) {
+            writeNpy(tensor, [&](const char* data, std::size_t size) {
                 for (std::size_t at = 0; at < size; at += kChunk) {
                     const std::size_t n = std::min(kChunk, size - at);
                     sink(data + at, n);
@@ -930,10 +931,10 @@ void writeNpyFile(const std::string& path, const Tensor& tensor, const NpyString
     if (!why.empty()) badRequest("cannot write '" + path + "': " + why);
 }
 
-std::string encodeNpy(const Tensor& tensor, const NpyStrings& strings)
+std::string encodeNpy(const Tensor& tensor)
 {
     std::string out;
-    writeNpy(tensor, strings, [&](const char* data, std::size_t size) { out.append(data, size); });
+    writeNpy(tensor, [&](const char* data, std::size_t size) { out.append(data, size); });
     return out;
 }
 

@@ -20,16 +20,9 @@ namespace ss {
 // bytes and header garbage: all bad_request, naming the problem.
 //
 // Writing: format 1.0 (2.0 if the header would not fit, which no shape of rank 32 or less reaches),
-// little-endian, C order; strings as '|S' if the tensor holds bytes, '<U' otherwise, with the
-// length of the longest string (at least 1), or the length a file read gave (NpyStrings): a
-// caller that writes what it read ('eval --input x=F.npy --save') passes it on, and '|S5' stays
-// '|S5' when its longest element has 3 bytes.
-
-/// How long an .npy file's strings are: `length` bytes ('S') or code points ('U') an element.
-struct NpyStrings
-{
-    std::int64_t length = 0;
-};
+// little-endian, C order; strings as '|S' if the tensor holds bytes, '<U' otherwise, as long as
+// numpyStringLength says: the file's length they were read with (Tensor::itemLength, which a
+// slice keeps, as NumPy's does), so '|S5' stays '|S5' when its longest element has 3 bytes.
 
 /// Reads a .npy file. Throws OpError: bad_request for an unreadable or unsupported file,
 /// resource_exhausted if the array is over `limits` (checked on the header, before allocating).
@@ -38,8 +31,8 @@ struct NpyStrings
 /// of read (mapped_file.h): no copy and no allocation, and only its shape is checked against
 /// `limits` (Limits::checkFileBacked), so an array bigger than memory can be used; the caller
 /// must call checkMappedInputs() after its last read, since the file may change under it.
-/// `strings`, if given, takes the length of a file's strings (unchanged for other files).
-Tensor readNpyFile(const std::string& path, const Limits& limits, NpyStrings* strings = nullptr);
+/// A string array's tensor keeps its file's string length (Tensor::itemLength).
+Tensor readNpyFile(const std::string& path, const Limits& limits);
 /// Whether readNpyFile may map files (process-wide; off by default). slicescope-cli's `run` and
 /// `eval` turn it on, and so does the workbench (EngineClient): their requests and evaluations
 /// check their inputs after the op (runRequest), and an edit copies the tensor first.
@@ -50,9 +43,9 @@ Tensor readNpyBytes(std::string_view bytes, const Limits& limits);
 
 /// Writes `tensor` to `path` atomically (the file appears complete or not at all). Throws
 /// OpError(bad_request) naming the path if it cannot be written. Strings are written as bytes or
-/// text as the tensor holds them, `strings.length` long or as long as the longest element.
-void writeNpyFile(const std::string& path, const Tensor& tensor, const NpyStrings& strings = {});
+/// text as the tensor holds them, numpyStringLength long.
+void writeNpyFile(const std::string& path, const Tensor& tensor);
 /// The bytes writeNpyFile would write.
-std::string encodeNpy(const Tensor& tensor, const NpyStrings& strings = {});
+std::string encodeNpy(const Tensor& tensor);
 
 } // namespace ss

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "core/executor.h"
+#include "core/numpy_strings.h"
 #include "core/strings.h"
 #include "protocol/npy.h"
 
@@ -304,6 +305,21 @@ void readBytesKind(const Json* bytes, Tensor& tensor)
     }
 }
 
+// A string tensor's "length": NumPy's length of its elements (Tensor::itemLength), a count of
+// bytes or code points that NumPy's item size (a C int of bytes) can hold. Read after "bytes",
+// which says which it counts.
+void readItemLength(const Json* length, Tensor& tensor)
+{
+    if (!length) return;
+    if (tensor.dtype() != DType::String)
+        badRequest("length is for string tensors, not " + std::string(dtypeName(tensor.dtype())));
+    const std::int64_t most = tensor.holdsBytes() ? kMaxNumpyItemBytes : kMaxNumpyItemBytes / 4;
+    if (!length->isInt64() || length->toInt64() < 1 || length->toInt64() > most)
+        badRequest("length must be an integer from 1 to " + num(most) + " (NumPy's longest " +
+                   (tensor.holdsBytes() ? "bytes" : "text") + " element), got " + snippet(*length));
+    tensor.setItemLength(length->toInt64());
+}
+
 // Bytes that are not all UTF-8 cannot be JSON strings as they are: each byte becomes the code
 // point of its value (readBytesKind reads them back).
 std::vector<std::string> latin1Strings(const Tensor& tensor)
@@ -331,7 +347,8 @@ TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
         badRequest("a tensor must be an object with dtype, shape and one of data, value, fill or "
                    "npy; got " +
                    std::string(json.typeName()));
-    const Json *dtypeField = nullptr, *shapeField = nullptr, *seed = nullptr, *bytes = nullptr;
+    const Json *dtypeField = nullptr, *shapeField = nullptr, *seed = nullptr, *bytes = nullptr,
+               *length = nullptr;
     const Json* content = nullptr;
     std::string contentName;
     for (const auto& [name, v] : json.toObject()) {
@@ -343,6 +360,8 @@ TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
             seed = &v;
         } else if (name == "bytes") {
             bytes = &v;
+        } else if (name == "length") {
+            length = &v;
         } else if (name == "data" || name == "value" || name == "fill" || name == "npy") {
             if (content)
                 badRequest("a tensor takes only one of data, value, fill and npy; got " +
@@ -352,7 +371,7 @@ TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
         } else {
             badRequest("unknown tensor field \"" + name +
                        "\" (a tensor has dtype, shape, and one of data, value, fill or npy; "
-                       "strings may say bytes)");
+                       "strings may say bytes and length)");
         }
     }
     if (!content) badRequest("a tensor needs one of data, value, fill or npy");
@@ -370,6 +389,7 @@ TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
     }
     if (contentName == "fill") {
         if (bytes) badRequest("bytes goes with data or value, not with fill");
+        if (length) badRequest("length goes with data or value, not with fill");
         spec.kind = TensorSpec::Kind::Fill;
         spec.fill = readFill(*content);
         if (seed && spec.fill != Fill::Random)
@@ -392,6 +412,7 @@ TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
             spec.tensor, [&](std::int64_t i) -> const Json& { return items[std::size_t(i)]; },
             [&](std::int64_t i) { return "data[" + num(i) + "]"; });
         readBytesKind(bytes, spec.tensor);
+        readItemLength(length, spec.tensor);
         return spec;
     }
     if (contentName == "value") {
@@ -399,9 +420,12 @@ TensorSpec tensorSpecFromJson(const Json& json, const Limits& limits)
         spec.value = *content;
         spec.tensor = tensorFromValue(*content, dtype, limits);
         readBytesKind(bytes, spec.tensor);
+        readItemLength(length, spec.tensor);
     } else {
         if (bytes)
             badRequest("bytes goes with data or value: an npy file says what its strings are");
+        if (length)
+            badRequest("length goes with data or value: an npy file says how long its strings are");
         spec.kind = TensorSpec::Kind::Npy;
         if (!content->isString())
             badRequest("npy must be a file path, got " + std::string(content->typeName()));
@@ -442,6 +466,10 @@ void writeTensor(JsonWriter& writer, const Tensor& tensor)
             writer.value(kLatin1);
         else
             writer.value(true);
+    }
+    if (tensor.itemLength() > 0) {
+        writer.key("length");
+        writer.value(tensor.itemLength());
     }
     writer.key("data");
     if (latin1) {

@@ -559,7 +559,8 @@ private slots:
     }
 
     // TensorFlow's strings are bytes whichever kind NumPy's file had; the outputs say the kind of
-    // the op's first string input, as NumPy's slices, take and pad keep their array's.
+    // the op's first string input, as NumPy's slices, take and pad keep their array's, and the
+    // longest of their string inputs' lengths ('|S5' and '|S8' concatenate to '|S8').
     void stringOutputsKeepTheirInputsKind_data()
     {
         QTest::addColumn<QString>("op");
@@ -586,22 +587,24 @@ private slots:
         QFETCH(bool, firstBytes);
         QFETCH(bool, secondBytes);
         QFETCH(bool, bytes);
-        const auto strings = [](bool holdsBytes) {
+        const auto strings = [](bool holdsBytes, std::int64_t itemLength) {
             Tensor t = Tensor::empty(DType::String, {3});
             for (std::int64_t i = 0; i < 3; ++i)
                 t.data<std::string>()[i] = "s" + std::to_string(i % 2);
             t.setHoldsBytes(holdsBytes);
+            t.setItemLength(itemLength);
             return t;
         };
         const bool joins = op == "concat";
-        const OpRun run = runOp(
-            op.toStdString(),
-            joins ? std::vector<std::vector<Tensor>>{{strings(firstBytes), strings(secondBytes)}}
-                  : std::vector<std::vector<Tensor>>{{strings(firstBytes)}},
-            attrs);
+        const OpRun run = runOp(op.toStdString(),
+                                joins ? std::vector<std::vector<Tensor>>{{strings(firstBytes, 5),
+                                                                          strings(secondBytes, 8)}}
+                                      : std::vector<std::vector<Tensor>>{{strings(firstBytes, 5)}},
+                                attrs);
         QVERIFY(!run.outputs.empty());
         QCOMPARE(run.outputs.front().dtype(), DType::String);
         QCOMPARE(run.outputs.front().holdsBytes(), bytes);
+        QCOMPARE(run.outputs.front().itemLength(), joins ? 8 : 5);
     }
 };
 

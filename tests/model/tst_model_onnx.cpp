@@ -825,10 +825,22 @@ void TestModelOnnx::cliRunsANodeTestsData()
     QCOMPARE(other.status, 1);
     QVERIFY2(QString::fromStdString(other.err).contains("is a TensorFlow GraphDef file: test data"),
              other.err.c_str());
-    // A directory without model.onnx says so.
+    // A directory without model.onnx or saved_model.pb says so.
     const CliRun none = cli({"model", (dir + "/test_data_set_0").toStdString()});
     QCOMPARE(none.status, 1);
-    QVERIFY2(QString::fromStdString(none.err).contains("without model.onnx"), none.err.c_str());
+    QVERIFY2(QString::fromStdString(none.err).contains("without model.onnx (an ONNX node test "
+                                                       "holds one) or saved_model.pb"),
+             none.err.c_str());
+    // A TensorFlow SavedModel's directory, as tf.saved_model.save writes it, is its
+    // saved_model.pb (it was refused as a directory without model.onnx).
+    QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("saved")));
+    writeFile(m_dir, "saved/saved_model.pbtxt",
+              "saved_model_schema_version: 1\n"
+              "meta_graphs { graph_def { node { name: \"x\" op: \"Placeholder\" } } }\n");
+    const CliRun saved = cli({"model", m_dir.filePath(QStringLiteral("saved")).toStdString()});
+    QVERIFY2(saved.status == 0, saved.err.c_str());
+    QVERIFY2(QString::fromStdString(saved.out).contains("TensorFlow GraphDef, SavedModel schema 1"),
+             saved.out.c_str());
 }
 
 // `--input NAME=FILE.pb` reads an ONNX TensorProto as the reader reads initializers; a file that

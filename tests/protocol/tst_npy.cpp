@@ -76,7 +76,8 @@ Tensor expected(const std::string& kind, const Shape& shape)
         } else // bytes that are not UTF-8 too, as NumPy keeps any
             t.data<std::string>()[i] = "b" + std::to_string(i) + (i % 2 ? "\xff" : "");
     }
-    t.setHoldsBytes(kind == "S"); // NumPy's bytes stay bytes, text stays text
+    t.setHoldsBytes(kind == "S");         // NumPy's bytes stay bytes, text stays text
+    t.setItemLength(kind == "U" ? 8 : 4); // the script's 'U8' and 'S4' (strings only)
     return t;
 }
 
@@ -216,12 +217,19 @@ void TestNpy::numpyReadsWhatWeWrite()
                 t.data<double>()[1] = -std::numeric_limits<double>::infinity();
                 t.data<double>()[2] = -0.0;
             }
-            const QString path = dir.filePath(QString("t%1.npy").arg(k++));
-            writeNpyFile(path.toStdString(), t);
-            std::string json;
-            JsonWriter w(json);
-            writeTensor(w, t);
-            lines += path.toUtf8() + "\t" + QByteArray::fromStdString(json) + "\n";
+            // Strings as long as their longest element, as long as a file said ('|S7' of shorter
+            // ones), and longer than a file said (an edit): NumPy's type takes the longer.
+            const bool strings = t.dtype() == DType::String;
+            for (const std::int64_t itemLength : {0, 7, 1}) {
+                if (itemLength > 0 && !strings) break;
+                t.setItemLength(itemLength);
+                const QString path = dir.filePath(QString("t%1.npy").arg(k++));
+                writeNpyFile(path.toStdString(), t);
+                std::string json;
+                JsonWriter w(json);
+                writeTensor(w, t);
+                lines += path.toUtf8() + "\t" + QByteArray::fromStdString(json) + "\n";
+            }
         }
     }
     const QString script = QStringLiteral(R"(
@@ -244,7 +252,7 @@ for line in sys.stdin:
     if e['dtype'] == 'string':
         latin1 = e.get('bytes') == 'latin-1'
         data = [s.encode('latin-1' if latin1 else 'utf-8') for s in e['data']] if e.get('bytes') else e['data']
-        want_descr = ('|S%d' if e.get('bytes') else '<U%d') % max([1] + [len(s) for s in data])
+        want_descr = ('|S%d' if e.get('bytes') else '<U%d') % max([1, e.get('length', 0)] + [len(s) for s in data])
         want = np.array(data, dtype=want_descr).reshape(e['shape'])
     else:
         want_descr = descrs[e['dtype']]

@@ -111,6 +111,13 @@ void TestTensorJson::readsEveryDtype_data()
         R"({"dtype":"string","shape":[1,1],"bytes":true,"data":["a"]})");
     row("bytes false", R"({"dtype":"string","shape":[1],"bytes":false,"data":["a"]})",
         R"({"dtype":"string","shape":[1],"data":["a"]})");
+    // NumPy's length of the strings ('|S5', '<U5': 5), which a file gave, is kept, even shorter
+    // than the longest element (an edit typed a longer one: the .npy writer takes the longest).
+    row("bytes of length 5",
+        R"({"dtype":"string","shape":[1],"bytes":true,"length":5,"data":["ab"]})",
+        R"({"dtype":"string","shape":[1],"bytes":true,"length":5,"data":["ab"]})");
+    row("text of length 1 holding 3", R"({"length":1,"value":["abc"]})",
+        R"({"dtype":"string","shape":[1],"length":1,"data":["abc"]})");
     row("scalar", R"({"dtype":"int32","shape":[],"data":[7]})",
         R"({"dtype":"int32","shape":[],"data":[7]})");
     row("empty", R"({"dtype":"float64","shape":[0,3],"data":[]})",
@@ -203,7 +210,7 @@ void TestTensorJson::refusesBadTensors_data()
         "a tensor takes only one of data, value, fill and npy; got data and value");
     row("unknown field", R"({"dtype":"int32","shape":[1],"data":[1],"bogus":1})",
         "unknown tensor field \"bogus\" (a tensor has dtype, shape, and one of data, value, fill "
-        "or npy; strings may say bytes)");
+        "or npy; strings may say bytes and length)");
     row("float16 beyond its range", R"({"dtype":"float16","shape":[1],"data":[65520]})",
         "data[0]: 65520 is out of range for float16 (largest 65504); write \"inf\" for infinity, "
         "or use float32");
@@ -271,6 +278,18 @@ void TestTensorJson::refusesBadTensors_data()
         "bytes \"latin-1\" holds code points up to U+00FF; string 1 holds one past it");
     row("bytes with a fill", R"({"dtype":"string","shape":[1],"bytes":true,"fill":"zeros"})",
         "bytes goes with data or value, not with fill");
+    row("length of numbers", R"({"dtype":"int32","shape":[1],"length":4,"data":[1]})",
+        "length is for string tensors, not int32");
+    row("length 0", R"({"dtype":"string","shape":[1],"bytes":true,"length":0,"data":["a"]})",
+        "length must be an integer from 1 to 2147483647 (NumPy's longest bytes element), got 0");
+    row("length past NumPy's text", R"({"length":536870912,"value":["a"]})",
+        "length must be an integer from 1 to 536870911 (NumPy's longest text element), got "
+        "536870912");
+    row("length not a number", R"({"length":"5","value":["a"]})",
+        "length must be an integer from 1 to 536870911 (NumPy's longest text element), got "
+        "\"5\"");
+    row("length with a fill", R"({"dtype":"string","shape":[1],"length":5,"fill":"zeros"})",
+        "length goes with data or value, not with fill");
     row("word in a float tensor", R"({"dtype":"float32","shape":[1],"data":["NaN"]})",
         "data[0]: the float32 tensor takes numbers or the strings \"nan\", \"inf\", \"-inf\", got "
         "\"NaN\"");
@@ -415,6 +434,21 @@ void TestTensorJson::readsNpyPaths()
     } catch (const OpError& e) {
         QCOMPARE(std::string(e.what()),
                  std::string("shape [3,2] does not match the npy's shape [2,3]"));
+    }
+    // A file's strings keep their length ('|S5' of 2-byte elements), which the file says.
+    Tensor strings = parseTensorLiteral(R"(["ab", "c"])", std::nullopt, Limits{});
+    strings.setHoldsBytes(true);
+    strings.setItemLength(5);
+    const std::string stringPath = dir.filePath("s.npy").toStdString();
+    writeNpyFile(stringPath, strings);
+    QCOMPARE(fromText(R"({"npy":")" + stringPath + R"("})").itemLength(), 5);
+    try {
+        fromText(R"({"npy":")" + stringPath + R"(","length":5})");
+        QFAIL("no error");
+    } catch (const OpError& e) {
+        QCOMPARE(std::string(e.what()),
+                 std::string("length goes with data or value: an npy file says how long its "
+                             "strings are"));
     }
 }
 

@@ -270,6 +270,9 @@ private slots:
         s.data<std::string>()[1] = std::string("a\n\xff", 3);
         s.setHoldsBytes(true); // NumPy's repr of the array a '|S' file holds
         QTest::newRow("bytes") << s << "np.array([b\"it's\", b'a\\n\\xff'], dtype='|S4')";
+        s.setItemLength(6); // as a '|S6' file gives them
+        QTest::newRow("bytes of a '|S6' file")
+            << s << "np.array([b\"it's\", b'a\\n\\xff'], dtype='|S6')";
         Tensor text = Tensor::zeros(DType::String, {2});
         text.data<std::string>()[0] = "it's";
         text.data<std::string>()[1] = "\xc3\xa9\t";

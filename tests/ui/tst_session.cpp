@@ -10,6 +10,7 @@
 #include "ui/workbench/lessonnavigator.h"
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/sessionguard.h"
+#include "ui/workbench/windowmessages.h"
 #include "ui/workbench/workspacedocument.h"
 #include "workbench_testing.h"
 
@@ -17,6 +18,7 @@
 #include <QDateTime>
 #include <QDockWidget>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QMenu>
 #include <QProcess>
@@ -114,6 +116,8 @@ private slots:
     void exportWritesEveryOutput();
     void exportRefusesAStaleResult();
     void badStartFileIsShownInTheWindow();
+    void screenshotOfABadStartFile_data();
+    void screenshotOfABadStartFile();
     void settingsReadBackAfterARestart();
     void autosaveFailuresAreShownAndGoElsewhere();
     void saveRefusesWhatIsNotARegularFile();
@@ -583,10 +587,63 @@ void TestSession::badStartFileIsShownInTheWindow()
     QVERIFY(error.contains(QStringLiteral("garbage.slicescope.json")));
     QVERIFY2(w.message().contains(QStringLiteral("garbage.slicescope.json")),
              qPrintable(w.message()));
-    // With --screenshot (no one to read the window) it stays a failure.
+    // With --screenshot too: the picture shows the window as a user would see it (it was a
+    // failure, and no picture).
     MainWindow shot;
     options.screenshot = dir.filePath(QStringLiteral("x.png"));
-    QVERIFY(!prepareWindow(shot, options, &error));
+    QVERIFY(prepareWindow(shot, options, &error));
+    QVERIFY2(shot.message().contains(QStringLiteral("garbage.slicescope.json")),
+             qPrintable(shot.message()));
+    QVERIFY(shot.messages()->fileStartError().contains(QStringLiteral("garbage.slicescope.json")));
+}
+
+// `slicescope --screenshot x.png FILE` with a FILE that does not open (a .npy, a workspace, a
+// model, read after the window is up) saves the window saying why, and exits with 1, as the
+// CLI does for an input it cannot read. The .npy exited with 2 and no picture; the model file
+// with 0, its picture passing for one of the file. A good file exits with 0.
+void TestSession::screenshotOfABadStartFile_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<int>("exitCode");
+    QTest::newRow("bad .npy") << "bad.npy" << QByteArray("garbage\n") << 1;
+    QTest::newRow("bad workspace") << "bad.slicescope.json" << QByteArray("{\"op\": ") << 1;
+    QTest::newRow("bad .tflite") << "bad.tflite" << QByteArray("garbage\n") << 1;
+    QTest::newRow("good workspace")
+        << "good.slicescope.json"
+        << QByteArray(R"({"op": "getitem", "inputs": {"input": {"dtype": "int32", )"
+                      R"("shape": [3], "fill": "arange"}}, "attrs": {"expr": "x[::-1]"}})")
+        << 0;
+}
+
+void TestSession::screenshotOfABadStartFile()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, content);
+    QFETCH(int, exitCode);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(content);
+    file.close();
+    const QString png = dir.filePath(QStringLiteral("shot.png"));
+    QProcess slicescope;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("HOME"), dir.path()); // settings and autosaves of its own
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
+    slicescope.setProcessEnvironment(env);
+    slicescope.start(QStringLiteral(SLICESCOPE_GUI_EXE),
+                     {QStringLiteral("--screenshot"), png, path});
+    QVERIFY(slicescope.waitForFinished(120000));
+    const QString err = QString::fromUtf8(slicescope.readAllStandardError());
+    QCOMPARE(slicescope.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(slicescope.exitCode() == exitCode,
+             qPrintable(QStringLiteral("exit %1: %2").arg(slicescope.exitCode()).arg(err)));
+    QCOMPARE(QImage(png).size(), QSize(1440, 900));
+    if (exitCode != 0) QVERIFY2(err.contains(name), qPrintable(err));
 }
 
 // Every setting the menus offer, set in one lifetime of the window, takes effect in the next one

@@ -18,10 +18,12 @@
 #include "ui/workbench/mainwindow.h"
 #include "ui/workbench/messagestrip.h"
 #include "ui/workbench/modeldock.h"
+#include "ui/workbench/windowmessages.h"
 #include "ui/workbench/workspacedocument.h"
 #include "workbench_testing.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
@@ -88,6 +90,7 @@ private slots:
     void droppedFilesOpen();
     void aNpyDroppedOnAnInputReplacesIt();
     void aModelDroppedOpensInTheModelDock();
+    void aModelDirectoryOpensItsModel();
 };
 
 void TestStartFiles::aBadStartFileIsShownInTheWindow_data()
@@ -392,6 +395,36 @@ void TestStartFiles::aModelDroppedOpensInTheModelDock()
     QVERIFY(dropFile(w.outputView(0), bad));
     QTRY_VERIFY2(w.message().contains(QStringLiteral("bad.tflite")), qPrintable(w.message()));
     QCOMPARE(dock->modelPath(), pbtxt);
+}
+
+// `slicescope DIR` of a TensorFlow SavedModel (as tf.saved_model.save writes it) opens its
+// saved_model.pb in the Model dock; a directory with no model says what it looked for. Both
+// were "cannot read 'DIR': it is a directory".
+void TestStartFiles::aModelDirectoryOpensItsModel()
+{
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("saved/variables")));
+    const QString saved = dir.filePath(QStringLiteral("saved"));
+    QVERIFY(writeBytes(saved + QStringLiteral("/saved_model.pbtxt"),
+                       "saved_model_schema_version: 1\nmeta_graphs { graph_def { node { name: "
+                       "\"x\" op: \"Placeholder\" } node { name: \"cut\" op: \"Reverse"
+                       "V2\" input: \"x\" input: \"x\" } } }\n"));
+    MainWindow w;
+    StartOptions options;
+    options.file = saved;
+    QString error;
+    QVERIFY2(prepareWindow(w, options, &error), qPrintable(error));
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    ModelDock* dock = w.docks()->model();
+    QTRY_VERIFY(!dock->isLoading());
+    QCOMPARE(dock->modelPath(), saved + QStringLiteral("/saved_model.pbtxt"));
+    QCOMPARE(w.messages()->fileStartError(), QString());
+
+    MainWindow empty;
+    options.file = dir.filePath(QStringLiteral("saved/variables"));
+    QVERIFY(prepareWindow(empty, options, &error));
+    QVERIFY2(error.contains(QStringLiteral("saved_model.pb")), qPrintable(error));
+    QVERIFY2(empty.message().contains(QStringLiteral("variables")), qPrintable(empty.message()));
 }
 
 QTEST_MAIN(TestStartFiles)

@@ -386,7 +386,9 @@ void TestWorkspaceFiles::npyOpensAsTheInput()
 }
 
 // A '|S5' .npy is bytes in the window as in NumPy: its cells read b'...', an edit keeps bytes,
-// a saved workspace reopens as bytes, and an exported output is '|S' again; '<U3' stays text.
+// a saved workspace reopens as bytes, and an exported output is '|S5' again, as NumPy's slice of
+// it is, though its longest element has 3 bytes (it was '|S3'); '<U5' stays text of 5. A longer
+// string typed in widens the type ('|S8'): NumPy would cut it to 5, which SliceScope does not.
 // NumPy itself writes the file and reads the export.
 void TestWorkspaceFiles::stringFilesKeepTheirKind_data()
 {
@@ -398,12 +400,12 @@ void TestWorkspaceFiles::stringFilesKeepTheirKind_data()
     QTest::newRow("bytes") << "|S5"
                            << "b'\\xc3\\xa9a'"
                            << "b'\\xc3\\x9f'"
-                           << "|S"
+                           << "|S5"
                            << "bytes";
-    QTest::newRow("text") << "<U3"
+    QTest::newRow("text") << "<U5"
                           << "'\u00e9a'"
                           << "'\u00df'"
-                          << "<U"
+                          << "<U5"
                           << "text";
 }
 
@@ -445,13 +447,23 @@ void TestWorkspaceFiles::stringFilesKeepTheirKind()
 
     const Workspace back = savedAndReread(w, dir);
     QCOMPARE(back.inputs[0][0].data.holdsBytes(), bytes);
+    QCOMPARE(back.inputs[0][0].data.itemLength(), 5);
     QVERIFY(back.inputs[0][0].data.identical(w.workspace().inputs[0][0].data));
 
     // Python prints bytes as their repr, text as itself.
     const std::string& first = w.lastEvaluation()->outputs.front().data<std::string>()[0];
-    QCOMPARE(exportedAsNumpyPrints(w, dir, QStringLiteral("a.dtype.str[:2], a.ravel()[0]")),
+    QCOMPARE(exportedAsNumpyPrints(w, dir, QStringLiteral("a.dtype.str, a.ravel()[0]")),
              exported + u' ' +
                  QString::fromStdString(bytes ? pythonStringRepr(first, true) : first));
+
+    // Every cell 8 long, so that the output holds one whatever it reads: the type widens.
+    for (std::int64_t i = 0; i < model->tensor().size(); ++i) {
+        model->setData(model->indexOfFlat(i), QStringLiteral("abcdefgh"), Qt::EditRole);
+        QVERIFY(waitSettled(w));
+    }
+    QCOMPARE(exportedAsNumpyPrints(w, dir, QStringLiteral("a.dtype.str, a.ravel()[0]")),
+             exported.left(2) + QStringLiteral("8 ") +
+                 (bytes ? QStringLiteral("b'abcdefgh'") : QStringLiteral("abcdefgh")));
 }
 
 // Bytes that are not UTF-8 (NumPy reads and writes any) open as bytes, show as Python's repr,
@@ -473,9 +485,10 @@ void TestWorkspaceFiles::bytesThatAreNotUtf8()
              QStringLiteral("b'\\xff\\xfe'"));
     // Strings are written as elements, in JSON.
     QVERIFY(savedAndReread(w, dir).inputs[0][0].data.identical(w.workspace().inputs[0][0].data));
-    // A 1-D file opens with x[1:]: its last element, as long as the longest element.
+    // A 1-D file opens with x[1:]: its last element, as long as the file's, as NumPy's x[1:]
+    // of an 'S3' array is (it was '|S2', its longest element's).
     QCOMPARE(exportedAsNumpyPrints(w, dir, QStringLiteral("a.dtype.str, a.tolist()")),
-             QStringLiteral("|S2 [b'a\\x80']"));
+             QStringLiteral("|S3 [b'a\\x80']"));
 }
 
 // Saving on a full disk says so (it read "Unknown error"). A 64 KiB tmpfs is the full disk;

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "core/memory_budget.h"
 #include "model/model_graph.h"
+#include "protocol/model_test_data.h"
 #include "protocol/shape_text.h"
 #include "ui/model/exercises.h"
 #include "ui/model/filesaside.h"
@@ -266,6 +267,18 @@ bool applyOptions(MainWindow& window, const StartOptions& options, QString* erro
         }
     } else if (!options.file.isEmpty() && ModelDock::isModelFile(options.file)) {
         openModelFile(window, options.file);
+    } else if (!options.file.isEmpty() && QFileInfo(options.file).isDir()) {
+        // A model's directory: a SavedModel's saved_model.pb, an ONNX node test's model.onnx.
+        try {
+            openModelFile(
+                window,
+                QFile::decodeName(
+                    modelInDirectory(QFile::encodeName(options.file).toStdString()).c_str()));
+        } catch (const OpError& e) {
+            *error = QString::fromUtf8(e.what());
+            *failedFile = options.file;
+            return false;
+        }
     } else if (!options.file.isEmpty()) {
         if (!window.document()->openFile(options.file, error)) {
             *failedFile = options.file;
@@ -343,17 +356,19 @@ bool prepareWindow(MainWindow& window, const StartOptions& options, QString* err
 {
     if (options.makesFile()) {
         window.forgetSession();
-        if (!applyStartOptions(window, options, error)) return false;
-        window.presentation()->setOn(options.presentation);
-        return true;
+    } else {
+        window.restoreWindowState();
+        window.offerRecovery();
     }
-    window.restoreWindowState();
-    window.offerRecovery();
     QString failedFile;
-    if (!applyOptions(window, options, error, &failedFile)) {
-        // Started from a file manager (`slicescope %f`) there is no terminal to read: the
-        // window says what went wrong, until the user has done something else, and does not
-        // let the default workspace pass for the file's data.
+    const bool applied = applyOptions(window, options, error, &failedFile);
+    // A file that does not open is the window's to show, a picture of the window too: started
+    // from a file manager (`slicescope %f`) there is no terminal to read. Any other mistake in
+    // the options made for a file (a lesson that does not exist) is the command line's.
+    if (!applied && options.makesFile() && failedFile.isEmpty()) return false;
+    if (!applied) {
+        // The window says what went wrong, until the user has done something else, and does
+        // not let the default workspace pass for the file's data.
         window.messages()->showStartError(
             QObject::tr("SliceScope could not start as asked: %1").arg(*error), failedFile);
     }
@@ -474,7 +489,8 @@ struct Parser
         parser.addPositionalArgument(
             QStringLiteral("FILE"),
             QObject::tr("A NumPy .npy file (the input), a saved workspace (.json) or a model file "
-                        "(.onnx, .tflite, .pb, .pbtxt: listed in the Model dock)."),
+                        "(.onnx, .tflite, .pb, .pbtxt, or a SavedModel's directory: listed in the "
+                        "Model dock)."),
             QStringLiteral("[FILE]"));
     }
 
@@ -654,11 +670,18 @@ int runGui(QApplication& app)
     }
     for (const QString& problem : settingsProblems)
         window.messages()->showNotice(problem);
-    if (!error.isEmpty()) printTo(stderr, QStringLiteral("slicescope: %1\n").arg(error));
+    // A file given that did not open shows in the window, a picture of it too, but a picture
+    // without the file's data must not pass for one of it: the status is 1, as slicescope-cli's
+    // for an input it could not read. Asked once the window has settled: a model file is read
+    // after the window is up.
+    const auto fileOpened = [&window, &error] {
+        error = window.messages()->fileStartError();
+        return error.isEmpty();
+    };
     if (!options.exportImage.isEmpty() || !options.exportAnimation.isEmpty()) {
         ImageExporter exporter(window);
         const bool done =
-            showSettled(window, 60000, &error) &&
+            showSettled(window, 60000, &error) && fileOpened() &&
             (options.exportImage.isEmpty()
                  ? exporter.exportAnimation(options.view, options.exportAnimation, options.speedMs,
                                             &error)
@@ -674,8 +697,13 @@ int runGui(QApplication& app)
             printTo(stderr, QStringLiteral("slicescope: no screenshot: %1\n").arg(error));
             return 1;
         }
-        return 0;
+        if (fileOpened()) return 0;
+        printTo(stderr,
+                QStringLiteral("slicescope: %1 (the screenshot shows the window saying so)\n")
+                    .arg(error));
+        return 1;
     }
+    if (!error.isEmpty()) printTo(stderr, QStringLiteral("slicescope: %1\n").arg(error));
     window.show();
     if (p.parser.isSet(p.automation)) {
         auto* channel = new Automation(window, &window);

@@ -43,11 +43,12 @@ struct StartOptions
 /// first lesson. Returns false with the reason in `error` (an unknown lesson, a bad shape...).
 bool applyStartOptions(MainWindow& window, const StartOptions& options, QString* error);
 
-/// What runGui does before showing the window. With --screenshot: the options only (no session
-/// of its own, no recovery), false with `error` when they fail. Otherwise: the window state of
-/// the last session, the offer to recover a killed session's work, then the options; what fails
-/// is shown in the window (and left in `error`), and the result is true: a desktop entry's
-/// `slicescope %f` has no terminal to print to.
+/// What runGui does before showing the window. With --screenshot or an export: the options only
+/// (no session of its own, no recovery), false with `error` when they fail, except for a file
+/// that does not open. Otherwise: the window state of the last session, the offer to recover a
+/// killed session's work, then the options. What fails and is not refused is shown in the
+/// window (and left in `error`), and the result is true: a desktop entry's `slicescope %f` has
+/// no terminal to print to, and a screenshot shows what the window would.
 bool prepareWindow(MainWindow& window, const StartOptions& options, QString* error);
 
 /// Shows the window at 1440 x 900 and waits until the newest evaluation and the views'

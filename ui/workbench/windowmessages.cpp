@@ -20,6 +20,7 @@ WindowMessages::WindowMessages(QMainWindow& window, WorkspaceDocument* document,
         // The user works on what is on show now: a start error or a note has been read.
         m_untilEdit.clear();
         m_notOpened.clear();
+        m_fileStartError.clear();
     });
     connect(m_document, &WorkspaceDocument::fileChanged, this, &WindowMessages::updateTitle);
     connect(m_document, &WorkspaceDocument::noted, this, [this](const QString& text) {
@@ -62,6 +63,7 @@ void WindowMessages::showStartError(const QString& text, const QString& file)
         if (!text.trimmed().endsWith(u'.')) html += u'.';
         html += tr(" Nothing was opened: the window shows a new, untitled workspace.");
         m_notOpened = file;
+        m_fileStartError = text;
     }
     updateTitle();
     showUntilEdit(html, MessageStrip::Kind::Error);

@@ -36,6 +36,10 @@ public:
     /// A command-line request that failed; holds until the first edit. For a file (`file` not
     /// empty) the title names it as not opened.
     void showStartError(const QString& text, const QString& file);
+    /// The error of a command-line file that did not open (plain text), until the first edit;
+    /// empty otherwise. `slicescope --screenshot` asks it once the window has settled (a model
+    /// file is read after the window is up).
+    QString fileStartError() const { return m_fileStartError; }
     /// The op editor's attribute fields that do not read (HTML, empty when all do).
     void setUnreadable(const QString& html);
     /// A new op editor: nothing unreadable, the strip left as it is until the next state.
@@ -63,9 +67,10 @@ private:
     QStringList m_notices; ///< HTML, shown when no error is
     QString m_untilEdit;   ///< a start error or a file's note, which holds until the first edit
     MessageStrip::Kind m_untilEditKind = MessageStrip::Kind::Error;
-    QString m_notOpened;   ///< the start file that did not open, for the title
-    QString m_unreadable;  ///< the op editor's attribute fields that do not read, why
-    QString m_evalMessage; ///< the shown evaluation's error
+    QString m_notOpened;      ///< the start file that did not open, for the title
+    QString m_fileStartError; ///< why it did not open
+    QString m_unreadable;     ///< the op editor's attribute fields that do not read, why
+    QString m_evalMessage;    ///< the shown evaluation's error
 };
 
 } // namespace ss::ui
