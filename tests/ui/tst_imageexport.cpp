@@ -395,12 +395,7 @@ void TestImageExport::commandLine()
     const QString path = file.isEmpty() ? QString() : m_dir.filePath(QStringLiteral("cli-") + file);
     QTemporaryDir home;
     QProcess slicescope;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    env.insert(QStringLiteral("HOME"), home.path()); // settings and autosaves of its own
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
-    slicescope.setProcessEnvironment(env);
+    slicescope.setProcessEnvironment(newUserEnvironment(home.path()));
     slicescope.start(QStringLiteral(SLICESCOPE_GUI_EXE),
                      args + QStringList{QStringLiteral("--export-image"), path});
     QVERIFY(slicescope.waitForFinished(60000));

@@ -216,12 +216,7 @@ void TestPresentation::startOption()
     // And from the command line, with a screenshot of it for people to look at.
     QTemporaryDir home;
     QProcess slicescope;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    env.insert(QStringLiteral("HOME"), home.path());
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
-    slicescope.setProcessEnvironment(env);
+    slicescope.setProcessEnvironment(newUserEnvironment(home.path()));
     const QString shot = screenshotDir() + QStringLiteral("/presentation-cli.png");
     QDir().mkpath(screenshotDir());
     QFile::remove(shot);

@@ -450,12 +450,7 @@ void TestReadOrderAnimation::commandLine()
             : m_dir.filePath(QStringLiteral("cli-%1.png").arg(QTest::currentDataTag()));
     QTemporaryDir home;
     QProcess slicescope;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    env.insert(QStringLiteral("HOME"), home.path());
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
-    slicescope.setProcessEnvironment(env);
+    slicescope.setProcessEnvironment(newUserEnvironment(home.path()));
     slicescope.start(QStringLiteral(SLICESCOPE_GUI_EXE),
                      args + QStringList{QStringLiteral("--export-animation"), path});
     QVERIFY(slicescope.waitForFinished(60000));

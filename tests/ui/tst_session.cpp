@@ -37,6 +37,7 @@
 using namespace ss;
 using namespace ss::ui;
 using ss::testing::getitemWorkspace;
+using ss::testing::newUserEnvironment;
 using ss::testing::waitSettled;
 using Choice = MainWindow::SaveChoice;
 
@@ -629,12 +630,7 @@ void TestSession::screenshotOfABadStartFile()
     file.close();
     const QString png = dir.filePath(QStringLiteral("shot.png"));
     QProcess slicescope;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    env.insert(QStringLiteral("HOME"), dir.path()); // settings and autosaves of its own
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
-    slicescope.setProcessEnvironment(env);
+    slicescope.setProcessEnvironment(newUserEnvironment(dir.path()));
     slicescope.start(QStringLiteral(SLICESCOPE_GUI_EXE),
                      {QStringLiteral("--screenshot"), png, path});
     QVERIFY(slicescope.waitForFinished(120000));

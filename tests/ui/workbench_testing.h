@@ -169,6 +169,18 @@ inline QString screenUnderTest()
     return qEnvironmentVariable(kScreenVariable);
 }
 
+/// The environment of a `slicescope` started as a new user would: offscreen, with `home` as its
+/// home and its settings and autosaves there, none of the test's own.
+inline QProcessEnvironment newUserEnvironment(const QString& home)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("HOME"), home);
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
+    return env;
+}
+
 /// Runs this executable again on an offscreen screen of `size` pixels at `scale`, with `extra`
 /// variables set; the child's exit code says how many problems it found (0: none). Returns
 /// whether it exited cleanly with 0; `output` gets what it printed.
