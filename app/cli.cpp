@@ -45,6 +45,12 @@ struct UsageError : std::runtime_error
     using std::runtime_error::runtime_error;
 };
 
+int usageFailure(std::ostream& err, const UsageError& e)
+{
+    err << "slicescope-cli: " << e.what() << "\nTry 'slicescope-cli --help'.\n";
+    return 2;
+}
+
 struct Options
 {
     std::string command;
@@ -1051,7 +1057,14 @@ int modelCommand(const Options& o, Printer& p, std::ostream& err, const Limits& 
         model::readModelFile(directory ? modelInDirectory(o.positional[0]) : o.positional[0]);
     for (const auto& [name, valueFile] : o.inputs) {
         const Tensor value = readValueFile(valueFile, limits);
-        if (model::setInputValue(file, name, value) == 0)
+        int taken = 0;
+        try {
+            taken = model::setInputValue(file, name, value);
+        } catch (const OpError& e) {
+            if (e.code() != ErrorCode::BadRequest) throw;
+            throw UsageError("--input " + name + ": " + e.what()); // a misspelt name
+        }
+        if (taken == 0)
             err << "slicescope-cli: --input " << name << ": no node of the slicing family reads '"
                 << name << "'\n";
     }
@@ -1462,8 +1475,7 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
         } else
             throw UsageError("unknown command '" + o.command + "'");
     } catch (const UsageError& e) {
-        err << "slicescope-cli: " << e.what() << "\nTry 'slicescope-cli --help'.\n";
-        return 2;
+        return usageFailure(err, e);
     }
 
     Limits limits = Limits::machineDefault();
@@ -1481,6 +1493,8 @@ int runCli(const std::vector<std::string>& args, std::istream& in, std::ostream&
         if (o.command == "equivalent") return equivalentCommand(o, printer, err, limits);
         if (o.command == "diagnose") return diagnoseCommand(o, printer, err, limits);
         return o.examples ? opsExamplesCommand(out) : opsCommand(printer);
+    } catch (const UsageError& e) { // one that needs the input read to be seen (model --input)
+        return usageFailure(err, e);
     } catch (...) {
         printError(err, errorFromException(std::current_exception()),
                    o.positional.empty() ? "" : o.positional[0]);

@@ -162,8 +162,33 @@ std::string slicingNodesText(const ModelFile& file)
     return text;
 }
 
+std::vector<std::string> givableValues(const ModelFile& file)
+{
+    std::vector<std::string> names = file.runTimeInputs;
+    for (const ModelNode& node : file.nodes)
+        for (const ModelValue& in : node.inputs)
+            if (!in.name.empty() && !in.constant &&
+                std::find(names.begin(), names.end(), in.name) == names.end())
+                names.push_back(in.name);
+    return names;
+}
+
 int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& value)
 {
+    const auto reads = [&](const ModelNode& node) {
+        return std::any_of(node.inputs.begin(), node.inputs.end(),
+                           [&](const ModelValue& in) { return in.name == valueName; });
+    };
+    const auto& inputs = file.runTimeInputs;
+    if (valueName.empty() || (std::find(inputs.begin(), inputs.end(), valueName) == inputs.end() &&
+                              std::none_of(file.nodes.begin(), file.nodes.end(), reads))) {
+        const std::vector<std::string> names = givableValues(file);
+        badRequest("the graph has no value '" + valueName + "' to give: " +
+                   (names.empty() ? std::string("it leaves none to run time")
+                                  : "it leaves " + joinText(names, [](const std::string& name) {
+                                        return "'" + name + "'";
+                                    }) + " to run time"));
+    }
     const ModelReader* reader = nullptr;
     for (const ModelReader& r : modelReaders())
         if (r.format == file.format) reader = &r;

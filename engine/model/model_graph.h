@@ -216,9 +216,14 @@ ModelFile readModelFile(const std::string& path, const ReadLimits& limits = {});
 
 /// Gives every node input named `valueName` the value `value` (as if the file held it as a
 /// constant) and translates those nodes again: the values a user types for arguments computed
-/// at run time. Returns how many node inputs took it (0: no node reads that name). Throws
-/// OpError(invalid_argument) if the value's dtype or shape contradicts what the file stores.
+/// at run time. Returns how many node inputs took it (0: a graph input that no node of the
+/// family reads). Throws OpError(bad_request) naming givableValues for a name that is neither a
+/// graph input nor read by a node (a misspelt name), and OpError(invalid_argument) if the
+/// value's dtype or shape contradicts what the file stores.
 int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& value);
+/// The names a value can be given for that the file holds no value of: the graph's run-time
+/// inputs in its order, then the other values the family's nodes read, in file order.
+std::vector<std::string> givableValues(const ModelFile& file);
 
 /// The values a run of a file's nodes computed (runKnownNodes).
 struct ModelRun

@@ -858,6 +858,16 @@ void TestModelOnnx::cliInputFromTensorProto()
         cli({"model", path.toStdString(), "--check", "--input", "starts=" + starts.toStdString()});
     QVERIFY2(r.status == 0, (r.out + r.err).c_str());
     QVERIFY2(QString::fromStdString(r.out).contains("(1 node checked)"), r.out.c_str());
+    // A name the graph does not have is a usage error naming those it has (it was a warning,
+    // status 0), as the Model dock refuses it.
+    const CliRun misspelt =
+        cli({"model", path.toStdString(), "--input", "strats=" + starts.toStdString()});
+    QCOMPARE(misspelt.status, 2);
+    QVERIFY2(misspelt.err.starts_with("slicescope-cli: --input strats: the graph has no value "
+                                      "'strats' to give: it leaves 'x', 'starts' to run time\n"
+                                      "Try 'slicescope-cli --help'."),
+             misspelt.err.c_str());
+    QVERIFY2(misspelt.out.empty(), misspelt.out.c_str());
     const QString garbage = writeFile(m_dir, "garbage.pb", "\xff\xff\xff");
     const CliRun bad =
         cli({"model", path.toStdString(), "--input", "starts=" + garbage.toStdString()});

@@ -166,7 +166,8 @@ void TestLessons::lessonShowsTheTrueResult()
         const int row = dock->table()->rowOf(lesson->node);
         QVERIFY(row >= 0);
         QCOMPARE(dock->filtered()->mapToSource(dock->view()->currentIndex()).row(), row);
-        const auto nodeWs = nodeWorkspace(dock->table()->file().nodes[std::size_t(row)]);
+        const auto nodeWs = nodeWorkspace(dock->table()->file().nodes[std::size_t(row)],
+                                           dock->modelPath());
         QVERIFY(nodeWs);
         QCOMPARE(w.workspace().op, nodeWs->op);
         QVERIFY(w.workspace().attrs == nodeWs->attrs);

@@ -75,6 +75,7 @@ private slots:
     void cancelStopsTheLoad_data();
     void cancelStopsTheLoad();
     void secondModelReplacesTheFirst();
+    void anOpenedNodeNamesItsFile();
     void closingWhileLoadingStopsTheRead();
 };
 
@@ -449,6 +450,12 @@ void TestModelDock::badValuesChangeNothing_data()
     QTest::newRow("data of the wrong shape") << "x"
                                              << "[1, 2]"
                                              << "but the file stores (4, 6)";
+    // As `slicescope-cli model --input` (a usage error there): the names the file takes.
+    QTest::newRow("a name the graph has not") << "idx_"
+                                              << "[3, 0]"
+                                              << "idx_ was not given: the graph has no value "
+                                                 "'idx_' to give: it leaves 'x', 'idx', 'rows' "
+                                                 "to run time";
 }
 
 void TestModelDock::badValuesChangeNothing()
@@ -822,6 +829,27 @@ void TestModelDock::secondModelReplacesTheFirst()
     QVERIFY(!firstEnded);
     QCOMPARE(dock->modelPath(), modelFile("mixed.tflite"));
     QVERIFY(!dock->isLoading());
+}
+
+// A node opened from one file, then another file listed: the workbench's caption names the
+// node's own file (main said "Node rows of the model file", read as one of the file now listed;
+// ONNX's node tests are all model.onnx, so it gives the whole path).
+void TestModelDock::anOpenedNodeNamesItsFile()
+{
+    MainWindow w;
+    QVERIFY(showSettled(w, {}, 60000));
+    ModelDock* dock = w.docks()->model();
+    QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
+    QVERIFY(dock->openNode(dock->table()->rowOf(QStringLiteral("rows"))));
+    QVERIFY(waitSettled(w, 60000));
+    QVERIFY(openAndWait(dock, modelFile("mixed.tflite")));
+    QVERIFY(waitSettled(w, 60000));
+    QCOMPARE(w.workspace().title, QStringLiteral("rows (Slice)"));
+    const QString caption = w.workspace().explanation;
+    QVERIFY2(caption.startsWith(QStringLiteral("Node rows of ") +
+                                QDir::toNativeSeparators(modelFile("mixed.onnx")) +
+                                QStringLiteral(", ")),
+             qPrintable(caption));
 }
 
 void TestModelDock::closingWhileLoadingStopsTheRead()

@@ -4,6 +4,7 @@
 #include "core/op.h"
 #include "core/shape.h"
 
+#include <QDir>
 #include <QStringList>
 
 #include <algorithm>
@@ -190,7 +191,7 @@ QVariant ModelNodeTable::headerData(int section, Qt::Orientation orientation, in
     }
 }
 
-std::optional<Workspace> nodeWorkspace(const ModelNode& node, QString* why)
+std::optional<Workspace> nodeWorkspace(const ModelNode& node, const QString& file, QString* why)
 {
     if (!node.request) {
         if (why)
@@ -224,17 +225,19 @@ std::optional<Workspace> nodeWorkspace(const ModelNode& node, QString* why)
         ws.inputs.push_back(std::move(list));
     }
     ws.title = QObject::tr("%1 (%2)").arg(str(node.name), str(node.op));
+    const QString shown = QDir::toNativeSeparators(file);
     if (!node.reason.empty())
-        ws.explanation = str(node.reason);
+        ws.explanation =
+            QObject::tr("Node %1 of %2: %3").arg(str(node.name), shown, str(node.reason));
     else if (filled)
-        ws.explanation = QObject::tr("Node %1 of the model file, with its input's real shape "
+        ws.explanation = QObject::tr("Node %1 of %2, with its input's real shape "
                                      "(arange fill) and the file's constant arguments.")
-                             .arg(str(node.name));
+                             .arg(str(node.name), shown);
     else
-        ws.explanation = QObject::tr("Node %1 of the model file, with the values its inputs "
+        ws.explanation = QObject::tr("Node %1 of %2, with the values its inputs "
                                      "were given (the file's constants, a node test's data or "
                                      "yours).")
-                             .arg(str(node.name));
+                             .arg(str(node.name), shown);
     return ws;
 }
 

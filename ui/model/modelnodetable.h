@@ -67,7 +67,9 @@ private:
 /// The workspace that evaluates `node` in the workbench: its request (the reader's op and
 /// attributes, the framework's semantics), constants as data and the other inputs as arange
 /// fills of their real shapes. Without a request (an argument computed at run time, an op not
-/// modelled), std::nullopt and `why` says why.
-std::optional<Workspace> nodeWorkspace(const ss::model::ModelNode& node, QString* why = nullptr);
+/// modelled), std::nullopt and `why` says why. Its explanation names `file`, the node's model
+/// file: a node opened before another file is listed must not pass for one of that file.
+std::optional<Workspace> nodeWorkspace(const ss::model::ModelNode& node, const QString& file,
+                                       QString* why = nullptr);
 
 } // namespace ss::ui

@@ -609,7 +609,7 @@ bool ModelDock::openNode(int row)
     if (row < 0 || row >= m_table->rowCount()) return false;
     const ss::model::ModelNode& node = m_table->file().nodes[std::size_t(row)];
     QString why;
-    const std::optional<Workspace> ws = nodeWorkspace(node, &why);
+    const std::optional<Workspace> ws = nodeWorkspace(node, m_path, &why);
     if (!ws) {
         m_message->setMessage(why.toHtmlEscaped());
         return false;
