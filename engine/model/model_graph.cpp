@@ -173,22 +173,11 @@ std::vector<std::string> givableValues(const ModelFile& file)
     return names;
 }
 
-int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& value)
+namespace {
+// Gives every node input named `valueName` the value and translates those nodes again (what
+// setInputValue does once the name is known to be the graph's); returns how many took it.
+int giveValue(ModelFile& file, const std::string& valueName, const Tensor& value)
 {
-    const auto reads = [&](const ModelNode& node) {
-        return std::any_of(node.inputs.begin(), node.inputs.end(),
-                           [&](const ModelValue& in) { return in.name == valueName; });
-    };
-    const auto& inputs = file.runTimeInputs;
-    if (valueName.empty() || (std::find(inputs.begin(), inputs.end(), valueName) == inputs.end() &&
-                              std::none_of(file.nodes.begin(), file.nodes.end(), reads))) {
-        const std::vector<std::string> names = givableValues(file);
-        badRequest("the graph has no value '" + valueName + "' to give: " +
-                   (names.empty() ? std::string("it leaves none to run time")
-                                  : "it leaves " + joinText(names, [](const std::string& name) {
-                                        return "'" + name + "'";
-                                    }) + " to run time"));
-    }
     const ModelReader* reader = nullptr;
     for (const ModelReader& r : modelReaders())
         if (r.format == file.format) reader = &r;
@@ -212,6 +201,26 @@ int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& v
         if (changed && reader && reader->translate) reader->translate(node);
     }
     return taken;
+}
+} // namespace
+
+int setInputValue(ModelFile& file, const std::string& valueName, const Tensor& value)
+{
+    const auto reads = [&](const ModelNode& node) {
+        return std::any_of(node.inputs.begin(), node.inputs.end(),
+                           [&](const ModelValue& in) { return in.name == valueName; });
+    };
+    const auto& inputs = file.runTimeInputs;
+    if (valueName.empty() || (std::find(inputs.begin(), inputs.end(), valueName) == inputs.end() &&
+                              std::none_of(file.nodes.begin(), file.nodes.end(), reads))) {
+        const std::vector<std::string> names = givableValues(file);
+        badRequest("the graph has no value '" + valueName + "' to give: " +
+                   (names.empty() ? std::string("it leaves none to run time")
+                                  : "it leaves " + joinText(names, [](const std::string& name) {
+                                        return "'" + name + "'";
+                                    }) + " to run time"));
+    }
+    return giveValue(file, valueName, value);
 }
 
 namespace {
@@ -312,7 +321,8 @@ ModelRun runKnownNodes(ModelFile& file, const Limits& limits, Executor& executor
                 const std::string& name = node.outputs[k].name;
                 if (from < 0 || std::size_t(from) >= outputs.size() || name.empty()) continue;
                 run.values[name] = outputs[std::size_t(from)];
-                setInputValue(file, name, outputs[std::size_t(from)]);
+                // Not setInputValue: a graph output that no node reads is no misspelt name.
+                giveValue(file, name, outputs[std::size_t(from)]);
             }
         } catch (const OpError& e) {
             if (e.code() == ErrorCode::Cancelled) throw;

@@ -800,6 +800,8 @@ void TestModelOnnx::cliRunsANodeTestsData()
         QString::fromStdString(r.out).contains("3 inputs given; 2 of 2 outputs computed agree."),
         r.out.c_str());
     QVERIFY2(QString::fromStdString(r.out).contains("'z' (output_1.pb): agrees"), r.out.c_str());
+    // z, which no node reads, is given to none: no node "did not run".
+    QVERIFY2(!QString::fromStdString(r.out).contains("did not run"), r.out.c_str());
 
     // A wrong expected value is named, with where and what, and --check fails.
     writeFile(m_dir, data + "output_1.pb",
