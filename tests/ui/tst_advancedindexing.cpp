@@ -7,7 +7,7 @@
 // editor has the same selector.
 #include "ui/editors/argtable.h"
 #include "ui/editors/frameworkselector.h"
-#include "ui/editors/opeditors.h"
+#include "ui/editors/opeditor.h"
 #include "ui/editors/speceditor.h"
 #include "ui/model/explain.h"
 #include "ui/model/workspacefile.h"

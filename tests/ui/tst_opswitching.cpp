@@ -4,7 +4,7 @@
 // result, greyed and captioned with the request it belongs to.
 #include "core/error.h"
 #include "core/executor.h"
-#include "ui/editors/opeditors.h"
+#include "ui/editors/opeditor.h"
 #include "ui/editors/speceditor.h"
 #include "ui/model/stagetrace.h"
 #include "ui/model/workspace.h"

@@ -4,7 +4,7 @@
 // pairs shapes of one result; a lesson's decode starts at the beginning and every edit clears
 // the step highlights; counts read as people write them.
 #include "core/op.h"
-#include "ui/editors/opeditors.h"
+#include "ui/editors/opeditor.h"
 #include "ui/editors/speceditor.h"
 #include "ui/views/plaintext.h"
 #include "ui/views/tensorview.h"

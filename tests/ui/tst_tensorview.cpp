@@ -8,8 +8,8 @@
 #include "protocol/npy.h"
 #include "ui/model/stagetrace.h"
 #include "ui/views/palette.h"
-#include "ui/views/tensorformat.h"
 #include "ui/views/tensorview.h"
+#include "ui/views/valueformatter.h"
 
 #include <QAbstractItemModelTester>
 #include <QAccessible>

@@ -6,7 +6,7 @@
 #include "core/slice_expr.h"
 #include "ui/editors/argtable.h"
 #include "ui/editors/inputpanel.h"
-#include "ui/editors/opeditors.h"
+#include "ui/editors/opeditor.h"
 #include "ui/editors/speceditor.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/explain.h"

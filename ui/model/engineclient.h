@@ -9,7 +9,7 @@
 #include "core/op.h"
 #include "ui/model/jobtracker.h"
 #include "ui/model/memorytrimpolicy.h"
-#include "ui/model/readorder.h"
+#include "ui/model/readordermap.h"
 #include "ui/model/sourcemap.h"
 #include "ui/model/workspace.h"
 

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "core/op.h"
-#include "ui/model/readorder.h"
+#include "ui/model/readordermap.h"
 
 #include <cstdint>
 #include <memory>

@@ -15,7 +15,7 @@
 #pragma once
 
 #include "core/op.h"
-#include "ui/model/readorder.h"
+#include "ui/model/readordermap.h"
 #include "ui/model/rowsplanmap.h"
 
 #include <atomic>

@@ -5,8 +5,8 @@
 #include "core/mapped_file.h"
 #include "ui/model/jobtracker.h"
 #include "ui/model/stagetrace.h"
+#include "ui/views/celleditor.h"
 #include "ui/views/palette.h"
-#include "ui/views/tensorcelleditor.h"
 #include "ui/views/tensorstate.h"
 
 #include <QHelpEvent>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/views/tensorcanvas.h"
 
+#include "ui/views/celleditor.h"
 #include "ui/views/palette.h"
 #include "ui/views/tensoraccessible.h"
-#include "ui/views/tensorcelleditor.h"
 #include "ui/views/tensorstate.h"
 
 #include <QHelpEvent>

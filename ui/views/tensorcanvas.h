@@ -4,7 +4,7 @@
 // the cost of a frame does not grow with the tensor.
 #pragma once
 
-#include "ui/views/tensorface.h"
+#include "ui/views/facelayout.h"
 
 #include <QAbstractScrollArea>
 

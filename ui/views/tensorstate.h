@@ -3,7 +3,7 @@
 // draw, the face layout, the selection's statistics, the hover and the focused dimensions.
 #pragma once
 
-#include "ui/views/tensorface.h"
+#include "ui/views/facelayout.h"
 #include "ui/views/tensorview.h"
 
 #include <QString>

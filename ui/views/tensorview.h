@@ -5,8 +5,8 @@
 #pragma once
 
 #include "core/tensor.h"
-#include "ui/model/readorder.h"
-#include "ui/views/tensorformat.h"
+#include "ui/model/readordermap.h"
+#include "ui/views/valueformatter.h"
 
 #include <QAbstractTableModel>
 #include <QWidget>

@@ -9,7 +9,7 @@
 #include "protocol/tensor_json.h"
 #include "ui/editors/frameworkselector.h"
 #include "ui/editors/inputpanel.h"
-#include "ui/editors/opeditors.h"
+#include "ui/editors/opeditor.h"
 #include "ui/editors/speceditor.h"
 #include "ui/model/engineclient.h"
 #include "ui/model/lessons.h"

@@ -2,7 +2,7 @@
 #include "ui/workbench/inputcelledit.h"
 
 #include "core/error.h"
-#include "ui/views/tensorformat.h"
+#include "ui/views/valueformatter.h"
 #include "ui/workbench/workspacedocument.h"
 
 #include <QCoreApplication>

@@ -2,7 +2,7 @@
 #include "ui/workbench/mainwindow.h"
 
 #include "ui/editors/inputpanel.h"
-#include "ui/editors/opeditors.h"
+#include "ui/editors/opeditor.h"
 #include "ui/model/stagetrace.h"
 #include "ui/model/startuppages.h"
 #include "ui/model/workerpool.h"

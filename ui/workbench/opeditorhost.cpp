@@ -2,7 +2,7 @@
 #include "ui/workbench/opeditorhost.h"
 
 #include "core/frameworks/framework_model.h"
-#include "ui/editors/opeditors.h"
+#include "ui/editors/opeditor.h"
 #include "ui/editors/speceditor.h"
 #include "ui/editors/workbenchupdate.h"
 #include "ui/workbench/workspacedocument.h"

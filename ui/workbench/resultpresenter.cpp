@@ -2,7 +2,7 @@
 #include "ui/workbench/resultpresenter.h"
 
 #include "ui/editors/inputpanel.h"
-#include "ui/editors/opeditors.h"
+#include "ui/editors/opeditor.h"
 #include "ui/model/explain.h"
 #include "ui/views/tensorview.h"
 #include "ui/workbench/decodestepper.h"

@@ -4,7 +4,7 @@
 #include "ui/model/engineclient.h"
 #include "ui/model/explain.h"
 #include "ui/views/palette.h"
-#include "ui/views/tensorformat.h"
+#include "ui/views/valueformatter.h"
 #include "ui/workbench/evaluationcontroller.h"
 
 #include <QLabel>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/views/tensorformat.h"
+#include "ui/views/valueformatter.h"
 
 #include "core/error.h"
 #include "core/mapped_file.h"

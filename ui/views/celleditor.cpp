@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/views/tensorcelleditor.h"
+#include "ui/views/celleditor.h"
 
 #include "ui/views/tensorview.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/model/readorder.h"
+#include "ui/model/readordermap.h"
 
 #include "core/error.h"
 

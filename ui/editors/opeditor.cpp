@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/editors/opeditors.h"
+#include "ui/editors/opeditor.h"
 
 #include "core/error.h"
 #include "core/slice_expr.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/views/tensorface.h"
+#include "ui/views/facelayout.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // readElements: the first elements read, in read order, holding memory for those only (every
 // read element as a pair took 16 bytes each: 400 MB for an int8 input of 25 million elements,
 // which got the window killed in a 400 MB memory cgroup when the automation state was asked).
-#include "ui/model/readorder.h"
+#include "ui/model/readordermap.h"
 
 #include <QTest>
 
@@ -59,4 +59,4 @@ void TestReadOrder::readElementsKeepsTheFirstOnly()
 }
 
 QTEST_APPLESS_MAIN(TestReadOrder)
-#include "tst_readorder.moc"
+#include "tst_readordermap.moc"
