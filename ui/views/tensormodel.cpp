@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // TensorModel: the whole tensor as a table, so tests and screen readers can read every cell and
 // its highlight state without going through pixels.
-#include "ui/views/tensorview.h"
+#include "ui/views/tensormodel.h"
 
 #include <QStringList>
 
