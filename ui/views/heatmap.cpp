@@ -7,7 +7,7 @@
 #include "ui/model/stagetrace.h"
 #include "ui/views/celleditor.h"
 #include "ui/views/palette.h"
-#include "ui/views/tensorstate.h"
+#include "ui/views/viewstate.h"
 
 #include <QHelpEvent>
 #include <QToolTip>

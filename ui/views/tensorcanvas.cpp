@@ -4,7 +4,7 @@
 #include "ui/views/celleditor.h"
 #include "ui/views/palette.h"
 #include "ui/views/tensoraccessible.h"
-#include "ui/views/tensorstate.h"
+#include "ui/views/viewstate.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

@@ -12,7 +12,7 @@
 #include "ui/views/plaintext.h"
 #include "ui/views/tensoraccessible.h"
 #include "ui/views/tensorcanvas.h"
-#include "ui/views/tensorstate.h"
+#include "ui/views/viewstate.h"
 
 #include <QAccessible>
 #include <QAction>

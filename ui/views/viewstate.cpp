@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/views/tensorstate.h"
+#include "ui/views/viewstate.h"
 
 #include <QStringList>
 
