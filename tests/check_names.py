@@ -7,6 +7,8 @@
   classes may sit beside it (a model beside its view), but the file is found by its class.
 - A header that declares no class holds free functions and the plain structs they take and
   return; it is named after what they do (`ui/model/attrtext.h`), and is not checked here.
+- A source file that defines members of classes (`QString ViewState::faceLabel(...)`) is named
+  after one of them: `ui/views/viewstate.cpp`. This holds for structs with member functions too.
 - Every source file of ui/ has a header of its own name, which declares what it defines: a
   class's code is not hidden behind another class's header."""
 import os
@@ -17,6 +19,9 @@ FOLDERS = ["ui", "app"]
 # `class Name`, `class Name final : public Base`, `class Name {`: a declaration with a body, at
 # the start of a line (namespace scope); `class Name;` forward-declares and is skipped.
 CLASS = re.compile(r"^class (\w+)(?:\s+final)?\s*(?::[^;]*)?(?:\{.*)?$", re.M)
+# A member defined outside its class, on a line of its own at namespace scope:
+# `QString ViewState::faceLabel(`, `ViewState::ViewState(`, `Name::~Name(`.
+MEMBER = re.compile(r"^(?![ \t/#]).*?\b([A-Z]\w*)::~?[A-Za-z_]\w*\(", re.M)
 
 
 def files(top, folder, ext):
@@ -27,9 +32,18 @@ def files(top, folder, ext):
                 yield os.path.join(root, name)
 
 
-def declared_classes(path):
+def read(path):
     with open(path, encoding="utf-8") as f:
-        return CLASS.findall(f.read())
+        return f.read()
+
+
+def declared_classes(path):
+    return CLASS.findall(read(path))
+
+
+def defined_classes(path):
+    """The classes whose members `path` defines, in order of first definition."""
+    return list(dict.fromkeys(MEMBER.findall(read(path))))
 
 
 def mismatches(top):
@@ -41,6 +55,14 @@ def mismatches(top):
             if classes and stem not in {c.lower() for c in classes}:
                 problems.append(f"{os.path.relpath(path, top)} declares {', '.join(classes)}, "
                                 f"none of them {stem}: name the file after its class")
+    for folder in FOLDERS:
+        for path in files(top, folder, ".cpp"):
+            stem = os.path.basename(path)[:-4]
+            classes = defined_classes(path)
+            if classes and stem not in {c.lower() for c in classes}:
+                problems.append(f"{os.path.relpath(path, top)} defines members of "
+                                f"{', '.join(classes)}, none of them {stem}: name the file "
+                                "after its class")
     for path in files(top, "ui", ".cpp"):
         if not os.path.exists(path[:-4] + ".h"):
             problems.append(f"{os.path.relpath(path, top)} has no header of its own name "
