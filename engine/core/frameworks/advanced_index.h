@@ -39,6 +39,13 @@ struct GatherSpec
 
 inline constexpr int kBlock = -2;
 
+/// The element of `a` that the broadcast coordinate `coord` reads (an array broadcasts from
+/// the right; a dimension of 1 repeats).
+std::int64_t arrayOffset(const IndexArray& a, const std::vector<std::int64_t>& coord);
+/// Steps `coord` to the next position of `shape`, the last dimension fastest (to all zeros
+/// after the last).
+void nextCoord(std::vector<std::int64_t>& coord, const Shape& shape);
+
 /// The broadcast shape of `shapes` (NumPy's rule: right-aligned, 1 stretches), or nothing.
 std::optional<Shape> broadcastShapes(const std::vector<Shape>& shapes);
 
