@@ -112,153 +112,168 @@ std::string wideNum(WideInt v)
     return (negative ? "-" : "") + digits;
 }
 
-OpPlan split(const OpCall& call)
+/// The dimension split_dim names, checked as both kernels check it.
+int splitDim(const IntTensor& axisArg, int r)
+{
+    const std::int64_t given = axisArg.values[0];
+    const std::int64_t a = given < 0 ? given + r : given;
+    if (a < 0 || a >= r)
+        invalidArgument("-input rank(-" + num(r) + ") <= split_dim < input rank (" + num(r) +
+                        "), but got " + num(given));
+    return int(a);
+}
+
+Step splitAxisStep(const IntTensor& axisArg, int r, int axis, std::int64_t d)
+{
+    return {"Axis",
+            "axis " + num(axisArg.values[0]) + " of a rank-" + num(r) + " input is dimension " +
+                num(axis) + ", of size " + num(d) + ".",
+            {},
+            {axis},
+            {}};
+}
+
+/// Split: num_or_size_splits is the integer count of equal pieces. Sets `axis`.
+std::vector<std::int64_t> equalSplitSizes(const OpCall& call, const Shape& shape,
+                                          const IntTensor& how, const IntTensor& axisArg, int& axis,
+                                          OpPlan& plan)
+{
+    const int r = int(shape.size());
+    const std::int64_t n = how.values[0];
+    // Split's op definition declares num_split >= 1, checked before the kernel runs.
+    checkAttrMinimum("num_split", n, 1);
+    if (!axisArg.shape.empty())
+        invalidArgument("split_dim must be a scalar but has rank " +
+                        num(std::int64_t(axisArg.shape.size())));
+    axis = splitDim(axisArg, r);
+    const std::int64_t d = shape[std::size_t(axis)];
+    if (d % n != 0)
+        invalidArgument("Number of ways to split should evenly divide the split dimension, "
+                        "but got split_dim " +
+                        num(axis) + " (size = " + num(d) + ") and num_split " + num(n));
+    checkOutputCount(call, n);
+    plan.steps.push_back({"Form",
+                          "num_or_size_splits is the integer " + num(n) +
+                              ": tf.split calls Split, which cuts the axis into " + num(n) +
+                              " equal pieces.",
+                          {}});
+    plan.steps.push_back(splitAxisStep(axisArg, r, axis, d));
+    plan.steps.push_back({"Sizes",
+                          num(d) + " / " + num(n) + " = " + num(d / n) +
+                              (d / n == 1 ? " element" : " elements") + " in every piece" +
+                              (n == 1 ? "; one piece is the input itself." : "."),
+                          {},
+                          {axis},
+                          {}});
+    return std::vector<std::int64_t>(std::size_t(n), d / n);
+}
+
+/// split_v_op.cc's first easy case: one output is the input itself; its size must be the whole
+/// dimension, or -1 standing for it.
+Step oneSplitSize(std::vector<std::int64_t>& sizes, int axis, std::int64_t d)
+{
+    if (sizes[0] != d && sizes[0] != -1)
+        invalidArgument("If there is only one output, it must have the same size as the "
+                        "input. Input size: " +
+                        num(d) + " output size: " + num(sizes[0]));
+    const bool negOne = sizes[0] == -1;
+    sizes[0] = d;
+    return {"Sizes",
+            (negOne ? "The one size is -1, which stands for the whole dimension (" + num(d) +
+                          "). Older TensorFlow 2 releases refused a -1 here (\"If there is "
+                          "only one output, it must have the same size as the input\")."
+                    : "The one size is the whole dimension (" + num(d) + ").") +
+                " The piece is the input itself.",
+            {},
+            {axis},
+            {}};
+}
+
+/// SplitV's sizes of several pieces: at most one -1, which takes the rest, and a sum that fits
+/// the dimension (exactly when there is no -1).
+Step listedSplitSizes(std::vector<std::int64_t>& sizes, int axis, std::int64_t d)
+{
+    int negOne = -1;
+    WideInt determined = 0;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        if (sizes[i] == -1) {
+            if (negOne >= 0) invalidArgument("There can only be one -1 in the input.");
+            negOne = int(i);
+        } else {
+            determined += sizes[i];
+        }
+    }
+    if (!((negOne < 0 && determined == d) || (negOne >= 0 && determined <= d))) {
+        // TensorFlow's words, then the sum it means against the dimension it missed.
+        std::string sum;
+        std::size_t listed = 0;
+        for (std::size_t i = 0; i < sizes.size(); ++i)
+            if (int(i) != negOne && listed++ < 8) sum += (sum.empty() ? "" : " + ") + num(sizes[i]);
+        if (listed > 8) sum = "the " + num(std::int64_t(listed)) + " sizes";
+        sum += (listed > 8 ? " add up to " : " = ") + wideNum(determined);
+        if (negOne >= 0) sum += " without the -1";
+        invalidArgument("Determined shape must either match input shape along split_dim "
+                        "exactly if fully specified, or be less than the size of the "
+                        "input along split_dim if not fully specified.  Got: " +
+                        wideNum(determined) + " (" + sum + ", but dimension " + num(axis) +
+                        " has size " + num(d) + ")");
+    }
+    // Exact arithmetic: with a wild negative size the rest may not fit in int64, and that
+    // size is refused below anyway.
+    const WideInt rest = WideInt(d) - determined;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        const WideInt size = int(i) == negOne ? rest : WideInt(sizes[i]);
+        if (size < 0)
+            invalidArgument("Split size at index " + num(std::int64_t(i)) +
+                            " must be >= 0. Got: " + wideNum(size));
+    }
+    std::string detail = "The sizes add up to " + wideNum(determined);
+    if (negOne >= 0) {
+        sizes[std::size_t(negOne)] = std::int64_t(rest);
+        detail += "; the -1 at index " + num(negOne) + " takes the rest: " + num(d) + " - " +
+                  wideNum(determined) + " = " + wideNum(rest) + ".";
+    } else {
+        detail += ", the whole dimension.";
+    }
+    return {"Sizes", detail, {}, {axis}, {}};
+}
+
+/// SplitV: num_or_size_splits lists the sizes of consecutive pieces. Sets `axis`.
+std::vector<std::int64_t> splitVSizes(const OpCall& call, const Shape& shape, const IntTensor& how,
+                                      const IntTensor& axisArg, int& axis, OpPlan& plan)
+{
+    const int r = int(shape.size());
+    const std::int64_t n = how.shape[0];
+    if (axisArg.values.size() != 1)
+        invalidArgument("split_dim_tensor must have exactly one element.");
+    if (how.shape.size() != 1)
+        invalidArgument("size of the split_tensor must be 1-D and have the same elements as "
+                        "outputs got " +
+                        num(std::int64_t(how.shape.size())) + " -D and " +
+                        num(std::int64_t(how.values.size())) + " elements");
+    if (n <= 0) invalidArgument("Number of ways to split should be > 0, but got " + num(n));
+    axis = splitDim(axisArg, r);
+    const std::int64_t d = shape[std::size_t(axis)];
+    std::vector<std::int64_t> sizes = how.values;
+    plan.steps.push_back({"Form",
+                          "num_or_size_splits is a list of " + num(n) +
+                              " sizes: tf.split calls SplitV, which cuts consecutive pieces "
+                              "of the listed sizes" +
+                              (n <= 16 ? " " + listString(sizes) : "") + ".",
+                          {}});
+    plan.steps.push_back(splitAxisStep(axisArg, r, axis, d));
+    plan.steps.push_back(n == 1 ? oneSplitSize(sizes, axis, d) : listedSplitSizes(sizes, axis, d));
+    checkOutputCount(call, n);
+    return sizes;
+}
+
+/// One output per size: consecutive boxes of the axis, every other dimension whole.
+void addSplitPieces(const OpCall& call, int axis, const std::vector<std::int64_t>& sizes,
+                    OpPlan& plan)
 {
     const Tensor& value = call.input("value");
     const Shape& shape = value.shape();
     const int r = value.rank();
-    const IntTensor how = call.intTensor("num_or_size_splits");
-    const IntTensor axisArg = call.intTensor("axis", IntTensor{{}, {0}});
-    const bool sizesForm = !how.shape.empty();
-
-    auto checkAxis = [&]() -> int {
-        const std::int64_t given = axisArg.values[0];
-        const std::int64_t a = given < 0 ? given + r : given;
-        if (a < 0 || a >= r)
-            invalidArgument("-input rank(-" + num(r) + ") <= split_dim < input rank (" + num(r) +
-                            "), but got " + num(given));
-        return int(a);
-    };
-    OpPlan plan;
-    int axis = 0;
-    std::int64_t d = 0;
-    std::vector<std::int64_t> sizes;
-    if (!sizesForm) {
-        const std::int64_t n = how.values[0];
-        // Split's op definition declares num_split >= 1, checked before the kernel runs.
-        checkAttrMinimum("num_split", n, 1);
-        if (!axisArg.shape.empty())
-            invalidArgument("split_dim must be a scalar but has rank " +
-                            num(std::int64_t(axisArg.shape.size())));
-        axis = checkAxis();
-        d = shape[std::size_t(axis)];
-        if (d % n != 0)
-            invalidArgument("Number of ways to split should evenly divide the split dimension, "
-                            "but got split_dim " +
-                            num(axis) + " (size = " + num(d) + ") and num_split " + num(n));
-        checkOutputCount(call, n);
-        sizes.assign(std::size_t(n), d / n);
-        plan.steps.push_back({"Form",
-                              "num_or_size_splits is the integer " + num(n) +
-                                  ": tf.split calls Split, which cuts the axis into " + num(n) +
-                                  " equal pieces.",
-                              {}});
-        plan.steps.push_back({"Axis",
-                              "axis " + num(axisArg.values[0]) + " of a rank-" + num(r) +
-                                  " input is dimension " + num(axis) + ", of size " + num(d) + ".",
-                              {},
-                              {axis},
-                              {}});
-        plan.steps.push_back({"Sizes",
-                              num(d) + " / " + num(n) + " = " + num(d / n) +
-                                  (d / n == 1 ? " element" : " elements") + " in every piece" +
-                                  (n == 1 ? "; one piece is the input itself." : "."),
-                              {},
-                              {axis},
-                              {}});
-    } else {
-        const std::int64_t n = how.shape[0];
-        if (axisArg.values.size() != 1)
-            invalidArgument("split_dim_tensor must have exactly one element.");
-        if (how.shape.size() != 1)
-            invalidArgument("size of the split_tensor must be 1-D and have the same elements as "
-                            "outputs got " +
-                            num(std::int64_t(how.shape.size())) + " -D and " +
-                            num(std::int64_t(how.values.size())) + " elements");
-        if (n <= 0) invalidArgument("Number of ways to split should be > 0, but got " + num(n));
-        axis = checkAxis();
-        d = shape[std::size_t(axis)];
-        sizes = how.values;
-        plan.steps.push_back({"Form",
-                              "num_or_size_splits is a list of " + num(n) +
-                                  " sizes: tf.split calls SplitV, which cuts consecutive pieces "
-                                  "of the listed sizes" +
-                                  (n <= 16 ? " " + listString(sizes) : "") + ".",
-                              {}});
-        plan.steps.push_back({"Axis",
-                              "axis " + num(axisArg.values[0]) + " of a rank-" + num(r) +
-                                  " input is dimension " + num(axis) + ", of size " + num(d) + ".",
-                              {},
-                              {axis},
-                              {}});
-        if (n == 1) {
-            // split_v_op.cc's first easy case: one output is the input itself; its size must be
-            // the whole dimension, or -1 standing for it.
-            if (sizes[0] != d && sizes[0] != -1)
-                invalidArgument("If there is only one output, it must have the same size as the "
-                                "input. Input size: " +
-                                num(d) + " output size: " + num(sizes[0]));
-            const bool negOne = sizes[0] == -1;
-            sizes[0] = d;
-            plan.steps.push_back(
-                {"Sizes",
-                 (negOne ? "The one size is -1, which stands for the whole dimension (" + num(d) +
-                               "). Older TensorFlow 2 releases refused a -1 here (\"If there is "
-                               "only one output, it must have the same size as the input\")."
-                         : "The one size is the whole dimension (" + num(d) + ").") +
-                     " The piece is the input itself.",
-                 {},
-                 {axis},
-                 {}});
-        } else {
-            int negOne = -1;
-            WideInt determined = 0;
-            for (std::size_t i = 0; i < sizes.size(); ++i) {
-                if (sizes[i] == -1) {
-                    if (negOne >= 0) invalidArgument("There can only be one -1 in the input.");
-                    negOne = int(i);
-                } else {
-                    determined += sizes[i];
-                }
-            }
-            if (!((negOne < 0 && determined == d) || (negOne >= 0 && determined <= d))) {
-                // TensorFlow's words, then the sum it means against the dimension it missed.
-                std::string sum;
-                std::size_t listed = 0;
-                for (std::size_t i = 0; i < sizes.size(); ++i)
-                    if (int(i) != negOne && listed++ < 8)
-                        sum += (sum.empty() ? "" : " + ") + num(sizes[i]);
-                if (listed > 8) sum = "the " + num(std::int64_t(listed)) + " sizes";
-                sum += (listed > 8 ? " add up to " : " = ") + wideNum(determined);
-                if (negOne >= 0) sum += " without the -1";
-                invalidArgument("Determined shape must either match input shape along split_dim "
-                                "exactly if fully specified, or be less than the size of the "
-                                "input along split_dim if not fully specified.  Got: " +
-                                wideNum(determined) + " (" + sum + ", but dimension " + num(axis) +
-                                " has size " + num(d) + ")");
-            }
-            // Exact arithmetic: with a wild negative size the rest may not fit in int64, and that
-            // size is refused below anyway.
-            const WideInt rest = WideInt(d) - determined;
-            for (std::size_t i = 0; i < sizes.size(); ++i) {
-                const WideInt size = int(i) == negOne ? rest : WideInt(sizes[i]);
-                if (size < 0)
-                    invalidArgument("Split size at index " + num(std::int64_t(i)) +
-                                    " must be >= 0. Got: " + wideNum(size));
-            }
-            std::string detail = "The sizes add up to " + wideNum(determined);
-            if (negOne >= 0) {
-                sizes[std::size_t(negOne)] = std::int64_t(rest);
-                detail += "; the -1 at index " + num(negOne) + " takes the rest: " + num(d) +
-                          " - " + wideNum(determined) + " = " + wideNum(rest) + ".";
-            } else {
-                detail += ", the whole dimension.";
-            }
-            plan.steps.push_back({"Sizes", detail, {}, {axis}, {}});
-        }
-        checkOutputCount(call, n);
-    }
-
     Coords starts;
     std::int64_t start = 0;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -286,6 +301,19 @@ OpPlan split(const OpCall& call)
                           {},
                           {axis},
                           {axis}});
+}
+
+OpPlan split(const OpCall& call)
+{
+    const Shape& shape = call.input("value").shape();
+    const IntTensor how = call.intTensor("num_or_size_splits");
+    const IntTensor axisArg = call.intTensor("axis", IntTensor{{}, {0}});
+    OpPlan plan;
+    int axis = 0;
+    const std::vector<std::int64_t> sizes =
+        how.shape.empty() ? equalSplitSizes(call, shape, how, axisArg, axis, plan)
+                          : splitVSizes(call, shape, how, axisArg, axis, plan);
+    addSplitPieces(call, axis, sizes, plan);
     return plan;
 }
 
@@ -426,63 +454,55 @@ Tensor padConstant(const Attr* given, DType dtype)
     return Tensor::scalar(DType::Int64, v);
 }
 
-OpPlan pad(const OpCall& call)
+/// The padded box: what each dimension gains before and after the input, and the output's shape.
+struct PadBox
 {
-    const Tensor& tensor = call.input("tensor");
-    const Shape& shape = tensor.shape();
-    const int r = tensor.rank();
-    IntTensor paddings = call.intTensor("paddings");
+    Coords before, after;
+    Shape outShape;
+};
+
+/// The mode, upper-cased as tf.pad does: CONSTANT, REFLECT or SYMMETRIC.
+std::string padMode(const OpCall& call)
+{
     std::string mode = call.getString("mode", "CONSTANT");
     std::transform(mode.begin(), mode.end(), mode.begin(),
                    [](unsigned char c) { return char(std::toupper(c)); });
     if (mode != "CONSTANT" && mode != "REFLECT" && mode != "SYMMETRIC")
         invalidArgument("Unknown padding mode: " + mode);
-    const bool constant = mode == "CONSTANT";
-    // REFLECT skips the edge element when mirroring, SYMMETRIC repeats it.
-    const std::int64_t offset = mode == "REFLECT" ? 1 : 0;
-    const Attr* constantAttr = call.attr("constant_values");
-    Tensor fill;
-    if (constant && !(constantAttr && constantAttr->isList()))
-        fill = padConstant(constantAttr, tensor.dtype());
+    return mode;
+}
 
-    // The kernels' own limits (pad_op.cc, mirror_pad_op.cc), checked before anything else.
-    const int maxRank = constant ? 8 : 5;
-    if (r > maxRank) unimplemented("inputs rank not in [0," + num(maxRank) + "]: " + num(r));
-    // JSON has no spelling for an empty [0, 2] matrix: [] stands for it.
-    if (paddings.shape == Shape{0}) paddings.shape = {0, 2};
-    if (paddings.shape.size() != 2 || paddings.shape[1] != 2)
-        invalidArgument("paddings must be a matrix with 2 columns: " + shapeString(paddings.shape));
-    if (paddings.shape[0] != r)
-        invalidArgument("The first dimension of paddings must be the rank of inputs" +
-                        shapeString(paddings.shape) + (constant ? " " : ", ") + shapeString(shape));
-    if (constant && !fill.isValid())
-        invalidArgument("constant_values must be a scalar. Found: " +
-                        shapeString(attrShape(*constantAttr)));
-
-    OpPlan plan;
-    if (constant) {
+/// Which kernel tf.pad calls for `mode`, and what the border holds.
+Step padModeStep(const std::string& mode, const Tensor& fill, const Attr* constantAttr, DType dtype)
+{
+    if (mode == "CONSTANT") {
         const bool zero = fill.dtype() == DType::String ? fill.data<std::string>()[0].empty()
                                                         : fill.doubleAt(0) == 0;
         const std::string text = zero ? std::string("the dtype's zero")
                                       : pythonRepr(*constantAttr) + " (converted to " +
-                                            std::string(dtypeName(tensor.dtype())) + ")";
-        plan.steps.push_back({"Mode",
-                              "CONSTANT: tf.pad calls " + std::string(zero ? "Pad" : "PadV2") +
-                                  "; the border holds " + text + " and the input sits inside it.",
-                              {}});
-    } else {
-        plan.steps.push_back(
-            {"Mode",
-             mode +
-                 ": tf.pad calls MirrorPad, which fills the border with a "
-                 "mirror image of the input that " +
-                 (offset ? "leaves out the edge element." : "repeats the edge element.") +
-                 " MirrorPad takes ranks up to 5 and ignores constant_values.",
-             {}});
+                                            std::string(dtypeName(dtype)) + ")";
+        return {"Mode",
+                "CONSTANT: tf.pad calls " + std::string(zero ? "Pad" : "PadV2") +
+                    "; the border holds " + text + " and the input sits inside it.",
+                {}};
     }
-    Coords before, after;
-    Shape outShape;
-    for (int i = 0; i < r; ++i) {
+    return {"Mode",
+            mode +
+                ": tf.pad calls MirrorPad, which fills the border with a "
+                "mirror image of the input that " +
+                (mode == "REFLECT" ? "leaves out the edge element." : "repeats the edge element.") +
+                " MirrorPad takes ranks up to 5 and ignores constant_values.",
+            {}};
+}
+
+/// Each dimension's paddings, checked as the mode's kernel checks them (a mirror repeats at
+/// most the whole dimension), and the output's size, which must fit a 64-bit count.
+PadBox padDimensions(const IntTensor& paddings, const Shape& shape, const std::string& mode,
+                     OpPlan& plan)
+{
+    const bool constant = mode == "CONSTANT";
+    PadBox box;
+    for (int i = 0; i < int(shape.size()); ++i) {
         const std::int64_t b = paddings.values[std::size_t(2 * i)];
         const std::int64_t a = paddings.values[std::size_t(2 * i + 1)];
         const std::int64_t d = shape[std::size_t(i)];
@@ -506,9 +526,9 @@ OpPlan pad(const OpCall& call)
             throw OpError(ErrorCode::ResourceExhausted,
                           "the output's dimension " + num(i) + " would be " + num(b) + " + " +
                               num(d) + " + " + num(a) + ", more than a 64-bit count can hold");
-        before.push_back(b);
-        after.push_back(a);
-        outShape.push_back(size);
+        box.before.push_back(b);
+        box.after.push_back(a);
+        box.outShape.push_back(size);
         plan.steps.push_back({"Dimension " + num(i),
                               num(b) + " before + " + num(d) + " + " + num(a) +
                                   " after = " + num(size) + "." + limit,
@@ -516,94 +536,141 @@ OpPlan pad(const OpCall& call)
                               {i},
                               {i}});
     }
-    checkCountFits(call, outShape, tensor.dtype(), "the output");
+    return box;
+}
+
+/// CONSTANT: the input as one box, the border as disjoint slabs of the constant.
+void padWithConstant(const Tensor& tensor, int slot, const Tensor& fill, const PadBox& box,
+                     OutputPlan& out, OpPlan& plan)
+{
+    const Shape& shape = tensor.shape();
+    const int r = tensor.rank();
+    const Coords& before = box.before;
+    const std::int64_t c = out.addConstant(fill);
+    out.pieces.push_back(boxCopy(slot, shape, Coords(std::size_t(r), 0), Coords(std::size_t(r), 1),
+                                 box.outShape, before, shape));
+    // The border as disjoint slabs: along dimension k, the part before and after the input,
+    // spanning the input's range in the dimensions before k and everything after k.
+    for (int k = 0; k < r; ++k) {
+        Coords first(std::size_t(r), 0);
+        Shape extents = box.outShape;
+        for (int j = 0; j < k; ++j) {
+            first[std::size_t(j)] = before[std::size_t(j)];
+            extents[std::size_t(j)] = shape[std::size_t(j)];
+        }
+        extents[std::size_t(k)] = before[std::size_t(k)];
+        if (numElements(extents) > 0)
+            out.pieces.push_back(constantBox(c, box.outShape, first, extents));
+        first[std::size_t(k)] = before[std::size_t(k)] + shape[std::size_t(k)];
+        extents[std::size_t(k)] = box.after[std::size_t(k)];
+        if (numElements(extents) > 0)
+            out.pieces.push_back(constantBox(c, box.outShape, first, extents));
+    }
+    plan.steps.push_back({"Place the input",
+                          "The input fills the box starting at " + listString(before) +
+                              " of the output; the " +
+                              num(numElements(box.outShape) - tensor.size()) +
+                              " elements around it take the constant.",
+                          {},
+                          dimRange(0, r),
+                          dimRange(0, r)});
+}
+
+/// REFLECT and SYMMETRIC (`offset` 1 and 0: REFLECT skips the edge element when mirroring,
+/// SYMMETRIC repeats it). Per dimension the output is three runs: the mirrored border before
+/// (read backwards from index b - 1 + offset), the input itself, and the mirrored border after
+/// (read backwards from d - 1 - offset). Their product over the dimensions is a set of disjoint
+/// affine pieces.
+void padWithMirror(const Shape& shape, int slot, std::int64_t offset, const PadBox& box,
+                   OutputPlan& out, OpPlan& plan)
+{
+    const int r = int(shape.size());
+    struct Run
+    {
+        std::int64_t outStart, length, inStart, step;
+    };
+    std::vector<std::vector<Run>> runs(static_cast<std::size_t>(r));
+    for (std::size_t k = 0; k < std::size_t(r); ++k) {
+        const std::int64_t d = shape[k], b = box.before[k], a = box.after[k];
+        const Run all[] = {
+            {0, b, b - 1 + offset, -1}, {b, d, 0, 1}, {b + d, a, d - 1 - offset, -1}};
+        for (const Run& run : all)
+            if (run.length > 0) runs[k].push_back(run);
+    }
+    const bool empty =
+        std::any_of(runs.begin(), runs.end(), [](const auto& v) { return v.empty(); });
+    std::vector<std::size_t> pick(std::size_t(r), 0);
+    for (bool more = !empty; more;) {
+        Coords inFirst, step, outFirst;
+        Shape extents;
+        for (std::size_t k = 0; k < std::size_t(r); ++k) {
+            const Run& run = runs[k][pick[k]];
+            inFirst.push_back(run.inStart);
+            step.push_back(run.step);
+            outFirst.push_back(run.outStart);
+            extents.push_back(run.length);
+        }
+        out.pieces.push_back(boxCopy(slot, shape, inFirst, step, box.outShape, outFirst, extents));
+        // The next combination of runs, the last dimension fastest.
+        more = false;
+        for (std::size_t k = std::size_t(r); k-- > 0 && !more;) {
+            more = ++pick[k] < runs[k].size();
+            if (!more) pick[k] = 0;
+        }
+    }
+    plan.steps.push_back(
+        {"Mirror",
+         "Along each dimension output index o reads input index i = o - before; where i < 0 "
+         "it reads " +
+             std::string(offset ? "-i" : "-i - 1") + ", where i >= d it reads " +
+             (offset ? "2d - i - 2" : "2d - i - 1") + ". " + num(std::int64_t(out.pieces.size())) +
+             (out.pieces.size() == 1 ? " block is" : " blocks are") +
+             " copied, each one straight or mirrored per dimension.",
+         {},
+         dimRange(0, r),
+         dimRange(0, r)});
+}
+
+OpPlan pad(const OpCall& call)
+{
+    const Tensor& tensor = call.input("tensor");
+    const Shape& shape = tensor.shape();
+    const int r = tensor.rank();
+    IntTensor paddings = call.intTensor("paddings");
+    const std::string mode = padMode(call);
+    const bool constant = mode == "CONSTANT";
+    const Attr* constantAttr = call.attr("constant_values");
+    Tensor fill;
+    if (constant && !(constantAttr && constantAttr->isList()))
+        fill = padConstant(constantAttr, tensor.dtype());
+
+    // The kernels' own limits (pad_op.cc, mirror_pad_op.cc), checked before anything else.
+    const int maxRank = constant ? 8 : 5;
+    if (r > maxRank) unimplemented("inputs rank not in [0," + num(maxRank) + "]: " + num(r));
+    // JSON has no spelling for an empty [0, 2] matrix: [] stands for it.
+    if (paddings.shape == Shape{0}) paddings.shape = {0, 2};
+    if (paddings.shape.size() != 2 || paddings.shape[1] != 2)
+        invalidArgument("paddings must be a matrix with 2 columns: " + shapeString(paddings.shape));
+    if (paddings.shape[0] != r)
+        invalidArgument("The first dimension of paddings must be the rank of inputs" +
+                        shapeString(paddings.shape) + (constant ? " " : ", ") + shapeString(shape));
+    if (constant && !fill.isValid())
+        invalidArgument("constant_values must be a scalar. Found: " +
+                        shapeString(attrShape(*constantAttr)));
+
+    OpPlan plan;
+    plan.steps.push_back(padModeStep(mode, fill, constantAttr, tensor.dtype()));
+    const PadBox box = padDimensions(paddings, shape, mode, plan);
+    checkCountFits(call, box.outShape, tensor.dtype(), "the output");
 
     OutputPlan out;
     out.dtype = tensor.dtype();
-    out.shape = outShape;
+    out.shape = box.outShape;
     const int slot = call.slot("tensor");
-    const Coords ones(std::size_t(r), 1);
-    if (constant) {
-        const std::int64_t c = out.addConstant(fill);
-        out.pieces.push_back(
-            boxCopy(slot, shape, Coords(std::size_t(r), 0), ones, outShape, before, shape));
-        // The border as disjoint slabs: along dimension k, the part before and after the input,
-        // spanning the input's range in the dimensions before k and everything after k.
-        for (int k = 0; k < r; ++k) {
-            Coords first(std::size_t(r), 0);
-            Shape extents = outShape;
-            for (int j = 0; j < k; ++j) {
-                first[std::size_t(j)] = before[std::size_t(j)];
-                extents[std::size_t(j)] = shape[std::size_t(j)];
-            }
-            extents[std::size_t(k)] = before[std::size_t(k)];
-            if (numElements(extents) > 0)
-                out.pieces.push_back(constantBox(c, outShape, first, extents));
-            first[std::size_t(k)] = before[std::size_t(k)] + shape[std::size_t(k)];
-            extents[std::size_t(k)] = after[std::size_t(k)];
-            if (numElements(extents) > 0)
-                out.pieces.push_back(constantBox(c, outShape, first, extents));
-        }
-        plan.steps.push_back({"Place the input",
-                              "The input fills the box starting at " + listString(before) +
-                                  " of the output; the " +
-                                  num(numElements(outShape) - tensor.size()) +
-                                  " elements around it take the constant.",
-                              {},
-                              dimRange(0, r),
-                              dimRange(0, r)});
-    } else {
-        // Per dimension the output is three runs: the mirrored border before (read backwards
-        // from index b - 1 + offset), the input itself, and the mirrored border after (read
-        // backwards from d - 1 - offset). Their product over the dimensions is a set of disjoint
-        // affine pieces.
-        struct Run
-        {
-            std::int64_t outStart, length, inStart, step;
-        };
-        std::vector<std::vector<Run>> runs(static_cast<std::size_t>(r));
-        for (std::size_t k = 0; k < std::size_t(r); ++k) {
-            const std::int64_t d = shape[k];
-            const Run all[] = {{0, before[k], before[k] - 1 + offset, -1},
-                               {before[k], d, 0, 1},
-                               {before[k] + d, after[k], d - 1 - offset, -1}};
-            for (const Run& run : all)
-                if (run.length > 0) runs[k].push_back(run);
-        }
-        const bool empty =
-            std::any_of(runs.begin(), runs.end(), [](const auto& v) { return v.empty(); });
-        std::vector<std::size_t> pick(std::size_t(r), 0);
-        for (bool more = !empty; more;) {
-            Coords inFirst, step, outFirst;
-            Shape extents;
-            for (std::size_t k = 0; k < std::size_t(r); ++k) {
-                const Run& run = runs[k][pick[k]];
-                inFirst.push_back(run.inStart);
-                step.push_back(run.step);
-                outFirst.push_back(run.outStart);
-                extents.push_back(run.length);
-            }
-            out.pieces.push_back(boxCopy(slot, shape, inFirst, step, outShape, outFirst, extents));
-            // The next combination of runs, the last dimension fastest.
-            more = false;
-            for (std::size_t k = std::size_t(r); k-- > 0 && !more;) {
-                more = ++pick[k] < runs[k].size();
-                if (!more) pick[k] = 0;
-            }
-        }
-        plan.steps.push_back(
-            {"Mirror",
-             "Along each dimension output index o reads input index i = o - before; where i < 0 "
-             "it reads " +
-                 std::string(offset ? "-i" : "-i - 1") + ", where i >= d it reads " +
-                 (offset ? "2d - i - 2" : "2d - i - 1") + ". " +
-                 num(std::int64_t(out.pieces.size())) +
-                 (out.pieces.size() == 1 ? " block is" : " blocks are") +
-                 " copied, each one straight or mirrored per dimension.",
-             {},
-             dimRange(0, r),
-             dimRange(0, r)});
-    }
+    if (constant)
+        padWithConstant(tensor, slot, fill, box, out, plan);
+    else
+        padWithMirror(shape, slot, mode == "REFLECT" ? 1 : 0, box, out, plan);
     out.checkSize(call.allInputs(), call.limits(), "the output");
     plan.outputs.push_back(std::move(out));
     return plan;
