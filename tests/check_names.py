@@ -37,32 +37,20 @@ def read(path):
         return f.read()
 
 
-def declared_classes(path):
-    return CLASS.findall(read(path))
-
-
-def defined_classes(path):
-    """The classes whose members `path` defines, in order of first definition."""
-    return list(dict.fromkeys(MEMBER.findall(read(path))))
+# What each kind of file says of classes: (extension, the pattern of a class it names, the verb).
+KINDS = [(".h", CLASS, "declares"), (".cpp", MEMBER, "defines members of")]
 
 
 def mismatches(top):
     problems = []
-    for folder in FOLDERS:
-        for path in files(top, folder, ".h"):
-            stem = os.path.basename(path)[:-2]
-            classes = declared_classes(path)
-            if classes and stem not in {c.lower() for c in classes}:
-                problems.append(f"{os.path.relpath(path, top)} declares {', '.join(classes)}, "
-                                f"none of them {stem}: name the file after its class")
-    for folder in FOLDERS:
-        for path in files(top, folder, ".cpp"):
-            stem = os.path.basename(path)[:-4]
-            classes = defined_classes(path)
-            if classes and stem not in {c.lower() for c in classes}:
-                problems.append(f"{os.path.relpath(path, top)} defines members of "
-                                f"{', '.join(classes)}, none of them {stem}: name the file "
-                                "after its class")
+    for ext, pattern, verb in KINDS:
+        for folder in FOLDERS:
+            for path in files(top, folder, ext):
+                stem = os.path.basename(path)[:-len(ext)]
+                classes = list(dict.fromkeys(pattern.findall(read(path))))
+                if classes and stem not in {c.lower() for c in classes}:
+                    problems.append(f"{os.path.relpath(path, top)} {verb} {', '.join(classes)}, "
+                                    f"none of them {stem}: name the file after its class")
     for path in files(top, "ui", ".cpp"):
         if not os.path.exists(path[:-4] + ".h"):
             problems.append(f"{os.path.relpath(path, top)} has no header of its own name "
