@@ -17,6 +17,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QPointer>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSplitter>
@@ -24,8 +25,10 @@
 #include <QUndoStack>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <numeric>
 
 using namespace ss;
@@ -94,6 +97,26 @@ Workspace partitionWorkspace(std::int64_t count, std::int64_t elements)
     return ws;
 }
 
+// dynamic_stitch with `count` index tensors and `count` data tensors of `elements` each, the
+// indices counting up through them all.
+Workspace stitchWorkspace(std::int64_t count, std::int64_t elements)
+{
+    Workspace ws = exampleWorkspace(*findOp("dynamic_stitch"));
+    ws.inputs[0].clear();
+    ws.inputs[1].clear();
+    for (std::int64_t k = 0; k < count; ++k) {
+        std::vector<std::int64_t> indices(std::size_t(elements), 0);
+        std::iota(indices.begin(), indices.end(), k * elements);
+        ws.inputs[0].push_back(dataSource(Tensor::fromInts(DType::Int32, {elements}, indices)));
+        InputSource data;
+        data.shape = {elements};
+        data.dtype = DType::Float32;
+        data.fill = FillKind::Arange;
+        ws.inputs[1].push_back(data);
+    }
+    return ws;
+}
+
 /// Calls `seen` with every event of the objects it filters.
 class EventWatcher : public QObject
 {
@@ -132,6 +155,7 @@ private slots:
     void manyOutputsScrollInsteadOfGrowingTheWindow();
     void newOutputViewsComeAFewPerPassEachWithTheNewResult();
     void viewsOnShowAreNotRedrawnForEachPairAddedBelowThem();
+    void stitchInputViewsKeepTheirSizesOnceShown();
     void staleResultIsGreyedAndSaysWhichRequest();
     void decodeHighlightsResetAndTheErrorMarksTheToken();
     void staleExtrasSayWhichRequest();
@@ -351,6 +375,40 @@ void TestOpSwitching::viewsOnShowAreNotRedrawnForEachPairAddedBelowThem()
             return m.who == plot && std::strcmp(m.stage, "gui: heat map replot starts") == 0;
         });
         QVERIFY(replots <= 2); // at its place in the longer column, with its new samples
+    }
+}
+
+// dynamic_stitch's inputs are shown at the sizes they keep: its column grows for the views in
+// the call that adds them (ViewColumn::fitNow, as the outputs' column does), where its splitter
+// shared its old height among them first and the column grew a pass later.
+void TestOpSwitching::stitchInputViewsKeepTheirSizesOnceShown()
+{
+    MainWindow w;
+    w.forgetSession();
+    QVERIFY(showSettled(w, QSize(1024, 700)));
+    w.setWorkspace(stitchWorkspace(2, 1000), QStringLiteral("test"));
+    QVERIFY(waitSettled(w));
+    // Each new view's height when the call that adds it returns, then at each resize.
+    std::map<QObject*, std::vector<int>> heights;
+    EventWatcher watcher([&](QObject* watched, QEvent* event) {
+        if (event->type() == QEvent::Resize)
+            heights[watched].push_back(static_cast<QResizeEvent*>(event)->size().height());
+    });
+    w.setWorkspace(stitchWorkspace(4, 1000), QStringLiteral("test"));
+    for (int s = 0; s < 8; ++s) {
+        heights[w.inputView(s)].push_back(w.inputView(s)->height());
+        w.inputView(s)->installEventFilter(&watcher);
+    }
+    QVERIFY(waitSettled(w));
+    for (int s = 0; s < 8; ++s) {
+        // Within 2 px: the data views' titles settle once their result has come.
+        const int settled = w.inputView(s)->height();
+        for (const int height : heights[w.inputView(s)])
+            QVERIFY2(std::abs(height - settled) <= 2,
+                     qPrintable(QStringLiteral("input %1 was %2 px tall, then %3")
+                                    .arg(s)
+                                    .arg(height)
+                                    .arg(settled)));
     }
 }
 

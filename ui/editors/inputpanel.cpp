@@ -339,12 +339,18 @@ void InputPanel::setWorkspace(const OpDef& def, const Workspace& ws)
     std::vector<std::size_t> counts;
     for (const auto& list : ws.inputs)
         counts.push_back(list.size());
-    if (def.name != m_op || counts != m_counts) rebuild(def, ws);
+    const bool rebuilt = def.name != m_op || counts != m_counts;
+    if (rebuilt) rebuild(def, ws);
     m_inputs = ws.inputs;
     int slot = 0;
     for (const auto& list : ws.inputs)
         for (const InputSource& source : list)
             m_controls[std::size_t(slot++)]->setSource(source);
+    // New views, their fields showing what their sources need: the column grows for them now,
+    // in this call. Its splitter shared its old height among them, and the column grew a pass
+    // later, so each view was shown at one height after another (dynamic_stitch's, 4 to 6
+    // heights each on the way from two pairs to four), as the outputs' were.
+    if (rebuilt) m_column->fitNow();
     checkUnreadable(); // the controls of a rebuild are new, and the old ones' problems gone
 }
 
@@ -373,8 +379,12 @@ void InputPanel::setToolTipProvider(std::function<QString(int, std::int64_t)> pr
 
 void InputPanel::rebuild(const OpDef& def, const Workspace& ws)
 {
-    for (QWidget* child : m_splitter->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+    // Hidden at once, so that the column is sized for the new views alone until they go.
+    for (QWidget* child :
+         m_splitter->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly)) {
+        child->hide();
         child->deleteLater();
+    }
     m_controls.clear();
     m_views.clear();
     m_op = def.name;

@@ -107,7 +107,8 @@ ModelDock::ModelDock(MainWindow* window)
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_summary);
 
-    m_message = new MessageStrip(2);
+    // One line: a longer note opens whole on a click or Enter (the nodes below need the room).
+    m_message = new MessageStrip(1);
     m_message->setObjectName(QStringLiteral("modelMessage"));
     m_message->setReservesRoom(false); // the summary above says what to do
     layout->addWidget(m_message);
@@ -528,20 +529,27 @@ void ModelDock::fitHeight()
 {
     // Its rows, up to kShownRows of them, and never more than a third of the window: the views
     // above show what the nodes read (at 1024 x 700 the dock took 300 px for three nodes and
-    // the opened node's input showed one of its two rows). A user's own height is kept: only a
+    // the opened node's input showed one of its two rows), unless that leaves fewer than
+    // kLeastRows rows: a file's notice strip took its lines from the third, and left the nodes
+    // one row whole (mixed.onnx's warning at 1024 x 700). A user's own height is kept: only a
     // dock opened for this file is fitted.
     constexpr int kShownRows = 8;
-    const int rows = std::clamp(m_filter->rowCount(), 1, kShownRows);
+    constexpr int kLeastRows = 3;
     QHeaderView* header = m_view->horizontalHeader();
     const int sideways = header->length() > m_view->viewport()->width()
                              ? m_view->horizontalScrollBar()->sizeHint().height()
                              : 0;
-    const int table = header->height() + rows * m_view->verticalHeader()->defaultSectionSize() +
-                      2 * m_view->frameWidth() + sideways;
     // The title bar, summary, message, filter and value row; not the progress row, which goes.
     const int around =
         height() - m_view->height() - (m_loading->isVisible() ? m_loading->height() : 0);
-    m_window->resizeDocks({this}, {std::min(around + table, m_window->height() / 3)}, Qt::Vertical);
+    const auto dockFor = [&](int most) {
+        const int rows = std::clamp(m_filter->rowCount(), 1, most);
+        return around + header->height() + rows * m_view->verticalHeader()->defaultSectionSize() +
+               2 * m_view->frameWidth() + sideways;
+    };
+    const int fitted =
+        std::max(std::min(dockFor(kShownRows), m_window->height() / 3), dockFor(kLeastRows));
+    m_window->resizeDocks({this}, {fitted}, Qt::Vertical);
 }
 
 void ModelDock::loadEnded(bool ok, const QString& error)
