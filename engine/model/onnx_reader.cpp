@@ -106,15 +106,11 @@ std::int64_t storedValues(const ox::TensorProto& t, DType dtype)
     }
 }
 
-// A TensorProto's values, or why there are none ("stored in an external file").
-std::optional<Tensor> tensorFromProto(const ox::TensorProto& t, const ReadLimits& limits,
-                                      std::string& why)
+// A TensorProto's shape, once its values are known to be there and within the limits; or none,
+// with why ("stored in an external file").
+std::optional<Shape> checkedShape(const ox::TensorProto& t, DType dtype, const ReadLimits& limits,
+                                  std::string& why)
 {
-    const auto dtype = dtypeOf(t.data_type());
-    if (!dtype) {
-        why = "its element type " + dtypeTextOf(t.data_type()) + " is not one SliceScope has";
-        return std::nullopt;
-    }
     if (t.data_location() == ox::TensorProto_DataLocation_EXTERNAL) {
         why = "its values are stored in an external file, which SliceScope does not open";
         return std::nullopt;
@@ -138,72 +134,95 @@ std::optional<Tensor> tensorFromProto(const ox::TensorProto& t, const ReadLimits
     }
     // The values must be there before the tensor is made: a file of a few bytes may claim
     // 2^28 strings.
-    const std::int64_t stored = storedValues(t, *dtype);
+    const std::int64_t stored = storedValues(t, dtype);
     if (stored != *n) {
-        why = stored < 0 ? "its data is not a whole number of " + std::string(dtypeName(*dtype)) +
-                               " values"
-                         : "it holds " + num(stored) + " values for shape " + shapeTuple(shape);
+        why = stored < 0
+                  ? "its data is not a whole number of " + std::string(dtypeName(dtype)) + " values"
+                  : "it holds " + num(stored) + " values for shape " + shapeTuple(shape);
         return std::nullopt;
     }
-    Tensor out = Tensor::empty(*dtype, shape);
+    return shape;
+}
+
+// The `n` values of a TensorProto without raw data, from the typed field onnx.proto assigns
+// the dtype of `out`.
+void fillFromTypedFields(const ox::TensorProto& t, Tensor& out, std::int64_t n)
+{
+    const DType dtype = out.dtype();
+    switch (dtype) {
+    case DType::Float32:
+        for (std::int64_t i = 0; i < n; ++i)
+            out.data<float>()[i] = t.float_data(int(i));
+        break;
+    case DType::Complex64:
+        for (std::int64_t i = 0; i < n; ++i)
+            out.data<std::complex<float>>()[i] = {t.float_data(int(2 * i)),
+                                                  t.float_data(int(2 * i + 1))};
+        break;
+    case DType::Float64:
+        for (std::int64_t i = 0; i < n; ++i)
+            out.data<double>()[i] = t.double_data(int(i));
+        break;
+    case DType::Complex128:
+        for (std::int64_t i = 0; i < n; ++i)
+            out.data<std::complex<double>>()[i] = {t.double_data(int(2 * i)),
+                                                   t.double_data(int(2 * i + 1))};
+        break;
+    case DType::Int64:
+        for (std::int64_t i = 0; i < n; ++i)
+            out.data<std::int64_t>()[i] = t.int64_data(int(i));
+        break;
+    case DType::UInt32:
+        for (std::int64_t i = 0; i < n; ++i)
+            out.data<std::uint32_t>()[i] = std::uint32_t(t.uint64_data(int(i)));
+        break;
+    case DType::UInt64:
+        for (std::int64_t i = 0; i < n; ++i)
+            out.data<std::uint64_t>()[i] = t.uint64_data(int(i));
+        break;
+    case DType::Float16:
+        for (std::int64_t i = 0; i < n; ++i)
+            out.data<Float16>()[i].bits = std::uint16_t(t.int32_data(int(i)));
+        break;
+    case DType::BFloat16:
+        for (std::int64_t i = 0; i < n; ++i)
+            out.data<BFloat16>()[i].bits = std::uint16_t(t.int32_data(int(i)));
+        break;
+    default: // int32, int16, int8, uint8, uint16 and bool live in int32_data
+        for (std::int64_t i = 0; i < n; ++i)
+            out.setFromInt(i, t.int32_data(int(i)));
+        break;
+    }
+}
+
+// A TensorProto's values, or why there are none ("stored in an external file").
+std::optional<Tensor> tensorFromProto(const ox::TensorProto& t, const ReadLimits& limits,
+                                      std::string& why)
+{
+    const auto dtype = dtypeOf(t.data_type());
+    if (!dtype) {
+        why = "its element type " + dtypeTextOf(t.data_type()) + " is not one SliceScope has";
+        return std::nullopt;
+    }
+    const std::optional<Shape> shape = checkedShape(t, *dtype, limits, why);
+    if (!shape) return std::nullopt;
+    const std::int64_t n = numElements(*shape);
+    Tensor out = Tensor::empty(*dtype, *shape);
     if (*dtype == DType::String) {
-        for (std::int64_t i = 0; i < *n; ++i)
+        for (std::int64_t i = 0; i < n; ++i)
             out.data<std::string>()[i] = t.string_data(int(i));
         return out;
     }
     if (t.has_raw_data()) {
         // ONNX stores raw data little-endian, as this machine is.
         const std::string& raw = t.raw_data();
-        if (*n > 0) std::memcpy(out.raw(), raw.data(), raw.size());
+        if (n > 0) std::memcpy(out.raw(), raw.data(), raw.size());
         if (*dtype == DType::Bool)
-            for (std::int64_t i = 0; i < *n; ++i)
+            for (std::int64_t i = 0; i < n; ++i)
                 out.data<bool>()[i] = raw[std::size_t(i)] != 0;
         return out;
     }
-    switch (*dtype) {
-    case DType::Float32:
-        for (std::int64_t i = 0; i < *n; ++i)
-            out.data<float>()[i] = t.float_data(int(i));
-        break;
-    case DType::Complex64:
-        for (std::int64_t i = 0; i < *n; ++i)
-            out.data<std::complex<float>>()[i] = {t.float_data(int(2 * i)),
-                                                  t.float_data(int(2 * i + 1))};
-        break;
-    case DType::Float64:
-        for (std::int64_t i = 0; i < *n; ++i)
-            out.data<double>()[i] = t.double_data(int(i));
-        break;
-    case DType::Complex128:
-        for (std::int64_t i = 0; i < *n; ++i)
-            out.data<std::complex<double>>()[i] = {t.double_data(int(2 * i)),
-                                                   t.double_data(int(2 * i + 1))};
-        break;
-    case DType::Int64:
-        for (std::int64_t i = 0; i < *n; ++i)
-            out.data<std::int64_t>()[i] = t.int64_data(int(i));
-        break;
-    case DType::UInt32:
-        for (std::int64_t i = 0; i < *n; ++i)
-            out.data<std::uint32_t>()[i] = std::uint32_t(t.uint64_data(int(i)));
-        break;
-    case DType::UInt64:
-        for (std::int64_t i = 0; i < *n; ++i)
-            out.data<std::uint64_t>()[i] = t.uint64_data(int(i));
-        break;
-    case DType::Float16:
-        for (std::int64_t i = 0; i < *n; ++i)
-            out.data<Float16>()[i].bits = std::uint16_t(t.int32_data(int(i)));
-        break;
-    case DType::BFloat16:
-        for (std::int64_t i = 0; i < *n; ++i)
-            out.data<BFloat16>()[i].bits = std::uint16_t(t.int32_data(int(i)));
-        break;
-    default: // int32, int16, int8, uint8, uint16 and bool live in int32_data
-        for (std::int64_t i = 0; i < *n; ++i)
-            out.setFromInt(i, t.int32_data(int(i)));
-        break;
-    }
+    fillFromTypedFields(t, out, n);
     return out;
 }
 
