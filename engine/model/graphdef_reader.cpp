@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // TensorFlow graphs: protobuf messages of our own (graphdef.proto), the family's nodes turned
-// into engine requests.
+// into engine requests by their table (graphdef_ops.cpp).
 #include "model/graphdef_reader.h"
 
-#include "core/decode.h"
 #include "core/error.h"
 #include "graphdef.pb.h"
-#include "model/node_translation.h"
+#include "model/graphdef_ops.h"
 
 #include <algorithm>
 #include <cstring>
@@ -23,18 +22,6 @@ namespace ss::model {
 namespace pb = slicescope::tf;
 
 namespace {
-
-const std::set<std::string>& familyOps()
-{
-    static const std::set<std::string> ops = {
-        "StridedSlice", "Slice",        "GatherV2",        "Gather",         "GatherNd",
-        "Pad",          "PadV2",        "MirrorPad",       "Transpose",      "Tile",
-        "ConcatV2",     "Concat",       "Split",           "SplitV",         "Pack",
-        "Unpack",       "ReverseV2",    "ReverseSequence", "SpaceToBatchND", "BatchToSpaceND",
-        "DepthToSpace", "SpaceToDepth", "OneHot",          "Unique",         "UniqueWithCounts",
-    };
-    return ops;
-}
 
 std::optional<DType> dtypeOf(int type)
 {
@@ -229,21 +216,12 @@ Attrs rawAttrsOf(const pb::NodeDef& n)
     return a;
 }
 
-// How many outputs a node has, where its attributes say so.
-int outputCount(const pb::NodeDef& n)
+// How many outputs a family node has: as many as its stored shapes, else as its op says.
+int outputCount(const pb::NodeDef& n, const ModelNode& node)
 {
     if (const auto* s = attrOf(n, "_output_shapes"); s && s->has_list() && s->list().shape_size())
         return s->list().shape_size();
-    const std::string& op = n.op();
-    if (op == "Split" || op == "SplitV")
-        if (const auto* k = attrOf(n, "num_split"))
-            return int(std::clamp<std::int64_t>(k->i(), 1, 1 << 16));
-    if (op == "Unpack")
-        if (const auto* k = attrOf(n, "num"))
-            return int(std::clamp<std::int64_t>(k->i(), 1, 1 << 16));
-    if (op == "Unique") return 2;
-    if (op == "UniqueWithCounts") return 3;
-    return 1;
+    return graphDefOutputCount(node);
 }
 
 class GraphIndex
@@ -328,7 +306,7 @@ ModelFile fromGraph(const pb::GraphDef& graph, const std::string& path, const Re
     for (const pb::NodeDef& n : graph.node()) {
         const std::int64_t position = at++;
         ++file.opCounts[n.op()];
-        if (!familyOps().count(n.op())) continue;
+        if (!isGraphDefFamilyOp(n.op())) continue;
         ModelNode node;
         node.name = n.name().empty() ? n.op() + "#" + std::to_string(position) : n.name();
         node.op = n.op();
@@ -338,7 +316,8 @@ ModelFile fromGraph(const pb::GraphDef& graph, const std::string& path, const Re
             if (in.starts_with("^")) continue; // control dependency
             node.inputs.push_back(index.value(in, type, typeName));
         }
-        const int outputs = outputCount(n);
+        node.rawAttrs = rawAttrsOf(n);
+        const int outputs = outputCount(n, node);
         const auto* shapes = attrOf(n, "_output_shapes");
         for (int k = 0; k < outputs; ++k) {
             ModelValue out;
@@ -351,7 +330,6 @@ ModelFile fromGraph(const pb::GraphDef& graph, const std::string& path, const Re
             }
             node.outputs.push_back(std::move(out));
         }
-        node.rawAttrs = rawAttrsOf(n);
         translateGraphDefNode(node);
         file.nodes.push_back(std::move(node));
     }
@@ -363,8 +341,7 @@ ModelFile fromGraph(const pb::GraphDef& graph, const std::string& path, const Re
 std::string withTensorflowNames(std::string message)
 {
     static const std::string ours = "slicescope.tf.";
-    for (std::size_t at = message.find(ours); at != std::string::npos;
-         at = message.find(ours, at))
+    for (std::size_t at = message.find(ours); at != std::string::npos; at = message.find(ours, at))
         message.replace(at, ours.size(), "tensorflow.");
     return message;
 }
@@ -490,186 +467,7 @@ ModelFile readGraphDef(const std::string& path, const std::string& bytes, const 
     return file;
 }
 
-void showMask(ModelNode& node, const char* name, int entries)
-{
-    const auto it = node.rawAttrs.find(name);
-    const std::int64_t m = it != node.rawAttrs.end() && it->second.isInt() ? it->second.toInt() : 0;
-    node.attributes.push_back(
-        {name, std::to_string(m) + " (" + maskBinary(std::int32_t(m), entries) + ")"});
-}
-
 } // namespace
-
-void translateGraphDefNode(ModelNode& node)
-{
-    node.attributes.clear();
-    node.request.reset();
-    node.reason.clear();
-    Translation tr(node);
-    NodeRequest req;
-    const std::string& op = node.op;
-    const std::size_t n = node.inputs.size();
-    if (op == "StridedSlice") {
-        const auto input = tr.data(0, "input");
-        const auto begin = tr.ints(1, "begin");
-        const auto end = tr.ints(2, "end");
-        const auto strides = tr.ints(3, "strides");
-        for (const char* m :
-             {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"})
-            showMask(node, m, begin ? int(begin->size()) : 0);
-        if (!tr.failed()) {
-            SparseSpec sparse;
-            sparse.begin = *begin;
-            sparse.end = *end;
-            sparse.strides = *strides;
-            sparse.beginMask = std::int32_t(intAttr(node, "begin_mask"));
-            sparse.endMask = std::int32_t(intAttr(node, "end_mask"));
-            sparse.ellipsisMask = std::int32_t(intAttr(node, "ellipsis_mask"));
-            sparse.newAxisMask = std::int32_t(intAttr(node, "new_axis_mask"));
-            sparse.shrinkAxisMask = std::int32_t(intAttr(node, "shrink_axis_mask"));
-            if (begin->size() == end->size() && end->size() == strides->size()) try {
-                    tr.show("subscript", toExpr(sparse));
-                } catch (const OpError&) {
-                    // the engine's error says why
-                }
-            req.op = "strided_slice";
-            req.inputs.push_back({"input", {*input}});
-            req.attrs = attrsFromSparse(sparse);
-        }
-    } else if (op == "Slice") {
-        const auto input = tr.data(0, "input");
-        const auto begin = tr.ints(1, "begin");
-        const auto size = tr.ints(2, "size");
-        if (!tr.failed()) {
-            req.op = "slice";
-            req.inputs.push_back({"input", {*input}});
-            req.attrs = {{"begin", Attr::ints(*begin)}, {"size", Attr::ints(*size)}};
-        }
-    } else if (op == "GatherV2" || op == "Gather" || op == "GatherNd") {
-        const auto params = tr.data(0, "params");
-        const auto indices = tr.constant(1, "indices");
-        std::optional<Tensor> axis;
-        if (op == "GatherV2") axis = tr.scalar(2, "axis");
-        const std::int64_t batchDims = intAttr(node, "batch_dims");
-        tr.show("batch_dims", std::to_string(batchDims));
-        if (!tr.failed()) {
-            req.op = op == "GatherNd" ? "gather_nd" : "gather";
-            req.inputs.push_back({"params", {*params}});
-            req.inputs.push_back(
-                {"indices", {{indices->dtype(), indices->shape(), indices, "indices"}}});
-            req.attrs = {{"batch_dims", batchDims}};
-            if (op != "GatherNd") req.attrs["axis"] = axis ? axis->toInt64Vector()[0] : 0;
-        }
-    } else if (op == "Pad" || op == "PadV2" || op == "MirrorPad") {
-        const auto input = tr.data(0, "input");
-        const auto paddings = tr.pairs(1, "paddings");
-        std::optional<Tensor> fill;
-        if (op == "PadV2") fill = tr.scalar(2, "constant_values");
-        const std::string mode = op == "MirrorPad" ? stringAttr(node, "mode") : "CONSTANT";
-        if (op == "MirrorPad") tr.show("mode", mode);
-        if (!tr.failed()) {
-            req.op = "pad";
-            req.inputs.push_back({"tensor", {*input}});
-            req.attrs = {{"paddings", *paddings}, {"mode", mode}};
-            if (fill) req.attrs["constant_values"] = scalarAttr(*fill);
-        }
-    } else if (op == "Transpose" || op == "Tile" || op == "ReverseV2") {
-        const auto input = tr.data(0, "input");
-        const char* arg = op == "Transpose" ? "perm" : op == "Tile" ? "multiples" : "axis";
-        const auto values = tr.ints(1, arg);
-        if (!tr.failed()) {
-            req.op = op == "Transpose" ? "transpose" : op == "Tile" ? "tile" : "reverse";
-            req.inputs.push_back({op == "Transpose" ? "a"
-                                  : op == "Tile"    ? "input"
-                                                    : "tensor",
-                                  {*input}});
-            req.attrs = {{arg, Attr::ints(*values)}};
-        }
-    } else if (op == "ConcatV2" || op == "Concat" || op == "Pack") {
-        // ConcatV2 takes the axis last, Concat (TensorFlow 1) first, Pack as an attribute.
-        const std::size_t first = op == "Concat" ? 1 : 0;
-        const std::size_t last = op == "ConcatV2" ? (n ? n - 1 : 0) : n;
-        std::vector<RequestTensor> values;
-        for (std::size_t k = first; k < last; ++k)
-            if (auto t = tr.data(k, "values[" + std::to_string(k - first) + "]"))
-                values.push_back(*t);
-        std::optional<Tensor> axis;
-        if (op != "Pack") axis = tr.scalar(op == "Concat" ? 0 : n - 1, "axis");
-        if (op == "Pack") tr.show("axis", std::to_string(intAttr(node, "axis")));
-        if (!tr.failed()) {
-            req.op = op == "Pack" ? "stack" : "concat";
-            req.inputs.push_back({"values", values});
-            req.attrs = {{"axis", axis ? axis->toInt64Vector()[0] : intAttr(node, "axis")}};
-        }
-    } else if (op == "Split" || op == "SplitV") {
-        const bool v = op == "SplitV";
-        const auto axis = tr.scalar(v ? 2 : 0, "axis");
-        const auto input = tr.data(v ? 0 : 1, "value");
-        std::optional<std::vector<std::int64_t>> sizes;
-        if (v) sizes = tr.ints(1, "size_splits");
-        tr.show("num_split", std::to_string(intAttr(node, "num_split")));
-        if (!tr.failed()) {
-            req.op = "split";
-            req.inputs.push_back({"value", {*input}});
-            req.attrs = {
-                {"num_or_size_splits", v ? Attr::ints(*sizes) : Attr(intAttr(node, "num_split"))},
-                {"axis", axis->toInt64Vector()[0]}};
-        }
-    } else if (op == "Unpack") {
-        const auto input = tr.data(0, "value");
-        tr.show("num", std::to_string(intAttr(node, "num")));
-        tr.show("axis", std::to_string(intAttr(node, "axis")));
-        if (!tr.failed()) {
-            req.op = "unstack";
-            req.inputs.push_back({"value", {*input}});
-            req.attrs = {{"num", intAttr(node, "num")}, {"axis", intAttr(node, "axis")}};
-        }
-    } else if (op == "ReverseSequence") {
-        translateReverseSequence(node, tr, req);
-    } else if (op == "SpaceToBatchND" || op == "BatchToSpaceND") {
-        translateSpaceBatchNd(op == "SpaceToBatchND", tr, req);
-    } else if (op == "DepthToSpace" || op == "SpaceToDepth") {
-        const auto input = tr.data(0, "input");
-        const std::string format = stringAttr(node, "data_format", "NHWC");
-        tr.show("block_size", std::to_string(intAttr(node, "block_size")));
-        tr.show("data_format", format);
-        if (format != "NHWC")
-            tr.fail("data_format " + format + " is not modelled (SliceScope has NHWC)");
-        if (!tr.failed()) {
-            req.op = op == "DepthToSpace" ? "depth_to_space" : "space_to_depth";
-            req.inputs.push_back({"input", {*input}});
-            req.attrs = {{"block_size", intAttr(node, "block_size")}};
-        }
-    } else if (op == "OneHot") {
-        const auto indices = tr.data(0, "indices");
-        const auto depth = tr.scalar(1, "depth");
-        const auto on = tr.scalar(2, "on_value");
-        const auto off = tr.scalar(3, "off_value");
-        tr.show("axis", std::to_string(intAttr(node, "axis", -1)));
-        if (!tr.failed()) {
-            req.op = "one_hot";
-            req.inputs.push_back({"indices", {*indices}});
-            req.attrs = {{"depth", depth->toInt64Vector()[0]},
-                         {"on_value", scalarAttr(*on)},
-                         {"off_value", scalarAttr(*off)},
-                         {"axis", intAttr(node, "axis", -1)},
-                         {"dtype", std::string(dtypeName(on->dtype()))}};
-        }
-    } else if (op == "Unique" || op == "UniqueWithCounts") {
-        const auto x = tr.data(0, "x");
-        const std::string idx = stringAttr(node, "out_idx", "DT_INT32");
-        tr.show("out_idx", idx);
-        if (!tr.failed()) {
-            req.op = "unique_with_counts";
-            req.inputs.push_back({"x", {*x}});
-            req.attrs = {{"out_idx", idx == "DT_INT64" ? "int64" : "int32"}};
-            if (op == "Unique") req.outputOf = {0, 1};
-        }
-    } else {
-        tr.fail("internal: " + op + " has no translation");
-    }
-    tr.finish(std::move(req));
-}
 
 ModelFile readGraphDefText(const std::string& text, const ReadLimits& limits)
 {
@@ -718,6 +516,7 @@ ModelReader graphDefReader()
     r.sniff = nullptr; // a protobuf has no signature
     r.read = readGraphDef;
     r.translate = translateGraphDefNode;
+    r.ops = graphDefOpNames();
     return r;
 }
 

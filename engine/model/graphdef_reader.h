@@ -3,8 +3,8 @@
 
 // The TensorFlow graph reader: a frozen GraphDef (.pb binary, .pbtxt text) or a SavedModel's
 // saved_model.pb, read with our own message definitions (graphdef.proto). Its nodes are the ops
-// of the slicing family by TensorFlow's names, translated to engine requests with TensorFlow's
-// semantics (the engine's own).
+// of the slicing family by TensorFlow's names (its op table, graphdef_ops.cpp), translated to
+// engine requests with TensorFlow's semantics (the engine's own).
 
 #include "model/model_graph.h"
 
@@ -20,9 +20,5 @@ ModelReader graphDefReader();
 /// their values to the inputs they feed. Throws OpError(parse_error) with the position of the
 /// first problem and the text there.
 ModelFile readGraphDefText(const std::string& text, const ReadLimits& limits = {});
-
-/// Translates one node (op, rawAttrs, inputs' constants) into display attributes and a request
-/// or a reason; the reader's `translate`.
-void translateGraphDefNode(ModelNode& node);
 
 } // namespace ss::model

@@ -133,6 +133,11 @@ struct ModelNode
     /// Without a request: why ("starts is computed at run time", "mode 'CRD' of DepthToSpace is
     /// not modelled"). With one: "" or a note on how it was translated.
     std::string reason;
+    /// Without a request because an input's value is known only at run time: that input (an
+    /// index into `inputs`; the one `reason` names), whose value, given with setInputValue, lets
+    /// the translation go on. Empty otherwise: a data input the request fills with an arange
+    /// never blocks it.
+    std::vector<std::size_t> blockedBy;
 };
 
 /// A model file read: the family nodes it holds, in file order.
@@ -204,6 +209,9 @@ struct ModelReader
     /// opVersion and inputs (their constants). `read` calls it for every node; setInputValue
     /// calls it again once a run-time input has a value.
     std::function<void(ModelNode& node)> translate;
+    /// The ops of the slicing family it translates, as the file names them: its op table's
+    /// entries, in order (the documents that list them are checked against this).
+    std::vector<std::string> ops;
 };
 
 /// Every reader, in the order readModelFile tries them (model_readers.cpp lists them).

@@ -3,13 +3,19 @@
 
 // What every reader does to turn one node into an engine request: take the tensors the engine
 // moves (constants, or arange fills of their stored shape), insist that arguments are constants,
-// show them for display, and stop at the first thing it cannot model with a reason.
+// show them for display, and stop at the first thing it cannot model with a reason (and, when
+// that is a value known only at run time, the input it is). Each reader keeps its ops in a table
+// (onnx_ops.cpp, tflite_ops.cpp, graphdef_ops.cpp): one entry per op of the file, looked up by
+// the op's name; the translations TFLite and TensorFlow graphs share are here.
 
+#include "core/decode.h"
 #include "core/error.h"
 #include "core/slice_expr.h"
 #include "core/strings.h"
 #include "model/model_graph.h"
 
+#include <algorithm>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,13 +41,46 @@ inline std::string elementText(const Tensor& t, std::int64_t i)
     return std::to_string(t.intAt(i));
 }
 
+/// Why a node has no request, and the input (ModelNode::blockedBy) whose value, given, would let
+/// its translation go on.
+struct Refusal
+{
+    std::string reason;
+    std::vector<std::size_t> blockedBy;
+};
+
+/// The one place that says an input's value is computed at run time: `input` names node input
+/// `k` ("'starts' (Slice_starts)"), `then` says what to do about it.
+inline Refusal computedAtRunTime(std::size_t k, const std::string& input,
+                                 const std::string& then = "")
+{
+    return {input + " is computed at run time" + then, {k}};
+}
+
+/// Node input `k` blocks the request for another reason that a value given for it removes (its
+/// shape or type is known only at run time).
+inline Refusal waitsForValue(std::size_t k, std::string reason)
+{
+    return {std::move(reason), {k}};
+}
+
+/// A translation starts afresh: what an earlier one found (before a value was given) goes.
+inline void startTranslation(ModelNode& node)
+{
+    node.attributes.clear();
+    node.request.reset();
+    node.reason.clear();
+    node.blockedBy.clear();
+}
+
 /// Builds a node's request input by input, or stops at the first thing it cannot model.
 class Translation
 {
 public:
-    explicit Translation(ModelNode& node) : m_node(node) {}
+    explicit Translation(ModelNode& node) : m_node(node) { startTranslation(node); }
 
-    bool failed() const { return !m_reason.empty(); }
+    const ModelNode& node() const { return m_node; }
+    bool failed() const { return !m_refusal.reason.empty(); }
 
     /// The node input `k`, named `role`: present in the file.
     const ModelValue* input(std::size_t k, const std::string& role)
@@ -96,9 +135,8 @@ public:
             return std::nullopt;
         }
         if (!v->constant) {
-            fail(role + " ('" + v->name +
-                 "') is computed at run time; give it a value to see "
-                 "what the node does");
+            fail(computedAtRunTime(k, role + " ('" + v->name + "')",
+                                   "; give it a value to see what the node does"));
             return std::nullopt;
         }
         show(role, valueText(*v->constant));
@@ -150,16 +188,18 @@ public:
     {
         m_node.attributes.push_back({name, text});
     }
-    void fail(const std::string& reason)
+    void fail(const std::string& reason) { fail(Refusal{reason, {}}); }
+    void fail(Refusal refusal)
     {
-        if (m_reason.empty()) m_reason = reason;
+        if (!failed()) m_refusal = std::move(refusal);
     }
     void note(const std::string& text) { m_notes += (m_notes.empty() ? "" : "; ") + text; }
 
     void finish(NodeRequest request)
     {
         if (failed()) {
-            m_node.reason = m_reason;
+            m_node.reason = m_refusal.reason;
+            m_node.blockedBy = m_refusal.blockedBy;
             return;
         }
         m_node.request = std::move(request);
@@ -180,7 +220,7 @@ public:
 
 private:
     ModelNode& m_node;
-    std::string m_reason;
+    Refusal m_refusal;
     std::string m_notes;
 };
 
@@ -207,8 +247,181 @@ inline std::string stringAttr(const ModelNode& node, const char* name,
     return it != node.rawAttrs.end() && it->second.isString() ? it->second.toString() : fallback;
 }
 
+// ---- the op tables of TFLite and TensorFlow graphs --------------------------------------------
+
+/// How one op of a file becomes an engine request: reads the node's inputs and attributes through
+/// `tr` (which stops at the first thing it cannot model) and fills `req`.
+using Translator = std::function<void(const ModelNode& node, Translation& tr, NodeRequest& req)>;
+
+/// The entry of a reader's op table (entries with the op's `name` as the file spells it) for
+/// `name`, or null: an op the reader does not translate.
+template <class Entry>
+const Entry* findFileOp(const std::vector<Entry>& table, const std::string& name)
+{
+    const auto it =
+        std::find_if(table.begin(), table.end(), [&](const Entry& e) { return e.name == name; });
+    return it == table.end() ? nullptr : &*it;
+}
+
+/// The names of a table's ops, in its order: the ops the reader lists.
+template <class Entry> std::vector<std::string> fileOpNames(const std::vector<Entry>& table)
+{
+    std::vector<std::string> names;
+    for (const Entry& e : table)
+        names.push_back(e.name);
+    return names;
+}
+
+/// Translates `node` with its entry of `table` (entries with a `name` and a Translator
+/// `translate`); `finish` runs before the request is kept (what the reader shows of every node).
+template <class Entry>
+void translateByTable(const std::vector<Entry>& table, ModelNode& node,
+                      const std::function<void(const ModelNode&, Translation&)>& finish = {})
+{
+    Translation tr(node);
+    NodeRequest req;
+    if (const Entry* op = findFileOp(table, node.op))
+        op->translate(node, tr, req);
+    else
+        tr.fail("internal: " + node.op + " has no translation");
+    if (finish) finish(node, tr);
+    tr.finish(std::move(req));
+}
+
 // Ops that TFLite and TensorFlow graphs spell alike (attributes seq_dim, batch_dim; inputs
 // input, block_shape, paddings or crops), translated once for both readers.
+
+/// An op whose input 0 is the tensor the engine moves (`role`, the engine's input `engineInput`)
+/// and whose other inputs are integer lists, each the engine attribute of its name: Slice (begin,
+/// size), Transpose (perm), Tile (multiples), ReverseV2 (axis).
+inline Translator dataWithIntLists(std::string engineOp, std::string role, std::string engineInput,
+                                   std::vector<std::string> lists)
+{
+    return [=](const ModelNode&, Translation& tr, NodeRequest& req) {
+        const auto input = tr.data(0, role);
+        std::vector<std::optional<std::vector<std::int64_t>>> values;
+        for (std::size_t k = 0; k < lists.size(); ++k)
+            values.push_back(tr.ints(k + 1, lists[k]));
+        if (tr.failed()) return;
+        req.op = engineOp;
+        req.inputs.push_back({engineInput, {*input}});
+        for (std::size_t k = 0; k < lists.size(); ++k)
+            req.attrs[lists[k]] = Attr::ints(*values[k]);
+    };
+}
+
+/// A mask attribute shown as its number and bits: "5 (0b101: dims 0, 2)".
+inline void showMask(const ModelNode& node, Translation& tr, const char* name, int entries)
+{
+    const std::int64_t m = intAttr(node, name);
+    tr.show(name, std::to_string(m) + " (" + maskBinary(std::int32_t(m), entries) + ")");
+}
+
+/// StridedSlice / STRIDED_SLICE's inputs: the tensor, begin, end and strides.
+struct StridedSliceInputs
+{
+    std::optional<RequestTensor> input;
+    std::optional<std::vector<std::int64_t>> begin, end, strides;
+};
+
+/// Reads them and shows the five masks (with as many entries as begin has).
+inline StridedSliceInputs readStridedSlice(const ModelNode& node, Translation& tr)
+{
+    StridedSliceInputs in;
+    in.input = tr.data(0, "input");
+    in.begin = tr.ints(1, "begin");
+    in.end = tr.ints(2, "end");
+    in.strides = tr.ints(3, "strides");
+    const int entries = in.begin ? int(in.begin->size()) : 0;
+    for (const char* m :
+         {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"})
+        showMask(node, tr, m, entries);
+    return in;
+}
+
+/// The spec they and the masks make (every input read).
+inline SparseSpec sparseSpecOf(const ModelNode& node, const StridedSliceInputs& in)
+{
+    SparseSpec sparse;
+    sparse.begin = *in.begin;
+    sparse.end = *in.end;
+    sparse.strides = *in.strides;
+    sparse.beginMask = std::int32_t(intAttr(node, "begin_mask"));
+    sparse.endMask = std::int32_t(intAttr(node, "end_mask"));
+    sparse.ellipsisMask = std::int32_t(intAttr(node, "ellipsis_mask"));
+    sparse.newAxisMask = std::int32_t(intAttr(node, "new_axis_mask"));
+    sparse.shrinkAxisMask = std::int32_t(intAttr(node, "shrink_axis_mask"));
+    return sparse;
+}
+
+/// Shows the spec as the subscript it means, where begin, end and strides agree in length and
+/// the encoder can write one (otherwise the engine's error says why).
+inline void showSubscript(Translation& tr, const SparseSpec& sparse)
+{
+    if (sparse.begin.size() != sparse.end.size() || sparse.end.size() != sparse.strides.size())
+        return;
+    try {
+        tr.show("subscript", toExpr(sparse));
+    } catch (const OpError&) {
+        // A spec the encoder cannot write as a subscript: the engine's error says why.
+    }
+}
+
+/// Unpack / UNPACK: the tensor (`role`), num and axis.
+inline Translator unstackFrom(std::string role)
+{
+    return [=](const ModelNode& node, Translation& tr, NodeRequest& req) {
+        const auto input = tr.data(0, role);
+        tr.show("num", std::to_string(intAttr(node, "num")));
+        tr.show("axis", std::to_string(intAttr(node, "axis")));
+        if (tr.failed()) return;
+        req.op = "unstack";
+        req.inputs.push_back({"value", {*input}});
+        req.attrs = {{"num", intAttr(node, "num")}, {"axis", intAttr(node, "axis")}};
+    };
+}
+
+/// OneHot / ONE_HOT: indices, depth, on_value, off_value and the axis attribute (default -1).
+/// `oneType`: on_value and off_value must have one type (TFLite's rule).
+inline Translator oneHot(bool oneType)
+{
+    return [oneType](const ModelNode& node, Translation& tr, NodeRequest& req) {
+        const auto indices = tr.data(0, "indices");
+        const auto depth = tr.scalar(1, "depth");
+        const auto on = tr.scalar(2, "on_value");
+        const auto off = tr.scalar(3, "off_value");
+        tr.show("axis", std::to_string(intAttr(node, "axis", -1)));
+        if (oneType && !tr.failed() && on->dtype() != off->dtype())
+            tr.fail("on_value is " + std::string(dtypeName(on->dtype())) + " but off_value is " +
+                    std::string(dtypeName(off->dtype())) + " (TFLite needs one type)");
+        if (tr.failed()) return;
+        req.op = "one_hot";
+        req.inputs.push_back({"indices", {*indices}});
+        req.attrs = {{"depth", depth->toInt64Vector()[0]},
+                     {"on_value", scalarAttr(*on)},
+                     {"off_value", scalarAttr(*off)},
+                     {"axis", intAttr(node, "axis", -1)},
+                     {"dtype", std::string(dtypeName(on->dtype()))}};
+    };
+}
+
+/// DepthToSpace / SpaceToDepth (DEPTH_TO_SPACE / SPACE_TO_DEPTH), NHWC as the engine's.
+/// `hasFormat`: TensorFlow's data_format attribute, shown; NCHW is named as not modelled.
+inline Translator depthSpace(std::string engineOp, bool hasFormat)
+{
+    return [=](const ModelNode& node, Translation& tr, NodeRequest& req) {
+        const auto input = tr.data(0, "input");
+        const std::string format = stringAttr(node, "data_format", "NHWC");
+        tr.show("block_size", std::to_string(intAttr(node, "block_size")));
+        if (hasFormat) tr.show("data_format", format);
+        if (format != "NHWC")
+            tr.fail("data_format " + format + " is not modelled (SliceScope has NHWC)");
+        if (tr.failed()) return;
+        req.op = engineOp;
+        req.inputs.push_back({"input", {*input}});
+        req.attrs = {{"block_size", intAttr(node, "block_size")}};
+    };
+}
 
 /// ReverseSequence / REVERSE_SEQUENCE.
 inline void translateReverseSequence(const ModelNode& node, Translation& tr, NodeRequest& req)
@@ -227,15 +440,17 @@ inline void translateReverseSequence(const ModelNode& node, Translation& tr, Nod
 }
 
 /// SpaceToBatchND / BatchToSpaceND (SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND).
-inline void translateSpaceBatchNd(bool toBatch, Translation& tr, NodeRequest& req)
+inline Translator spaceBatchNd(bool toBatch)
 {
-    const auto input = tr.data(0, "input");
-    const auto block = tr.ints(1, "block_shape");
-    const auto pads = tr.pairs(2, toBatch ? "paddings" : "crops");
-    if (tr.failed()) return;
-    req.op = toBatch ? "space_to_batch_nd" : "batch_to_space_nd";
-    req.inputs.push_back({"input", {*input}});
-    req.attrs = {{"block_shape", Attr::ints(*block)}, {toBatch ? "paddings" : "crops", *pads}};
+    return [toBatch](const ModelNode&, Translation& tr, NodeRequest& req) {
+        const auto input = tr.data(0, "input");
+        const auto block = tr.ints(1, "block_shape");
+        const auto pads = tr.pairs(2, toBatch ? "paddings" : "crops");
+        if (tr.failed()) return;
+        req.op = toBatch ? "space_to_batch_nd" : "batch_to_space_nd";
+        req.inputs.push_back({"input", {*input}});
+        req.attrs = {{"block_shape", Attr::ints(*block)}, {toBatch ? "paddings" : "crops", *pads}};
+    };
 }
 
 } // namespace ss::model

@@ -7,10 +7,8 @@ namespace ss::model {
 
 /// The ONNX reader (`.onnx`): loads the ModelProto with onnx's own classes, runs onnx.checker
 /// (its complaints become warnings) and shape inference (initializers and Constant nodes folded
-/// in), takes the opset from opset_import, and translates the family's nodes (Slice, Gather,
-/// GatherND, GatherElements, Pad, Transpose, Tile, Concat, Split, Squeeze, Unsqueeze,
-/// DepthToSpace, SpaceToDepth, OneHot, ReverseSequence, Unique, Compress) into engine requests
-/// with ONNX's semantics.
+/// in), takes the opset from opset_import, and translates the family's nodes (its op table,
+/// onnx_ops.cpp: `ops`) into engine requests with ONNX's semantics.
 ModelReader onnxModelReader();
 
 /// The tensor an ONNX TensorProto file holds (`bytes`: the file's contents), read as the reader
@@ -19,7 +17,7 @@ ModelReader onnxModelReader();
 /// can take (an external file, a type it lacks, more than `limits.maxConstantElements`).
 Tensor readOnnxTensor(const std::string& path, const std::string& bytes, const ReadLimits& limits);
 
-/// The ops of the family, as ONNX names them.
+/// The ops of the family, as ONNX names them: the op table's (onnx_ops.cpp), in its order.
 const std::vector<std::string>& onnxFamilyOps();
 
 } // namespace ss::model

@@ -2,6 +2,7 @@
 #include "model/pasted_code.h"
 
 #include "core/error.h"
+#include "model/graphdef_ops.h"
 #include "model/graphdef_reader.h"
 
 #include <cctype>

@@ -153,6 +153,42 @@ def cases():
     node(g, 'd2s', 'DepthToSpace', ['x'], [[1, 2, 2, 4]], block_size=2, data_format='NCHW')
     out.append(('depth_to_space_nchw', g, []))
 
+    # The other ops of the family, one each, their outputs stored as TensorFlow computes them.
+    def one(name, op, data, args, outs, inputs=None, **attrs):
+        g = graph()
+        placeholder(g, 'x', data)
+        for arg, values, shape in args:
+            const(g, arg, values, shape)
+        node(g, name, op, inputs or ['x'] + [a[0] for a in args], outs, **attrs)
+        out.append((name, g, outs))
+
+    one('slice', 'Slice', [3, 4], [('begin', [1, 0], None), ('size', [2, -1], None)], [[2, 4]])
+    one('gather', 'Gather', [3, 4], [('indices', [2, 0], None)], [[2, 4]])
+    one('gather_nd', 'GatherNd', [3, 4], [('indices', [[1, 2], [0, 0]], None)], [[2]])
+    one('pad', 'Pad', [2, 3], [('paddings', [[1, 0], [0, 2]], None)], [[3, 5]])
+    one('pad_v2', 'PadV2', [2, 3],
+        [('paddings', [[1, 1], [1, 1]], None), ('constant_values', [7], [])], [[4, 5]])
+    one('tile', 'Tile', [2, 3], [('multiples', [2, 1], None)], [[4, 3]])
+    one('concat', 'Concat', [2, 3], [('axis', [0], []), ('more', [1, 2, 3], [1, 3])], [[3, 3]],
+        inputs=['axis', 'x', 'more'], N=2)
+    one('split_v', 'SplitV', [2, 6], [('size_splits', [1, 5], None), ('axis', [1], [])],
+        [[2, 1], [2, 5]], num_split=2)
+    one('pack', 'Pack', [2, 3], [], [[2, 2, 3]], inputs=['x', 'x'], N=2, axis=0)
+    one('unpack', 'Unpack', [3, 2], [], [[2], [2], [2]], num=3, axis=0)
+    one('reverse_v2', 'ReverseV2', [2, 3], [('axis', [1], None)], [[2, 3]])
+    one('reverse_sequence', 'ReverseSequence', [2, 4], [('seq_lengths', [2, 3], None)], [[2, 4]],
+        seq_dim=1, batch_dim=0)
+    one('space_to_batch_nd', 'SpaceToBatchND', [1, 4, 4, 1],
+        [('block_shape', [2, 2], None), ('paddings', [[0, 0], [0, 0]], None)], [[4, 2, 2, 1]])
+    one('batch_to_space_nd', 'BatchToSpaceND', [4, 2, 2, 1],
+        [('block_shape', [2, 2], None), ('crops', [[0, 0], [0, 0]], None)], [[1, 4, 4, 1]])
+    one('depth_to_space', 'DepthToSpace', [1, 2, 2, 4], [], [[1, 4, 4, 1]], block_size=2)
+    one('space_to_depth', 'SpaceToDepth', [1, 4, 4, 1], [], [[1, 2, 2, 4]], block_size=2)
+    one('one_hot', 'OneHot', [3],
+        [('depth', [4], []), ('on_value', [1], []), ('off_value', [0], [])], [[3, 4]], axis=-1)
+    one('unique_with_counts', 'UniqueWithCounts', [5], [], [[5], [5], [5]],
+        out_idx=('int32',))
+
     # Three nodes of the family among others, the last one's input computed at run time.
     g = graph()
     placeholder(g, 'x', [2, 3])

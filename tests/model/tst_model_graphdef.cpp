@@ -161,6 +161,8 @@ private slots:
         QVERIFY(!file.nodes[1].request);
         QVERIFY2(file.nodes[1].reason.find("model/size") != std::string::npos,
                  file.nodes[1].reason.c_str());
+        // Recorded as data too: input 1 (begin, from model/size), not the data (model/add).
+        QCOMPARE(file.nodes[1].blockedBy, std::vector<std::size_t>{1});
     }
 
     // Damaged or foreign files: a clear invalid_argument, never a crash.

@@ -179,6 +179,7 @@ private slots:
     void nodes_data();
     void nodes();
     void runTimeValue();
+    void blockingInputIsRecorded();
     void badFiles_data();
     void badFiles();
     void hugeFile();
@@ -362,6 +363,36 @@ void TestModelOnnx::runTimeValue()
     const NodeCheck check = checkNode(file.nodes.at(0), Limits::machineDefault());
     QCOMPARE(*check.computed.at(0), (Shape{2}));
     QVERIFY(!check.disagrees);
+}
+
+// The input that keeps a node from a request is recorded (ModelNode::blockedBy): not the data,
+// which an arange fills, but the argument computed at run time; once it has a value, the next.
+void TestModelOnnx::blockingInputIsRecorded()
+{
+    Builder b;
+    b.input("x", {5}).input("starts", {1}, ox::TensorProto::INT64);
+    b.input("ends", {1}, ox::TensorProto::INT64).output("y", {kUnknown});
+    b.node("Slice", {"x", "starts", "ends"}, {"y"});
+    // An input whose type nothing says blocks too: a value given for it removes the reason.
+    b.node("Mystery", {"x"}, {"t"}).set_domain("com.example");
+    b.node("Transpose", {"t"}, {"u"});
+    const QString path = writeFile(m_dir, "blocking.onnx", b.bytes());
+    ModelFile file = readModelFile(path.toStdString());
+    QCOMPARE(file.nodes.size(), std::size_t(2));
+    QCOMPARE(file.nodes[0].blockedBy, std::vector<std::size_t>{1});
+    QCOMPARE(setInputValue(file, "starts", Tensor::fromInts(DType::Int64, {1}, {1})), 1);
+    QCOMPARE(file.nodes[0].blockedBy, std::vector<std::size_t>{2});
+    QCOMPARE(setInputValue(file, "ends", Tensor::fromInts(DType::Int64, {1}, {3})), 1);
+    QVERIFY2(file.nodes[0].request, file.nodes[0].reason.c_str());
+    QVERIFY(file.nodes[0].blockedBy.empty());
+    QCOMPARE(file.nodes[1].blockedBy, std::vector<std::size_t>{0});
+    // A reason that no value removes blocks nothing.
+    Builder edge;
+    edge.input("x", {2, 2}).output("y", {4, 4}).ints("pads", {1, 1, 1, 1}, {4});
+    Builder::attr(edge.node("Pad", {"x", "pads"}, {"y"}), "mode", std::string("edge"));
+    const ModelFile pad = readModelFile(writeFile(m_dir, "edge.onnx", edge.bytes()).toStdString());
+    QVERIFY(!pad.nodes.at(0).request);
+    QVERIFY(pad.nodes.at(0).blockedBy.empty());
 }
 
 void TestModelOnnx::badFiles_data()

@@ -220,11 +220,14 @@ private slots:
         QVERIFY(!node.request);
         QVERIFY2(node.reason.find("computed at run time") != std::string::npos,
                  node.reason.c_str());
+        // The input that blocks the request is recorded: begin, not the data.
+        QCOMPARE(node.blockedBy, std::vector<std::size_t>{1});
         QCOMPARE(node.inputs[0].stored.text(), std::string("(?, 4)"));
         QCOMPARE(node.inputs[0].storedFrom, std::string("shape_signature"));
         QCOMPARE(node.outputs[0].stored.text(), std::string("(?, 2)"));
         QCOMPARE(setInputValue(file, "begin", i32({2}, {0, 1})), 1);
         QVERIFY2(file.nodes[0].request, file.nodes[0].reason.c_str());
+        QVERIFY(file.nodes[0].blockedBy.empty());
         const NodeCheck check = checkNode(file.nodes[0], limits());
         QCOMPARE(check.computed.size(), std::size_t(1));
         QVERIFY(check.computed[0]);

@@ -61,6 +61,7 @@ private slots:
     void activatingANodeEvaluatesIt();
     void runTimeArgumentsDoNotOpen();
     void runTimeValuesCanBeGiven();
+    void selectingANodeSelectsTheValueItNeeds();
     void badValuesChangeNothing_data();
     void badValuesChangeNothing();
     void dataFromANpyFile();
@@ -431,6 +432,45 @@ void TestModelDock::runTimeValuesCanBeGiven()
     QVERIFY2(
         cell(table, pick, ModelNodeTable::Check, Qt::ToolTipRole).contains(QStringLiteral("9")),
         qPrintable(cell(table, pick, ModelNodeTable::Check, Qt::ToolTipRole)));
+}
+
+// The value row selects the input that keeps the node from being computed, marked "needed":
+// for ONNX's test_slice (data, starts, ends, axes and steps all graph inputs) that is starts, not
+// the data that an arange fills; once starts has a value, ends. A value the user picked for a
+// node is kept when the node is selected again.
+void TestModelDock::selectingANodeSelectsTheValueItNeeds()
+{
+    MainWindow w;
+    QVERIFY(showSettled(w, {}, 60000));
+    ModelDock* dock = w.docks()->model();
+    QVERIFY(openAndWait(dock, QFINDTESTDATA("../fuzz/corpus/model_onnx/test_slice.onnx")));
+    auto* name = dock->findChild<QComboBox*>(QStringLiteral("modelValueName"));
+    QVERIFY(name);
+    QTableView* view = dock->view();
+    const QModelIndex first = view->model()->index(0, 0);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(first).center());
+    QTRY_COMPARE(view->currentIndex().row(), 0);
+    QCOMPARE(dock->valueNames().first(), QStringLiteral("x"));
+    QCOMPARE(dock->neededValueNames(), QStringList{QStringLiteral("starts")});
+    QCOMPARE(name->currentData().toString(), QStringLiteral("starts"));
+    QVERIFY2(name->currentText().contains(QStringLiteral("needed")),
+             qPrintable(name->currentText()));
+    QVERIFY(!name->itemText(0).contains(QStringLiteral("needed"))); // x: an arange fills it
+    // Given, the node waits for ends: the row moves on to it.
+    QVERIFY(dock->giveValue(QStringLiteral("starts"), QStringLiteral("[0, 0]")));
+    QTRY_COMPARE(name->currentData().toString(), QStringLiteral("ends"));
+
+    // mixed.onnx's pick (Gather) reads x, its data, and idx, which it waits for.
+    QVERIFY(openAndWait(dock, modelFile("mixed.onnx")));
+    QVERIFY(dock->selectNode(QStringLiteral("pick")));
+    QTRY_COMPARE(name->currentData().toString(), QStringLiteral("idx"));
+    // The user picks x (the keyboard: Up), looks at another node and comes back: x it stays.
+    name->setFocus();
+    QTest::keyClick(name, Qt::Key_Up);
+    QCOMPARE(name->currentData().toString(), QStringLiteral("x"));
+    QVERIFY(dock->selectNode(QStringLiteral("rows")));
+    QVERIFY(dock->selectNode(QStringLiteral("pick")));
+    QCOMPARE(name->currentData().toString(), QStringLiteral("x"));
 }
 
 void TestModelDock::badValuesChangeNothing_data()

@@ -224,6 +224,12 @@ QWidget* ModelDock::makeValueRow()
         tr("Give the node the array of a .npy file or an ONNX TensorProto .pb"));
     row->addWidget(m_valueFromFile);
 
+    // A value picked here is the user's choice for this node (the row keeps it when the node is
+    // selected again); the keyboard's Up and Down pick too.
+    connect(m_valueName, &QComboBox::activated, this, [this] {
+        if (!m_valueRowNode.isEmpty())
+            m_chosenValue.insert(m_valueRowNode, m_valueName->currentData().toString());
+    });
     const auto giveTyped = [this] {
         giveValue(m_valueName->currentData().toString(), m_valueText->text());
     };
@@ -270,10 +276,28 @@ QStringList ModelDock::valueNames() const
     return names;
 }
 
+QStringList ModelDock::neededValueNames() const
+{
+    QStringList names;
+    const int row = currentRow();
+    if (row < 0) return names;
+    const ss::model::ModelNode& node = m_table->file().nodes[std::size_t(row)];
+    for (std::size_t k : node.blockedBy)
+        if (k < node.inputs.size()) names << QString::fromStdString(node.inputs[k].name);
+    return names;
+}
+
 void ModelDock::updateValueRow()
 {
-    const QString chosen = m_valueName->currentData().toString();
+    const int row = currentRow();
+    const QString node =
+        row < 0 ? QString() : QString::fromStdString(m_table->file().nodes[std::size_t(row)].name);
+    // The same node shown again (a value given): its pick stays unless another value is needed.
+    const QString before =
+        node == m_valueRowNode ? m_valueName->currentData().toString() : QString();
+    m_valueRowNode = node;
     m_valueName->clear();
+    const QStringList needed = neededValueNames();
     for (const ss::model::ModelValue* in : offeredValues()) {
         const QString name = QString::fromStdString(in->name);
         // The project's dtype names, as everywhere else (float32, not ONNX's FLOAT); the file's
@@ -281,17 +305,32 @@ void ModelDock::updateValueRow()
         const QString type = QString::fromStdString(in->dtype ? std::string(dtypeName(*in->dtype))
                                                     : in->dtypeText.empty() ? "?"
                                                                             : in->dtypeText);
-        m_valueName->addItem(tr("%1 (%2 %3%4)")
-                                 .arg(name, type, QString::fromStdString(in->stored.text()),
-                                      m_given.contains(name) ? tr(", given") : QString()),
-                             name);
+        const QString mark = m_given.contains(name)  ? tr(", given")
+                             : needed.contains(name) ? tr(", needed")
+                                                     : QString();
+        m_valueName->addItem(
+            tr("%1 (%2 %3%4)").arg(name, type, QString::fromStdString(in->stored.text()), mark),
+            name);
+        if (needed.contains(name))
+            m_valueName->setItemData(
+                m_valueName->count() - 1,
+                tr("Needed: the file leaves this value to run time, and the node is computed "
+                   "once it has one"),
+                Qt::ToolTipRole);
     }
     const bool any = m_valueName->count() > 0;
-    if (any) m_valueName->setCurrentIndex(std::max(0, m_valueName->findData(chosen)));
+    if (any) {
+        // The user's own choice for this node, else the value the node waits for, else the one
+        // shown before, else the first.
+        int pick = m_valueName->findData(m_chosenValue.value(node));
+        if (pick < 0 && !needed.isEmpty()) pick = m_valueName->findData(needed.first());
+        if (pick < 0) pick = m_valueName->findData(before);
+        m_valueName->setCurrentIndex(std::max(0, pick));
+    }
     for (QWidget* w : {static_cast<QWidget*>(m_valueName), static_cast<QWidget*>(m_valueText),
                        static_cast<QWidget*>(m_giveValue), static_cast<QWidget*>(m_valueFromFile)})
         w->setEnabled(any);
-    m_values->setToolTip(currentRow() < 0
+    m_values->setToolTip(row < 0
                              ? tr("Select a node to give the values the file leaves to run time")
                          : any ? tr("Values of this node the file does not hold: give one to see "
                                     "what the node computes with it")
@@ -346,6 +385,9 @@ bool ModelDock::give(const QString& name, const Tensor& value, const QString& sh
         return false;
     }
     if (!m_given.contains(name)) m_given << name;
+    // A choice is kept until its value is given: then the row moves on to what is still needed.
+    for (auto it = m_chosenValue.begin(); it != m_chosenValue.end();)
+        it = it.value() == name ? m_chosenValue.erase(it) : std::next(it);
     m_message->setMessage(
         tr("%1 = %2 (%3 %4), given to %5; they are checked again with it, and opening one "
            "evaluates it with it. Reopening the file forgets it.")
@@ -497,6 +539,7 @@ void ModelDock::showLoaded(const QString& path, Loaded& loaded)
     const bool shownForLoad = std::exchange(m_shownForLoad, false);
     loaded.file.path = path.toStdString();
     m_given = loaded.given;
+    m_chosenValue.clear();
     m_table->setFile(std::move(loaded.file), std::move(loaded.checks));
     m_path = path;
     m_filterField->clear();

@@ -14,6 +14,7 @@
 #include "model/model_graph.h"
 
 #include <QDockWidget>
+#include <QHash>
 
 #include <functional>
 #include <memory>
@@ -79,6 +80,11 @@ public:
     /// The values the current node reads that the file does not hold (arguments computed at run
     /// time, the node's data) and those given here: what the dock's value row offers.
     QStringList valueNames() const;
+    /// Those of them that keep the current node from being computed (ModelNode::blockedBy: an
+    /// argument computed at run time, not the data an arange fills): the row marks them
+    /// "needed", and selecting the node selects the first, unless the user chose another of
+    /// the node's values in the row before (that choice holds until that value is given).
+    QStringList neededValueNames() const;
     /// Gives the value `name` the tensor literal `text` ("[1, 0]", read as the dtype the file
     /// stores for it) in every node that reads it, and checks those nodes again: the table then
     /// shows what they compute, and opening one evaluates it with that value. Kept while this
@@ -139,7 +145,9 @@ private:
     QLineEdit* m_valueText;
     QPushButton* m_giveValue;
     QPushButton* m_valueFromFile;
-    QStringList m_given;                             ///< the values given for the listed file
+    QStringList m_given;                   ///< the values given for the listed file
+    QString m_valueRowNode;                ///< the node whose values the row shows
+    QHash<QString, QString> m_chosenValue; ///< node -> the value the user chose in the row
     std::unique_ptr<QTemporaryDir> m_resourceCopies; // removed with the dock
 };
 
