@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The window's file changed on disk by another window or program: noticed on focus and before
-// saving, answered by reload, overwrite or save as (or an error for the automation channel);
+// saving; followed where the window has nothing unsaved, else answered by reload, overwrite or
+// save as (or an error for the automation channel);
 // Save with nothing to save writes nothing; the save dialog opens where the last file was.
 
 // protocol/request.h (through automation_testing.h's json) is fine after Qt here: it is not
@@ -55,6 +56,7 @@ private slots:
     void saveAsksWhenAnotherWindowSaved_data();
     void saveAsksWhenAnotherWindowSaved();
     void focusNoticesAChangeOnce();
+    void anUnreadableChangeIsAskedAbout();
     void saveWithoutChangesWritesNothing();
     void automationGetsAnErrorNotADialog();
     void saveDialogRemembersItsFolder();
@@ -178,7 +180,9 @@ void TestFileChanges::focusNoticesAChangeOnce()
     QVERIFY(waitSettled(w));
     QCOMPARE(asked, 0); // nothing changed
 
-    // Another program writes the file while the user is elsewhere; coming back notices it.
+    // Another program writes the file while the user is elsewhere; coming back notices it. With
+    // nothing unsaved the window follows the file without a question (it asked "this window's
+    // version is lost?" of a version that was the file's own), and Undo brings back what it showed.
     QWidget elsewhere;
     elsewhere.show();
     elsewhere.activateWindow();
@@ -186,8 +190,24 @@ void TestFileChanges::focusNoticesAChangeOnce()
     writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[2]")));
     w.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&w));
-    QTRY_COMPARE(asked, 1);
-    QCOMPARE(exprOf(w.workspace()), QStringLiteral("x[2]")); // reloaded
+    QTRY_COMPARE(exprOf(w.workspace()), QStringLiteral("x[2]"));
+    QCOMPARE(asked, 0);
+    QVERIFY(w.undoStack()->isClean());
+    QVERIFY2(w.message().contains(QStringLiteral("changed on disk")) &&
+                 w.message().contains(QStringLiteral("Undo")),
+             qPrintable(w.message()));
+    w.undoStack()->undo();
+    QCOMPARE(exprOf(w.workspace()), QStringLiteral("x[0]"));
+    QVERIFY(!w.undoStack()->isClean()); // not what the file holds
+    w.undoStack()->redo();
+    QVERIFY(w.undoStack()->isClean());
+
+    // With unsaved changes the window asks, once per change.
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[3]")), QStringLiteral("t"));
+    writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[1]")));
+    w.files()->checkFileOnDisk();
+    QCOMPARE(asked, 1);
+    QCOMPARE(exprOf(w.workspace()), QStringLiteral("x[1]")); // reloaded
     QVERIFY(w.undoStack()->isClean());
 
     // Answered once per change: kept as it is (Cancel), focus asks no more until the next one.
@@ -195,7 +215,8 @@ void TestFileChanges::focusNoticesAChangeOnce()
         ++asked;
         return MainWindow::DiskChoice::Cancel;
     });
-    writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[1]")));
+    w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[2]")), QStringLiteral("t"));
+    writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[0]")));
     w.files()->checkFileOnDisk();
     QCOMPARE(asked, 2);
     QCOMPARE(exprOf(w.workspace()), QStringLiteral("x[2]"));
@@ -209,6 +230,33 @@ void TestFileChanges::focusNoticesAChangeOnce()
     // Save writes it again.
     QVERIFY(w.files()->save());
     QCOMPARE(exprOnDisk(path), QStringLiteral("x[2]"));
+}
+
+// A window with nothing unsaved whose file now cannot be read keeps what it shows and asks, as
+// one with changes does: Reload would fail, Overwrite or Save As keep its version.
+void TestFileChanges::anUnreadableChangeIsAskedAbout()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("w.slicescope.json"));
+    writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[0]")));
+    MainWindow w;
+    w.forgetSession();
+    int asked = 0;
+    w.setDiskPrompt([&](const QString&) {
+        ++asked;
+        return MainWindow::DiskChoice::Overwrite;
+    });
+    QString error;
+    QVERIFY2(w.openFile(path, &error), qPrintable(error));
+    {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QVERIFY(file.write("{\"not a workspace") > 0);
+    }
+    w.files()->checkFileOnDisk();
+    QCOMPARE(asked, 1);
+    QCOMPARE(exprOf(w.workspace()), QStringLiteral("x[0]"));
+    QCOMPARE(exprOnDisk(path), QStringLiteral("x[0]")); // overwritten with the window's version
 }
 
 void TestFileChanges::saveWithoutChangesWritesNothing()

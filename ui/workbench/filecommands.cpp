@@ -72,6 +72,9 @@ void FileCommands::checkFileOnDisk()
                                .arg(QFileInfo(m_document->filePath()).fileName()));
         return;
     }
+    // Nothing unsaved here: the window follows the file, one undo step from what it showed.
+    // A file that cannot be read now is asked about, as a window with changes is.
+    if (!m_document->isModified() && m_document->followFile()) return;
     resolveDiskChange();
 }
 

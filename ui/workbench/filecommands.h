@@ -45,7 +45,9 @@ public:
     bool save();
     /// Asks for a file name. False if cancelled or failed.
     bool saveAs();
-    /// Asks once per change on disk what to do about it; a file gone is said in the strip.
+    /// Once per change on disk: a window with nothing unsaved follows the file (Undo goes back);
+    /// one with changes, or a file it cannot read, asks what to do; a file gone is said in the
+    /// strip.
     void checkFileOnDisk();
 
 signals:

@@ -139,6 +139,24 @@ bool WorkspaceDocument::openFile(const QString& path, QString* error)
     }
 }
 
+bool WorkspaceDocument::followFile()
+{
+    try {
+        const Workspace ws = readWorkspaceFile(m_filePath, m_ws, m_engine->limits());
+        const QString name = QFileInfo(m_filePath).fileName();
+        edit(ws, tr("Reload %1").arg(name));
+        stampFile();
+        m_undo->setClean();
+        emit fileChanged();
+        emit noted(tr("%1 was changed on disk by another window or program, and this window had "
+                      "nothing unsaved: it shows the file now. Undo brings back what it showed.")
+                       .arg(name));
+        return true;
+    } catch (const OpError&) {
+        return false;
+    }
+}
+
 bool WorkspaceDocument::saveFile(const QString& path, QString* error, bool overwrite)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();

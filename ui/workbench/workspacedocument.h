@@ -46,6 +46,11 @@ public:
     /// NumPy file (.npy: the first input, one undo step). On failure the workspace is unchanged
     /// and `error` says why.
     bool openFile(const QString& path, QString* error);
+    /// The document's file changed on disk while nothing here is unsaved: its workspace
+    /// replaces the one on show as one undo step (Undo brings back what this window showed)
+    /// and is the clean state, with a note saying so. False, changing nothing, if the file
+    /// cannot be read.
+    bool followFile();
     /// Writes the workspace to `path`, which becomes the document's file. Writes nothing when
     /// `path` is the document's file, nothing is unsaved and the file is as this document left
     /// it. Refuses (false, `error` says why) to replace the document's file when it changed on
