@@ -1343,10 +1343,10 @@ const std::vector<TraceCase>& traceCases()
 }
 
 // Planning unique_with_counts of `x` (every value distinct) grows the heap by at most
-// `bytesPerValue` bytes a value, measured as the workbench keeps its heap: never trimmed and no blocks of their own
-// (keepFreedMemoryForReuse), so the planning's peak stays resident after the request. The heap's
-// holes of 64 KB or more that earlier tests left are taken first, so the op's tables grow the heap
-// by what they take at their peak wherever the test runs in the suite.
+// `bytesPerValue` bytes a value, measured as the workbench keeps its heap: never trimmed and no
+// blocks of their own (keepFreedMemoryForReuse), so the planning's peak stays resident after the
+// request. The heap's holes of 64 KB or more that earlier tests left are taken first, so the op's
+// tables grow the heap by what they take at their peak wherever the test runs in the suite.
 void checkUniquePlansInABoundedHeap(const Tensor& x, std::int64_t bytesPerValue)
 {
 #if !defined(__GLIBC__) || defined(SLICESCOPE_ASAN)
@@ -1370,8 +1370,9 @@ void checkUniquePlansInABoundedHeap(const Tensor& x, std::int64_t bytesPerValue)
     QCOMPARE(plan.outputs[0].shape, x.shape());
     const std::int64_t grown = std::int64_t(mallinfo2().arena) - heapBefore;
     qInfo("the heap grew by %.1f bytes a value", double(grown) / double(x.size()));
-    QVERIFY2(grown <= bytesPerValue * x.size(), qPrintable(QString("the heap grew by %1 bytes a value")
-                                                     .arg(double(grown) / double(x.size()))));
+    QVERIFY2(grown <= bytesPerValue * x.size(),
+             qPrintable(QString("the heap grew by %1 bytes a value")
+                            .arg(double(grown) / double(x.size()))));
 #endif
 }
 
@@ -1716,8 +1717,9 @@ private slots:
         } cases[] = {
             {"int64 extremes: hashed", i64({5}, {kMax, kMin, kMax, 0, kMin}),
              i64({3}, {kMax, kMin, 0}), i32({5}, {0, 1, 0, 2, 1}), i32({3}, {2, 2, 1})},
-            {"int64 near the minimum, a span of 2: indexed", i64({4}, {kMin + 2, kMin, kMin + 2, kMin}),
-             i64({2}, {kMin + 2, kMin}), i32({4}, {0, 1, 0, 1}), i32({2}, {2, 2})},
+            {"int64 near the minimum, a span of 2: indexed",
+             i64({4}, {kMin + 2, kMin, kMin + 2, kMin}), i64({2}, {kMin + 2, kMin}),
+             i32({4}, {0, 1, 0, 1}), i32({2}, {2, 2})},
             {"int8 across zero: indexed", numbers(DType::Int8, {5}, {2, -1, 0, -1, 2}),
              numbers(DType::Int8, {3}, {2, -1, 0}), i32({5}, {0, 1, 2, 1, 0}), i32({3}, {2, 2, 1})},
             {"uint8 over a span of 255: hashed", numbers(DType::UInt8, {3}, {255, 0, 255}),
