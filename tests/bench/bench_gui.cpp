@@ -46,7 +46,8 @@
 //                                thread's own time per kind of event (queued calls, timers,
 //                                layout, paint); every GUI event of 8 CPU ms or more, and
 //                                every GUI stall of 16 ms or more (when, its CPU time, user and
-//                                system, its page faults)
+//                                system, its page faults); before them, the first evaluation
+//                                mark by mark, with its page faults and CPU time
 // clang-format on
 #include "core/mapped_file.h"
 #include "model/model_graph.h"
@@ -264,6 +265,16 @@ void collectStages(std::int64_t editNs, std::int64_t frameNs)
 
 double median(std::vector<double> values);
 
+/// The slowest edit's marks in order: ms since the edit, and since the previous mark of its kind.
+void printWorstMarks()
+{
+    for (const auto& [name, at, took] : g_stageTimes.worst) {
+        std::printf("  %-52s %7.1f", name.c_str(), at);
+        if (took >= 0) std::printf(" %7.1f", took);
+        std::printf("\n");
+    }
+}
+
 void printStages(std::int64_t elements)
 {
     std::vector<std::pair<double, std::string>> order;
@@ -283,11 +294,7 @@ void printStages(std::int64_t elements)
     }
     std::printf("  the slowest edit (%.1f ms), mark by mark                  at    took\n",
                 g_stageTimes.worstMs);
-    for (const auto& [name, at, took] : g_stageTimes.worst) {
-        std::printf("  %-52s %7.1f", name.c_str(), at);
-        if (took >= 0) std::printf(" %7.1f", took);
-        std::printf("\n");
-    }
+    printWorstMarks();
     std::printf("  GUI thread's time per edit (median ms)\n");
     for (const auto& [kind, ms] : g_stageTimes.guiMs)
         std::printf("  %-52s %7.1f\n", kind.c_str(), median(ms));
@@ -297,6 +304,16 @@ void printStages(std::int64_t elements)
         std::printf("  %-52s %7.1f %7.1f (%.0f, %.0f) %7ld\n", e.what.c_str(), e.ms, e.cpuMs,
                     e.userMs, e.systemMs, e.faults);
     g_stageTimes = {};
+}
+
+/// --stages: the first evaluation (every buffer new), mark by mark, with its page faults and the
+/// process's CPU time; the GUI thread's long events during it stay listed with the edits'.
+void printFirstEvaluation(double faults, double cpuMs)
+{
+    std::printf("the first evaluation (%.1f ms, %.0f page faults, cpu %.1f ms), mark by mark      "
+                "at    took\n",
+                g_stageTimes.worstMs, faults, cpuMs);
+    printWorstMarks();
 }
 
 /// This process's resident memory in bytes (/proc/self/statm).
@@ -668,8 +685,11 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
     // A quiet spell, as before every edit: the window's own evaluation just started the 100 ms
     // debounce, and an edit within it waits for its end (that wait is not the evaluation's).
     idle(120);
+    const double firstFaults = minorFaults();
+    const double firstCpu = processCpuMs();
     const double firstMs = timedEdit(window, frames, edits.front());
     if (firstMs < 0) std::fprintf(stderr, "the first evaluation did not settle\n");
+    if (g_stages) printFirstEvaluation(minorFaults() - firstFaults, processCpuMs() - firstCpu);
     g_stageTimes = {}; // the stages of the edits below, not of the first evaluation
     // Alternate edits that keep most elements, so both views change a lot.
     std::vector<double> latencies;

@@ -1342,15 +1342,16 @@ const std::vector<TraceCase>& traceCases()
     return all;
 }
 
-// Planning unique_with_counts of `x` (every value distinct) grows the heap by at most 40 bytes a
-// value, measured as the workbench keeps its heap: never trimmed and no blocks of their own
-// (keepFreedMemoryForReuse), so the planning's peak stays resident after the request. The heap's
-// holes of 64 KB or more that earlier tests left are taken first, so the op's tables grow the heap
-// by what they take at their peak wherever the test runs in the suite.
-void checkUniquePlansInABoundedHeap(const Tensor& x)
+// Planning unique_with_counts of `x` (every value distinct) grows the heap by at most
+// `bytesPerValue` bytes a value, measured as the workbench keeps its heap: never trimmed and no
+// blocks of their own (keepFreedMemoryForReuse), so the planning's peak stays resident after the
+// request. The heap's holes of 64 KB or more that earlier tests left are taken first, so the op's
+// tables grow the heap by what they take at their peak wherever the test runs in the suite.
+void checkUniquePlansInABoundedHeap(const Tensor& x, std::int64_t bytesPerValue)
 {
 #if !defined(__GLIBC__) || defined(SLICESCOPE_ASAN)
     Q_UNUSED(x);
+    Q_UNUSED(bytesPerValue);
     QSKIP("needs glibc's heap (and no sanitizer's allocator)");
 #else
     mallopt(M_MMAP_THRESHOLD, 1 << 30);
@@ -1369,8 +1370,9 @@ void checkUniquePlansInABoundedHeap(const Tensor& x)
     QCOMPARE(plan.outputs[0].shape, x.shape());
     const std::int64_t grown = std::int64_t(mallinfo2().arena) - heapBefore;
     qInfo("the heap grew by %.1f bytes a value", double(grown) / double(x.size()));
-    QVERIFY2(grown <= 40 * x.size(), qPrintable(QString("the heap grew by %1 bytes a value")
-                                                     .arg(double(grown) / double(x.size()))));
+    QVERIFY2(grown <= bytesPerValue * x.size(),
+             qPrintable(QString("the heap grew by %1 bytes a value")
+                            .arg(double(grown) / double(x.size()))));
 #endif
 }
 
@@ -1686,7 +1688,55 @@ private slots:
         Tensor x = Tensor::empty(DType::Float32, {n});
         for (std::int64_t i = 0; i < n; ++i)
             x.data<float>()[i] = float((i * 7919) % n);
-        checkUniquePlansInABoundedHeap(x);
+        checkUniquePlansInABoundedHeap(x, 40);
+    }
+
+    // Integers within a span of twice their count are numbered through a table indexed by value
+    // (4 bytes a value of the span), not hashed: 750,000 distinct int32 in a span of 750,000
+    // grow the heap by 12 bytes a value (idx, count and y's row numbers; the table freed before
+    // the last two take its place), where the hash table took 24-27.
+    void uniqueOfASpanOfIntegersHashesNothing()
+    {
+        const std::int64_t n = 750000;
+        Tensor x = Tensor::empty(DType::Int32, {n});
+        for (std::int64_t i = 0; i < n; ++i)
+            x.data<std::int32_t>()[i] = std::int32_t((i * 7919) % n) - 1000;
+        checkUniquePlansInABoundedHeap(x, 16);
+    }
+
+    // Integers in a span wider than twice their count, the extremes of int64 and values of other
+    // integer widths: the same answer from the hash table and from the span's table.
+    void uniqueOfIntegersInAndOutOfTheirSpan()
+    {
+        constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+        constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+        const struct
+        {
+            const char* name;
+            Tensor x, y, idx, count;
+        } cases[] = {
+            {"int64 extremes: hashed", i64({5}, {kMax, kMin, kMax, 0, kMin}),
+             i64({3}, {kMax, kMin, 0}), i32({5}, {0, 1, 0, 2, 1}), i32({3}, {2, 2, 1})},
+            {"int64 near the minimum, a span of 2: indexed",
+             i64({4}, {kMin + 2, kMin, kMin + 2, kMin}), i64({2}, {kMin + 2, kMin}),
+             i32({4}, {0, 1, 0, 1}), i32({2}, {2, 2})},
+            {"int8 across zero: indexed", numbers(DType::Int8, {5}, {2, -1, 0, -1, 2}),
+             numbers(DType::Int8, {3}, {2, -1, 0}), i32({5}, {0, 1, 2, 1, 0}), i32({3}, {2, 2, 1})},
+            {"uint8 over a span of 255: hashed", numbers(DType::UInt8, {3}, {255, 0, 255}),
+             numbers(DType::UInt8, {2}, {255, 0}), i32({3}, {0, 1, 0}), i32({2}, {2, 1})},
+            {"a span just under twice the count: indexed", i32({3}, {10, 15, 10}),
+             i32({2}, {10, 15}), i32({3}, {0, 1, 0}), i32({2}, {2, 1})},
+            {"a span of twice the count: hashed", i32({3}, {10, 16, 10}), i32({2}, {10, 16}),
+             i32({3}, {0, 1, 0}), i32({2}, {2, 1})},
+            {"bools: indexed", bools({4}, {0, 1, 1, 0}), bools({2}, {0, 1}),
+             i32({4}, {0, 1, 1, 0}), i32({2}, {2, 2})},
+        };
+        for (const auto& c : cases) {
+            const OpRun run = runOp("unique_with_counts", {{c.x}});
+            QVERIFY2(show(run.outputs[0]) == show(c.y), c.name);
+            QVERIFY2(show(run.outputs[1]) == show(c.idx), c.name);
+            QVERIFY2(show(run.outputs[2]) == show(c.count), c.name);
+        }
     }
 
     // The distinct-value table doubles when three quarters full, but not when the values left
@@ -1697,8 +1747,8 @@ private slots:
         const std::int64_t n = 49152 + 1000;
         Tensor x = Tensor::empty(DType::Int32, {n});
         for (std::int64_t i = 0; i < n; ++i)
-            x.data<std::int32_t>()[i] = std::int32_t((i * 7919) % n);
-        checkUniquePlansInABoundedHeap(x);
+            x.data<std::int32_t>()[i] = std::int32_t((i * 7919) % n * 3); // hashed: a wide span
+        checkUniquePlansInABoundedHeap(x, 40);
     }
 
     void uniqueRebuildsX()

@@ -13,11 +13,13 @@
 #include "ui/model/indexplanmap.h"
 #include "ui/model/lessons.h"
 #include "ui/model/rowsplanmap.h"
+#include "ui/model/scatterplanmap.h"
 #include "ui/model/workerpool.h"
 
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -353,6 +355,7 @@ private slots:
     void randomPartitions();
     void randomUniques();
     void randomStitches();
+    void stitchesOfPermutationsRankByTheirIndices();
     void mapBuffersArePooled_data();
     void mapBuffersArePooled();
     void frameworkResults();
@@ -903,6 +906,59 @@ void TestAffinePlanMap::mapBuffersArePooled()
     }
     // Its buffer is kept for the next map: none is made for a request of its size.
     QVERIFY(!prepareReusableBuffer(kept));
+}
+
+// A stitch whose indices name every output row once (a permutation, in one index tensor or
+// split over several) reads each input row as the row it names: its map keeps no ranks (at 10^7
+// rows a 40 MB buffer of the pool, fresh in a window's first evaluation) and answers as the
+// stored sources do.
+void TestAffinePlanMap::stitchesOfPermutationsRankByTheirIndices()
+{
+    std::mt19937_64 rng(14);
+    const OpDef* stitch = findOp("dynamic_stitch");
+    for (int round = 0; round < 40; ++round) {
+        const std::int64_t targets = round % 10 == 0 ? 3000 : randomIn(rng, 1, 9);
+        std::vector<std::int64_t> rows(static_cast<std::size_t>(targets));
+        std::iota(rows.begin(), rows.end(), 0);
+        std::shuffle(rows.begin(), rows.end(), rng);
+        const Shape slice = round % 3 == 0 ? Shape{2} : Shape{};
+        std::vector<Tensor> indices, data;
+        const auto split = std::size_t(randomIn(rng, 0, targets));
+        for (const auto& [from, to] : {std::pair<std::size_t, std::size_t>(0, split),
+                                       std::pair<std::size_t, std::size_t>(split, rows.size())}) {
+            const std::vector<std::int64_t> part(rows.begin() + std::ptrdiff_t(from),
+                                                 rows.begin() + std::ptrdiff_t(to));
+            indices.push_back(tensorOf(DType::Int32, {std::int64_t(part.size())}, part));
+            Shape ds{std::int64_t(part.size())};
+            ds.insert(ds.end(), slice.begin(), slice.end());
+            data.push_back(arange(ds));
+        }
+        const Outcome o = compareBothWays(*stitch, {indices, data}, {}, rng);
+        QVERIFY2(o.error.empty(), o.error.c_str());
+        QVERIFY(o.ran && o.scatter);
+    }
+
+    // kPooledRows rows reversed: the map takes no buffer of their size from the pool, so the
+    // pool still has none after it is gone.
+    std::vector<std::int64_t> reversed(static_cast<std::size_t>(kPooledRows));
+    std::iota(reversed.rbegin(), reversed.rend(), 0);
+    Request request;
+    request.op = stitch;
+    request.inputs = {{tensorOf(DType::Int32, {kPooledRows}, reversed)}, {arange({kPooledRows})}};
+    request.sources = true;
+    request.inMemory = true;
+    const RequestResult run = runRequest(request, Limits::machineDefault(), pool());
+    releasePooledBuffers();
+    {
+        const std::optional<SourceMap> map =
+            SourceMap::fromPlan(run.plan, run.inputs, Limits::machineDefault(), nullptr);
+        QVERIFY(map && map->scatterPlan());
+        QCOMPARE(map->scatterPlan()->bytes(),
+                 kPooledRows * 4 + RowBitmap::bytesFor(kPooledRows)); // the winners, asked later
+        QCOMPARE(map->scatterPlan()->inputPosition(1, 0), ReadPosition(kPooledRows - 1)); // data[0]
+    }
+    QVERIFY(prepareReusableBuffer(kPooledRows * 4));
+    releasePooledBuffers();
 }
 
 void TestAffinePlanMap::evaluationKeepsNoSources()

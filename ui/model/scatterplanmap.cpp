@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace ss::ui {
 
@@ -95,7 +96,8 @@ std::shared_ptr<ScatterPlanMap> ScatterPlanMap::make(const OpPlan& plan,
 
 std::int64_t ScatterPlanMap::bytes() const
 {
-    return (m_targetRows + m_inputRows) * std::int64_t(sizeof(std::int32_t)) +
+    const std::int64_t ranks = m_indicesAreRanks ? 0 : m_inputRows;
+    return (m_targetRows + ranks) * std::int64_t(sizeof(std::int32_t)) +
            RowBitmap::bytesFor(m_targetRows);
 }
 
@@ -110,16 +112,21 @@ bool ScatterPlanMap::findWinners(JobContext* ctx)
 bool ScatterPlanMap::markWinners(JobContext* ctx)
 {
     m_written = RowBitmap(m_targetRows);
+    // No fill and no row named twice: a permutation of the rows, whose indices are its ranks.
+    m_indicesAreRanks = !m_filled && m_inputRows == m_targetRows &&
+                        std::all_of(m_pieces.begin(), m_pieces.end(), [](const IndexPiece& piece) {
+                            return piece.distinctTargets && piece.indices.dtype() == DType::Int32;
+                        });
     // From the tensors' pool, not the heap: freed with the evaluation before the last, it is
     // the next one's (the heap grew by it, 10^4 fresh pages at 10^7 rows, whenever the shown
     // evaluation's ranks held the block a new map would have reused).
-    m_ranks = Tensor::empty(DType::Int32, {m_inputRows});
+    if (!m_indicesAreRanks) m_ranks = Tensor::empty(DType::Int32, {m_inputRows});
     std::int64_t written = 0;
     // From the last row to the first: the copy engine runs the pieces in plan order, so a row's
     // last writer is the first met here of those that name it.
     for (std::size_t p = m_pieces.size(); p-- > 0;) {
         const IndexPiece& piece = m_pieces[p];
-        std::int32_t* wins = ranksOf(p);
+        std::int32_t* wins = m_indicesAreRanks ? nullptr : ranksOf(p);
         const bool named = visitIndices(piece.indices, [&](const auto* indices) {
             for (std::int64_t to = piece.count; to > 0; to -= kCancelCheckRows) {
                 if (ctx) ctx->throwIfCancelled();
@@ -128,7 +135,7 @@ bool ScatterPlanMap::markWinners(JobContext* ctx)
                     const std::int64_t t = indices[j];
                     if (t < 0 || t >= m_targetRows) return false;
                     const bool won = m_written.set(t);
-                    wins[j] = std::int32_t(won) - 1; // 0 or -1, ranked by rankWinners()
+                    if (wins) wins[j] = std::int32_t(won) - 1; // 0 or -1, ranked by rankWinners()
                     written += won;
                 }
             }
@@ -136,6 +143,8 @@ bool ScatterPlanMap::markWinners(JobContext* ctx)
         });
         if (!named) return false;
     }
+    // A plan that called its rows distinct when they were not keeps its stored sources.
+    if (m_indicesAreRanks && written != m_inputRows) return false;
     m_written.finish();
     m_writtenRows = written;
     m_lastRead = m_writtenRows * m_rowLength - 1;
@@ -152,18 +161,20 @@ std::vector<ScatterPlanMap::PieceReads> ScatterPlanMap::rankWinners(JobContext* 
     std::vector<PieceReads> pieceReads(m_pieces.size());
     for (std::size_t p = 0; p < m_pieces.size(); ++p) {
         const IndexPiece& piece = m_pieces[p];
-        std::int32_t* ranks = ranksOf(p);
+        // Written here, unless the indices are the ranks.
+        std::int32_t* ranked = m_indicesAreRanks ? nullptr : ranksOf(p);
+        const std::int32_t* ranks = std::as_const(*this).ranksOf(p);
         PieceReads& reads = pieceReads[p];
         reads.lowest = m_writtenRows;
         visitIndices(piece.indices, [&](const auto* indices) {
             for (std::int64_t from = 0; from < piece.count; from += kCancelCheckRows) {
                 if (ctx) ctx->throwIfCancelled();
                 const std::int64_t to = std::min(piece.count, from + kCancelCheckRows);
-                if (m_filled)
-                    m_written.rankEach(indices + from, to - from, ranks + from);
-                else
+                if (ranked && m_filled)
+                    m_written.rankEach(indices + from, to - from, ranked + from);
+                else if (ranked)
                     for (std::int64_t j = from; j < to; ++j)
-                        ranks[j] = ranks[j] < 0 ? ranks[j] : std::int32_t(indices[j]);
+                        ranked[j] = ranked[j] < 0 ? ranked[j] : std::int32_t(indices[j]);
                 for (std::int64_t j = from; j < to; ++j) {
                     const std::int32_t r = ranks[j];
                     reads.rows += r >= 0;

@@ -7,7 +7,8 @@
 // where 4 bytes per row are not): a row is won by the first index met that names it. Every
 // written row is read once, in output order, so an output element's read position is its place
 // among the written elements (a rank in the bitmap), and an input element's is its row's if it
-// wins: a second pass, in input order, keeps each input row's rank (4 bytes per input row), so
+// wins: a second pass, in input order, keeps each input row's rank (4 bytes per input row; the
+// indices of a permutation of the rows are its ranks, kept in nothing more), so
 // that an input's order is read in its own order (a heat map's selection of 10^7 random winners
 // took seconds as a winner and a rank looked up per element). Each output row's winner (4 bytes
 // per output row) is found only once a source is asked for, on the pool: storing it is a random
@@ -107,16 +108,22 @@ private:
     std::int64_t m_rowLength = 1;
     std::int64_t m_targetRows = 0;
     bool m_filled = false;
-    /// Piece p's rows' ranks in m_ranks.
+    /// Piece p's rows' ranks: in m_ranks, or its indices themselves.
     std::int32_t* ranksOf(std::size_t p) { return m_ranks.data<std::int32_t>() + m_pieceBases[p]; }
     const std::int32_t* ranksOf(std::size_t p) const
     {
-        return m_ranks.data<std::int32_t>() + m_pieceBases[p];
+        return m_indicesAreRanks ? m_pieces[p].indices.data<std::int32_t>()
+                                 : m_ranks.data<std::int32_t>() + m_pieceBases[p];
     }
 
     /// Per input row (numbered as winners), the rank of the row it wins among the rows written,
     /// or -1 if it wins none: int32, a buffer of the tensors' pool (reused by the next maps).
     Tensor m_ranks;
+    /// The pieces' int32 indices name every output row once (a permutation of the rows, the
+    /// plan says and markWinners checks): each input row wins the row it names, whose rank is
+    /// that row, so the indices are the ranks and m_ranks is not made (at 10^7 rows a 40 MB
+    /// buffer, fresh in a first evaluation, and two passes over it).
+    bool m_indicesAreRanks = false;
     RowBitmap m_written; ///< the output rows some piece writes
     mutable std::once_flag m_winnersAsked;
     mutable std::atomic<bool> m_winnersFound{false};

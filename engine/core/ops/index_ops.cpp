@@ -16,8 +16,10 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace ss {
 
@@ -546,12 +548,45 @@ template <class T> DistinctKey<T> distinctKey(const T& v)
     }
 }
 
+// findDistinct for integers whose values lie within a span of at most twice their count (labels,
+// class ids, an arange): the table is indexed by value - min, 4 bytes for each value of the span
+// (at most 8 per element, a quarter of what the hash table may take), with no hashing or probing,
+// and values in order read it in order (10^7 distinct int32, an arange, went through a hash table
+// doubled 15 times to 2^24 slots, 128 MB: the workbench's first unique at 10^7 took 0.6-1.1 s at
+// load 12, 0.3-0.75 s now). Returns nullopt for a wider span.
+template <class T, class Idx>
+std::optional<std::int64_t> findDistinctInSpan(const T* x, std::int64_t n, Idx* idx)
+{
+    if (n == 0) return std::nullopt;
+    T lo = x[0], hi = x[0];
+    for (std::int64_t i = 1; i < n; ++i) {
+        lo = std::min(lo, x[i]);
+        hi = std::max(hi, x[i]);
+    }
+    // Modulo 2^64 the difference of the values as unsigned is their true difference.
+    const std::uint64_t span = std::uint64_t(hi) - std::uint64_t(lo);
+    if (span >= std::uint64_t(2 * n)) return std::nullopt;
+    std::vector<std::int32_t> ids(std::size_t(span + 1), -1);
+    std::int32_t next = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+        std::int32_t& id = ids[std::size_t(std::uint64_t(x[i]) - std::uint64_t(lo))];
+        const bool fresh = id < 0; // without a branch: random values would mispredict it
+        id = fresh ? next : id;
+        next += std::int32_t(fresh);
+        idx[i] = Idx(id);
+    }
+    return next;
+}
+
 // For each element, the number of its distinct value in order of first occurrence (written to
 // idx); returns the number of distinct values. Equality is C++ ==, as in TensorFlow's hash map:
 // every NaN is new, -0.0 and +0.0 are one value.
 template <class T, class Idx>
 std::int64_t findDistinct(const T* x, std::int64_t n, Idx* idx)
 {
+    if constexpr (std::is_integral_v<T>)
+        if (const std::optional<std::int64_t> distinct = findDistinctInSpan(x, n, idx))
+            return *distinct;
     // Many distinct values make a table larger than the caches, where every lookup would wait
     // for memory: the slot of a value this far ahead is fetched while the current one is looked
     // up (string keys are hashed once only, so they are not fetched ahead).
