@@ -147,6 +147,15 @@ FrameworkOutcome gatherOutcome(Framework framework, const Tensor& input, const G
         steps.push_back(std::move(p));
     }
 
+    // The plan's memory is charged before it is made, as the core ops' row lists are: an offset
+    // per position of the broadcast index arrays, and a source per result element. Index arrays
+    // of a few kilobytes of text broadcast to 10^9 positions; uncharged, these lists took every
+    // byte of the machine whatever --max-bytes said.
+    if (total > 0) {
+        limits.reserve(*block, DType::Int64, "the offset list of the broadcast index arrays");
+        limits.reserve(outShape, DType::Int64, "the row list");
+    }
+
     // Per result dimension the offsets each coordinate adds; the index dimensions are one
     // dimension here whose offsets come from every array at once.
     const auto inStrides = rowMajorStrides(inShape);
@@ -159,6 +168,7 @@ FrameworkOutcome gatherOutcome(Framework framework, const Tensor& input, const G
         std::vector<std::int64_t> o;
         if (d == kBlock) {
             const std::int64_t n = total == 0 ? 0 : numElements(*block);
+            o.reserve(std::size_t(n));
             std::fill(blockCoord.begin(), blockCoord.end(), 0);
             for (std::int64_t b = 0; b < n; ++b) {
                 std::int64_t off = 0;
