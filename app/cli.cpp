@@ -1390,7 +1390,8 @@ Options:
   --version          show the version
 
 EXPR is a Python subscript such as 'x[1, 2:4, None, ..., :-3:-1, :]' (quote it for the
-shell). Exit status: 0 on success, 1 if the work failed, 2 for a usage error.
+shell). Exit status: 0 on success, 1 if the work failed, 2 for a usage error; ended by
+SIGINT, SIGTERM or SIGHUP (130, 143, 129 in a shell), a file being saved is not left behind.
 )";
 }
 

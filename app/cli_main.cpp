@@ -3,6 +3,7 @@
 // the slicescope_cli library (app/cli.h) so that tests run them in process; this file only looks
 // at the terminal.
 #include "app/cli.h"
+#include "protocol/atomic_file.h"
 
 #include <csignal>
 #include <cstdlib>
@@ -18,6 +19,9 @@ int main(int argc, char** argv)
 {
     // A closed pipe should make a write fail (reported, exit 1), not kill the process silently.
     std::signal(SIGPIPE, SIG_IGN);
+    // Ctrl-C or a kill during `eval --save` leaves no half-written temporary file beside the
+    // target, and says so.
+    ss::removeUnfinishedFilesOnInterrupt("slicescope-cli");
     std::ios::sync_with_stdio(false);
 #ifdef __GLIBC__
     // `run` answers request after request, each allocating its working memory afresh (unique's

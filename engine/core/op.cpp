@@ -174,6 +174,33 @@ IntTensor toIntTensor(const Attr& value, const std::string& what)
     return t;
 }
 
+namespace {
+
+const AttrDef* findAttrDef(const OpDef& def, std::string_view name)
+{
+    for (const AttrDef& a : def.attrs) {
+        if (a.name == name) return &a;
+        if (std::find(a.aliases.begin(), a.aliases.end(), name) != a.aliases.end()) return &a;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+void checkAttrNames(const OpDef& def, const Attrs& attrs)
+{
+    for (const auto& [name, value] : attrs) {
+        const AttrDef* a = findAttrDef(def, name);
+        if (!a) badRequest("op '" + def.name + "' has no attribute '" + name + "'");
+        int spellings = int(attrs.count(a->name));
+        for (const auto& alias : a->aliases)
+            spellings += int(attrs.count(alias));
+        if (spellings > 1)
+            badRequest("attribute '" + a->name + "' of op '" + def.name +
+                       "' is given more than once (under an alias)");
+    }
+}
+
 OpCall::OpCall(const OpDef& def, std::vector<std::vector<Tensor>> inputs, Attrs attrs,
                Limits limits)
     : m_def(&def), m_inputs(std::move(inputs)), m_attrs(std::move(attrs)), m_limits(limits)
@@ -185,25 +212,12 @@ OpCall::OpCall(const OpDef& def, std::vector<std::vector<Tensor>> inputs, Attrs 
         if (!def.inputs[k].isList && m_inputs[k].size() != 1)
             badRequest("input '" + def.inputs[k].name + "' of op '" + def.name +
                        "' must be one tensor");
-    for (const auto& [name, value] : m_attrs) {
-        const AttrDef* a = findAttr(name);
-        if (!a) badRequest("op '" + def.name + "' has no attribute '" + name + "'");
-        int spellings = int(m_attrs.count(a->name));
-        for (const auto& alias : a->aliases)
-            spellings += int(m_attrs.count(alias));
-        if (spellings > 1)
-            badRequest("attribute '" + a->name + "' of op '" + def.name +
-                       "' is given more than once (under an alias)");
-    }
+    checkAttrNames(def, m_attrs);
 }
 
 const AttrDef* OpCall::findAttr(std::string_view name) const
 {
-    for (const AttrDef& a : m_def->attrs) {
-        if (a.name == name) return &a;
-        if (std::find(a.aliases.begin(), a.aliases.end(), name) != a.aliases.end()) return &a;
-    }
-    return nullptr;
+    return findAttrDef(*m_def, name);
 }
 
 const Tensor& OpCall::input(std::string_view name) const

@@ -167,6 +167,11 @@ struct OpDef
     std::vector<Equivalent> equivalents;
 };
 
+/// Refuses (bad_request) an attribute `def` has under no name or alias, and one given under two
+/// of its spellings: what every call of the op is checked for (OpCall, the code an op is written
+/// as).
+void checkAttrNames(const OpDef& def, const Attrs& attrs);
+
 /// An op's arguments as the planner sees them, with typed attribute readers that answer a
 /// mistyped attribute with `bad_request` naming it.
 class OpCall

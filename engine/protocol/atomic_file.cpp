@@ -5,7 +5,9 @@
 #include <QFileInfo>
 #include <QRandomGenerator>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <fcntl.h>
@@ -72,17 +74,110 @@ private:
     }
 };
 
+/// A file writeFileAtomically is writing, where removeUnfinishedFilesOnInterrupt's handler finds
+/// it: a fixed slot that the handler reads (only an active one) while a thread fills or frees
+/// another, so it touches no memory that may be freed under it.
+struct UnfinishedFile
+{
+    enum State : int { Free, Filling, Active };
+    std::atomic<int> state{Free};
+    bool existed = false;      ///< the target held a file before, which it keeps
+    char temp[PATH_MAX] = {};  ///< the temporary file
+    char shown[PATH_MAX] = {}; ///< the target as the caller named it
+};
+static_assert(std::atomic<int>::is_always_lock_free, "read by a signal handler");
+UnfinishedFile g_unfinished[16];
+const char* g_program = "";
+
+bool copyPath(char (&out)[PATH_MAX], const QByteArray& path)
+{
+    if (path.size() >= PATH_MAX) return false;
+    std::memcpy(out, path.constData(), std::size_t(path.size()) + 1);
+    return true;
+}
+
 /// A descriptor that is closed (and a temporary file that is removed) unless released.
 struct TempFile
 {
     int fd = -1;
     QByteArray path;
+    UnfinishedFile* slot = nullptr; ///< where the interrupt handler finds it, if a slot was free
     ~TempFile()
     {
         if (fd >= 0) ::close(fd);
         if (!path.isEmpty()) ::unlink(path.constData());
+        forget();
+    }
+    /// Tells the interrupt handler about the file (best effort: 16 files at once, PATH_MAX).
+    void remember(const QByteArray& shown, bool existed)
+    {
+        for (UnfinishedFile& candidate : g_unfinished) {
+            int free = UnfinishedFile::Free;
+            if (!candidate.state.compare_exchange_strong(free, UnfinishedFile::Filling)) continue;
+            if (copyPath(candidate.temp, path) && copyPath(candidate.shown, shown)) {
+                candidate.existed = existed;
+                candidate.state.store(UnfinishedFile::Active);
+                slot = &candidate;
+            } else {
+                candidate.state.store(UnfinishedFile::Free);
+            }
+            return;
+        }
+    }
+    /// After the file is gone: renamed into place, or removed.
+    void forget()
+    {
+        if (slot) slot->state.store(UnfinishedFile::Free);
+        slot = nullptr;
     }
 };
+
+// Async-signal-safe pieces of the handler's message.
+void append(char* line, std::size_t& used, std::size_t capacity, const char* text)
+{
+    for (; *text && used + 1 < capacity; ++text)
+        line[used++] = *text;
+}
+
+const char* signalName(int sig)
+{
+    switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+    }
+}
+
+void removeUnfinishedFiles(int sig)
+{
+    const int savedErrno = errno;
+    char line[2 * PATH_MAX + 256];
+    std::size_t used = 0;
+    append(line, used, sizeof line, g_program);
+    append(line, used, sizeof line, ": interrupted by ");
+    append(line, used, sizeof line, signalName(sig));
+    for (UnfinishedFile& file : g_unfinished) {
+        // A file already renamed into place is not there to remove, and was written.
+        if (file.state.load() != UnfinishedFile::Active || ::unlink(file.temp) != 0) continue;
+        append(line, used, sizeof line, "; '");
+        append(line, used, sizeof line, file.shown);
+        append(line, used, sizeof line,
+               file.existed ? "' was not written, the file there keeps its old contents"
+                            : "' was not written");
+    }
+    append(line, used, sizeof line, "\n");
+    for (std::size_t at = 0; at < used;) {
+        const ssize_t n = ::write(STDERR_FILENO, line + at, used - at);
+        if (n <= 0) break;
+        at += std::size_t(n);
+    }
+    // The default action ends the process once this handler returns (the signal is blocked
+    // until then), so the parent sees it ended by the signal.
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+    errno = savedErrno;
+}
 
 bool hasNul(const QString& path)
 {
@@ -144,6 +239,7 @@ std::string writeFileAtomically(const QString& path,
         if (fd >= 0) {
             temp.fd = fd;
             temp.path = candidate;
+            temp.remember(QFile::encodeName(path), exists);
         } else if (errno != EEXIST) {
             return reasonOf(errno);
         }
@@ -200,6 +296,7 @@ std::string writeFileAtomically(const QString& path,
     if (std::string why = checkWriteTarget(QFile::decodeName(target)); !why.empty()) return why;
     if (::rename(temp.path.constData(), target.constData()) != 0) return reasonOf(errno);
     temp.path.clear();
+    temp.forget();
     // The rename itself reaches the disk with the directory (best effort: not every file system
     // can sync a directory).
     const int dirFd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -214,6 +311,25 @@ std::string writeFileAtomically(const QString& path, std::string_view bytes)
 {
     return writeFileAtomically(path,
                                [&](const ByteSink& sink) { sink(bytes.data(), bytes.size()); });
+}
+
+void removeUnfinishedFilesOnInterrupt(const char* program)
+{
+    g_program = program;
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction before
+        {
+        };
+        if (::sigaction(sig, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) continue;
+        struct sigaction action
+        {
+        };
+        action.sa_handler = removeUnfinishedFiles;
+        sigemptyset(&action.sa_mask);
+        for (const int other : {SIGINT, SIGTERM, SIGHUP})
+            sigaddset(&action.sa_mask, other);
+        ::sigaction(sig, &action, nullptr);
+    }
 }
 
 } // namespace ss

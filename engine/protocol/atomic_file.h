@@ -35,4 +35,13 @@ std::string writeFileAtomically(const QString& path,
 /// The same for bytes already in memory (an encoded image, a JSON document).
 std::string writeFileAtomically(const QString& path, std::string_view bytes);
 
+/// For a program's main: SIGINT, SIGTERM and SIGHUP (Ctrl-C, kill, a closed terminal) end the
+/// process without leaving a file half-written. The temporary file of every writeFileAtomically
+/// still running is removed (its target keeps what it held), one line on standard error says so
+/// ("PROGRAM: interrupted by SIGINT; 'out.npy' was not written, the file there keeps its old
+/// contents"), and the signal's default action ends the process, so its parent sees it ended by
+/// that signal (a shell reports 128 + its number: 130, 143, 129). A signal ignored when this is
+/// called (nohup, a background job) stays ignored.
+void removeUnfinishedFilesOnInterrupt(const char* program);
+
 } // namespace ss

@@ -10,11 +10,13 @@
 #include "protocol/text_format.h"
 #include "protocol_test.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <fcntl.h>
 #include <fstream>
 #include <spawn.h>
@@ -89,6 +91,8 @@ private slots:
     void executableRunsInteractively();
     void executableAnswersMixedInput();
     void executableReusesItsMemoryRequestAfterRequest();
+    void anInterruptedSaveLeavesNoFileBehind_data();
+    void anInterruptedSaveLeavesNoFileBehind();
     void emptyTensorsWithHugeAxesPrintAtOnce_data();
     void emptyTensorsWithHugeAxesPrintAtOnce();
 };
@@ -772,6 +776,58 @@ void TestCli::evalShowsAViewOfAFileOverTheLimits()
     const Tensor result = readNpyFile(saved, Limits{});
     QCOMPARE(result.shape(), (Shape{2048 - first / 1024, 1024}));
     QVERIFY(result.identical(x.view(first, result.shape())));
+}
+
+// Ctrl-C (or a kill) while `eval --save` writes: the old file keeps its contents, the temporary
+// file beside it is removed (it was left behind, as large as the write had got, and nothing
+// said why the command stopped), a line says what happened, and the process ends by the signal.
+void TestCli::anInterruptedSaveLeavesNoFileBehind_data()
+{
+    QTest::addColumn<int>("sig");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("SIGINT") << int(SIGINT) << "SIGINT";
+    QTest::newRow("SIGTERM") << int(SIGTERM) << "SIGTERM";
+}
+
+void TestCli::anInterruptedSaveLeavesNoFileBehind()
+{
+    QFETCH(int, sig);
+    QFETCH(QString, name);
+    QTemporaryDir dir;
+    // 16 GiB of int8 as a hole: `x[...]` of it is the file's own pages, so only the save takes
+    // time, seconds of it, and the signal comes while it writes.
+    const qint64 n = qint64(1) << 34;
+    QVERIFY(writeSparseNpy(dir.filePath(QStringLiteral("big.npy")), "|i1",
+                           "(" + QByteArray::number(n) + ",)", n));
+    const QByteArray old = "the old contents";
+    {
+        QFile f(dir.filePath(QStringLiteral("out.npy")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(old), old.size());
+    }
+    auto temporaryFiles = [&] {
+        return QDir(dir.path()).entryList({QStringLiteral(".out.npy.*.tmp")},
+                                          QDir::Files | QDir::Hidden);
+    };
+    QProcess process;
+    process.setWorkingDirectory(dir.path());
+    process.start(SLICESCOPE_CLI_PATH, {"eval", "--input", "x=big.npy", "x[...]", "--save",
+                                        "out.npy"});
+    QVERIFY(process.waitForStarted(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(!temporaryFiles().isEmpty() ||
+                                 process.state() == QProcess::NotRunning,
+                             60000);
+    QCOMPARE(process.state(), QProcess::Running);
+    QCOMPARE(::kill(pid_t(process.processId()), sig), 0);
+    QVERIFY(process.waitForFinished(60000));
+    QCOMPARE(process.exitStatus(), QProcess::CrashExit);
+    QCOMPARE(process.readAllStandardError(),
+             "slicescope-cli: interrupted by " + name.toUtf8() +
+                 "; 'out.npy' was not written, the file there keeps its old contents\n");
+    QCOMPARE(temporaryFiles(), QStringList());
+    QFile f(dir.filePath(QStringLiteral("out.npy")));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), old);
 }
 
 void TestCli::emptyTensorsWithHugeAxesPrintAtOnce_data()

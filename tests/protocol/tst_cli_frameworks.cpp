@@ -294,6 +294,40 @@ private slots:
         QCOMPARE(compareOp.exit, 1);
     }
 
+    // An attribute the op does not have is refused as a request refuses it: a misspelt optional
+    // one ("axsi") was left out, and the code silently took its default (np.take(params,
+    // indices, axis=0)); one given twice under an alias, the same.
+    void codeRefusesAttributesTheOpLacks_data()
+    {
+        QTest::addColumn<QString>("framework");
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("attrs");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("misspelt optional") << "numpy"
+                                           << "gather" << R"({"axsi": 1})"
+                                           << "bad_request: op 'gather' has no attribute 'axsi'";
+        QTest::newRow("an index spec's op") << "torch"
+                                            << "strided_slice" << R"({"begin": [1], "strieds": [2]})"
+                                            << "op 'strided_slice' has no attribute 'strieds'";
+        QTest::newRow("alias and name") << "tensorflow"
+                                        << "split"
+                                        << R"({"num_split": 2, "num_or_size_splits": 2})"
+                                        << "attribute 'num_or_size_splits' of op 'split' is "
+                                           "given more than once (under an alias)";
+    }
+    void codeRefusesAttributesTheOpLacks()
+    {
+        QFETCH(QString, framework);
+        QFETCH(QString, op);
+        QFETCH(QString, attrs);
+        QFETCH(QString, message);
+        const CliRun run = cli({"code", "--framework", framework.toStdString(), "--op",
+                                op.toStdString(), "--attrs", attrs.toStdString()});
+        QCOMPARE(run.exit, 1);
+        QCOMPARE(run.out, std::string());
+        QVERIFY2(contains(run.err, message.toStdString()), run.err.c_str());
+    }
+
     // Issue 21: these answered "no direct equivalent" although the framework has the op.
     void codeForOpsWithAnEquivalent_data()
     {

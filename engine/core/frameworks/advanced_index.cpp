@@ -152,6 +152,7 @@ RowsPiece gatherRows(const GatherSpec& spec, const Shape& inShape, const Shape& 
         std::vector<std::int64_t> o;
         if (d == kBlock) {
             const std::int64_t n = total == 0 ? 0 : numElements(block);
+            o.reserve(std::size_t(n));
             std::fill(blockCoord.begin(), blockCoord.end(), 0);
             for (std::int64_t b = 0; b < n; ++b) {
                 std::int64_t off = 0;
@@ -281,6 +282,14 @@ FrameworkOutcome gatherOutcome(Framework framework, const Tensor& input, const G
                               "an advanced index reads outside dimension " + num(a.dim));
     }
     explainPlacement(spec, *block, placement, layout, steps);
+    // The plan's memory is charged before it is made, as the core ops' row lists are: an offset
+    // per position of the broadcast index arrays, and a source per result element. Index arrays
+    // of a few kilobytes of text broadcast to 10^9 positions; uncharged, these lists took every
+    // byte of the machine whatever --max-bytes said.
+    if (total > 0) {
+        limits.reserve(*block, DType::Int64, "the offset list of the broadcast index arrays");
+        limits.reserve(layout.outShape, DType::Int64, "the row list");
+    }
     RowsPiece piece = gatherRows(spec, inShape, *block, total);
     steps.push_back(
         readStep(spec, *block, int(inShape.size()), int(layout.outShape.size()), total));

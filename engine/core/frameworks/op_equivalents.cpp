@@ -318,6 +318,8 @@ std::string renameFirstInput(const std::string& code, const std::string& name)
 std::string opCode(Framework framework, const OpDef& op, const Attrs& attrs)
 {
     const FrameworkModel& model = frameworkModel(framework);
+    // As a request would be: a misspelt attribute was left out, and the code took its default.
+    checkAttrNames(op, attrs);
     if (op.indexSpec) {
         // A subscript (getitem's expr) or raw arguments read as strided_slice reads them.
         return model.code(IndexSpec::fromAttrs(op.name, attrs), std::nullopt);
