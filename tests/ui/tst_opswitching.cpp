@@ -133,6 +133,7 @@ private slots:
     void newOutputViewsComeAFewPerPassEachWithTheNewResult();
     void viewsOnShowAreNotRedrawnForEachPairAddedBelowThem_data();
     void viewsOnShowAreNotRedrawnForEachPairAddedBelowThem();
+    void editorsFitTheOpPickedAfterALesson();
     void staleResultIsGreyedAndSaysWhichRequest();
     void decodeHighlightsResetAndTheErrorMarksTheToken();
     void staleExtrasSayWhichRequest();
@@ -363,6 +364,26 @@ void TestOpSwitching::viewsOnShowAreNotRedrawnForEachPairAddedBelowThem()
         });
         QVERIFY(replots <= 2); // at its place in the longer column, with its new samples
     }
+}
+
+// An op picked after the first lesson gets the editors' height its own editor asks for (120 px
+// at least): the fit measured the editors before the new editor's layout had run, with the
+// lesson's least height (dynamic_partition's two lines kept 303 px, its views 317 of 624).
+void TestOpSwitching::editorsFitTheOpPickedAfterALesson()
+{
+    MainWindow w;
+    w.forgetSession();
+    QVERIFY(w.openLesson(QStringLiteral("walkthrough")));
+    QVERIFY(showSettled(w, QSize(1024, 700)));
+    pickOp(w, QStringLiteral("dynamic_partition"));
+    QVERIFY(waitSettled(w));
+    auto* splitter = w.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
+    auto* editors = static_cast<QScrollArea*>(splitter->widget(0));
+    const int asked = std::max(120, editors->widget()->sizeHint().height());
+    QVERIFY2(editors->height() <= asked,
+             qPrintable(QStringLiteral("the editors take %1 px; they ask for %2")
+                            .arg(editors->height())
+                            .arg(asked)));
 }
 
 void TestOpSwitching::staleResultIsGreyedAndSaysWhichRequest()
