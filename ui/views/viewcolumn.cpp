@@ -34,8 +34,8 @@ void ViewColumn::fitNow()
 void ViewColumn::fitNow(int count)
 {
     // Sharing its height among the views it has, the column shrank the views on show with each
-    // pair added below them (three outputs of 266 px to 160, 114 and 110 on the way to eight in
-    // a 1440 x 1000 window), and narrowed them when the scroll bar came: each size replotted.
+    // pair added below them (dynamic_partition's three outputs on the way to eight in a
+    // 1440 x 1000 window), and narrowed them when the scroll bar came: each size replotted.
     // While views are to come, each is given its final height now, the splitter no taller than
     // they, and the scroll bar is on from the start if it will be needed.
     const bool complete = m_splitter->count() >= count;
@@ -63,7 +63,7 @@ QList<int> ViewColumn::finalHeights(int count, bool* scrolls) const
     const int tallest = least.isEmpty() ? 0 : *std::max_element(least.begin(), least.end());
     const int room = viewport()->height() - m_splitter->handleWidth() * (count - 1);
     *scrolls = tallest * count > room;
-    if (*scrolls) return least;
+    if (*scrolls || count == 0) return least; // none: all went while others were to come
     QList<int> heights(views, room / count);
     if (views == count && views > 0) heights.back() = room - room / count * (count - 1);
     return heights;
