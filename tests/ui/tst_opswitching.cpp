@@ -154,8 +154,10 @@ private slots:
     void outputViewsComeBackForMoreOutputs();
     void manyOutputsScrollInsteadOfGrowingTheWindow();
     void newOutputViewsComeAFewPerPassEachWithTheNewResult();
+    void viewsOnShowAreNotRedrawnForEachPairAddedBelowThem_data();
     void viewsOnShowAreNotRedrawnForEachPairAddedBelowThem();
     void stitchInputViewsKeepTheirSizesOnceShown();
+    void editorsFitTheOpPickedAfterALesson();
     void staleResultIsGreyedAndSaysWhichRequest();
     void decodeHighlightsResetAndTheErrorMarksTheToken();
     void staleExtrasSayWhichRequest();
@@ -346,15 +348,24 @@ void TestOpSwitching::newOutputViewsComeAFewPerPassEachWithTheNewResult()
     QCOMPARE(std::accumulate(added.begin(), added.end(), 0), 6);
 }
 
+void TestOpSwitching::viewsOnShowAreNotRedrawnForEachPairAddedBelowThem_data()
+{
+    // At the views' least height, and with room for them to shrink with each pair added.
+    QTest::addColumn<QSize>("window");
+    QTest::newRow("1024 x 700") << QSize(1024, 700);
+    QTest::newRow("1440 x 1000") << QSize(1440, 1000);
+}
+
 // The views already in the column keep their sizes while the next ones come a pair a pass, so
 // each is drawn for its new samples and not again for every pair added below it (the splitter
 // shared its old height among the views each time: dynamic_partition's edit from 3 outputs to 8
 // replotted the first three 3-4 times each).
 void TestOpSwitching::viewsOnShowAreNotRedrawnForEachPairAddedBelowThem()
 {
+    QFETCH(QSize, window);
     MainWindow w;
     w.forgetSession();
-    QVERIFY(showSettled(w, QSize(1024, 700)));
+    QVERIFY(showSettled(w, window));
     w.setWorkspace(partitionWorkspace(3, 100000), QStringLiteral("test"));
     QVERIFY(waitSettled(w));
     std::vector<const HeatMap*> plots;
@@ -362,6 +373,7 @@ void TestOpSwitching::viewsOnShowAreNotRedrawnForEachPairAddedBelowThem()
         plots.push_back(w.outputView(k)->findChild<HeatMap*>());
         QVERIFY(plots.back() && plots.back()->isVisible());
     }
+    QTest::qWait(50); // the last view's replot queued by its first layout has run by now
     stagetrace::enable(true);
     (void)stagetrace::take();
     w.setWorkspace(partitionWorkspace(8, 100000), QStringLiteral("test"));
@@ -410,6 +422,26 @@ void TestOpSwitching::stitchInputViewsKeepTheirSizesOnceShown()
                                     .arg(height)
                                     .arg(settled)));
     }
+}
+
+// An op picked after the first lesson gets the editors' height its own editor asks for (120 px
+// at least): the fit measured the editors before the new editor's layout had run, with the
+// lesson's least height (dynamic_partition's two lines kept 303 px, its views 317 of 624).
+void TestOpSwitching::editorsFitTheOpPickedAfterALesson()
+{
+    MainWindow w;
+    w.forgetSession();
+    QVERIFY(w.openLesson(QStringLiteral("walkthrough")));
+    QVERIFY(showSettled(w, QSize(1024, 700)));
+    pickOp(w, QStringLiteral("dynamic_partition"));
+    QVERIFY(waitSettled(w));
+    auto* splitter = w.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
+    auto* editors = static_cast<QScrollArea*>(splitter->widget(0));
+    const int asked = std::max(120, editors->widget()->sizeHint().height());
+    QVERIFY2(editors->height() <= asked,
+             qPrintable(QStringLiteral("the editors take %1 px; they ask for %2")
+                            .arg(editors->height())
+                            .arg(asked)));
 }
 
 void TestOpSwitching::staleResultIsGreyedAndSaysWhichRequest()

@@ -20,6 +20,10 @@ public:
     QSplitter* splitter() const { return m_splitter; }
     /// Sizes the splitter to its views now, not at the layout pass the change posted.
     void fitNow();
+    /// fitNow, for a column that will hold `count` views when all have come: until then the
+    /// views on show take the heights they will have then, and the views still to come do not
+    /// squeeze them.
+    void fitNow(int count);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -29,7 +33,11 @@ signals:
     void scrolled();
 
 private:
+    /// Each view's height once `count` are there, and whether the column will scroll then.
+    QList<int> finalHeights(int count, bool* scrolls) const;
+
     QSplitter* m_splitter;
+    bool m_held = false; ///< the views' heights are held for the views still to come
 };
 
 } // namespace ss::ui

@@ -123,8 +123,9 @@ void OutputPanel::addViews()
     // The column grows to hold the views added now, in this pass: its splitter had shared its
     // old height among them, squeezing the views already on show until the layout came, one pass
     // later (with the next pair added, a pass too late). Those views are back at their sizes
-    // before their heat maps' queued replots run, which then have nothing to draw.
-    m_column->fitNow();
+    // before their heat maps' queued replots run, which then have nothing to draw. The views
+    // on show take the sizes they will keep while the others come.
+    m_column->fitNow(m_wanted);
     stagetrace::mark("gui: output views added");
     if (!isComplete()) {
         m_addTimer->start();

@@ -2,6 +2,7 @@
 #include "ui/workbench/workbenchsplitter.h"
 
 #include <QEvent>
+#include <QLayout>
 #include <QScreen>
 #include <QScrollArea>
 
@@ -116,7 +117,13 @@ void WorkbenchSplitter::fit()
     // The editors get the height they ask for (every entry of the raw table in view), up to
     // what leaves the views their least room (past that the editors scroll); the views get the
     // rest. Set when an op or lesson opens, not on edits: adding an entry must not move the
-    // views.
+    // views. The layouts the new op's editor posted run first, deepest first so that each
+    // holds its children's new least sizes: measured before them, the editors' least height was
+    // still the last op's (258 px for dynamic_partition's two lines after the first lesson,
+    // which left its views 317 px of 624 at 1024 x 700).
+    const QList<QLayout*> layouts = m_editors->findChildren<QLayout*>();
+    for (auto layout = layouts.rbegin(); layout != layouts.rend(); ++layout)
+        (*layout)->activate();
     const int total = std::max(height(), window()->height() - 120);
     const int most = std::max(120, total - viewsLeastRoom(*this, total));
     const int least = std::min(m_editors->minimumSizeHint().height(), most);
