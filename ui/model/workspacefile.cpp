@@ -215,22 +215,28 @@ Workspace readWorkspaceFile(const QString& path, const Workspace& current, const
                             QString* note)
 {
     checkPath(path); // before the name is taken from it: a NUL would cut the name short
-    const std::string where = QFileInfo(path).fileName().toStdString() + ": ";
-    try {
-        if (path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive)) {
+    // The readers' errors name the file already ("'/tmp/x.npy': not a .npy file"); what is
+    // wrong with its contents is said with the file's name in front.
+    const auto named = [&path](auto&& read) {
+        try {
+            return read();
+        } catch (const OpError& e) {
+            throw OpError(e.code(), QFileInfo(path).fileName().toStdString() + ": " + e.what());
+        }
+    };
+    if (path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive)) {
+        Tensor data = readNpyFile(QFile::encodeName(path).toStdString(), limits);
+        return named([&] {
             Workspace ws = current;
             if (ws.inputs.empty() || ws.inputs.front().empty()) ws = Workspace{};
-            ws.inputs.front().front() =
-                dataSource(readNpyFile(QFile::encodeName(path).toStdString(), limits));
+            ws.inputs.front().front() = dataSource(std::move(data));
             return fitSpecToFile(ws, limits, note);
-        }
-        // A workspace is one request line: the CLI's limit on those is the limit here too.
-        const std::string bytes =
-            readRegularFile(QFile::encodeName(path).toStdString(), maxRequestLineBytes(limits));
-        return workspaceFromJson(parseJson(bytes), limits);
-    } catch (const OpError& e) {
-        throw OpError(e.code(), where + e.what());
+        });
     }
+    // A workspace is one request line: the CLI's limit on those is the limit here too.
+    const std::string bytes =
+        readRegularFile(QFile::encodeName(path).toStdString(), maxRequestLineBytes(limits));
+    return named([&] { return workspaceFromJson(parseJson(bytes), limits); });
 }
 
 std::string workspaceFileText(const Workspace& workspace)
