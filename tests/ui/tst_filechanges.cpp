@@ -44,6 +44,15 @@ QString exprOnDisk(const QString& path)
     return exprOf(readWorkspaceFile(path, Workspace{}, Limits{}));
 }
 
+/// Answers the window's "File changed on disk" questions with `choice`, counting them.
+void answerDiskPrompts(MainWindow& w, int& asked, MainWindow::DiskChoice choice)
+{
+    w.setDiskPrompt([&asked, choice](const QString&) {
+        ++asked;
+        return choice;
+    });
+}
+
 } // namespace
 
 class TestFileChanges : public QObject
@@ -168,10 +177,7 @@ void TestFileChanges::focusNoticesAChangeOnce()
     MainWindow w;
     w.forgetSession();
     int asked = 0;
-    w.setDiskPrompt([&](const QString&) {
-        ++asked;
-        return MainWindow::DiskChoice::Reload;
-    });
+    answerDiskPrompts(w, asked, MainWindow::DiskChoice::Reload);
     QString error;
     QVERIFY2(w.openFile(path, &error), qPrintable(error));
     w.show();
@@ -211,10 +217,7 @@ void TestFileChanges::focusNoticesAChangeOnce()
     QVERIFY(w.undoStack()->isClean());
 
     // Answered once per change: kept as it is (Cancel), focus asks no more until the next one.
-    w.setDiskPrompt([&](const QString&) {
-        ++asked;
-        return MainWindow::DiskChoice::Cancel;
-    });
+    answerDiskPrompts(w, asked, MainWindow::DiskChoice::Cancel);
     w.setWorkspace(getitemWorkspace({3, 4}, QStringLiteral("x[2]")), QStringLiteral("t"));
     writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[0]")));
     w.files()->checkFileOnDisk();
@@ -242,10 +245,7 @@ void TestFileChanges::anUnreadableChangeIsAskedAbout()
     MainWindow w;
     w.forgetSession();
     int asked = 0;
-    w.setDiskPrompt([&](const QString&) {
-        ++asked;
-        return MainWindow::DiskChoice::Overwrite;
-    });
+    answerDiskPrompts(w, asked, MainWindow::DiskChoice::Overwrite);
     QString error;
     QVERIFY2(w.openFile(path, &error), qPrintable(error));
     {
