@@ -44,6 +44,14 @@ QString exprOnDisk(const QString& path)
     return exprOf(readWorkspaceFile(path, Workspace{}, Limits{}));
 }
 
+/// A workspace file `w.slicescope.json` in `dir`, of a (3, 4) input and x[0].
+QString workspaceFileIn(const QTemporaryDir& dir)
+{
+    const QString path = dir.filePath(QStringLiteral("w.slicescope.json"));
+    writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[0]")));
+    return path;
+}
+
 /// Answers the window's "File changed on disk" questions with `choice`, counting them.
 void answerDiskPrompts(MainWindow& w, int& asked, MainWindow::DiskChoice choice)
 {
@@ -74,8 +82,7 @@ private slots:
 void TestFileChanges::stampSeesBytesNotTimes()
 {
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("w.slicescope.json"));
-    writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[0]")));
+    const QString path = workspaceFileIn(dir);
     const FileStamp stamp = FileStamp::of(path);
     QVERIFY(stamp.exists());
     QCOMPARE(stamp.compare(path), FileStamp::Change::None);
@@ -172,8 +179,7 @@ void TestFileChanges::saveAsksWhenAnotherWindowSaved()
 void TestFileChanges::focusNoticesAChangeOnce()
 {
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("w.slicescope.json"));
-    writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[0]")));
+    const QString path = workspaceFileIn(dir);
     MainWindow w;
     w.forgetSession();
     int asked = 0;
@@ -240,8 +246,7 @@ void TestFileChanges::focusNoticesAChangeOnce()
 void TestFileChanges::anUnreadableChangeIsAskedAbout()
 {
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("w.slicescope.json"));
-    writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[0]")));
+    const QString path = workspaceFileIn(dir);
     MainWindow w;
     w.forgetSession();
     int asked = 0;
@@ -262,8 +267,7 @@ void TestFileChanges::anUnreadableChangeIsAskedAbout()
 void TestFileChanges::saveWithoutChangesWritesNothing()
 {
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("w.slicescope.json"));
-    writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[0]")));
+    const QString path = workspaceFileIn(dir);
     const QDateTime old = QDateTime::currentDateTime().addDays(-30);
     {
         QFile file(path);
@@ -287,8 +291,7 @@ void TestFileChanges::saveWithoutChangesWritesNothing()
 void TestFileChanges::automationGetsAnErrorNotADialog()
 {
     QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("w.slicescope.json"));
-    writeWorkspaceFile(path, getitemWorkspace({3, 4}, QStringLiteral("x[0]")));
+    const QString path = workspaceFileIn(dir);
     MainWindow w;
     w.forgetSession();
     Automation channel(w);
