@@ -373,12 +373,10 @@ void TestOpSwitching::viewsOnShowAreNotRedrawnForEachPairAddedBelowThem()
         plots.push_back(w.outputView(k)->findChild<HeatMap*>());
         QVERIFY(plots.back() && plots.back()->isVisible());
     }
-    QTest::qWait(50); // the last view's replot queued by its first layout has run by now
     stagetrace::enable(true);
     (void)stagetrace::take();
     w.setWorkspace(partitionWorkspace(8, 100000), QStringLiteral("test"));
     QVERIFY(waitSettled(w));
-    QTest::qWait(50); // a replot queued by the last layout has run by now
     const std::vector<stagetrace::Mark> marks = stagetrace::take();
     stagetrace::enable(false);
     QCOMPARE(w.outputViewCount(), 8);

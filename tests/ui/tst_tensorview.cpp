@@ -200,6 +200,7 @@ private slots:
     void aTitleIsLaidOutOncePerText();
     void aNewShapeIsSampledOnceAtItsNewSize();
     void aReplotPaintsWithTheWindowsNextPaint();
+    void settledOnceTheNewSamplesAreDrawn();
     void anOrderDuringASamplingIsSampledAfterIt();
     void greyScaleSpansTheTensorsFiniteValues_data();
     void greyScaleSpansTheTensorsFiniteValues();
@@ -861,6 +862,30 @@ void TestTensorView::aReplotPaintsWithTheWindowsNextPaint()
     plot->replot();
     QCOMPARE(counter.paints, 0);
     QTRY_COMPARE(counter.paints, 1);
+}
+
+// A view says it has settled once its heat map has drawn its newest samples: applying them
+// queues the replot that draws them, and a test or a screenshot that waits for the view would
+// otherwise see the frame before.
+void TestTensorView::settledOnceTheNewSamplesAreDrawn()
+{
+    TensorView view;
+    view.resize(500, 400);
+    view.setHeatMapThreshold(100);
+    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x"));
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QTRY_VERIFY(view.isSettled());
+    QVERIFY(view.isHeatMap());
+    auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("heatMap"));
+    QSignalSpy replots(plot, &QCustomPlot::beforeReplot); // (`settled` may come in afterReplot)
+    std::vector<int> replotsWhenSettled;
+    connect(&view, &TensorView::settled, this,
+            [&] { replotsWhenSettled.push_back(int(replots.count())); });
+    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x")); // new values
+    QTRY_VERIFY(!replotsWhenSettled.empty());
+    QVERIFY(replotsWhenSettled.front() >= 1); // not 0: the replot still queued
+    QVERIFY(view.isSettled());
 }
 
 void TestTensorView::anOrderDuringASamplingIsSampledAfterIt()

@@ -593,8 +593,11 @@ HeatMap::HeatMap(ViewState& state, QWidget* parent)
         stagetrace::mark("gui: heat map replot starts", this);
         m_plottedSize = size();
     });
-    connect(this, &QCustomPlot::afterReplot, this,
-            [this] { stagetrace::mark("gui: heat map replot ends", this); });
+    connect(this, &QCustomPlot::afterReplot, this, [this] {
+        stagetrace::mark("gui: heat map replot ends", this);
+        // A queued replot was the last thing pending (isSettled): what is drawn is settled now.
+        if (isSettled()) emit settled();
+    });
     connect(xAxis2, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
         clampRange(xAxis2, m_state.layout.cols());
         m_resampleTimer->start();
@@ -813,7 +816,9 @@ void HeatMap::applySamples(std::shared_ptr<Samples> samples)
 
 bool HeatMap::isSettled() const
 {
-    return !m_startQueued && !m_jobs->isBusy() && !m_resampleTimer->isActive();
+    // A replot still queued (a sampling's, a show's, a resize's) has yet to draw what is newest.
+    return !m_startQueued && !m_jobs->isBusy() && !m_resampleTimer->isActive() && !mReplotQueued &&
+           !m_resizeReplotQueued;
 }
 
 QRectF HeatMap::cellPixels(std::int64_t row, std::int64_t col) const
@@ -985,7 +990,10 @@ void HeatMap::replotIfResized()
 {
     m_resizeReplotQueued = false;
     // A replot already queued draws at the new size too.
-    if (size() != m_plottedSize && !mReplotQueued) replot();
+    if (size() != m_plottedSize && !mReplotQueued)
+        replot(); // says `settled` when it ends
+    else if (isSettled())
+        emit settled();
 }
 
 bool HeatMap::event(QEvent* event)

@@ -56,7 +56,7 @@ public:
     QRect elementRect(std::int64_t flat) const;
     /// Pans (keeping the zoom) so that element `flat` is in view.
     void ensureVisible(std::int64_t flat);
-    /// No sampling is pending: what is drawn is the newest data.
+    /// No sampling and no replot is pending: what is drawn is the newest data.
     bool isSettled() const;
 
 signals:
