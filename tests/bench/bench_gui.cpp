@@ -26,6 +26,9 @@
 //   bench_gui --runs 30          edits per size
 //   bench_gui --only 1000000     one size (and no first-frame runs)
 //   bench_gui --no-idle          skip the idle edits (each waits 65 s)
+//   bench_gui --pause 2000       the quiet spell before each edit, ms (120 by default: the
+//                                window's debounce and a little more; a user's edits come
+//                                seconds apart)
 //   bench_gui --first-frame      (internal) print this process's start-to-first-frame time
 //   bench_gui --op pad           the edits mirror-pad the input (REFLECT, SYMMETRIC) instead of
 //                                slicing it (--op getitem, the default); --op gather: the
@@ -137,6 +140,8 @@ public:
 
 /// --stages: where each edit's time went.
 bool g_stages = false;
+/// The quiet spell before each edit, ms (--pause): the next edit evaluates at once after it.
+int g_pauseMs = 120;
 
 /// The GUI thread's own time per kind of event it handles at the top of the loop (an event
 /// sent from inside another is counted in that one's time), in ms, since the last take().
@@ -702,7 +707,7 @@ Row measure(const std::string& op, const Shape& shape, int runs, bool idleEdit)
     StallMeter stalls;
     stalls.start();
     for (int i = 0; i < runs; ++i) {
-        idle(120); // a quiet spell: the next edit evaluates at once
+        idle(g_pauseMs); // a quiet spell: the next edit evaluates at once
         const double faultsBefore = minorFaults();
         const double cpuBefore = processCpuMs();
         editStarts.push_back(stagetrace::nowNs());
@@ -852,6 +857,7 @@ int main(int argc, char** argv)
             runsGiven = true;
         }
         if (std::strcmp(argv[i], "--only") == 0) only = std::atoll(argv[i + 1]);
+        if (std::strcmp(argv[i], "--pause") == 0) g_pauseMs = std::max(1, std::atoi(argv[i + 1]));
         if (std::strcmp(argv[i], "--max") == 0) max = std::atoll(argv[i + 1]);
         if (std::strcmp(argv[i], "--model") == 0) model = QString::fromLocal8Bit(argv[i + 1]);
         if (std::strcmp(argv[i], "--op") == 0) op = argv[i + 1];
