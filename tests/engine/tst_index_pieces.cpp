@@ -387,6 +387,54 @@ private slots:
         QVERIFY(values(run.outputs[1]) == idx);
         QVERIFY(values(run.outputs[2]) == count);
     }
+
+    // When the distinct values come first, y is x[:distinct]: one block of x, with no row
+    // numbers, and all of x (shared, not copied) when every value is distinct.
+    void uniqueOfDistinctValuesFirstIsAPrefix()
+    {
+        const OpRun some = runOp("unique_with_counts", {{i32({7}, {5, 3, 9, 1, 3, 5, 9})}});
+        QVERIFY(std::holds_alternative<AffinePiece>(some.plan.outputs[0].pieces.front()));
+        QVERIFY(values(some.outputs[0]) == (std::vector<std::int64_t>{5, 3, 9, 1}));
+        QVERIFY(std::ranges::equal(some.sources[0], std::vector<std::int64_t>{0, 1, 2, 3}));
+        QVERIFY(values(some.outputs[1]) == (std::vector<std::int64_t>{0, 1, 2, 3, 1, 0, 2}));
+        QVERIFY(values(some.outputs[2]) == (std::vector<std::int64_t>{2, 2, 2, 1}));
+        const Tensor x = floats({100003});
+        const OpRun all = runOp("unique_with_counts", {{x}});
+        QCOMPARE(all.outputs[0].raw(), x.raw());
+        // A repeat before the last distinct value: its rows are numbered.
+        const OpRun late = runOp("unique_with_counts", {{i32({4}, {5, 5, 3, 1})}});
+        QVERIFY(std::holds_alternative<IndexPiece>(late.plan.outputs[0].pieces.front()));
+        QVERIFY(std::ranges::equal(late.sources[0], std::vector<std::int64_t>{0, 2, 3}));
+    }
+
+    // A mask whose true entries are one run picks a slice: one affine block of the tensor, with
+    // no row numbers, and the tensor itself (shared, not copied) when every entry is true.
+    void oneRunMaskIsASlice()
+    {
+        const Tensor t = floats({2, 10, 3});
+        std::vector<std::int64_t> bits(10, 0);
+        std::fill(bits.begin() + 3, bits.begin() + 7, 1);
+        const OpRun run = runOp("boolean_mask", {{t}, {ints(DType::Bool, {10}, bits)}},
+                                {{"axis", Attr(std::int64_t(1))}});
+        QVERIFY(std::holds_alternative<AffinePiece>(run.plan.outputs[0].pieces.front()));
+        QCOMPARE(run.outputs[0].shape(), (Shape{2, 4, 3}));
+        std::vector<std::int64_t> picked;
+        for (std::int64_t g = 0; g < 2; ++g)
+            for (std::int64_t j = 3; j < 7; ++j)
+                for (std::int64_t k = 0; k < 3; ++k)
+                    picked.push_back(g * 30 + j * 3 + k);
+        QVERIFY(std::ranges::equal(run.sources[0], picked));
+        for (std::size_t e = 0; e < picked.size(); ++e)
+            QCOMPARE(run.outputs[0].data<std::uint32_t>()[e], t.data<std::uint32_t>()[picked[e]]);
+        const OpRun all = runOp(
+            "boolean_mask", {{t}, {ints(DType::Bool, {2, 10}, std::vector<std::int64_t>(20, 1))}});
+        QCOMPARE(all.outputs[0].raw(), t.raw());
+        // Two runs: the rows are numbered.
+        bits[8] = 1;
+        const OpRun two = runOp("boolean_mask", {{t}, {ints(DType::Bool, {10}, bits)}},
+                                {{"axis", Attr(std::int64_t(1))}});
+        QVERIFY(std::holds_alternative<IndexPiece>(two.plan.outputs[0].pieces.front()));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestIndexPieces)

@@ -38,9 +38,10 @@ std::int64_t blocksFor(std::int64_t bits)
     return (wordsFor(bits) + kWordsPerBlock - 1) / kWordsPerBlock;
 }
 
-/// The rows of an output's one piece, as make() checks them: a row list, or an index piece's
+/// The rows of an output's one piece, as make() checks them: a row list, an index piece's
 /// gather form with one index per row (boolean_mask's and dynamic_partition's row numbers, a
-/// gather's indices), covering `size` elements from the output's start.
+/// gather's indices), or a rank-1 run of consecutive elements (unique's y when the distinct
+/// values come first: rows of one element), covering `size` elements from the output's start.
 struct PieceRows
 {
     int slot = -1; ///< of the first row (a row list's may be kConstantSlot)
@@ -55,6 +56,13 @@ std::optional<PieceRows> pieceRows(const Piece& piece, std::int64_t size)
             std::int64_t(rows->rows.size()) * rows->rowLength != size)
             return std::nullopt;
         return PieceRows{sourceSlot(rows->rows.front()), rows->rowLength, rows->constantRuns};
+    }
+    if (const auto* run = std::get_if<AffinePiece>(&piece)) {
+        if (run->outOffset != 0 || run->extents != std::vector<std::int64_t>{size} ||
+            run->inStrides != std::vector<std::int64_t>{1} ||
+            run->outStrides != std::vector<std::int64_t>{1})
+            return std::nullopt;
+        return PieceRows{run->slot, 1, false};
     }
     const auto* index = std::get_if<IndexPiece>(&piece);
     if (!index) return std::nullopt;
@@ -77,6 +85,13 @@ template <class Row> bool forEachRow(const Piece& piece, JobContext* ctx, Row&& 
         for (std::size_t r = 0; r < rows->rows.size(); ++r) {
             if (ctx && std::int64_t(r) % kCancelCheckRows == 0) ctx->throwIfCancelled();
             if (!row(rows->rows[r])) return false;
+        }
+        return true;
+    }
+    if (const auto* run = std::get_if<AffinePiece>(&piece)) {
+        for (std::int64_t j = 0; j < run->extents.front(); ++j) {
+            if (ctx && j % kCancelCheckRows == 0) ctx->throwIfCancelled();
+            if (!row(packSource(run->slot, run->inOffset + j))) return false;
         }
         return true;
     }
@@ -268,8 +283,7 @@ void RowBitmap::rowsBlockMinima(std::int64_t base, std::int64_t length, std::int
         if (r == to) continue;
         // The block's first element in a row set: the rows before it are ranked.
         const std::int64_t element = std::max(a, r * length);
-        least[i] =
-            std::min(least[i], ReadRank(base + ranked * length + (element - r * length)));
+        least[i] = std::min(least[i], ReadRank(base + ranked * length + (element - r * length)));
     }
 }
 

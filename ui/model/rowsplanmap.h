@@ -94,8 +94,9 @@ public:
     static constexpr int kMaxOutputsPerSlot = 32;
 
     /// The map of `plan` over inputs of these element counts (slot order), or null if an output
-    /// is not computed, empty, or one RowsPiece or gather-form IndexPiece of one index per row
-    /// that covers it from its start (reading rows of one input slot with a row length that
+    /// is not computed, empty, or one RowsPiece, gather-form IndexPiece of one index per row or
+    /// rank-1 run of consecutive elements (an AffinePiece of stride 1) that covers it from its
+    /// start (reading rows of one input slot with a row length that
     /// divides the slot, or only constants), or if an input is read by outputs of different row
     /// lengths or by more than kMaxOutputsPerSlot.
     /// Cheap: the rows are checked and marked by markRows(), which must succeed before the map

@@ -581,8 +581,7 @@ std::optional<std::int64_t> findDistinctInSpan(const T* x, std::int64_t n, Idx* 
 // For each element, the number of its distinct value in order of first occurrence (written to
 // idx); returns the number of distinct values. Equality is C++ ==, as in TensorFlow's hash map:
 // every NaN is new, -0.0 and +0.0 are one value.
-template <class T, class Idx>
-std::int64_t findDistinct(const T* x, std::int64_t n, Idx* idx)
+template <class T, class Idx> std::int64_t findDistinct(const T* x, std::int64_t n, Idx* idx)
 {
     if constexpr (std::is_integral_v<T>)
         if (const std::optional<std::int64_t> distinct = findDistinctInSpan(x, n, idx))
@@ -620,10 +619,10 @@ std::int64_t findDistinct(const T* x, std::int64_t n, Idx* idx)
     return next;
 }
 
-// Where each distinct value first occurs and how often it occurs, from idx in one pass: the values
-// are numbered in order of first occurrence, so the first element whose number is one past the
-// highest seen so far is that value's first occurrence. (Kept while the table was built, they
-// were two 8-byte lists and a count in every slot.)
+// Where each distinct value first occurs (unless `first` is null) and how often it occurs, from
+// idx in one pass: the values are numbered in order of first occurrence, so the first element
+// whose number is one past the highest seen so far is that value's first occurrence. (Kept while
+// the table was built, they were two 8-byte lists and a count in every slot.)
 template <class Idx, class Row>
 void writeFirstsAndCounts(const Idx* idx, std::int64_t n, Row* first, Idx* count,
                           std::int64_t distinct)
@@ -634,9 +633,21 @@ void writeFirstsAndCounts(const Idx* idx, std::int64_t n, Row* first, Idx* count
     std::int64_t next = 0;
     for (std::int64_t i = 0; i < n; ++i) {
         if (i + kAhead < n) __builtin_prefetch(&count[idx[i + kAhead]], 1);
-        if (idx[i] == next) first[next++] = Row(i);
+        if (idx[i] == next) {
+            if (first) first[next] = Row(i);
+            ++next;
+        }
         ++count[idx[i]];
     }
+}
+
+// Whether the first `distinct` elements are the distinct values (idx[i] == i for each of them):
+// then y is x[:distinct], every x when its values are all distinct. Stops at the first repeat.
+template <class Idx> bool distinctValuesComeFirst(const Idx* idx, std::int64_t distinct)
+{
+    for (std::int64_t i = 0; i < distinct; ++i)
+        if (idx[i] != Idx(i)) return false;
+    return true;
 }
 
 // Calls f with idx's values, writable, as int32 or int64 (out_idx).
@@ -685,7 +696,19 @@ OpPlan uniqueWithCounts(const OpCall& call)
     OpPlan plan;
     OutputPlan y = newOutput(call, x.dtype(), {distinct}, "y");
     Tensor counts = Tensor::empty(idxType, {distinct}, call.limits());
-    if (distinct > 0) {
+    bool prefix = false;
+    withIdx(idxValues, [&](auto* idx) { prefix = distinctValuesComeFirst(idx, distinct); });
+    if (distinct > 0 && prefix) {
+        // y is a run of x, copied as one block (all of x: shared, not copied), with no row
+        // numbers: a 10^7-element first evaluation of distinct values wrote 40 MB of fresh
+        // numbers and copied x row by row into a fresh y.
+        y.pieces.push_back(AffinePiece{
+            .slot = call.slot("x"), .extents = {distinct}, .inStrides = {1}, .outStrides = {1}});
+        withIdx(idxValues, [&](auto* idx) {
+            using I = std::remove_pointer_t<decltype(idx)>;
+            writeFirstsAndCounts(idx, n, static_cast<I*>(nullptr), counts.data<I>(), distinct);
+        });
+    } else if (distinct > 0) {
         IndexPiece rows = rowNumbers(call, call.slot("x"), n, distinct, 1);
         withRowNumbers(rows, [&](auto* first) {
             withIdx(idxValues, [&](auto* idx) {
@@ -1012,23 +1035,37 @@ OpPlan booleanMask(const OpCall& call)
         // A non-empty output bounds these products; an empty tensor's may pass int64.
         const std::int64_t outer = product(ts, 0, ax);
         const std::int64_t inner = product(ts, end, ts.size());
-        // Branch-free (a random mask mispredicts every other branch): each position is written
-        // to the next free row, which only advances past a true one; +1 for the last write.
-        IndexPiece rows = rowNumbers(call, call.slot("tensor"), span, count + 1, inner);
-        withRowNumbers(rows, [&](auto* picked) {
-            using I = std::remove_pointer_t<decltype(picked)>;
-            std::int64_t n = 0;
-            for (std::int64_t i = 0; i < span; ++i) {
-                picked[n] = I(i);
-                n += m[i] != 0;
-            }
-        });
-        // Every outer block picks the same rows, one block further on: one list serves them all.
-        rows.count = count;
-        rows.groups = outer;
-        rows.groupsPerBlock = outer;
-        rows.groupStride = span * inner;
-        out.pieces.push_back(std::move(rows));
+        const std::int64_t first = std::find_if(m, m + span, [](std::uint8_t b) { return b; }) - m;
+        if (std::find(m + first, m + first + count, 0) == m + first + count) {
+            // The true entries are one run (all of the mask, a prefix such as a sequence mask's):
+            // the output is a slice, copied a block at a time (all of the tensor: shared), with
+            // no row numbers. A 10^7-element first evaluation of an all-true mask wrote 40 MB of
+            // fresh numbers, then copied the tensor row by row into a fresh output.
+            out.pieces.push_back(AffinePiece{.slot = call.slot("tensor"),
+                                             .inOffset = first * inner,
+                                             .extents = {outer, count, inner},
+                                             .inStrides = {span * inner, inner, 1},
+                                             .outStrides = {count * inner, inner, 1}});
+        } else {
+            // Branch-free (a random mask mispredicts every other branch): each position is written
+            // to the next free row, which only advances past a true one; +1 for the last write.
+            IndexPiece rows = rowNumbers(call, call.slot("tensor"), span, count + 1, inner);
+            withRowNumbers(rows, [&](auto* picked) {
+                using I = std::remove_pointer_t<decltype(picked)>;
+                std::int64_t n = 0;
+                for (std::int64_t i = 0; i < span; ++i) {
+                    picked[n] = I(i);
+                    n += m[i] != 0;
+                }
+            });
+            // Every outer block picks the same rows, one block further on: one list serves them
+            // all.
+            rows.count = count;
+            rows.groups = outer;
+            rows.groupsPerBlock = outer;
+            rows.groupStride = span * inner;
+            out.pieces.push_back(std::move(rows));
+        }
     }
 
     OpPlan plan;
@@ -1223,9 +1260,9 @@ OpPlan oneHot(const OpCall& call)
         // which is start - p * depth so that only d is left of g.
         const std::int64_t outer = product(is, 0, ax);
         out.constants = constantWindow(call, onValue, offValue, depth, 1, depth);
-        IndexPiece starts = indexPieceOfCount(call, kConstantSlot,
-                                              narrowestIndexType(outer * depth), indices.size(),
-                                              "one_hot's window starts");
+        IndexPiece starts =
+            indexPieceOfCount(call, kConstantSlot, narrowestIndexType(outer * depth),
+                              indices.size(), "one_hot's window starts");
         starts.groups = outer * depth;
         starts.count = suffix;
         starts.groupsPerBlock = depth;
