@@ -123,6 +123,8 @@ private slots:
     void headersReadAsNumpyReadsThem();
     void bfloat16AsMlDtypesSavesIt_data();
     void bfloat16AsMlDtypesSavesIt();
+    void zeroWidthStringsKeepTheirType_data();
+    void zeroWidthStringsKeepTheirType();
 };
 
 void TestNpy::bfloat16AsMlDtypesSavesIt_data()
@@ -147,6 +149,40 @@ void TestNpy::bfloat16AsMlDtypesSavesIt()
     // Written as ml_dtypes writes it, and read back bit for bit.
     QVERIFY(encodeNpy(t).find("'descr': '<V2'") != std::string::npos);
     QVERIFY(readNpyBytes(encodeNpy(t), kLimits).identical(t));
+}
+
+void TestNpy::zeroWidthStringsKeepTheirType_data()
+{
+    QTest::addColumn<QString>("descr");
+    QTest::addColumn<QString>("written");
+    // NumPy 1.24 reads each of these as '|S0' / '<U0' and np.save writes that back; a bare 'S'
+    // is the same type.
+    QTest::newRow("|S0") << "|S0"
+                         << "|S0";
+    QTest::newRow("<U0") << "<U0"
+                         << "<U0";
+    QTest::newRow("|S") << "|S"
+                        << "|S0";
+    QTest::newRow(">U0") << ">U0"
+                         << "<U0";
+}
+
+void TestNpy::zeroWidthStringsKeepTheirType()
+{
+    QFETCH(QString, descr);
+    QFETCH(QString, written);
+    for (const char* shape : {"(2, 3)", "()", "(0,)"}) {
+        const Tensor t = readNpyBytes(npyFile(1, header(descr.toStdString(), shape), ""), kLimits);
+        QCOMPARE(t.itemLength(), 0);
+        const std::string saved = encodeNpy(t);
+        QVERIFY2(saved.find("'descr': '" + written.toStdString() + "'") != std::string::npos,
+                 saved.c_str());
+        QVERIFY(readNpyBytes(saved, kLimits).identical(t));
+    }
+    // A tensor no file typed is at least 1 long, as np.array([b'']) is '|S1'.
+    Tensor fresh = Tensor::empty(DType::String, {2}, kLimits);
+    fresh.setHoldsBytes(descr.contains('S'));
+    QVERIFY(encodeNpy(fresh).find(descr.contains('S') ? "'|S1'" : "'<U1'") != std::string::npos);
 }
 
 void TestNpy::readsWhatNumpyWrites()
@@ -218,10 +254,11 @@ void TestNpy::numpyReadsWhatWeWrite()
                 t.data<double>()[2] = -0.0;
             }
             // Strings as long as their longest element, as long as a file said ('|S7' of shorter
-            // ones), and longer than a file said (an edit): NumPy's type takes the longer.
+            // ones, '|S0' of none), and longer than a file said (an edit): NumPy's type takes
+            // the longer.
             const bool strings = t.dtype() == DType::String;
-            for (const std::int64_t itemLength : {0, 7, 1}) {
-                if (itemLength > 0 && !strings) break;
+            for (const std::int64_t itemLength : {-1, 7, 1, 0}) {
+                if (itemLength >= 0 && !strings) break;
                 t.setItemLength(itemLength);
                 const QString path = dir.filePath(QString("t%1.npy").arg(k++));
                 writeNpyFile(path.toStdString(), t);
@@ -252,7 +289,7 @@ for line in sys.stdin:
     if e['dtype'] == 'string':
         latin1 = e.get('bytes') == 'latin-1'
         data = [s.encode('latin-1' if latin1 else 'utf-8') for s in e['data']] if e.get('bytes') else e['data']
-        want_descr = ('|S%d' if e.get('bytes') else '<U%d') % max([1, e.get('length', 0)] + [len(s) for s in data])
+        want_descr = ('|S%d' if e.get('bytes') else '<U%d') % max([e.get('length', 1)] + [len(s) for s in data])
         want = np.array(data, dtype=want_descr).reshape(e['shape'])
     else:
         want_descr = descrs[e['dtype']]
