@@ -3,6 +3,7 @@
 // supported dtype) reads back exactly; everything we write NumPy reads exactly; broken and
 // unsupported files are refused with a clear message.
 #include "core/error.h"
+#include "core/memory_budget.h"
 #include "numpy_oracle.h"
 #include "protocol/npy.h"
 #include "protocol/tensor_json.h"
@@ -123,6 +124,7 @@ private slots:
     void headersReadAsNumpyReadsThem();
     void bfloat16AsMlDtypesSavesIt_data();
     void bfloat16AsMlDtypesSavesIt();
+    void everyErrorNamesTheFileOnce();
     void zeroWidthStringsKeepTheirType_data();
     void zeroWidthStringsKeepTheirType();
 };
@@ -149,6 +151,54 @@ void TestNpy::bfloat16AsMlDtypesSavesIt()
     // Written as ml_dtypes writes it, and read back bit for bit.
     QVERIFY(encodeNpy(t).find("'descr': '<V2'") != std::string::npos);
     QVERIFY(readNpyBytes(encodeNpy(t), kLimits).identical(t));
+}
+
+void TestNpy::everyErrorNamesTheFileOnce()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("x.npy").toStdString();
+    {
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(
+            npyFile(1, header("<i4", "(1000,)"), std::string(4000, '\0'))));
+    }
+    // The header passes the limits (4000 bytes of 1 MB), but other tensors of the request have
+    // spent the budget: making the tensor fails in the engine, and the error names the file.
+    Limits limits;
+    limits.maxBytes = 1 << 20;
+    limits.budget = std::make_shared<MemoryBudget>(limits.maxBytes, "the request's budget",
+                                                   limits.maxBytes - 1000);
+    const std::string quoted = "'" + path + "'";
+    try {
+        readNpyFile(path, limits);
+        QFAIL("read within a spent budget");
+    } catch (const OpError& e) {
+        QCOMPARE(e.code(), ErrorCode::ResourceExhausted);
+        const std::string what = e.what();
+        QVERIFY2(what.starts_with(quoted + ": a tensor of shape [1000] int32 needs"), e.what());
+        QVERIFY2(what.find(quoted, 1) == std::string::npos, e.what());
+    }
+    // The reader's own errors and the limits' name it once too.
+    limits.budget.reset();
+    limits.maxBytes = 1000;
+    try {
+        readNpyFile(path, limits);
+        QFAIL("read over the byte limit");
+    } catch (const OpError& e) {
+        QVERIFY2(std::string(e.what()).starts_with(quoted + ": the array of shape [1000]"),
+                 e.what());
+        QVERIFY2(std::string(e.what()).find(quoted, 1) == std::string::npos, e.what());
+    }
+    QVERIFY(QFile::resize(QString::fromStdString(path), 100));
+    try {
+        readNpyFile(path, kLimits);
+        QFAIL("read a truncated file");
+    } catch (const OpError& e) {
+        QCOMPARE(std::string(e.what()), quoted + ": truncated: the header promises 4000 bytes of "
+                                                 "data but only 29 follow");
+    }
 }
 
 void TestNpy::zeroWidthStringsKeepTheirType_data()
