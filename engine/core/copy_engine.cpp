@@ -1023,7 +1023,7 @@ void keepStringKind(std::vector<Tensor>& outputs, const std::vector<Tensor>& inp
     const auto first = std::find_if(inputs.begin(), inputs.end(),
                                     [](const Tensor& t) { return t.dtype() == DType::String; });
     if (first == inputs.end()) return;
-    std::int64_t itemLength = 0;
+    std::int64_t itemLength = -1;
     for (const Tensor& in : inputs)
         if (in.dtype() == DType::String) itemLength = std::max(itemLength, in.itemLength());
     for (Tensor& out : outputs) {

@@ -7,7 +7,8 @@ namespace ss {
 
 std::int64_t numpyStringLength(const Tensor& t)
 {
-    std::int64_t longest = std::max<std::int64_t>(1, t.itemLength());
+    // A file's length, 0 too ('|S0'); a new array's is at least 1, as NumPy's.
+    std::int64_t longest = t.itemLength() >= 0 ? t.itemLength() : 1;
     for (std::int64_t i = 0; i < t.size(); ++i) {
         const std::string& s = t.data<std::string>()[i];
         // Text counts code points: every byte that is not a UTF-8 continuation byte.

@@ -20,7 +20,9 @@ inline constexpr std::int64_t kMaxNumpyItemBytes = 2147483647;
 /// The length NumPy gives a string tensor's elements, in bytes ('S') or code points ('U'): its
 /// item length (the file's, Tensor::itemLength), or its longest element's if that is longer (a
 /// longer string typed into a `|S5` cell makes it `|S7`: NumPy would cut the string to 5
-/// bytes, which a tool for learning must not do unseen), and at least 1, as NumPy's.
+/// bytes, which a tool for learning must not do unseen). Without an item length (a tensor no
+/// file typed) it is at least 1, as NumPy makes `np.array([b''])` '|S1'; a file's '|S0' or
+/// '<U0' of empty strings stays 0, as NumPy reads and writes it back.
 std::int64_t numpyStringLength(const Tensor& t);
 
 /// NumPy's type string of a string tensor, as np.save writes it and its repr prints it: "|S5"

@@ -187,7 +187,28 @@ const AttrDef* findAttrDef(const OpDef& def, std::string_view name)
 
 } // namespace
 
-void checkAttrNames(const OpDef& def, const Attrs& attrs)
+void checkAttrType(AttrType type, const Attr& value, const std::string& spelled)
+{
+    switch (type) {
+    case AttrType::Any: return;
+    case AttrType::Int:
+        if (!value.isInt()) badRequest("attribute '" + spelled + "' must be an integer");
+        return;
+    case AttrType::String:
+        if (!value.isString()) badRequest("attribute '" + spelled + "' must be a string");
+        return;
+    case AttrType::IntsOrNull:
+        if (value.isNull()) return;
+        [[fallthrough]];
+    case AttrType::Ints: toIntTensor(value, spelled); return;
+    case AttrType::IntList:
+        if (toIntTensor(value, spelled).shape.size() != 1)
+            badRequest("attribute '" + spelled + "' must be a list of integers");
+        return;
+    }
+}
+
+void checkAttrs(const OpDef& def, const Attrs& attrs)
 {
     for (const auto& [name, value] : attrs) {
         const AttrDef* a = findAttrDef(def, name);
@@ -199,6 +220,9 @@ void checkAttrNames(const OpDef& def, const Attrs& attrs)
             badRequest("attribute '" + a->name + "' of op '" + def.name +
                        "' is given more than once (under an alias)");
     }
+    // Names first: a misspelt name is the first thing to say, whatever the values.
+    for (const auto& [name, value] : attrs)
+        checkAttrType(findAttrDef(def, name)->type, value, name);
 }
 
 OpCall::OpCall(const OpDef& def, std::vector<std::vector<Tensor>> inputs, Attrs attrs,
@@ -212,7 +236,7 @@ OpCall::OpCall(const OpDef& def, std::vector<std::vector<Tensor>> inputs, Attrs 
         if (!def.inputs[k].isList && m_inputs[k].size() != 1)
             badRequest("input '" + def.inputs[k].name + "' of op '" + def.name +
                        "' must be one tensor");
-    checkAttrNames(def, m_attrs);
+    checkAttrs(def, m_attrs);
 }
 
 const AttrDef* OpCall::findAttr(std::string_view name) const
@@ -277,7 +301,7 @@ std::int64_t OpCall::requireInt(std::string_view name) const
 {
     const Attr* a = attr(name);
     if (!a) badRequest("op '" + m_def->name + "' needs attribute '" + std::string(name) + "'");
-    if (!a->isInt()) badRequest("attribute '" + spelledAs(name) + "' must be an integer");
+    checkAttrType(AttrType::Int, *a, spelledAs(name));
     return a->toInt();
 }
 
@@ -290,7 +314,7 @@ std::string OpCall::getString(std::string_view name, const std::string& fallback
 {
     const Attr* a = attr(name);
     if (!a) return fallback;
-    if (!a->isString()) badRequest("attribute '" + spelledAs(name) + "' must be a string");
+    checkAttrType(AttrType::String, *a, spelledAs(name));
     return a->toString();
 }
 
@@ -308,10 +332,10 @@ IntTensor OpCall::intTensor(std::string_view name, const IntTensor& fallback) co
 
 std::vector<std::int64_t> OpCall::intList(std::string_view name) const
 {
-    IntTensor t = intTensor(name);
-    if (t.shape.size() != 1)
-        badRequest("attribute '" + spelledAs(name) + "' must be a list of integers");
-    return t.values;
+    const Attr* a = attr(name);
+    if (!a) badRequest("op '" + m_def->name + "' needs attribute '" + std::string(name) + "'");
+    checkAttrType(AttrType::IntList, *a, spelledAs(name));
+    return toIntTensor(*a, spelledAs(name)).values;
 }
 
 const OpDef* findOp(std::string_view name)

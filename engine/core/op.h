@@ -28,11 +28,27 @@ struct InputDef
     bool isList = false;
 };
 
+/// What an attribute's value must be, checked for every call of the op before it runs
+/// (checkAttrs) in the words of OpCall's reader of that kind.
+enum class AttrType {
+    Any,        ///< read by the op itself (a number or a string, a dtype's name, true or false)
+    Int,        ///< an integer (OpCall::requireInt, getInt)
+    String,     ///< a string (OpCall::getString)
+    Ints,       ///< an integer or a rectangular nest of integer lists (OpCall::intTensor)
+    IntsOrNull, ///< the same, or null for the default (tf.gather's axis=None)
+    IntList,    ///< a flat list of integers (OpCall::intList)
+};
+
+/// Throws bad_request "attribute 'NAME' must be ..." (`spelled`: the name the caller used) if
+/// `value` is not of `type`.
+void checkAttrType(AttrType type, const Attr& value, const std::string& spelled);
+
 /// One attribute. `defaultText` is shown by `slicescope-cli ops` ("" = required).
 struct AttrDef
 {
     std::string name;
     std::string defaultText;
+    AttrType type = AttrType::Any;
     std::vector<std::string> aliases; ///< older TensorFlow names accepted in its place
 };
 
@@ -167,10 +183,10 @@ struct OpDef
     std::vector<Equivalent> equivalents;
 };
 
-/// Refuses (bad_request) an attribute `def` has under no name or alias, and one given under two
-/// of its spellings: what every call of the op is checked for (OpCall, the code an op is written
-/// as).
-void checkAttrNames(const OpDef& def, const Attrs& attrs);
+/// Refuses (bad_request) an attribute `def` has under no name or alias, one given under two of
+/// its spellings, and one whose value is not of its AttrType: what every call of the op is
+/// checked for (OpCall, the code an op is written as).
+void checkAttrs(const OpDef& def, const Attrs& attrs);
 
 /// An op's arguments as the planner sees them, with typed attribute readers that answer a
 /// mistyped attribute with `bad_request` naming it.

@@ -187,7 +187,8 @@ public:
     bool holdsBytes() const { return m_bytes; }
     void setHoldsBytes(bool bytes) { m_bytes = bytes && m_dtype == DType::String; }
     /// For a string tensor: NumPy's length of its elements, bytes ('S') or code points ('U'),
-    /// as the .npy file it came from says it (`|S5`: 5), or 0 if none did. NumPy keeps it
+    /// as the .npy file it came from says it (`|S5`: 5; `|S0`, which NumPy reads and writes,
+    /// 0), or -1 if none did (NumPy makes a new array's strings at least 1 long). NumPy keeps it
     /// through slicing (`np.load(f)[1:]` is still `|S5`), so the tensor does: copies, reshapes
     /// and clones keep it, and an op's string outputs take the longest of their string inputs'
     /// (executePlan), as NumPy's concatenate does. An element may be longer (an edit): NumPy
@@ -195,7 +196,7 @@ public:
     std::int64_t itemLength() const { return m_itemLength; }
     void setItemLength(std::int64_t length)
     {
-        m_itemLength = m_dtype == DType::String ? std::max<std::int64_t>(0, length) : 0;
+        m_itemLength = m_dtype == DType::String ? std::max<std::int64_t>(-1, length) : -1;
     }
 
     template <class T> T* data() { return static_cast<T*>(m_data.get()); }
@@ -240,7 +241,7 @@ private:
     std::int64_t m_size = 0;
     bool m_valid = false;
     bool m_bytes = false;
-    std::int64_t m_itemLength = 0;
+    std::int64_t m_itemLength = -1;
     std::shared_ptr<void> m_data;
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -154,6 +155,14 @@ std::string hexByte(unsigned char c)
     return std::string("0x") + hex[c >> 4] + hex[c & 15];
 }
 
+// Unicode's name of a code point: "U+000A", "U+FEFF".
+std::string codePointName(char32_t cp)
+{
+    char name[16];
+    std::snprintf(name, sizeof name, "U+%04X", unsigned(cp));
+    return name;
+}
+
 // ASCII only: the C library's isalpha() follows the locale.
 bool isLetter(char c)
 {
@@ -167,6 +176,9 @@ public:
 
     Json document()
     {
+        // A UTF-8 byte-order mark may start the text, as Windows Notepad saves one at the start of
+        // a file: RFC 8259 (section 8.1) lets a reader ignore it, and this one does.
+        if (m_text.starts_with("\xEF\xBB\xBF")) m_pos = 3;
         skipSpace();
         Json v = value(0);
         skipSpace();
@@ -190,11 +202,15 @@ private:
         if (at >= m_text.size()) return "end of text";
         const auto c = static_cast<unsigned char>(m_text[at]);
         if (c >= 0x20 && c < 0x7F) return std::string("character '") + char(c) + "'";
-        if (c < 0x80) return "control character U+00" + hexByte(c).substr(2);
+        if (c < 0x80) return "control character " + codePointName(c);
         const auto* p = reinterpret_cast<const unsigned char*>(m_text.data()) + at;
         const int n = utf8Length(p, m_text.size() - at);
         if (n == 0) return "invalid UTF-8 byte " + hexByte(c);
-        return "character '" + std::string(m_text.substr(at, std::size_t(n))) + "'";
+        // Its code point too: a character out of place may be invisible (a byte-order mark
+        // U+FEFF, a zero-width or no-break space) or look like another ('\u2019' for "'").
+        const std::string_view character = m_text.substr(at, std::size_t(n));
+        return "character '" + std::string(character) + "' (" +
+               codePointName(decodeUtf8(character)[0]) + ")";
     }
 
     void skipSpace()

@@ -96,11 +96,26 @@ public:
     {
     }
 
+    /// Every error names the file once, in front: the reader's own, and the engine's while it
+    /// makes the tensor (the memory budget spent by other tensors, a failed allocation).
     Tensor read(const Limits& limits)
+    {
+        try {
+            return readArray(limits);
+        } catch (const OpError& e) {
+            throw OpError(e.code(), m_name + ": " + e.what());
+        }
+    }
+
+private:
+    // Errors say what is wrong without the file's name, which read() puts in front.
+    [[noreturn]] static void fail(const std::string& what) { badRequest(what); }
+
+    Tensor readArray(const Limits& limits)
     {
         const Header h = header();
         const bool bytesKind = h.descr.kind == Descr::Kind::Bytes;
-        const std::string what = m_name + ": the array";
+        const std::string what = "the array";
         // A mapped array is the file's page cache, not memory the process allocates: only its
         // shape is checked (a file bigger than memory can be used), the limits are for a copy.
         const std::int64_t n = m_mapFd >= 0 ? limits.checkFileBacked(h.shape, h.descr.dtype, what)
@@ -131,9 +146,6 @@ public:
         t.setItemLength(h.descr.itemSize / (bytesKind ? 1 : 4));
         return t;
     }
-
-private:
-    [[noreturn]] void fail(const std::string& what) const { badRequest(m_name + ": " + what); }
 
     // The file's bytes are the tensor's: numbers in the machine's byte order (bool is not: any
     // non-zero byte must become 1), in C order, at an offset that keeps the engine's 64-byte
@@ -207,10 +219,7 @@ private:
     class PyLiteral
     {
     public:
-        PyLiteral(std::string_view text, bool python2Longs, const NpyReader& reader)
-            : m_text(text), m_longs(python2Longs), m_reader(reader)
-        {
-        }
+        PyLiteral(std::string_view text, bool python2Longs) : m_text(text), m_longs(python2Longs) {}
 
         PyValue parseWhole()
         {
@@ -219,7 +228,7 @@ private:
             while (m_i < m_text.size() && (m_text[m_i] == ' ' || m_text[m_i] == '\t'))
                 ++m_i;
             if (m_text.find('\0') != std::string_view::npos)
-                m_reader.fail("header garbage: the header holds a NUL byte");
+                fail("header garbage: the header holds a NUL byte");
             PyValue v = value();
             skip(false);
             if (m_i != m_text.size()) garbage("the end of the header");
@@ -229,8 +238,8 @@ private:
     private:
         [[noreturn]] void garbage(const std::string& expected) const
         {
-            m_reader.fail("header garbage: expected " + expected + " at byte " +
-                          num(std::int64_t(m_i)) + " of the header");
+            fail("header garbage: expected " + expected + " at byte " + num(std::int64_t(m_i)) +
+                 " of the header");
         }
 
         // Spaces, comments and backslash continuations; newlines only inside brackets.
@@ -284,7 +293,7 @@ private:
         PyValue value()
         {
             skip(false);
-            if (++m_nesting > 64) m_reader.fail("header garbage: nested too deeply");
+            if (++m_nesting > 64) fail("header garbage: nested too deeply");
             PyValue v = atom();
             --m_nesting;
             return v;
@@ -325,8 +334,7 @@ private:
                 } else if (word == "None") {
                     v.kind = PyValue::Kind::None;
                 } else {
-                    m_reader.fail("header garbage: '" + std::string(word) +
-                                  "' is not a Python literal");
+                    fail("header garbage: '" + std::string(word) + "' is not a Python literal");
                 }
                 return v;
             }
@@ -430,7 +438,7 @@ private:
                 // A float, complex or malformed number: no header value may be one.
                 if (token.find_first_of(".eEjJ") != std::string_view::npos && base == 10)
                     return v; // Kind::Other
-                m_reader.fail("header garbage: '" + std::string(token) + "' is not a number");
+                fail("header garbage: '" + std::string(token) + "' is not a number");
             }
             v.kind = PyValue::Kind::Int;
             v.integer = n;
@@ -568,7 +576,6 @@ private:
 
         std::string_view m_text;
         bool m_longs;
-        const NpyReader& m_reader;
         std::size_t m_i = 0;
         int m_depth = 0;   ///< open brackets: newlines inside them are spaces
         int m_nesting = 0; ///< values inside values
@@ -578,7 +585,7 @@ private:
     {
         if (major == 3 && findInvalidUtf8(text))
             fail("header garbage: a version 3.0 header must be UTF-8 text");
-        const PyValue dict = PyLiteral(text, major < 3, *this).parseWhole();
+        const PyValue dict = PyLiteral(text, major < 3).parseWhole();
         if (dict.kind != PyValue::Kind::Dict) fail("the header is not a dictionary");
         const PyValue *descr = nullptr, *order = nullptr, *shape = nullptr;
         for (const auto& [key, value] : dict.members) {

@@ -314,8 +314,8 @@ void readItemLength(const Json* length, Tensor& tensor)
     if (tensor.dtype() != DType::String)
         badRequest("length is for string tensors, not " + std::string(dtypeName(tensor.dtype())));
     const std::int64_t most = tensor.holdsBytes() ? kMaxNumpyItemBytes : kMaxNumpyItemBytes / 4;
-    if (!length->isInt64() || length->toInt64() < 1 || length->toInt64() > most)
-        badRequest("length must be an integer from 1 to " + num(most) + " (NumPy's longest " +
+    if (!length->isInt64() || length->toInt64() < 0 || length->toInt64() > most)
+        badRequest("length must be an integer from 0 to " + num(most) + " (NumPy's longest " +
                    (tensor.holdsBytes() ? "bytes" : "text") + " element), got " + snippet(*length));
     tensor.setItemLength(length->toInt64());
 }
@@ -467,7 +467,7 @@ void writeTensor(JsonWriter& writer, const Tensor& tensor)
         else
             writer.value(true);
     }
-    if (tensor.itemLength() > 0) {
+    if (tensor.itemLength() >= 0) {
         writer.key("length");
         writer.value(tensor.itemLength());
     }

@@ -489,13 +489,16 @@ void TestCli::runReadsFiles()
     const QString path = dir.filePath("requests.jsonl");
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(R"({"id":"a","op":"encode","attrs":{"expr":"x[0]"}})"
+    // Saved by Windows Notepad: a UTF-8 byte-order mark before the first request, which is read.
+    file.write("\xef\xbb\xbf"
+               R"({"id":"a","op":"encode","attrs":{"expr":"x[0]"}})"
                "\n"
                "[]\n");
     file.close();
     const CliRun run = cli({"run", path.toStdString()});
     QCOMPARE(run.exit, 0);
     QCOMPARE(lines(run.out).size(), std::size_t(2));
+    QVERIFY2(lines(run.out)[0].starts_with(R"({"id":"a","ok":true)"), run.out.c_str());
     // What cannot be read says why, as the GUI does for the files it reads.
     const std::string nope = dir.filePath("nope.jsonl").toStdString();
     const CliRun missing = cli({"run", nope});

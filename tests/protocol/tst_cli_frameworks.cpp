@@ -297,7 +297,7 @@ private slots:
     // An attribute the op does not have is refused as a request refuses it: a misspelt optional
     // one ("axsi") was left out, and the code silently took its default (np.take(params,
     // indices, axis=0)); one given twice under an alias, the same.
-    void codeRefusesAttributesTheOpLacks_data()
+    void codeRefusesAttributesARequestRefuses_data()
     {
         QTest::addColumn<QString>("framework");
         QTest::addColumn<QString>("op");
@@ -314,8 +314,38 @@ private slots:
                                         << R"({"num_split": 2, "num_or_size_splits": 2})"
                                         << "attribute 'num_or_size_splits' of op 'split' is "
                                            "given more than once (under an alias)";
+        // Values of the wrong kind, which printed code the framework then refused (np.take(params,
+        // indices, axis='params')), are refused in the words a request gets.
+        QTest::newRow("axis a string") << "numpy"
+                                       << "gather"
+                                       << R"({"axis": "x"})"
+                                       << "bad_request: attribute 'axis' must be an integer or a "
+                                          "rectangular list of integers";
+        QTest::newRow("axis a float") << "numpy"
+                                      << "stack"
+                                      << R"({"axis": 1.5})"
+                                      << "bad_request: attribute 'axis' must be an integer";
+        QTest::newRow("under an alias")
+            << "tensorflow"
+            << "split"
+            << R"({"num_split": 2, "split_dim": [0.5]})"
+            << "attribute 'split_dim' must be an integer or a rectangular "
+               "list of integers";
+        QTest::newRow("mode a number") << "torch"
+                                       << "pad"
+                                       << R"({"paddings": [[1, 1]], "mode": 3})"
+                                       << "attribute 'mode' must be a string";
+        QTest::newRow("starts an integer") << "onnx"
+                                           << "onnx_slice"
+                                           << R"({"starts": 1, "ends": [2]})"
+                                           << "attribute 'starts' must be a list of integers";
+        QTest::newRow("masks an index spec's op")
+            << "numpy"
+            << "strided_slice"
+            << R"({"begin": [1], "end": [2], "end_mask": true})"
+            << "attribute 'end_mask' must be an integer";
     }
-    void codeRefusesAttributesTheOpLacks()
+    void codeRefusesAttributesARequestRefuses()
     {
         QFETCH(QString, framework);
         QFETCH(QString, op);
@@ -363,6 +393,10 @@ private slots:
                                       << "unstack"
                                       << "{}"
                                       << "torch.unbind(value, dim=0)";
+        // A null is the default, as the op reads it: np.take's axis=None would flatten.
+        QTest::newRow("np.take of axis null") << "numpy"
+                                              << "gather" << R"({"axis": null})"
+                                              << "np.take(params, indices, axis=0)";
         QTest::newRow("np.split") << "numpy"
                                   << "split"
                                   << R"({"num_or_size_splits": 2})"

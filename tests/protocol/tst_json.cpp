@@ -62,6 +62,9 @@ void TestJson::parsesValidDocuments_data()
     QTest::newRow("surrogate pair")
         << QByteArray(R"("\ud83d\ude00")") << QByteArray("\"\xf0\x9f\x98\x80\"");
     QTest::newRow("raw UTF-8") << QByteArray("\"\xe2\x82\xac\"") << QByteArray("\"\xe2\x82\xac\"");
+    // RFC 8259 lets a reader ignore a byte-order mark at the start (Notepad saves one).
+    QTest::newRow("byte-order mark")
+        << QByteArray("\xef\xbb\xbf{\"a\": 1}") << QByteArray("{\"a\":1}");
     QTest::newRow("deep but allowed") << QByteArray(128, '[') + QByteArray(128, ']')
                                       << QByteArray(128, '[') + QByteArray(128, ']');
 }
@@ -98,7 +101,7 @@ void TestJson::refusesMalformedText_data()
     QTest::newRow("lower-case nan") << QByteArray("nan") << 0 << "unknown word 'nan'";
     QTest::newRow("misspelt true") << QByteArray("tru") << 0 << "unknown word 'tru'";
     QTest::newRow("unterminated string") << QByteArray("[\"abc") << 1 << "unterminated string";
-    QTest::newRow("raw newline in string") << QByteArray("\"a\nb\"") << 2 << "U+000a";
+    QTest::newRow("raw newline in string") << QByteArray("\"a\nb\"") << 2 << "U+000A";
     QTest::newRow("bad escape") << QByteArray("\"\\x\"") << 1 << "backslash followed by";
     QTest::newRow("short unicode escape") << QByteArray("\"\\u12\"") << 1 << "four hex digits";
     QTest::newRow("lone high surrogate") << QByteArray("\"\\ud800\"") << 1 << "unpaired surrogate";
@@ -120,6 +123,10 @@ void TestJson::refusesMalformedText_data()
     QTest::newRow("beyond float64 in a nested id")
         << QByteArray("{\"a\":{\"id\":1e400}}") << 11 << "beyond the range of float64";
     QTest::newRow("NUL byte") << QByteArray("[1,\0]", 5) << 3 << "control character U+0000";
+    // A character out of place is named by its code point too: it may be invisible.
+    QTest::newRow("byte-order mark after the start")
+        << QByteArray(" \xef\xbb\xbf{}") << 1 << "found character '\xef\xbb\xbf' (U+FEFF)";
+    QTest::newRow("no-break space") << QByteArray("[1,\xc2\xa0\x32]") << 3 << "(U+00A0)";
     QTest::newRow("position counts characters, not bytes")
         << QByteArray("[\"\xc3\xa9\xc3\xa9\", x]") << 7 << "unknown word 'x'";
 }

@@ -3,6 +3,7 @@
 // supported dtype) reads back exactly; everything we write NumPy reads exactly; broken and
 // unsupported files are refused with a clear message.
 #include "core/error.h"
+#include "core/memory_budget.h"
 #include "numpy_oracle.h"
 #include "protocol/npy.h"
 #include "protocol/tensor_json.h"
@@ -123,6 +124,9 @@ private slots:
     void headersReadAsNumpyReadsThem();
     void bfloat16AsMlDtypesSavesIt_data();
     void bfloat16AsMlDtypesSavesIt();
+    void everyErrorNamesTheFileOnce();
+    void zeroWidthStringsKeepTheirType_data();
+    void zeroWidthStringsKeepTheirType();
 };
 
 void TestNpy::bfloat16AsMlDtypesSavesIt_data()
@@ -147,6 +151,88 @@ void TestNpy::bfloat16AsMlDtypesSavesIt()
     // Written as ml_dtypes writes it, and read back bit for bit.
     QVERIFY(encodeNpy(t).find("'descr': '<V2'") != std::string::npos);
     QVERIFY(readNpyBytes(encodeNpy(t), kLimits).identical(t));
+}
+
+void TestNpy::everyErrorNamesTheFileOnce()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string path = dir.filePath("x.npy").toStdString();
+    {
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(
+            npyFile(1, header("<i4", "(1000,)"), std::string(4000, '\0'))));
+    }
+    // The header passes the limits (4000 bytes of 1 MB), but other tensors of the request have
+    // spent the budget: making the tensor fails in the engine, and the error names the file.
+    Limits limits;
+    limits.maxBytes = 1 << 20;
+    limits.budget = std::make_shared<MemoryBudget>(limits.maxBytes, "the request's budget",
+                                                   limits.maxBytes - 1000);
+    const std::string quoted = "'" + path + "'";
+    try {
+        readNpyFile(path, limits);
+        QFAIL("read within a spent budget");
+    } catch (const OpError& e) {
+        QCOMPARE(e.code(), ErrorCode::ResourceExhausted);
+        const std::string what = e.what();
+        QVERIFY2(what.starts_with(quoted + ": a tensor of shape [1000] int32 needs"), e.what());
+        QVERIFY2(what.find(quoted, 1) == std::string::npos, e.what());
+    }
+    // The reader's own errors and the limits' name it once too.
+    limits.budget.reset();
+    limits.maxBytes = 1000;
+    try {
+        readNpyFile(path, limits);
+        QFAIL("read over the byte limit");
+    } catch (const OpError& e) {
+        QVERIFY2(std::string(e.what()).starts_with(quoted + ": the array of shape [1000]"),
+                 e.what());
+        QVERIFY2(std::string(e.what()).find(quoted, 1) == std::string::npos, e.what());
+    }
+    QVERIFY(QFile::resize(QString::fromStdString(path), 100));
+    try {
+        readNpyFile(path, kLimits);
+        QFAIL("read a truncated file");
+    } catch (const OpError& e) {
+        QCOMPARE(std::string(e.what()), quoted + ": truncated: the header promises 4000 bytes of "
+                                                 "data but only 29 follow");
+    }
+}
+
+void TestNpy::zeroWidthStringsKeepTheirType_data()
+{
+    QTest::addColumn<QString>("descr");
+    QTest::addColumn<QString>("written");
+    // NumPy 1.24 reads each of these as '|S0' / '<U0' and np.save writes that back; a bare 'S'
+    // is the same type.
+    QTest::newRow("|S0") << "|S0"
+                         << "|S0";
+    QTest::newRow("<U0") << "<U0"
+                         << "<U0";
+    QTest::newRow("|S") << "|S"
+                        << "|S0";
+    QTest::newRow(">U0") << ">U0"
+                         << "<U0";
+}
+
+void TestNpy::zeroWidthStringsKeepTheirType()
+{
+    QFETCH(QString, descr);
+    QFETCH(QString, written);
+    for (const char* shape : {"(2, 3)", "()", "(0,)"}) {
+        const Tensor t = readNpyBytes(npyFile(1, header(descr.toStdString(), shape), ""), kLimits);
+        QCOMPARE(t.itemLength(), 0);
+        const std::string saved = encodeNpy(t);
+        QVERIFY2(saved.find("'descr': '" + written.toStdString() + "'") != std::string::npos,
+                 saved.c_str());
+        QVERIFY(readNpyBytes(saved, kLimits).identical(t));
+    }
+    // A tensor no file typed is at least 1 long, as np.array([b'']) is '|S1'.
+    Tensor fresh = Tensor::empty(DType::String, {2}, kLimits);
+    fresh.setHoldsBytes(descr.contains('S'));
+    QVERIFY(encodeNpy(fresh).find(descr.contains('S') ? "'|S1'" : "'<U1'") != std::string::npos);
 }
 
 void TestNpy::readsWhatNumpyWrites()
@@ -218,10 +304,11 @@ void TestNpy::numpyReadsWhatWeWrite()
                 t.data<double>()[2] = -0.0;
             }
             // Strings as long as their longest element, as long as a file said ('|S7' of shorter
-            // ones), and longer than a file said (an edit): NumPy's type takes the longer.
+            // ones, '|S0' of none), and longer than a file said (an edit): NumPy's type takes
+            // the longer.
             const bool strings = t.dtype() == DType::String;
-            for (const std::int64_t itemLength : {0, 7, 1}) {
-                if (itemLength > 0 && !strings) break;
+            for (const std::int64_t itemLength : {-1, 7, 1, 0}) {
+                if (itemLength >= 0 && !strings) break;
                 t.setItemLength(itemLength);
                 const QString path = dir.filePath(QString("t%1.npy").arg(k++));
                 writeNpyFile(path.toStdString(), t);
@@ -252,7 +339,7 @@ for line in sys.stdin:
     if e['dtype'] == 'string':
         latin1 = e.get('bytes') == 'latin-1'
         data = [s.encode('latin-1' if latin1 else 'utf-8') for s in e['data']] if e.get('bytes') else e['data']
-        want_descr = ('|S%d' if e.get('bytes') else '<U%d') % max([1, e.get('length', 0)] + [len(s) for s in data])
+        want_descr = ('|S%d' if e.get('bytes') else '<U%d') % max([e.get('length', 1)] + [len(s) for s in data])
         want = np.array(data, dtype=want_descr).reshape(e['shape'])
     else:
         want_descr = descrs[e['dtype']]

@@ -24,8 +24,9 @@ void TestNpyDTypes::slicedFilesEqualNumpy_data()
     QTest::addColumn<QString>("descr");
     // NumPy's type strings; V2 is bfloat16 as NumPy saves a 2-byte void, <V2 as ml_dtypes does.
     // Strings keep their type: bytes stay bytes, the length stays the file's.
-    for (const char* descr : {"<f2", ">f2", "<c8", ">c8", "<c16", ">c16", "<u2", ">u2", "<u4",
-                              ">u4", "<u8", ">u8", "V2", "<V2", "|S5", "|S1", "<U3", ">U3"})
+    for (const char* descr :
+         {"<f2", ">f2", "<c8", ">c8", "<c16", ">c16", "<u2", ">u2", "<u4", ">u4",
+          "<u8", ">u8", "V2",  "<V2", "|S5",  "|S1",  "<U3", ">U3", "|S0", "<U0"})
         QTest::newRow(descr) << QString::fromLatin1(descr);
 }
 

@@ -5,10 +5,11 @@
 # bytes NumPy's own x[subscript] holds.
 #
 # usage: tst_npy_dtypes.py CLI DIR DESCR COUNT SEED
-# DESCR is a NumPy type string ('<f2', '>c16', '<u8', '|S5', '>U3', ...) or 'V2' / '<V2' for
+# DESCR is a NumPy type string ('<f2', '>c16', '<u8', '|S5', '>U3', '|S0', ...) or 'V2' / '<V2' for
 # bfloat16 as NumPy (a plain 2-byte void) and ml_dtypes save it. Strings are random text (bytes
 # strings UTF-8), their string type kept: NumPy's x[subscript] of '|S5' is '|S5'. Prints one line
 # per mismatch and exits 1 if there is any.
+import io
 import os
 import random
 import subprocess
@@ -28,6 +29,14 @@ ALPHABET = 'abcXYZ09 \u00e9\u00df\u5b57\U0001F600'
 
 
 def random_strings(shape):
+    if element.itemsize == 0:
+        # '|S0' and '<U0' (empty strings only): NumPy makes no new array of them (np.zeros gives
+        # '|S1') but reads a file of them as they are.
+        f = io.BytesIO()
+        np.lib.format.write_array_header_1_0(f, {'descr': element.str, 'fortran_order': False,
+                                                 'shape': shape})
+        f.seek(0)
+        return np.load(f)
     n = int(np.prod(shape, dtype=np.int64))
     items = []
     for _ in range(n):
@@ -105,9 +114,10 @@ for case in range(count):
     else:
         np.save(path, x)
     expr, key = random_subscript(shape)
-    # Where every axis is indexed, x[key] is a NumPy scalar: as a 0-d array it keeps x's dtype (a
-    # string scalar's own is only as long as its text).
-    expected = little(np.array(x[key], dtype=x.dtype))
+    # Where every axis is indexed, x[key] is a NumPy scalar: x[key + (...,)] is the same element
+    # as a 0-d array of x's dtype (a string scalar's own is only as long as its text, and
+    # np.array(scalar, dtype='|S0') would make it '|S1').
+    expected = little(x[key] if Ellipsis in key else x[key + (Ellipsis,)])
     run = subprocess.run([cli, 'eval', '--input', 'x=' + path, expr, '--save', out, '--json'],
                          capture_output=True, text=True)
     if run.returncode != 0:

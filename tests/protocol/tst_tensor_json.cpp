@@ -280,13 +280,13 @@ void TestTensorJson::refusesBadTensors_data()
         "bytes goes with data or value, not with fill");
     row("length of numbers", R"({"dtype":"int32","shape":[1],"length":4,"data":[1]})",
         "length is for string tensors, not int32");
-    row("length 0", R"({"dtype":"string","shape":[1],"bytes":true,"length":0,"data":["a"]})",
-        "length must be an integer from 1 to 2147483647 (NumPy's longest bytes element), got 0");
+    row("length -1", R"({"dtype":"string","shape":[1],"bytes":true,"length":-1,"data":["a"]})",
+        "length must be an integer from 0 to 2147483647 (NumPy's longest bytes element), got -1");
     row("length past NumPy's text", R"({"length":536870912,"value":["a"]})",
-        "length must be an integer from 1 to 536870911 (NumPy's longest text element), got "
+        "length must be an integer from 0 to 536870911 (NumPy's longest text element), got "
         "536870912");
     row("length not a number", R"({"length":"5","value":["a"]})",
-        "length must be an integer from 1 to 536870911 (NumPy's longest text element), got "
+        "length must be an integer from 0 to 536870911 (NumPy's longest text element), got "
         "\"5\"");
     row("length with a fill", R"({"dtype":"string","shape":[1],"length":5,"fill":"zeros"})",
         "length goes with data or value, not with fill");

@@ -315,11 +315,17 @@ std::string renameFirstInput(const std::string& code, const std::string& name)
 
 } // namespace
 
-std::string opCode(Framework framework, const OpDef& op, const Attrs& attrs)
+std::string opCode(Framework framework, const OpDef& op, const Attrs& given)
 {
     const FrameworkModel& model = frameworkModel(framework);
-    // As a request would be: a misspelt attribute was left out, and the code took its default.
-    checkAttrNames(op, attrs);
+    // As a request would be: a misspelt attribute was left out, and the code took its default;
+    // a value of the wrong kind makes code the framework refuses.
+    checkAttrs(op, given);
+    // A null the check let through is the default, as the ops read it: tf.gather's axis=None is
+    // axis 0, where np.take(..., axis=None) would flatten the array.
+    Attrs attrs;
+    for (const auto& [name, value] : given)
+        if (!value.isNull()) attrs.emplace(name, value);
     if (op.indexSpec) {
         // A subscript (getitem's expr) or raw arguments read as strided_slice reads them.
         return model.code(IndexSpec::fromAttrs(op.name, attrs), std::nullopt);

@@ -250,10 +250,10 @@ OpPlan planSlice(const OpCall& call, const SparseSpec& sparse, std::vector<SpecE
 }
 
 const std::vector<AttrDef> kSliceAttrs = {
-    {"begin", ""},          {"end", ""},
-    {"strides", "all 1"},   {"begin_mask", "0"},
-    {"end_mask", "0"},      {"ellipsis_mask", "0"},
-    {"new_axis_mask", "0"}, {"shrink_axis_mask", "0"},
+    {"begin", "", AttrType::Ints},         {"end", "", AttrType::Ints},
+    {"strides", "all 1", AttrType::Ints},  {"begin_mask", "0", AttrType::Int},
+    {"end_mask", "0", AttrType::Int},      {"ellipsis_mask", "0", AttrType::Int},
+    {"new_axis_mask", "0", AttrType::Int}, {"shrink_axis_mask", "0", AttrType::Int},
 };
 
 // strided_slice alone also takes TFLite's `offset`; its relatives keep TensorFlow's attributes.
@@ -531,7 +531,7 @@ SparseSpec ops::sparseSpecFromCall(const OpCall& call)
 std::vector<OpDef> stridedSliceOps()
 {
     std::vector<AttrDef> gradAttrs = kSliceAttrs;
-    gradAttrs.insert(gradAttrs.begin(), AttrDef{"shape", ""});
+    gradAttrs.insert(gradAttrs.begin(), AttrDef{"shape", "", AttrType::Ints});
     return {
         {.name = "strided_slice",
          .summary =
