@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The workbench on real screen sizes: 1280 x 800 and 1440 x 900 with both docks open, and
-// 1920 x 1080 at QT_SCALE_FACTOR=2 (960 x 540 logical). Each size runs in a process of its own
-// (the scale factor and the screen are fixed when the application starts), on an offscreen
-// screen of that size. The window must fit the screen; at 1280 x 800 and 1440 x 900 nothing may
-// be cut (legends, pins, face boxes, titles), and no title on any screen. A screenshot of each op
-// opened from the picker goes to screenshots/ in the build directory, for people to look at.
+// 1920 x 1080 and 1024 x 700 at QT_SCALE_FACTOR=2 (960 x 540 and 512 x 350 logical: there the
+// workbench scrolls). Each size runs in a process of its own (the scale factor and the screen are
+// fixed when the application starts), on an offscreen screen of that size. The window must fit
+// the screen; at 1280 x 800 and 1440 x 900 nothing may be cut (legends, pins, face boxes,
+// titles), and no title on any screen. A screenshot of each op opened from the picker goes to
+// screenshots/ in the build directory, for people to look at.
 #include "ui/model/lessons.h"
 #include "ui/workbench/mainwindow.h"
 #include "workbench_testing.h"
@@ -152,6 +153,8 @@ void TestScreenSizes::fitsTheScreen_data()
     QTest::newRow("1280x800") << QSize(1280, 800) << QStringLiteral("1") << true;
     QTest::newRow("1440x900") << QSize(1440, 900) << QStringLiteral("1") << true;
     QTest::newRow("1920x1080 at scale 2") << QSize(1920, 1080) << QStringLiteral("2") << false;
+    // 512 x 350 logical: the window opened larger than the screen, its right and bottom off it.
+    QTest::newRow("1024x700 at scale 2") << QSize(1024, 700) << QStringLiteral("2") << false;
 }
 
 void TestScreenSizes::fitsTheScreen()
