@@ -253,7 +253,8 @@ void TestAccessibleTree::faceChoicesSayWhatTheyChoose()
     for (TensorView* view : {w.inputView(0), w.outputView(0)}) {
         for (const auto& [name, says] :
              {std::pair{QStringLiteral("faceRows"), QStringLiteral("Dimension drawn as rows")},
-              std::pair{QStringLiteral("faceCols"), QStringLiteral("Dimension drawn as columns")}}) {
+              std::pair{QStringLiteral("faceCols"),
+                        QStringLiteral("Dimension drawn as columns")}}) {
             auto* box = view->findChild<QComboBox*>(name);
             QVERIFY(box && box->isVisibleTo(&w));
             QAccessibleInterface* iface = accessibleOf(box);

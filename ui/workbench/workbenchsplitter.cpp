@@ -131,15 +131,14 @@ private:
         }
         const int separator = window.style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
         for (auto area = areas.cbegin(); area != areas.cend(); ++area) {
-            const bool side = area.key() == Qt::LeftDockWidgetArea ||
-                              area.key() == Qt::RightDockWidgetArea;
+            const bool side =
+                area.key() == Qt::LeftDockWidgetArea || area.key() == Qt::RightDockWidgetArea;
             (side ? others.rwidth() : others.rheight()) += area.value() + separator;
         }
         QList<QWidget*> bars{window.menuWidget(),
                              window.findChild<QStatusBar*>(QString(), Qt::FindDirectChildrenOnly)};
         for (QToolBar* bar : window.findChildren<QToolBar*>(Qt::FindDirectChildrenOnly))
-            if (window.toolBarArea(bar) & (Qt::TopToolBarArea | Qt::BottomToolBarArea))
-                bars << bar;
+            if (window.toolBarArea(bar) & (Qt::TopToolBarArea | Qt::BottomToolBarArea)) bars << bar;
         for (const QWidget* bar : bars)
             if (bar && !bar->isHidden()) others.rheight() += bar->sizeHint().height();
         return others;
