@@ -157,6 +157,24 @@ DialogTexts modalDialogTexts(const std::function<void()>& open)
     return reader.texts;
 }
 
+/// `w` shown and settled, its workspace saved as `file`: where the tests of the dialogs of a
+/// window with a file start. Returns what went wrong, or "".
+QString showSavedAs(MainWindow& w, const QString& file)
+{
+    w.forgetSession();
+    w.show();
+    if (!ss::testing::waitSettled(w)) return QStringLiteral("the window never settled");
+    QString error;
+    return w.saveFile(file, &error) ? QString() : error;
+}
+
+/// Another program's change to `file`: a line added at its end.
+bool changeOnDisk(const QString& file)
+{
+    QFile other(file);
+    return other.open(QIODevice::Append) && other.write("\n") == 1;
+}
+
 /// Shows the modal dialog that `open` opens and presses Alt and the underlined letter of its
 /// button `text` ("Discard") as a keyboard would, once the dialog is the active window. A dialog
 /// that the key did not close is rejected after five seconds, so that no test hangs in it.
@@ -300,22 +318,16 @@ private slots:
     {
         QFETCH(QString, dialog);
         MainWindow w;
-        w.forgetSession();
-        w.show();
-        QVERIFY(ss::testing::waitSettled(w));
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("a.slicescope.json"));
-        QString error;
-        QVERIFY2(w.saveFile(file, &error), qPrintable(error));
+        const QString problem = showSavedAs(w, file);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
         std::function<void()> open;
         if (dialog == QLatin1String("Save changes?")) {
             w.setWorkspace(exampleWorkspace(*findOp("tile")), QStringLiteral("t"));
             open = [&] { QVERIFY(!w.files()->maybeSave()); };
         } else if (dialog == QLatin1String("File changed on disk")) {
-            QFile other(file);
-            QVERIFY(other.open(QIODevice::Append));
-            other.write("\n");
-            other.close();
+            QVERIFY(changeOnDisk(file));
             open = [&] { QVERIFY(!w.files()->save()); }; // asks every time
         } else if (dialog == QLatin1String("Compare With Actual Output")) {
             open = [&] { w.findChild<CompareMode*>()->choose(); };
@@ -356,13 +368,10 @@ private slots:
         QFETCH(QString, dialog);
         QFETCH(QString, button);
         MainWindow w;
-        w.forgetSession();
-        w.show();
-        QVERIFY(ss::testing::waitSettled(w));
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("a.slicescope.json"));
-        QString error;
-        QVERIFY2(w.saveFile(file, &error), qPrintable(error));
+        const QString problem = showSavedAs(w, file);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
         const Workspace saved = w.workspace();
         w.setWorkspace(exampleWorkspace(*findOp("tile")), QStringLiteral("t"));
         bool answer = false;
@@ -371,10 +380,7 @@ private slots:
             QCOMPARE(answer, button == QLatin1String("Discard")); // Cancel keeps the window
             QVERIFY(w.document()->isModified());
         } else if (dialog == QLatin1String("File changed on disk")) {
-            QFile other(file);
-            QVERIFY(other.open(QIODevice::Append));
-            other.write("\n");
-            other.close();
+            QVERIFY(changeOnDisk(file));
             QVERIFY(pressAltLetter(button, [&] { answer = w.files()->save(); }));
             QVERIFY(w.workspace() == saved); // the file's version, the window's edit gone
         } else {
