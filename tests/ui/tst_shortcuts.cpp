@@ -21,6 +21,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTest>
 
 using namespace ss;
@@ -60,9 +61,10 @@ QString dialogText(MainWindow& window)
 {
     QString text;
     QTimer::singleShot(0, &window, [&text] {
-        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-            text = box->text();
-            box->accept();
+        if (auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget())) {
+            if (auto* table = dialog->findChild<QTextBrowser*>(QStringLiteral("shortcutTable")))
+                text = table->toPlainText();
+            dialog->accept();
         }
     });
     window.findChild<QAction*>(QStringLiteral("actionShortcuts"))->trigger();
