@@ -12,6 +12,7 @@
 
 #include <QAccessible>
 #include <QApplication>
+#include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
 #include <QMouseEvent>
@@ -67,6 +68,7 @@ private slots:
     void tensorCellsAreATable();
     void heatMapSaysWhatItShows();
     void decodeStepsAreANamedList();
+    void faceChoicesSayWhatTheyChoose();
     void exercisePanelSaysItsTexts();
     void tablesAlwaysAnswerACell();
     void keyboardCellIsTheCurrentCell();
@@ -237,6 +239,32 @@ void TestAccessibleTree::decodeStepsAreANamedList()
     w.stepper()->next();
     QVERIFY(list->child(1)->state().selected);
     QVERIFY(!list->child(0)->state().selected);
+}
+
+void TestAccessibleTree::faceChoicesSayWhatTheyChoose()
+{
+    // On Linux Qt names a combo box by its current text; what it chooses reaches a screen reader
+    // through the label it is the buddy of (AT-SPI's labelled-by). The rows and cols of the
+    // input's and the output's faces said only "dim 4" and "dim 5".
+    MainWindow w;
+    QVERIFY(w.openLesson(QStringLiteral("walkthrough")));
+    w.show();
+    QVERIFY(waitSettled(w));
+    for (TensorView* view : {w.inputView(0), w.outputView(0)}) {
+        for (const auto& [name, says] :
+             {std::pair{QStringLiteral("faceRows"), QStringLiteral("Dimension drawn as rows")},
+              std::pair{QStringLiteral("faceCols"),
+                        QStringLiteral("Dimension drawn as columns")}}) {
+            auto* box = view->findChild<QComboBox*>(name);
+            QVERIFY(box && box->isVisibleTo(&w));
+            QAccessibleInterface* iface = accessibleOf(box);
+            QString said = iface->text(QAccessible::Name);
+            if (said == box->currentText()) said.clear(); // the value, not what it chooses
+            for (const auto& relation : iface->relations(QAccessible::Label))
+                said += relation.first->text(QAccessible::Name);
+            QCOMPARE(said, says);
+        }
+    }
 }
 
 void TestAccessibleTree::exercisePanelSaysItsTexts()

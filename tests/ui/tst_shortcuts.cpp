@@ -8,6 +8,7 @@
 #include "ui/workbench/exportdialog.h"
 #include "ui/workbench/filecommands.h"
 #include "ui/workbench/shortcuttable.h"
+#include "ui/workbench/workspacedocument.h"
 #include "workbench_testing.h"
 
 #include <QAbstractButton>
@@ -20,6 +21,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTest>
 
 using namespace ss;
@@ -59,9 +61,10 @@ QString dialogText(MainWindow& window)
 {
     QString text;
     QTimer::singleShot(0, &window, [&text] {
-        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-            text = box->text();
-            box->accept();
+        if (auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget())) {
+            if (auto* table = dialog->findChild<QTextBrowser*>(QStringLiteral("shortcutTable")))
+                text = table->toPlainText();
+            dialog->accept();
         }
     });
     window.findChild<QAction*>(QStringLiteral("actionShortcuts"))->trigger();
@@ -154,6 +157,63 @@ DialogTexts modalDialogTexts(const std::function<void()>& open)
     open();
     qApp->removeEventFilter(&reader);
     return reader.texts;
+}
+
+/// `w` shown and settled, its workspace saved as `file`: where the tests of the dialogs of a
+/// window with a file start. Returns what went wrong, or "".
+QString showSavedAs(MainWindow& w, const QString& file)
+{
+    w.forgetSession();
+    w.show();
+    if (!ss::testing::waitSettled(w)) return QStringLiteral("the window never settled");
+    QString error;
+    return w.saveFile(file, &error) ? QString() : error;
+}
+
+/// Another program's change to `file`: a line added at its end.
+bool changeOnDisk(const QString& file)
+{
+    QFile other(file);
+    return other.open(QIODevice::Append) && other.write("\n") == 1;
+}
+
+/// Shows the modal dialog that `open` opens and presses Alt and the underlined letter of its
+/// button `text` ("Discard") as a keyboard would, once the dialog is the active window. A dialog
+/// that the key did not close is rejected after five seconds, so that no test hangs in it.
+/// Returns whether the button had a letter to press.
+bool pressAltLetter(const QString& text, const std::function<void()>& open)
+{
+    struct Presser : QObject
+    {
+        QString text;
+        bool pressed = false;
+        bool eventFilter(QObject* watched, QEvent* event) override
+        {
+            auto* dialog = qobject_cast<QDialog*>(watched);
+            if (event->type() != QEvent::Show || !dialog || pressed) return false;
+            QAbstractButton* button = nullptr;
+            for (QAbstractButton* b : dialog->findChildren<QAbstractButton*>())
+                if (QString(b->text()).remove(u'&') == text) button = b;
+            const QKeySequence key =
+                button ? QKeySequence::mnemonic(button->text()) : QKeySequence();
+            if (key.isEmpty()) return false;
+            pressed = true;
+            // Expected: workbench_testing.h's guard, which answers an unexpected "Save changes?"
+            // Cancel at its next 100 ms tick, must not beat the button's 100 ms animated click.
+            dialog->setObjectName(dialog->objectName() + QStringLiteral("Expected"));
+            QTimer::singleShot(0, dialog, [dialog, key] {
+                QApplication::setActiveWindow(dialog);
+                QTest::keyClick(dialog, key[0].key(), key[0].keyboardModifiers());
+            });
+            QTimer::singleShot(5000, dialog, &QDialog::reject);
+            return false;
+        }
+    } presser;
+    presser.text = text;
+    qApp->installEventFilter(&presser);
+    open();
+    qApp->removeEventFilter(&presser);
+    return presser.pressed;
 }
 
 } // namespace
@@ -260,22 +320,16 @@ private slots:
     {
         QFETCH(QString, dialog);
         MainWindow w;
-        w.forgetSession();
-        w.show();
-        QVERIFY(ss::testing::waitSettled(w));
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("a.slicescope.json"));
-        QString error;
-        QVERIFY2(w.saveFile(file, &error), qPrintable(error));
+        const QString problem = showSavedAs(w, file);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
         std::function<void()> open;
         if (dialog == QLatin1String("Save changes?")) {
             w.setWorkspace(exampleWorkspace(*findOp("tile")), QStringLiteral("t"));
             open = [&] { QVERIFY(!w.files()->maybeSave()); };
         } else if (dialog == QLatin1String("File changed on disk")) {
-            QFile other(file);
-            QVERIFY(other.open(QIODevice::Append));
-            other.write("\n");
-            other.close();
+            QVERIFY(changeOnDisk(file));
             open = [&] { QVERIFY(!w.files()->save()); }; // asks every time
         } else if (dialog == QLatin1String("Compare With Actual Output")) {
             open = [&] { w.findChild<CompareMode*>()->choose(); };
@@ -292,6 +346,54 @@ private slots:
             QVERIFY2(!mnemonicOf(text).isEmpty(), qPrintable(text));
         const QStringList found = clashes(texts.buttons + texts.labels);
         QVERIFY2(found.isEmpty(), qPrintable(found.join(QStringLiteral("; "))));
+    }
+
+    // The letter does what the button does, pressed as a keyboard presses it: Alt+D in "Save
+    // changes?" discards, Alt+R in "File changed on disk" reloads, the export dialog's Save
+    // writes. (Under a window manager that grabs Alt+D and Alt+C for itself, matchbox's default
+    // keys, the dialog never sees them.)
+    void altLetterPressesTheButton_data()
+    {
+        QTest::addColumn<QString>("dialog");
+        QTest::addColumn<QString>("button");
+        QTest::newRow("Save changes?, Discard") << "Save changes?"
+                                                << "Discard";
+        QTest::newRow("Save changes?, Cancel") << "Save changes?"
+                                               << "Cancel";
+        QTest::newRow("File changed on disk, Reload") << "File changed on disk"
+                                                      << "Reload";
+        QTest::newRow("Export Image, Save") << "Export Image"
+                                            << "Save";
+    }
+    void altLetterPressesTheButton()
+    {
+        QFETCH(QString, dialog);
+        QFETCH(QString, button);
+        MainWindow w;
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("a.slicescope.json"));
+        const QString problem = showSavedAs(w, file);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const Workspace saved = w.workspace();
+        w.setWorkspace(exampleWorkspace(*findOp("tile")), QStringLiteral("t"));
+        bool answer = false;
+        if (dialog == QLatin1String("Save changes?")) {
+            QVERIFY(pressAltLetter(button, [&] { answer = w.files()->maybeSave(); }));
+            QCOMPARE(answer, button == QLatin1String("Discard")); // Cancel keeps the window
+            QVERIFY(w.document()->isModified());
+        } else if (dialog == QLatin1String("File changed on disk")) {
+            QVERIFY(changeOnDisk(file));
+            QVERIFY(pressAltLetter(button, [&] { answer = w.files()->save(); }));
+            QVERIFY(w.workspace() == saved); // the file's version, the window's edit gone
+        } else {
+            const QString picture = dir.filePath(QStringLiteral("out.svg"));
+            QVERIFY(pressAltLetter(button, [&] {
+                ExportDialog d(w, ExportDialog::Kind::Image);
+                d.setPath(picture);
+                d.exec();
+            }));
+            QVERIFY(QFile::exists(picture));
+        }
     }
 };
 

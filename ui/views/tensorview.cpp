@@ -329,10 +329,15 @@ TensorView::Private::Private(TensorView* view)
         box->setMinimumContentsLength(5);
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     }
-    faceLayout->addWidget(new QLabel(tr("rows"), faceBox));
-    faceLayout->addWidget(rowBox);
-    faceLayout->addWidget(new QLabel(tr("cols"), faceBox));
-    faceLayout->addWidget(colBox);
+    // On Linux Qt names a combo box by its value ("dim 4") and a screen reader finds what it
+    // chooses through the label it is the buddy of: the label says it in full.
+    for (auto [caption, box] : {std::pair{tr("rows"), rowBox}, std::pair{tr("cols"), colBox}}) {
+        auto* label = new QLabel(caption, faceBox);
+        label->setBuddy(box);
+        label->setAccessibleName(box->accessibleName());
+        faceLayout->addWidget(label);
+        faceLayout->addWidget(box);
+    }
     pinCaption = new QLabel(controlBar);
     pinCaption->setObjectName(QStringLiteral("pinCaption"));
     pinCaption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);

@@ -105,6 +105,11 @@ DecodeStepper::DecodeStepper(QWidget* parent)
     buttons->addWidget(m_next, 0, 1);
     buttons->addWidget(m_first, 1, 0);
     buttons->addWidget(m_last, 1, 1);
+    // Three lines of each at the least, not the 70 px of a scroll area's own least height: with
+    // those the dock made the window 353 px high at least, 3 more than 1024 x 700 at scale 2 has.
+    for (QAbstractScrollArea* area :
+         {static_cast<QAbstractScrollArea*>(m_list), static_cast<QAbstractScrollArea*>(m_detail)})
+        area->setMinimumHeight(area->fontMetrics().lineSpacing() * 3);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(buttons);
     layout->addWidget(m_shapes);

@@ -260,10 +260,7 @@ void MainActions::buildHelpActions()
 {
     MainWindow& w = m_window;
     m_shortcuts = action(QStringLiteral("actionShortcuts"), tr("&Keyboard Shortcuts"));
-    connect(m_shortcuts, &QAction::triggered, &w, [&w] {
-        // Read from the actions when asked: the table cannot miss a key one of them has.
-        QMessageBox::information(&w, tr("Keyboard shortcuts"), shortcutTableHtml(shortcutRows(w)));
-    });
+    connect(m_shortcuts, &QAction::triggered, &w, [&w] { showShortcutTable(w); });
     m_about = action(QStringLiteral("actionAbout"), tr("&About SliceScope"));
     connect(m_about, &QAction::triggered, &w, [&w] {
         QMessageBox::about(

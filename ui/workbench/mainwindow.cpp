@@ -36,6 +36,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -164,7 +165,8 @@ void MainWindow::buildLayout()
     connect(m_inputs, &InputPanel::viewSettled, this, &MainWindow::checkSettled);
     m_outputs = new OutputPanel(m_engine, m_evaluation, m_inputs);
     connect(m_outputs, &OutputPanel::viewSettled, this, &MainWindow::checkSettled);
-    setCentralWidget(m_splitter = new WorkbenchSplitter(m_top, m_inputs, m_outputs));
+    m_splitter = new WorkbenchSplitter(m_top, m_inputs, m_outputs);
+    setCentralWidget(m_splitter->scrollArea());
     m_status = new StatusPanel(statusBar(), m_engine, m_evaluation);
 }
 

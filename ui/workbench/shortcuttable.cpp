@@ -3,10 +3,17 @@
 
 #include <QAction>
 #include <QCoreApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
+#include <QScrollBar>
 #include <QShortcut>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QVBoxLayout>
 
 namespace ss::ui {
 
@@ -76,6 +83,41 @@ QString shortcutTableHtml(const QList<ShortcutRow>& rows)
         html += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>")
                     .arg(row.keys.toHtmlEscaped(), row.what.toHtmlEscaped());
     return html + QStringLiteral("</table>");
+}
+
+void showShortcutTable(QWidget& window)
+{
+    QDialog dialog(&window);
+    dialog.setObjectName(QStringLiteral("shortcutsDialog"));
+    dialog.setWindowTitle(tr("Keyboard shortcuts"));
+    auto* table = new QTextBrowser;
+    table->setObjectName(QStringLiteral("shortcutTable"));
+    table->setAccessibleName(tr("Keyboard shortcuts"));
+    // Read from the actions when asked: the table cannot miss a key one of them has.
+    const QString html = shortcutTableHtml(shortcutRows(window));
+    table->setHtml(html);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    auto* layout = new QVBoxLayout(&dialog);
+    layout->addWidget(table);
+    layout->addWidget(buttons);
+    // The whole table, up to what the screen has room for; past that it scrolls (a message
+    // box, it was 686 px high, and a 1024 x 700 screen at scale 2 has 350).
+    QTextDocument unwrapped; // its size is the table's without wrapping
+    unwrapped.setDefaultFont(table->font());
+    unwrapped.setDocumentMargin(table->document()->documentMargin());
+    unwrapped.setHtml(html);
+    const int frame = 2 * table->frameWidth();
+    const QSize text = unwrapped.size().toSize() +
+                       QSize(frame + table->verticalScrollBar()->sizeHint().width(), frame);
+    const QMargins margins = layout->contentsMargins();
+    const QSize wanted(text.width() + margins.left() + margins.right(),
+                       text.height() + layout->spacing() + buttons->sizeHint().height() +
+                           margins.top() + margins.bottom());
+    const QRect screen = window.screen()->availableGeometry();
+    const QSize frameExtra = window.frameGeometry().size() - window.geometry().size();
+    dialog.resize(wanted.boundedTo(screen.size() - frameExtra));
+    dialog.exec();
 }
 
 } // namespace ss::ui

@@ -25,4 +25,9 @@ QList<ShortcutRow> shortcutRows(const QWidget& window);
 /// The rows as an HTML table, for the Keyboard Shortcuts dialog.
 QString shortcutTableHtml(const QList<ShortcutRow>& rows);
 
+/// Help > Keyboard Shortcuts: the table of `window`'s keys in a modal dialog (`shortcutsDialog`,
+/// the table `shortcutTable`) as large as the table where the screen has room, scrolling past
+/// that.
+void showShortcutTable(QWidget& window);
+
 } // namespace ss::ui

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/workbench/workbenchsplitter.h"
 
+#include <QDockWidget>
 #include <QEvent>
 #include <QLayout>
+#include <QMainWindow>
+#include <QMap>
 #include <QScreen>
 #include <QScrollArea>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
 
 #include <algorithm>
 
@@ -77,6 +83,68 @@ private:
     }
 };
 
+/// The window's central widget around the splitter (see WorkbenchSplitter::scrollArea).
+class WorkbenchScroll : public QScrollArea
+{
+public:
+    explicit WorkbenchScroll(QWidget* workbench)
+    {
+        setObjectName(QStringLiteral("workbenchScroll"));
+        setFrameShape(QFrame::NoFrame);
+        setFocusPolicy(Qt::NoFocus);
+        setWidgetResizable(true);
+        setWidget(workbench);
+    }
+
+    /// The workbench's least size, no larger than the screen leaves beside the window's other
+    /// parts at their least sizes.
+    QSize minimumSizeHint() const override
+    {
+        const QSize least = widget()->minimumSizeHint();
+        auto* window = qobject_cast<QMainWindow*>(this->window());
+        if (!window || !screen()) return least;
+        const QSize room = screen()->availableGeometry().size() - othersLeast(*window);
+        return least.boundedTo(room).expandedTo(QScrollArea::minimumSizeHint());
+    }
+
+protected:
+    /// The workbench's least size changed (a new op, lesson or result): so did this one.
+    bool viewportEvent(QEvent* event) override
+    {
+        if (event->type() == QEvent::LayoutRequest) updateGeometry();
+        return QScrollArea::viewportEvent(event);
+    }
+
+private:
+    /// The least room the rest of `window` takes: its frame; across, the docks open beside the
+    /// workbench; down, the menu, tool and status bars and the docks open above or below it.
+    static QSize othersLeast(const QMainWindow& window)
+    {
+        QSize others = window.frameGeometry().size() - window.geometry().size();
+        QMap<Qt::DockWidgetArea, int> areas; // the least extent of each area's docks
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly)) {
+            if (dock->isHidden() || dock->isFloating()) continue;
+            const Qt::DockWidgetArea area = window.dockWidgetArea(dock);
+            const bool side = area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea;
+            const QSize least = dock->minimumSizeHint();
+            areas[area] = std::max(areas.value(area), side ? least.width() : least.height());
+        }
+        const int separator = window.style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
+        for (auto area = areas.cbegin(); area != areas.cend(); ++area) {
+            const bool side =
+                area.key() == Qt::LeftDockWidgetArea || area.key() == Qt::RightDockWidgetArea;
+            (side ? others.rwidth() : others.rheight()) += area.value() + separator;
+        }
+        QList<QWidget*> bars{window.menuWidget(),
+                             window.findChild<QStatusBar*>(QString(), Qt::FindDirectChildrenOnly)};
+        for (QToolBar* bar : window.findChildren<QToolBar*>(Qt::FindDirectChildrenOnly))
+            if (window.toolBarArea(bar) & (Qt::TopToolBarArea | Qt::BottomToolBarArea)) bars << bar;
+        for (const QWidget* bar : bars)
+            if (bar && !bar->isHidden()) others.rheight() += bar->sizeHint().height();
+        return others;
+    }
+};
+
 } // namespace
 
 WorkbenchSplitter::WorkbenchSplitter(QWidget* editors, QWidget* inputs, QWidget* outputs,
@@ -99,6 +167,7 @@ WorkbenchSplitter::WorkbenchSplitter(QWidget* editors, QWidget* inputs, QWidget*
     setStretchFactor(0, 0);
     setStretchFactor(1, 1);
     connect(this, &QSplitter::splitterMoved, this, [this] { m_follow = false; });
+    m_scroll = new WorkbenchScroll(this);
 }
 
 void WorkbenchSplitter::followContent()
