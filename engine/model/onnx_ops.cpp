@@ -393,10 +393,17 @@ Translated gatherNd(const ModelNode&, const NodeReader& in)
 // gather_nd reading, for each element of an output of `shape`, the element of `data` at the
 // coordinates `source` makes of the output element's own: how an ONNX op that only moves
 // elements, and has no engine op of its own, becomes a request (`op` names it in a refusal).
-NodeRequest gatherAtCoordinates(const RequestTensor& data, const Shape& shape,
+NodeRequest gatherAtCoordinates(RequestTensor data, const Shape& shape,
                                 const std::function<void(std::vector<std::int64_t>&)>& source,
                                 const std::string& op)
 {
+    // gather_nd takes no scalar params (TensorFlow's rule): a scalar is read as its one-element
+    // vector, at coordinate [0].
+    const bool scalar = data.shape.empty();
+    if (scalar) {
+        data.shape = {1};
+        if (data.value) data.value = data.value->reshaped({1});
+    }
     Shape coordShape = shape;
     coordShape.push_back(std::int64_t(data.shape.size()));
     const auto n = checkedNumElements(coordShape);
@@ -408,6 +415,7 @@ NodeRequest gatherAtCoordinates(const RequestTensor& data, const Shape& shape,
     for (std::int64_t p = 0; p < count; ++p) {
         std::vector<std::int64_t> c = unravelIndex(p, shape);
         source(c);
+        if (scalar) c = {0};
         coords.insert(coords.end(), c.begin(), c.end());
     }
     return request("gather_nd",

@@ -305,6 +305,14 @@ void TestModelOnnx::nodes_data()
         row("Expand", b, "gather_nd", "(2, 3, 4)", false, "a dimension of 1 repeats");
     }
     {
+        // What torch.onnx.export writes for x[1] = 7.0: a scalar expanded to the row's shape
+        // (gather_nd refused the scalar: "params must be at least a vector").
+        Builder b;
+        b.input("x", {}).output("y", {3, 4}).ints("shape", {3, 4}, {2});
+        b.node("Expand", {"x", "shape"}, {"y"});
+        row("Expand of a scalar", b, "gather_nd", "(3, 4)", false, "");
+    }
+    {
         // The input comes from an op ONNX does not know, so nothing says its type: it read
         // "has element type unknown, which SliceScope does not have".
         Builder b;
