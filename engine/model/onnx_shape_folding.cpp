@@ -241,7 +241,8 @@ std::optional<Values> reshape(const ModelNode& node)
         if (product == 0 || data->size() % product) return std::nullopt;
         shape[*inferred] = data->size() / product;
     }
-    if (checkedNumElements(shape) != data->size()) return std::nullopt;
+    if (shape.size() > std::size_t(kMaxRank) || checkedNumElements(shape) != data->size())
+        return std::nullopt;
     return Values{data->reshaped(shape)};
 }
 
@@ -362,10 +363,14 @@ std::optional<std::vector<Tensor>> foldNode(const ModelNode& node, const FoldAtt
                                             Executor& executor)
 {
     std::optional<Values> out;
-    if (isOnnxFamilyOp(node.op))
-        out = familyOp(node, executor);
-    else if (const FoldOp* op = findFileOp(foldOps(), node.op))
-        out = op->fold(node, extra);
+    try {
+        if (isOnnxFamilyOp(node.op))
+            out = familyOp(node, executor);
+        else if (const FoldOp* op = findFileOp(foldOps(), node.op))
+            out = op->fold(node, extra);
+    } catch (const OpError&) {
+        return std::nullopt; // a shape no tensor may have (a rank over 32): left to the runtime
+    }
     if (out && out->size() != node.outputs.size()) return std::nullopt;
     return out;
 }

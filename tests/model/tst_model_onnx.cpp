@@ -461,6 +461,14 @@ void TestModelOnnx::shapeComputationsAreFolded()
         // The shape's Gather reads the shape itself, not an arange in its place.
         QCOMPARE(file.nodes.at(0).inputs.at(0).constant->toInt64Vector(), (Ints{2, 3, 4}));
     }
+    // A computation no tensor can hold (rank 40) is left to the runtime; the file still reads
+    // (the engine's refusal ended the whole read).
+    Builder b;
+    b.input("x", {2, 3}).output("y", {3, 2}).ints("shape", Ints(40, 1), {40});
+    b.node("ConstantOfShape", {"shape"}, {"c"});
+    b.node("Transpose", {"x"}, {"y"});
+    const ModelFile file = readModelFile(writeFile(m_dir, "rank40.onnx", b.bytes()).toStdString());
+    QCOMPARE(file.nodes.size(), std::size_t(1));
 }
 
 // A value given for an input computed at run time makes the node computable, and a value of
