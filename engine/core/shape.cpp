@@ -4,6 +4,7 @@
 #include "core/checked.h"
 #include "core/strings.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace ss {
@@ -70,6 +71,24 @@ std::string shapeString(const Shape& shape)
 std::string shapeTuple(const Shape& shape)
 {
     return "(" + joinInts(shape) + (shape.size() == 1 ? ",)" : ")");
+}
+
+std::optional<Shape> broadcastShapes(const std::vector<Shape>& shapes)
+{
+    std::size_t rank = 0;
+    for (const Shape& s : shapes)
+        rank = std::max(rank, s.size());
+    Shape out(rank, 1);
+    for (const Shape& s : shapes) {
+        const std::size_t lead = rank - s.size();
+        for (std::size_t k = 0; k < s.size(); ++k) {
+            std::int64_t& o = out[lead + k];
+            if (s[k] == o || s[k] == 1) continue;
+            if (o != 1) return std::nullopt;
+            o = s[k];
+        }
+    }
+    return out;
 }
 
 std::vector<std::int64_t> unravelIndex(std::int64_t flat, const Shape& shape)

@@ -33,6 +33,9 @@ std::string listString(const std::vector<std::int64_t>& values);
 /// Python tuple form used in explanations: "(2, 3)", "(5,)", "()".
 std::string shapeTuple(const Shape& shape);
 
+/// The broadcast shape of `shapes` (NumPy's rule: right-aligned, 1 stretches), or nothing.
+std::optional<Shape> broadcastShapes(const std::vector<Shape>& shapes);
+
 /// Splits a flat row-major index into coordinates.
 std::vector<std::int64_t> unravelIndex(std::int64_t flat, const Shape& shape);
 /// Joins coordinates into a flat row-major index.

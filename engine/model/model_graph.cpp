@@ -291,7 +291,8 @@ bool hasEveryValue(const NodeRequest& request)
     });
 }
 
-// What the request computes, one tensor per request output (executePlan's order).
+} // namespace
+
 std::vector<Tensor> computeRequest(const NodeRequest& request, const Limits& limits,
                                    Executor& executor, JobContext* context)
 {
@@ -302,8 +303,6 @@ std::vector<Tensor> computeRequest(const NodeRequest& request, const Limits& lim
     const OpPlan plan = op->plan(call);
     return executePlan(plan, call.allInputs(), executor, context);
 }
-
-} // namespace
 
 ModelRun runKnownNodes(ModelFile& file, const Limits& limits, Executor& executor,
                        JobContext* context)

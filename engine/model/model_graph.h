@@ -72,6 +72,10 @@ struct ModelValue
     /// The value, when the file holds it (ONNX initializer or Constant node, TFLite buffer,
     /// TensorFlow Const). Absent for values computed at run time.
     std::optional<Tensor> constant;
+    /// When `constant` is not in the file but computed at reading from the shapes and constants
+    /// it fixes (an exporter's Shape -> Gather -> Mul into a Slice's ends): the node that
+    /// computes it ("/Mul"). ONNX only (onnx_shape_folding.h).
+    std::string foldedBy;
 };
 
 /// One attribute decoded for display: "axis" = "1", "begin_mask" = "9 (0b1001: dims 0, 3)".
@@ -250,6 +254,11 @@ struct ModelRun
 /// `context` (may be null) as for executePlan.
 ModelRun runKnownNodes(ModelFile& file, const Limits& limits, Executor& executor,
                        JobContext* context = nullptr);
+
+/// What `request` computes, one tensor per request output (executePlan's order); its run-time
+/// values as arange fills. Throws the engine's OpError.
+std::vector<Tensor> computeRequest(const NodeRequest& request, const Limits& limits,
+                                   Executor& executor, JobContext* context = nullptr);
 
 /// What SliceScope computes for a node: its request planned by the engine.
 struct NodeCheck

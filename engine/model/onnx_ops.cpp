@@ -12,6 +12,7 @@
 #include "model/onnx_reader.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 namespace ss::model {
@@ -22,16 +23,6 @@ namespace {
 [[noreturn]] void noRequest(const std::string& reason)
 {
     throw Refusal{reason, {}};
-}
-
-// What a Pad mode without a TensorFlow counterpart does instead.
-std::string padModeDoes(const std::string& mode)
-{
-    if (mode == "edge") return "'edge' repeats the border element, which none of them does";
-    if (mode == "wrap")
-        return "'wrap' takes the elements of the opposite side (a circular pad), which none of "
-               "them does";
-    return "'" + mode + "' is none of ONNX's modes either (constant, reflect, edge, wrap)";
 }
 
 std::string attrText(const Attr& a)
@@ -399,6 +390,40 @@ Translated gatherNd(const ModelNode&, const NodeReader& in)
             note};
 }
 
+// gather_nd reading, for each element of an output of `shape`, the element of `data` at the
+// coordinates `source` makes of the output element's own: how an ONNX op that only moves
+// elements, and has no engine op of its own, becomes a request (`op` names it in a refusal).
+NodeRequest gatherAtCoordinates(RequestTensor data, const Shape& shape,
+                                const std::function<void(std::vector<std::int64_t>&)>& source,
+                                const std::string& op)
+{
+    // gather_nd takes no scalar params (TensorFlow's rule): a scalar is read as its one-element
+    // vector, at coordinate [0].
+    const bool scalar = data.shape.empty();
+    if (scalar) {
+        data.shape = {1};
+        if (data.value) data.value = data.value->reshaped({1});
+    }
+    Shape coordShape = shape;
+    coordShape.push_back(std::int64_t(data.shape.size()));
+    const auto n = checkedNumElements(coordShape);
+    if (!n || *n > (std::int64_t(1) << 26))
+        noRequest(op + ": the output is too large to write out each element's coordinates");
+    std::vector<std::int64_t> coords;
+    coords.reserve(std::size_t(*n));
+    const std::int64_t count = numElements(shape);
+    for (std::int64_t p = 0; p < count; ++p) {
+        std::vector<std::int64_t> c = unravelIndex(p, shape);
+        source(c);
+        if (scalar) c = {0};
+        coords.insert(coords.end(), c.begin(), c.end());
+    }
+    return request("gather_nd",
+                   {{"params", {data}},
+                    {"indices", {valueTensor("indices", int64Tensor(coordShape, coords))}}},
+                   {{"batch_dims", Attr(0)}});
+}
+
 // output[p] = data[p with axis replaced by indices[p]], which is gather_nd with every element's
 // full coordinates.
 Translated gatherElements(const ModelNode& node, const NodeReader& in)
@@ -410,26 +435,14 @@ Translated gatherElements(const ModelNode& node, const NodeReader& in)
                   num(std::int64_t(is.size())));
     const std::int64_t axis = normaliseAxis(in.intAttr("axis", 0), g.rank, node.op);
     wrapNegative(g.idx, g.data.shape[std::size_t(axis)]);
-    Shape coordShape = is;
-    coordShape.push_back(g.rank);
-    const auto n = checkedNumElements(coordShape);
-    if (!n || *n > (std::int64_t(1) << 26))
-        noRequest("GatherElements: the indices are too many to write out as coordinates");
-    std::vector<std::int64_t> coords;
-    coords.reserve(std::size_t(*n));
-    for (std::int64_t p = 0; p < std::int64_t(g.idx.size()); ++p) {
-        auto c = unravelIndex(p, is);
-        c[std::size_t(axis)] = g.idx[std::size_t(p)];
-        coords.insert(coords.end(), c.begin(), c.end());
-    }
-    const std::string note = "as gather_nd with each output element's full coordinates (the "
-                             "indices along axis " +
-                             num(axis) + ", the element's own position on the other axes)";
-    return {request("gather_nd",
-                    {{"params", {g.data}},
-                     {"indices", {valueTensor("indices", int64Tensor(coordShape, coords))}}},
-                    {{"batch_dims", Attr(0)}}),
-            note};
+    const auto& idx = g.idx;
+    std::int64_t p = 0;
+    NodeRequest r = gatherAtCoordinates(
+        g.data, is,
+        [&](std::vector<std::int64_t>& c) { c[std::size_t(axis)] = idx[std::size_t(p++)]; },
+        node.op);
+    return {r, "as gather_nd with each output element's full coordinates (the indices along "
+               "axis " + num(axis) + ", the element's own position on the other axes)"};
 }
 
 // Pad's pads (an attribute before opset 11, then an input) and its constant.
@@ -453,6 +466,65 @@ std::pair<std::vector<std::int64_t>, Attr> padArguments(const NodeReader& in, st
     return {pads, constant};
 }
 
+// Where ONNX's Pad reads output coordinate `o` of an axis of size `d` padded by `before`: the
+// input coordinate, or -1 for the constant.
+std::int64_t padSource(std::int64_t o, std::int64_t d, std::int64_t before, const std::string& mode)
+{
+    const std::int64_t i = o - before;
+    if (i >= 0 && i < d) return i;
+    if (mode == "edge") return i < 0 ? 0 : d - 1;
+    if (mode == "wrap") return (i % d + d) % d;
+    if (mode == "reflect") {
+        const std::int64_t r = i < 0 ? -i : 2 * (d - 1) - i;
+        return r >= 0 && r < d ? r : -2;
+    }
+    return -1;
+}
+
+// Pad's modes without a TensorFlow counterpart (edge, wrap) and negative pads (which crop; the
+// engine's pad, TensorFlow's, refuses them): gather_nd with each output element's source.
+Translated padByCoordinates(const RequestTensor& data, const std::vector<std::int64_t>& before,
+                            const std::vector<std::int64_t>& after, const std::string& mode)
+{
+    Shape shape;
+    for (std::size_t k = 0; k < data.shape.size(); ++k) {
+        const std::int64_t d = data.shape[k];
+        const std::int64_t size = d + before[k] + after[k];
+        if (size < 0)
+            noRequest("Pad: pads " + num(before[k]) + " and " + num(after[k]) + " crop axis " +
+                      num(std::int64_t(k)) + " of size " + num(d) +
+                      " below nothing; ONNX refuses the node");
+        for (const std::int64_t o : {std::int64_t(0), size - 1}) {
+            if (size == 0) break;
+            const std::int64_t from = d == 0 ? -3 : padSource(o, d, before[k], mode);
+            if (from == -1)
+                noRequest("Pad: pads that crop one side and fill another with the constant "
+                          "have no counterpart among the engine's ops (TensorFlow's pad refuses "
+                          "negative paddings)");
+            if (from < 0)
+                noRequest("Pad: axis " + num(std::int64_t(k)) + " of size " + num(d) +
+                          " cannot be padded by " + num(before[k]) + " and " + num(after[k]) +
+                          " in mode '" + mode + "'; ONNX refuses the node");
+        }
+        shape.push_back(size);
+    }
+    NodeRequest r = gatherAtCoordinates(
+        data, shape,
+        [&](std::vector<std::int64_t>& c) {
+            for (std::size_t k = 0; k < c.size(); ++k)
+                c[k] = padSource(c[k], data.shape[k], before[k], mode);
+        },
+        "Pad");
+    return {r, "mode '" + mode + "'" +
+                   (std::any_of(before.begin(), before.end(), [](std::int64_t p) { return p < 0; }) ||
+                            std::any_of(after.begin(), after.end(),
+                                        [](std::int64_t p) { return p < 0; })
+                        ? " with negative pads (which crop)"
+                        : "") +
+                   " as gather_nd with each output element's source coordinates (TensorFlow's "
+                   "pad has no such mode)"};
+}
+
 Translated pad(const ModelNode& node, const NodeReader& in)
 {
     const std::string& op = node.op;
@@ -472,23 +544,21 @@ Translated pad(const ModelNode& node, const NodeReader& in)
     if (std::int64_t(pads.size()) != 2 * n)
         noRequest("Pad: pads has " + num(std::int64_t(pads.size())) + " values; " + num(n) +
                   " axes need " + num(2 * n) + "; ONNX refuses the node");
-    if (std::any_of(pads.begin(), pads.end(), [](std::int64_t p) { return p < 0; }))
-        noRequest("Pad: negative pads crop the input in ONNX; TensorFlow's pad, the engine's, "
-                  "refuses negative paddings, so SliceScope does not compute this node");
-    Attr::List paddings(std::size_t(rank), Attr::ints({0, 0}));
-    for (std::int64_t k = 0; k < n; ++k)
-        paddings[std::size_t(axes[std::size_t(k)])] =
-            Attr::ints({pads[std::size_t(k)], pads[std::size_t(k + n)]});
-    std::string tfMode;
-    if (mode == "constant")
-        tfMode = "CONSTANT";
-    else if (mode == "reflect")
-        tfMode = "REFLECT";
-    else
-        noRequest("Pad: mode '" + mode +
-                  "' has no counterpart among TensorFlow's pad modes (CONSTANT, REFLECT, "
-                  "SYMMETRIC): " +
-                  padModeDoes(mode));
+    std::vector<std::int64_t> before(std::size_t(rank), 0), after(std::size_t(rank), 0);
+    for (std::int64_t k = 0; k < n; ++k) {
+        before[std::size_t(axes[std::size_t(k)])] = pads[std::size_t(k)];
+        after[std::size_t(axes[std::size_t(k)])] = pads[std::size_t(k + n)];
+    }
+    if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "wrap")
+        noRequest("Pad: mode '" + mode + "' is none of ONNX's modes (constant, reflect, edge, "
+                  "wrap)");
+    if (mode == "edge" || mode == "wrap" ||
+        std::any_of(pads.begin(), pads.end(), [](std::int64_t p) { return p < 0; }))
+        return padByCoordinates(data, before, after, mode);
+    Attr::List paddings;
+    for (std::size_t k = 0; k < std::size_t(rank); ++k)
+        paddings.push_back(Attr::ints({before[k], after[k]}));
+    const std::string tfMode = mode == "constant" ? "CONSTANT" : "REFLECT";
     Attrs attrs{{"paddings", Attr(paddings)}, {"mode", Attr(tfMode)}};
     if (tfMode == "CONSTANT") {
         if (isFloat(data.dtype) || isComplex(data.dtype))
@@ -499,6 +569,30 @@ Translated pad(const ModelNode& node, const NodeReader& in)
             attrs["constant_values"] = constant;
     }
     return {request("pad", {{"tensor", {data}}}, attrs), ""};
+}
+
+// Expand: the input broadcast against `shape` (numpy's rule, both ways), each output element
+// reading the input element its coordinates broadcast from.
+Translated expand(const ModelNode& node, const NodeReader& in)
+{
+    RequestTensor data = in.tensor(0);
+    const std::vector<std::int64_t> target = in.ints(1);
+    const std::optional<Shape> shape = broadcastShapes({data.shape, target});
+    if (!shape)
+        noRequest("Expand: the input's shape " + shapeTuple(data.shape) + " does not broadcast "
+                  "with shape " + listText(target) + "; ONNX refuses the node");
+    const std::size_t lead = shape->size() - data.shape.size();
+    const Shape& from = data.shape;
+    NodeRequest r = gatherAtCoordinates(
+        data, *shape,
+        [&](std::vector<std::int64_t>& c) {
+            c.erase(c.begin(), c.begin() + std::ptrdiff_t(lead));
+            for (std::size_t k = 0; k < c.size(); ++k)
+                if (from[k] == 1) c[k] = 0;
+        },
+        node.op);
+    return {r, "as gather_nd with each output element's source coordinates (a dimension of 1 "
+               "repeats; TensorFlow's broadcast_to is not among the engine's ops)"};
 }
 
 Translated transpose(const ModelNode&, const NodeReader& in)
@@ -773,6 +867,7 @@ const std::vector<OnnxOp>& onnxOps()
         {"ReverseSequence", {"input", "sequence_lens"}, reverseSequence},
         {"Unique", {"X"}, unique},
         {"Compress", {"input", "condition"}, compress},
+        {"Expand", {"input", "shape"}, expand},
     };
     return ops;
 }
@@ -803,7 +898,10 @@ void translateOnnxNode(ModelNode& node)
         const ModelValue& v = node.inputs[k];
         if (v.name.empty() || (op && op->listInput)) continue;
         node.attributes.push_back(
-            {in.inputName(k), v.constant ? constantText(*v.constant) : "computed at run time"});
+            {in.inputName(k), !v.constant         ? "computed at run time"
+                              : v.foldedBy.empty() ? constantText(*v.constant)
+                                                   : constantText(*v.constant) + " (computed by " +
+                                                         v.foldedBy + " from the file's shapes and constants)"});
     }
     try {
         if (!op) noRequest(node.op + " is not an op of the slicing family");

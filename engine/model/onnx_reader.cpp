@@ -10,6 +10,7 @@
 #include "core/strings.h"
 #include "model/onnx_checker.h"
 #include "model/onnx_ops.h"
+#include "model/onnx_shape_folding.h"
 
 #include <algorithm>
 #include <climits>
@@ -461,6 +462,7 @@ struct GraphValues
     std::map<std::string, ValueInfo> inferred; // shape inference's
     std::map<std::string, Tensor> constants;
     std::map<std::string, std::string> constantWhy; // a constant kept without its value: why
+    std::map<std::string, std::string> foldedBy; // a constant folded at reading: the node's name
 
     ModelValue describe(const std::string& name) const;
 };
@@ -565,6 +567,7 @@ ModelValue GraphValues::describe(const std::string& name) const
     }
     if (const auto c = constants.find(name); c != constants.end()) {
         v.constant = c->second;
+        if (const auto by = foldedBy.find(name); by != foldedBy.end()) v.foldedBy = by->second;
         if (!v.dtype) {
             v.dtype = c->second.dtype();
             v.dtypeText = std::string(dtypeName(c->second.dtype()));
@@ -573,9 +576,8 @@ ModelValue GraphValues::describe(const std::string& name) const
     return v;
 }
 
-// One family node, translated; `never` is why it can never run, if it cannot.
-ModelNode readNode(const ox::NodeProto& n, int i, std::int64_t opset, const GraphValues& values,
-                   const std::string* never)
+// Node `n` as the reader describes it (op, opset, inputs, outputs, attributes), untranslated.
+ModelNode describeNode(const ox::NodeProto& n, int i, std::int64_t opset, const GraphValues& values)
 {
     ModelNode node;
     node.name = nodeName(n, i);
@@ -588,6 +590,58 @@ ModelNode readNode(const ox::NodeProto& n, int i, std::int64_t opset, const Grap
         node.outputs.push_back(values.describe(name));
     for (const auto& a : n.attribute())
         node.rawAttrs[a.name()] = attrFromProto(a);
+    return node;
+}
+
+// ConstantOfShape's value and Cast's type, which rawAttrs does not keep.
+FoldAttributes foldAttributes(const ox::NodeProto& n, const ReadLimits& limits)
+{
+    FoldAttributes extra;
+    for (const auto& a : n.attribute()) {
+        std::string why;
+        if (a.name() == "value" && a.has_t()) extra.value = tensorFromProto(a.t(), limits, why);
+        if (a.name() == "to" && a.type() == ox::AttributeProto_AttributeType_INT)
+            extra.to = dtypeOf(int(a.i()));
+    }
+    return extra;
+}
+
+// The shape computations whose inputs the file fixes (onnx_shape_folding.h), folded in graph
+// order into `values`: their outputs become constants, named with the node that computed them.
+// All the folded values together hold at most limits.maxConstantElements elements.
+void foldShapeComputations(const ox::GraphProto& g, std::int64_t opset, const Unrunnable& never,
+                           const ReadLimits& limits, GraphValues& values)
+{
+    Executor executor(1, true);
+    std::int64_t budget = limits.maxConstantElements;
+    for (int i = 0; i < g.node_size(); ++i) {
+        limits.throwIfCancelled();
+        const auto& n = g.node(i);
+        if (!isDefaultDomain(n.domain()) || n.op_type() == "Constant" || never.nodes.count(i))
+            continue;
+        const bool readsOnlyKnown = std::all_of(
+            n.input().begin(), n.input().end(),
+            [&](const std::string& in) { return in.empty() || values.constants.count(in); });
+        if (!readsOnlyKnown && n.op_type() != "Shape" && n.op_type() != "Size") continue;
+        const auto outputs = foldNode(describeNode(n, i, opset, values),
+                                      foldAttributes(n, limits), executor);
+        if (!outputs) continue;
+        for (int k = 0; k < n.output_size(); ++k) {
+            const Tensor& t = (*outputs)[std::size_t(k)];
+            if (n.output(k).empty() || values.constants.count(n.output(k)) || t.size() > budget)
+                continue;
+            budget -= t.size();
+            values.constants[n.output(k)] = t;
+            values.foldedBy[n.output(k)] = nodeName(n, i);
+        }
+    }
+}
+
+// One family node, translated; `never` is why it can never run, if it cannot.
+ModelNode readNode(const ox::NodeProto& n, int i, std::int64_t opset, const GraphValues& values,
+                   const std::string* never)
+{
+    ModelNode node = describeNode(n, i, opset, values);
     translateOnnxNode(node);
     // A constant the reader could not take says why, instead of "computed at run time".
     if (!node.request)
@@ -624,6 +678,7 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
     values.stored = storedInfos(g);
     readConstants(g, limits, values);
     values.inferred = inferredInfos(checked);
+    foldShapeComputations(g, opset, unrunnable, limits, values);
 
     f.totalNodes = g.node_size();
     for (int i = 0; i < g.node_size(); ++i) {

@@ -9,7 +9,8 @@ shape the original program meant, so the Model dock marks the disagreement.
 
 With a third argument, TEST_DIR also gets mixed.onnx and mixed.tflite for tests/ui/tst_modeldock:
 several family nodes (one agreeing with its stored shape, one not, one with an argument
-computed at run time) and one node outside the family.
+computed at run time) and one node outside the family; and folded.onnx, a Slice whose ends an
+exporter computes from the input's shape.
 
 usage: make_converter_models.py GENERATED_TFLITE_PYTHON_DIR OUT_DIR [TEST_DIR]
 (GENERATED_TFLITE_PYTHON_DIR is build/engine/model/generated/python)
@@ -110,6 +111,28 @@ def write_test_models(out):
                               opset_imports=[helper.make_opsetid('', 13)])
     model.ir_version = 7
     onnx.save(model, os.path.join(out, 'mixed.onnx'))
+
+    # What torch.onnx.export writes for torch.chunk(x, 2, dim=1) on a static x: the Slice's ends
+    # computed from x's shape (Shape -> Gather -> Div -> Unsqueeze), which the reader folds.
+    i64 = TensorProto.INT64
+    nodes = [
+        helper.make_node('Shape', ['x'], ['shape'], name='shape'),
+        helper.make_node('Gather', ['shape', 'one'], ['size'], name='size', axis=0),
+        helper.make_node('Div', ['size', 'two'], ['half'], name='half'),
+        helper.make_node('Unsqueeze', ['half', 'zero'], ['ends'], name='ends'),
+        helper.make_node('Slice', ['x', 'zero', 'ends', 'one_axis'], ['y'], name='first_half'),
+    ]
+    graph = helper.make_graph(
+        nodes, 'folded', [helper.make_tensor_value_info('x', i32, [3, 4])],
+        [helper.make_tensor_value_info('y', i32, [3, 2])],
+        initializer=[helper.make_tensor('one', i64, [], [1]),
+                     helper.make_tensor('two', i64, [], [2]),
+                     helper.make_tensor('zero', i64, [1], [0]),
+                     helper.make_tensor('one_axis', i64, [1], [1])])
+    model = helper.make_model(graph, producer_name='slicescope-tests',
+                              opset_imports=[helper.make_opsetid('', 13)])
+    model.ir_version = 7
+    onnx.save(model, os.path.join(out, 'folded.onnx'))
 
     B, t, c = tfl.B, tfl.t, tfl.c
     # STRIDED_SLICE x[1:3] stored as (2, 2) (it is (2, 4)); TRANSPOSE of x, right; ADD (not of

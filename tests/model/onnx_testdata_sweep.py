@@ -30,7 +30,7 @@ from onnx import numpy_helper
 
 FAMILY = {"Slice", "Gather", "GatherND", "GatherElements", "Pad", "Transpose", "Tile", "Concat",
           "Split", "Squeeze", "Unsqueeze", "DepthToSpace", "SpaceToDepth", "OneHot",
-          "ReverseSequence", "Unique", "Compress"}
+          "ReverseSequence", "Unique", "Compress", "Expand"}
 
 # The nodes that may have no request, and a phrase their reason must hold: the engine's op has
 # another layout or mode, or the node's arguments are computed inside the graph.
@@ -38,7 +38,6 @@ NOT_MODELLED = {
     "DepthToSpace": ["another layout"],
     "SpaceToDepth": ["another layout"],
     "Unique": ["sorted=1", "Unique along an axis"],
-    "Pad": ["mode 'edge'"],
 }
 # Arguments, or the shape of an input, known only when the graph runs.
 RUN_TIME = ["computed at run time", "is not known"]

@@ -5,6 +5,7 @@
 // onnx_testdata_sweep.py.
 #include "app/cli.h"
 #include "core/error.h"
+#include "core/executor.h"
 #include "core/op.h"
 #include "model/model_graph.h"
 #include "protocol/json.h"
@@ -14,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -170,6 +172,8 @@ Builder sliceModel(const Ints& storedOut)
 
 } // namespace
 
+Q_DECLARE_METATYPE(Ints)
+
 class TestModelOnnx : public QObject
 {
     Q_OBJECT
@@ -178,6 +182,9 @@ private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
     void nodes_data();
     void nodes();
+    void padModesReadTheirSources_data();
+    void padModesReadTheirSources();
+    void shapeComputationsAreFolded();
     void runTimeValue();
     void blockingInputIsRecorded();
     void badFiles_data();
@@ -271,10 +278,39 @@ void TestModelOnnx::nodes_data()
         row("DepthToSpace: another layout", b, "", "", false, "NCHW");
     }
     {
+        // TensorFlow's pad has no edge mode: each output element reads its source by gather_nd.
         Builder b;
         b.input("x", {2, 2}).output("y", {4, 4}).ints("pads", {1, 1, 1, 1}, {4});
         Builder::attr(b.node("Pad", {"x", "pads"}, {"y"}), "mode", std::string("edge"));
-        row("Pad, mode edge", b, "", "", false, "mode 'edge'");
+        row("Pad, mode edge", b, "gather_nd", "(4, 4)", false, "mode 'edge' as gather_nd");
+    }
+    {
+        // Negative pads crop (TensorFlow's pad refuses them).
+        Builder b;
+        b.input("x", {3, 4}).output("y", {2, 2}).ints("pads", {0, -1, -1, -1}, {4});
+        b.node("Pad", {"x", "pads"}, {"y"});
+        row("Pad, negative pads", b, "gather_nd", "(2, 2)", false, "negative pads");
+    }
+    {
+        // Cropping one side and filling another with the constant is no engine op's.
+        Builder b;
+        b.input("x", {3, 4}).output("y", {3, 4}).ints("pads", {0, -1, 0, 1}, {4});
+        b.node("Pad", {"x", "pads"}, {"y"});
+        row("Pad, crop and fill", b, "", "", false, "crop one side and fill another");
+    }
+    {
+        Builder b;
+        b.input("x", {3, 1}).output("y", {2, 3, 4}).ints("shape", {2, 1, 4}, {3});
+        b.node("Expand", {"x", "shape"}, {"y"});
+        row("Expand", b, "gather_nd", "(2, 3, 4)", false, "a dimension of 1 repeats");
+    }
+    {
+        // What torch.onnx.export writes for x[1] = 7.0: a scalar expanded to the row's shape
+        // (gather_nd refused the scalar: "params must be at least a vector").
+        Builder b;
+        b.input("x", {}).output("y", {3, 4}).ints("shape", {3, 4}, {2});
+        b.node("Expand", {"x", "shape"}, {"y"});
+        row("Expand of a scalar", b, "gather_nd", "(3, 4)", false, "");
     }
     {
         // The input comes from an op ONNX does not know, so nothing says its type: it read
@@ -287,11 +323,16 @@ void TestModelOnnx::nodes_data()
             "element type of input 'data' (t) is neither stored in the file nor inferred");
     }
     {
-        // The reason is the mode's own: it read "'edge' repeats the border element" for wrap.
         Builder b;
         b.input("x", {2, 2}).output("y", {4, 4}).ints("pads", {1, 1, 1, 1}, {4});
         Builder::attr(b.node("Pad", {"x", "pads"}, {"y"}), "mode", std::string("wrap"));
-        row("Pad, mode wrap", b, "", "", false, "'wrap' takes the elements of the opposite side");
+        row("Pad, mode wrap", b, "gather_nd", "(4, 4)", false, "mode 'wrap' as gather_nd");
+    }
+    {
+        Builder b;
+        b.input("x", {2, 2}).output("y", {4, 4}).ints("pads", {1, 1, 1, 1}, {4});
+        Builder::attr(b.node("Pad", {"x", "pads"}, {"y"}), "mode", std::string("symmetric"));
+        row("Pad, a mode ONNX lacks", b, "", "", false, "none of ONNX's modes");
     }
     {
         Builder b;
@@ -345,6 +386,91 @@ void TestModelOnnx::nodes()
     QCOMPARE(check.disagrees, disagrees);
 }
 
+// Pad's modes without a TensorFlow counterpart read what ONNX says: edge repeats the border,
+// wrap the opposite side, negative pads crop.
+void TestModelOnnx::padModesReadTheirSources_data()
+{
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<Ints>("pads");
+    QTest::addColumn<Ints>("shape");
+    QTest::addColumn<Ints>("values"); // of x = [[0, 1, 2], [3, 4, 5]]
+    QTest::newRow("edge") << "edge" << Ints{1, 1, 0, 1} << Ints{3, 5}
+                          << Ints{0, 0, 1, 2, 2, 0, 0, 1, 2, 2, 3, 3, 4, 5, 5};
+    QTest::newRow("wrap") << "wrap" << Ints{0, 2, 1, 0} << Ints{3, 5}
+                          << Ints{1, 2, 0, 1, 2, 4, 5, 3, 4, 5, 1, 2, 0, 1, 2};
+    QTest::newRow("reflect, cropped") << "reflect" << Ints{0, -1, 0, 2} << Ints{2, 4}
+                                      << Ints{1, 2, 1, 0, 4, 5, 4, 3};
+    QTest::newRow("constant, cropped") << "constant" << Ints{-1, 0, 0, -2} << Ints{1, 1}
+                                       << Ints{3};
+}
+
+void TestModelOnnx::padModesReadTheirSources()
+{
+    QFETCH(QString, mode);
+    QFETCH(Ints, pads);
+    QFETCH(Ints, shape);
+    QFETCH(Ints, values);
+    Builder b;
+    b.input("x", {2, 3}, ox::TensorProto::INT64).output("y", shape, ox::TensorProto::INT64);
+    b.ints("pads", pads, {4});
+    Builder::attr(b.node("Pad", {"x", "pads"}, {"y"}), "mode", mode.toStdString());
+    ModelFile file = readModelFile(writeFile(m_dir, "pad.onnx", b.bytes()).toStdString());
+    QCOMPARE(setInputValue(file, "x", Tensor::fromInts(DType::Int64, {2, 3}, {0, 1, 2, 3, 4, 5})),
+             1);
+    const ModelNode& node = file.nodes.at(0);
+    QVERIFY2(node.request, node.reason.c_str());
+    Executor executor(1);
+    const std::vector<Tensor> out = computeRequest(*node.request, Limits{}, executor);
+    QCOMPARE(out.at(0).shape(), shape);
+    QCOMPARE(out.at(0).toInt64Vector(), values);
+}
+
+// What torch.onnx.export writes for chunk even for a static input: the Slice's ends computed
+// from the input's shape (Shape -> Gather -> Div -> Unsqueeze). The reader folds it where the
+// file stores the shape in full, and names the node that computes the value; where a dimension
+// is unknown, the ends stay computed at run time.
+void TestModelOnnx::shapeComputationsAreFolded()
+{
+    for (const bool fixed : {true, false}) {
+        Builder b;
+        b.input("x", {2, 3, fixed ? 4 : kUnknown}).output("y", {2, 3, kUnknown});
+        b.ints("two", {2}, {}).ints("zero", {0}, {1}).ints("axis", {2}, {1});
+        b.node("Shape", {"x"}, {"shape"});
+        b.node("Gather", {"shape", "two"}, {"size"});
+        b.node("Div", {"size", "two"}, {"half"}).set_name("half_node");
+        b.node("Unsqueeze", {"half", "zero"}, {"ends"});
+        b.node("Slice", {"x", "zero", "ends", "axis"}, {"y"});
+        const ModelFile file =
+            readModelFile(writeFile(m_dir, "chunk.onnx", b.bytes()).toStdString());
+        QCOMPARE(file.nodes.size(), std::size_t(3)); // Gather, Unsqueeze, Slice
+        const ModelNode& slice = file.nodes.at(2);
+        if (!fixed) {
+            QVERIFY(!slice.request);
+            QVERIFY2(slice.reason.find("computed at run time") != std::string::npos,
+                     slice.reason.c_str());
+            continue;
+        }
+        QVERIFY2(slice.request, slice.reason.c_str());
+        QCOMPARE(slice.request->attrs.at("ends"), Attr::ints({2}));
+        const auto ends = std::find_if(slice.attributes.begin(), slice.attributes.end(),
+                                       [](const ModelAttribute& a) { return a.name == "ends"; });
+        QVERIFY(ends != slice.attributes.end());
+        QCOMPARE(ends->text, std::string("[2] (computed by Unsqueeze_node from the file's shapes "
+                                         "and constants)"));
+        QCOMPARE(*checkNode(slice, Limits{}).computed.at(0), (Shape{2, 3, 2}));
+        // The shape's Gather reads the shape itself, not an arange in its place.
+        QCOMPARE(file.nodes.at(0).inputs.at(0).constant->toInt64Vector(), (Ints{2, 3, 4}));
+    }
+    // A computation no tensor can hold (rank 40) is left to the runtime; the file still reads
+    // (the engine's refusal ended the whole read).
+    Builder b;
+    b.input("x", {2, 3}).output("y", {3, 2}).ints("shape", Ints(40, 1), {40});
+    b.node("ConstantOfShape", {"shape"}, {"c"});
+    b.node("Transpose", {"x"}, {"y"});
+    const ModelFile file = readModelFile(writeFile(m_dir, "rank40.onnx", b.bytes()).toStdString());
+    QCOMPARE(file.nodes.size(), std::size_t(1));
+}
+
 // A value given for an input computed at run time makes the node computable, and a value of
 // the wrong shape is refused.
 void TestModelOnnx::runTimeValue()
@@ -387,10 +513,11 @@ void TestModelOnnx::blockingInputIsRecorded()
     QVERIFY(file.nodes[0].blockedBy.empty());
     QCOMPARE(file.nodes[1].blockedBy, std::vector<std::size_t>{0});
     // A reason that no value removes blocks nothing.
-    Builder edge;
-    edge.input("x", {2, 2}).output("y", {4, 4}).ints("pads", {1, 1, 1, 1}, {4});
-    Builder::attr(edge.node("Pad", {"x", "pads"}, {"y"}), "mode", std::string("edge"));
-    const ModelFile pad = readModelFile(writeFile(m_dir, "edge.onnx", edge.bytes()).toStdString());
+    Builder other;
+    other.input("x", {2, 2}).output("y", {4, 4}).ints("pads", {1, 1, 1, 1}, {4});
+    Builder::attr(other.node("Pad", {"x", "pads"}, {"y"}), "mode", std::string("symmetric"));
+    const ModelFile pad =
+        readModelFile(writeFile(m_dir, "symmetric.onnx", other.bytes()).toStdString());
     QVERIFY(!pad.nodes.at(0).request);
     QVERIFY(pad.nodes.at(0).blockedBy.empty());
 }

@@ -198,9 +198,9 @@ void startHistoryHere(WorkspaceDocument& document)
 }
 
 /// A model file on the command line: read in the Model dock (on a worker: the window is up at
-/// once), then its first node that the file contradicts (else the first that can be computed)
-/// opened in the workbench; with none that can, the first selected. A file that does not read
-/// is the window's start error.
+/// once), then its first node that the file contradicts (else the first that can be computed,
+/// a shape computation the reader folded last) opened in the workbench; with none that can, the
+/// first selected. A file that does not read is the window's start error.
 void openModelFile(MainWindow& window, const QString& path)
 {
     ModelDock* dock = window.docks()->model();
@@ -212,15 +212,24 @@ void openModelFile(MainWindow& window, const QString& path)
             return;
         }
         const ModelNodeTable* table = dock->table();
-        int first = -1;
+        // A node whose outputs the reader folded is a shape computation (an exporter's Gather
+        // of the input's shape): it opens only when no node that moves the data can.
+        const auto folded = [](const ss::model::ModelNode& node) {
+            return std::all_of(node.outputs.begin(), node.outputs.end(),
+                               [](const ss::model::ModelValue& v) { return bool(v.constant); });
+        };
+        int first = -1, firstFolded = -1;
         for (int row = 0; row < table->rowCount(); ++row) {
-            if (!table->file().nodes[std::size_t(row)].request) continue;
-            if (first < 0) first = row;
+            const ss::model::ModelNode& node = table->file().nodes[std::size_t(row)];
+            if (!node.request) continue;
             if (table->check(row).disagrees) {
                 first = row;
                 break;
             }
+            int& slot = folded(node) ? firstFolded : first;
+            if (slot < 0) slot = row;
         }
+        if (first < 0) first = firstFolded;
         if (first < 0) {
             // None can be computed yet (arguments computed at run time, unknown shapes): the
             // first is selected, so that the value row offers what it lacks.

@@ -46,9 +46,6 @@ std::int64_t arrayOffset(const IndexArray& a, const std::vector<std::int64_t>& c
 /// after the last).
 void nextCoord(std::vector<std::int64_t>& coord, const Shape& shape);
 
-/// The broadcast shape of `shapes` (NumPy's rule: right-aligned, 1 stretches), or nothing.
-std::optional<Shape> broadcastShapes(const std::vector<Shape>& shapes);
-
 /// NumPy's spelling of a shape in its messages: "(2,3)", "(2,)", "()".
 std::string numpyShapeText(const Shape& shape);
 
