@@ -23,6 +23,7 @@
 #include <fstream>
 #include <onnx/onnx_pb.h>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -185,6 +186,7 @@ private slots:
     void padModesReadTheirSources_data();
     void padModesReadTheirSources();
     void shapeComputationsAreFolded();
+    void foldingAHugeValueAllocatesNothing();
     void runTimeValue();
     void blockingInputIsRecorded();
     void badFiles_data();
@@ -469,6 +471,32 @@ void TestModelOnnx::shapeComputationsAreFolded()
     b.node("Transpose", {"x"}, {"y"});
     const ModelFile file = readModelFile(writeFile(m_dir, "rank40.onnx", b.bytes()).toStdString());
     QCOMPARE(file.nodes.size(), std::size_t(1));
+}
+
+// A hostile file's Tile of a one-element constant by 2^27 (a 1 GB value) feeding a Slice's ends
+// is not made while the file is read: too large to fold, the engine refuses it before it
+// allocates, and the Slice's ends are left to the runtime.
+void TestModelOnnx::foldingAHugeValueAllocatesNothing()
+{
+    Builder b;
+    b.input("x", {4}).output("y", {kUnknown});
+    b.ints("seven", {7}, {1}).ints("repeats", {std::int64_t(1) << 27}, {1}).ints("zero", {0}, {1});
+    b.node("Tile", {"seven", "repeats"}, {"big"});
+    b.node("Gather", {"big", "zero"}, {"ends"}); // its values, not only its shape
+    b.node("Slice", {"x", "zero", "ends"}, {"y"});
+    const std::string path = writeFile(m_dir, "tile.onnx", b.bytes()).toStdString();
+    rusage before{}, after{};
+    getrusage(RUSAGE_SELF, &before);
+    const ModelFile file = readModelFile(path);
+    getrusage(RUSAGE_SELF, &after);
+    const long grownMB = (after.ru_maxrss - before.ru_maxrss) / 1024;
+    QVERIFY2(grownMB < 256, qPrintable(QStringLiteral("reading the file took %1 MB").arg(grownMB)));
+    const auto slice = std::find_if(file.nodes.begin(), file.nodes.end(),
+                                    [](const ModelNode& n) { return n.op == "Slice"; });
+    QVERIFY(slice != file.nodes.end());
+    QVERIFY(!slice->request);
+    QVERIFY2(slice->reason.find("'ends' is computed at run time") != std::string::npos,
+             slice->reason.c_str());
 }
 
 // A value given for an input computed at run time makes the node computable, and a value of
