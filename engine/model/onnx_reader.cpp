@@ -462,7 +462,7 @@ struct GraphValues
     std::map<std::string, ValueInfo> inferred; // shape inference's
     std::map<std::string, Tensor> constants;
     std::map<std::string, std::string> constantWhy; // a constant kept without its value: why
-    std::map<std::string, std::string> foldedBy; // a constant folded at reading: the node's name
+    std::map<std::string, std::string> foldedBy;    // a constant folded at reading: the node's name
 
     ModelValue describe(const std::string& name) const;
 };
@@ -619,12 +619,13 @@ void foldShapeComputations(const ox::GraphProto& g, std::int64_t opset, const Un
         const auto& n = g.node(i);
         if (!isDefaultDomain(n.domain()) || n.op_type() == "Constant" || never.nodes.count(i))
             continue;
-        const bool readsOnlyKnown = std::all_of(
-            n.input().begin(), n.input().end(),
-            [&](const std::string& in) { return in.empty() || values.constants.count(in); });
+        const bool readsOnlyKnown =
+            std::all_of(n.input().begin(), n.input().end(), [&](const std::string& in) {
+                return in.empty() || values.constants.count(in);
+            });
         if (!readsOnlyKnown && n.op_type() != "Shape" && n.op_type() != "Size") continue;
-        const auto outputs = foldNode(describeNode(n, i, opset, values),
-                                      foldAttributes(n, limits), executor);
+        const auto outputs =
+            foldNode(describeNode(n, i, opset, values), foldAttributes(n, limits), executor);
         if (!outputs) continue;
         for (int k = 0; k < n.output_size(); ++k) {
             const Tensor& t = (*outputs)[std::size_t(k)];
@@ -635,6 +636,40 @@ void foldShapeComputations(const ox::GraphProto& g, std::int64_t opset, const Un
             values.foldedBy[n.output(k)] = nodeName(n, i);
         }
     }
+}
+
+// A copy of the model with the folded integer values as initializers (the nodes that made them
+// left out, so that each value is defined once), for shape inference to run again with them
+// known: the nodes after a Slice whose ends only folding knows (torch's chunk, F.pad from opset
+// 11) then learn their inputs' types and shapes as ONNX infers them.
+ox::ModelProto withFoldedValues(const ox::ModelProto& model, const GraphValues& values)
+{
+    ox::ModelProto copy = model;
+    ox::GraphProto& g = *copy.mutable_graph();
+    std::set<std::string> added;
+    for (const auto& [name, by] : values.foldedBy) {
+        const Tensor& t = values.constants.at(name);
+        const int type = t.dtype() == DType::Int64   ? ox::TensorProto_DataType_INT64
+                         : t.dtype() == DType::Int32 ? ox::TensorProto_DataType_INT32
+                         : t.dtype() == DType::Bool  ? ox::TensorProto_DataType_BOOL
+                                                     : 0;
+        if (type == 0) continue;
+        ox::TensorProto& p = *g.add_initializer();
+        p.set_name(name);
+        p.set_data_type(type);
+        for (const std::int64_t d : t.shape())
+            p.add_dims(d);
+        p.set_raw_data(static_cast<const char*>(t.raw()),
+                       std::size_t(t.size()) * std::size_t(dtypeSize(t.dtype())));
+        added.insert(name);
+    }
+    google::protobuf::RepeatedPtrField<ox::NodeProto> kept;
+    for (const ox::NodeProto& n : g.node())
+        if (!std::all_of(n.output().begin(), n.output().end(),
+                         [&](const std::string& out) { return added.count(out) > 0; }))
+            *kept.Add() = n;
+    g.mutable_node()->Swap(&kept);
+    return copy;
 }
 
 // One family node, translated; `never` is why it can never run, if it cannot.
@@ -679,6 +714,12 @@ ModelFile readOnnx(const std::string& path, const std::string& bytes, const Read
     readConstants(g, limits, values);
     values.inferred = inferredInfos(checked);
     foldShapeComputations(g, opset, unrunnable, limits, values);
+    if (!values.foldedBy.empty()) {
+        std::vector<std::string> again; // the file's complaints, said once already
+        for (auto& [name, info] :
+             inferredInfos(checkAndInfer(withFoldedValues(model, values), limits, again)))
+            values.inferred[name] = std::move(info);
+    }
 
     f.totalNodes = g.node_size();
     for (int i = 0; i < g.node_size(); ++i) {

@@ -186,6 +186,7 @@ private slots:
     void padModesReadTheirSources_data();
     void padModesReadTheirSources();
     void shapeComputationsAreFolded();
+    void nodesAfterAFoldedSliceKnowTheirInputs();
     void foldingAHugeValueAllocatesNothing();
     void runTimeValue();
     void blockingInputIsRecorded();
@@ -400,10 +401,9 @@ void TestModelOnnx::padModesReadTheirSources_data()
                           << Ints{0, 0, 1, 2, 2, 0, 0, 1, 2, 2, 3, 3, 4, 5, 5};
     QTest::newRow("wrap") << "wrap" << Ints{0, 2, 1, 0} << Ints{3, 5}
                           << Ints{1, 2, 0, 1, 2, 4, 5, 3, 4, 5, 1, 2, 0, 1, 2};
-    QTest::newRow("reflect, cropped") << "reflect" << Ints{0, -1, 0, 2} << Ints{2, 4}
-                                      << Ints{1, 2, 1, 0, 4, 5, 4, 3};
-    QTest::newRow("constant, cropped") << "constant" << Ints{-1, 0, 0, -2} << Ints{1, 1}
-                                       << Ints{3};
+    QTest::newRow("reflect, cropped")
+        << "reflect" << Ints{0, -1, 0, 2} << Ints{2, 4} << Ints{1, 2, 1, 0, 4, 5, 4, 3};
+    QTest::newRow("constant, cropped") << "constant" << Ints{-1, 0, 0, -2} << Ints{1, 1} << Ints{3};
 }
 
 void TestModelOnnx::padModesReadTheirSources()
@@ -471,6 +471,34 @@ void TestModelOnnx::shapeComputationsAreFolded()
     b.node("Transpose", {"x"}, {"y"});
     const ModelFile file = readModelFile(writeFile(m_dir, "rank40.onnx", b.bytes()).toStdString());
     QCOMPARE(file.nodes.size(), std::size_t(1));
+}
+
+// The node after a Slice whose ends only folding knows learns its input's type and shape: shape
+// inference runs again with the folded values (it had given up on the Slice, whose output the
+// file does not store), so a Pad reading it is not left "computed at run time".
+void TestModelOnnx::nodesAfterAFoldedSliceKnowTheirInputs()
+{
+    Builder b;
+    b.input("x", {2, 6}).output("y", {kUnknown, kUnknown});
+    b.ints("one", {1}, {})
+        .ints("two", {2}, {})
+        .ints("zero", {0}, {1})
+        .ints("axis", {1}, {1})
+        .ints("pads", {0, 1, 0, 1}, {4});
+    b.node("Shape", {"x"}, {"shape"});
+    b.node("Gather", {"shape", "one"}, {"size"});
+    b.node("Div", {"size", "two"}, {"half"});
+    b.node("Unsqueeze", {"half", "zero"}, {"ends"});
+    b.node("Slice", {"x", "zero", "ends", "axis"}, {"s"}); // s: neither stored nor inferred
+    Builder::attr(b.node("Pad", {"s", "pads"}, {"y"}), "mode", std::string("edge"));
+    const ModelFile file = readModelFile(writeFile(m_dir, "after.onnx", b.bytes()).toStdString());
+    const auto pad = std::find_if(file.nodes.begin(), file.nodes.end(),
+                                  [](const ModelNode& n) { return n.op == "Pad"; });
+    QVERIFY(pad != file.nodes.end());
+    QVERIFY2(pad->request, pad->reason.c_str());
+    QVERIFY2(pad->inputs.at(0).stored.shape() == (Shape{2, 3}),
+             pad->inputs.at(0).stored.text().c_str());
+    QCOMPARE(*checkNode(*pad, Limits{}).computed.at(0), (Shape{2, 5}));
 }
 
 // A hostile file's Tile of a one-element constant by 2^27 (a 1 GB value) feeding a Slice's ends
