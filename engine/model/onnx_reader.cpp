@@ -638,10 +638,40 @@ void foldShapeComputations(const ox::GraphProto& g, std::int64_t opset, const Un
     }
 }
 
+// Shape inference reads the values of small initializers only (a shape, starts, pads): the
+// large ones (weights) go as graph inputs of their type and shape instead, so that running it
+// again does not send and parse a model's weights a second time.
+void dropWeights(ox::GraphProto& g)
+{
+    std::set<std::string> inputs;
+    for (const auto& in : g.input())
+        inputs.insert(in.name());
+    google::protobuf::RepeatedPtrField<ox::TensorProto> small;
+    for (ox::TensorProto& t : *g.mutable_initializer()) {
+        std::int64_t n = 1;
+        for (const std::int64_t d : t.dims())
+            n = d < 0 || d > kMaxFoldedElements ? kMaxFoldedElements + 1
+                                                : std::min(n * d, kMaxFoldedElements + 1);
+        if (n <= kMaxFoldedElements) {
+            small.Add()->Swap(&t);
+            continue;
+        }
+        if (inputs.count(t.name())) continue; // IR 3: declared as an input already
+        auto* type = g.add_input();
+        type->set_name(t.name());
+        auto* tensor = type->mutable_type()->mutable_tensor_type();
+        tensor->set_elem_type(t.data_type());
+        auto* shape = tensor->mutable_shape();
+        for (const std::int64_t d : t.dims())
+            shape->add_dim()->set_dim_value(d);
+    }
+    g.mutable_initializer()->Swap(&small);
+}
+
 // A copy of the model with the folded integer values as initializers (the nodes that made them
-// left out, so that each value is defined once), for shape inference to run again with them
-// known: the nodes after a Slice whose ends only folding knows (torch's chunk, F.pad from opset
-// 11) then learn their inputs' types and shapes as ONNX infers them.
+// left out, so that each value is defined once; no weights), for shape inference to run again with
+// them known: the nodes after a Slice whose ends only folding knows (torch's chunk, F.pad from
+// opset 11) then learn their inputs' types and shapes as ONNX infers them.
 ox::ModelProto withFoldedValues(const ox::ModelProto& model, const GraphValues& values)
 {
     ox::ModelProto copy = model;
@@ -663,6 +693,7 @@ ox::ModelProto withFoldedValues(const ox::ModelProto& model, const GraphValues& 
                        std::size_t(t.size()) * std::size_t(dtypeSize(t.dtype())));
         added.insert(name);
     }
+    dropWeights(g);
     google::protobuf::RepeatedPtrField<ox::NodeProto> kept;
     for (const ox::NodeProto& n : g.node())
         if (!std::all_of(n.output().begin(), n.output().end(),
