@@ -842,20 +842,26 @@ void TestTensorView::aNewShapeIsSampledOnceAtItsNewSize()
     QTRY_VERIFY(!isGrey(view.grab().toImage().pixelColor(rect.center())));
 }
 
+// A 100 x 101 view drawn as a heat map, shown and settled: its plot, or null.
+QCustomPlot* showSettledHeatMap(TensorView& view)
+{
+    view.resize(500, 400);
+    view.setHeatMapThreshold(100);
+    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x"));
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view) ||
+        !QTest::qWaitFor([&] { return view.isSettled(); }) || !view.isHeatMap())
+        return nullptr;
+    return view.findChild<QCustomPlot*>(QStringLiteral("heatMap"));
+}
+
 // A heat map's replot draws its buffers and asks for a paint: the window's next paint shows it
 // with everything else that changed. (QCustomPlot painted the plot inside every replot: a third
 // of the replots' time, 8 separate paints for dynamic_partition's 8 outputs in one pass.)
 void TestTensorView::aReplotPaintsWithTheWindowsNextPaint()
 {
     TensorView view;
-    view.resize(500, 400);
-    view.setHeatMapThreshold(100);
-    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x"));
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QTRY_VERIFY(view.isSettled());
-    QVERIFY(view.isHeatMap());
-    auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("heatMap"));
+    QCustomPlot* plot = showSettledHeatMap(view);
     QVERIFY(plot && plot->isVisible());
     PaintCounter counter;
     plot->installEventFilter(&counter);
@@ -870,14 +876,8 @@ void TestTensorView::aReplotPaintsWithTheWindowsNextPaint()
 void TestTensorView::settledOnceTheNewSamplesAreDrawn()
 {
     TensorView view;
-    view.resize(500, 400);
-    view.setHeatMapThreshold(100);
-    view.setTensor(arange(DType::Int32, {100, 101}), QStringLiteral("x"));
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    QTRY_VERIFY(view.isSettled());
-    QVERIFY(view.isHeatMap());
-    auto* plot = view.findChild<QCustomPlot*>(QStringLiteral("heatMap"));
+    QCustomPlot* plot = showSettledHeatMap(view);
+    QVERIFY(plot);
     QSignalSpy replots(plot, &QCustomPlot::beforeReplot); // (`settled` may come in afterReplot)
     std::vector<int> replotsWhenSettled;
     connect(&view, &TensorView::settled, this,
